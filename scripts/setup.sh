@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# scripts/setup.sh — installs every Debian package modelc needs to build,
+# test and run its examples. Idempotent: packages already present are skipped,
+# so a second run costs one dpkg query.
+set -euo pipefail
+
+PACKAGES=(
+  build-essential cmake ninja-build ccache git pkg-config
+  llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22 lld-22
+  libclang-rt-22-dev
+  libopenblas-dev zlib1g-dev libgtest-dev
+  python3 python3-numpy
+  dataset-fashion-mnist
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all ${#PACKAGES[@]} packages present"
+  exit 0
+fi
+
+echo "setup: installing ${missing[*]}"
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+echo "setup: done"

@@ -1,0 +1,27 @@
+# test/lit.cfg.py — lit configuration for the compiler's regression tests.
+# Tests are .model sources and .mlir files checked with FileCheck.
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "modelc"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".model", ".mlir", ".test"]
+config.excludes = ["Unit", "Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.modelc_obj_root, "test")
+
+config.substitutions.append(("%stdlib", config.modelc_stdlib_dir))
+config.substitutions.append(("%srcroot", config.modelc_src_root))
+config.substitutions.append(("%examples", os.path.join(config.modelc_src_root, "examples")))
+
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+# Our own tools come first on PATH.
+llvm_config.with_environment("PATH", config.modelc_tools_dir, append_path=True)
+tool_dirs = [config.modelc_tools_dir, config.llvm_tools_dir]
+tools = ["modelc", "modelc-opt", "FileCheck", "not", "count"]
+llvm_config.add_tool_substitutions(
+    [t for t in tools if os.path.exists(os.path.join(config.modelc_tools_dir, t))
+     or t in ("FileCheck", "not", "count")], tool_dirs)
