@@ -1,3 +1,179 @@
-// placeholder driver (replaced by the front-end work)
-#include "llvm/Support/raw_ostream.h"
-int main() { llvm::outs() << "modelc\n"; return 0; }
+//===- modelc.cpp - The modelc compiler driver ----------------------------===//
+//
+// `modelc FILE.model [-o OUT] [--emit=STAGE] [-I DIR]...`: reads the source,
+// runs the pipeline stages (Stages.h) up to the requested one and prints its
+// product. Exit codes: 0 success, 1 user error (bad source, missing file, bad
+// option), 2 internal error (fatal error or crash inside the compiler).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Stages.h"
+
+#include "modelc/Frontend/SearchPath.h"
+
+#include "llvm/Config/llvm-config.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Signals.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/WithColor.h"
+
+#include <csignal>
+#include <cstdlib>
+#include <unistd.h>
+
+using namespace modelc;
+namespace cl = llvm::cl;
+
+static constexpr const char *kVersion = MODELC_VERSION;
+static constexpr const char *kBugMessage =
+    "PLEASE report this bug to the modelc developers with the input file and "
+    "the command line (modelc " MODELC_VERSION ").\n";
+
+namespace {
+/// The command-line options (constructed in main, after the help texts).
+struct Options {
+  cl::OptionCategory category{"modelc options"};
+  cl::opt<std::string> input{cl::Positional, cl::desc("<input .model file>"),
+                             cl::cat(category)};
+  cl::opt<std::string> output{"o", cl::desc("Write the output to <file>"),
+                              cl::value_desc("file"), cl::init("-"),
+                              cl::cat(category)};
+  /// Owns the --emit help text (cl::desc keeps only a reference).
+  std::string emitHelp;
+  cl::opt<std::string> emit;
+  cl::list<std::string> includeDirs{
+      "I", cl::Prefix,
+      cl::desc("Search <dir> for imported modules (before the stdlib)"),
+      cl::value_desc("dir"), cl::cat(category)};
+  cl::opt<bool> printImportPath{
+      "print-import-path",
+      cl::desc("Print the import search path, one directory per line"),
+      cl::cat(category)};
+  cl::opt<std::string> debugInternalError{
+      "debug-internal-error", cl::Hidden,
+      cl::desc("Test hook: simulate an internal error (fatal|crash)"),
+      cl::cat(category)};
+
+  explicit Options(std::string help)
+      : emitHelp(std::move(help)),
+        emit("emit", cl::desc(emitHelp), cl::value_desc("stage"),
+             cl::cat(category)) {}
+};
+} // namespace
+
+static void printVersion(llvm::raw_ostream &os) {
+  os << "modelc " << kVersion << "\n"
+     << "  LLVM version " << LLVM_VERSION_STRING << "\n";
+}
+
+static std::string buildEmitHelp() {
+  std::string help = "Stop after a stage and print its output:";
+  for (const Stage &stage : getStages())
+    help += std::string("\n    ") + stage.name + ": " + stage.description;
+  return help;
+}
+
+/// Prints "modelc: error: <message>" and returns the user-error exit code.
+static int userError(const llvm::Twine &message) {
+  llvm::WithColor::error(llvm::errs(), "modelc") << message << "\n";
+  return 1;
+}
+
+static void installCrashHandlers() {
+  llvm::setBugReportMsg(kBugMessage);
+  llvm::install_fatal_error_handler(
+      [](void *, const char *reason, bool) {
+        llvm::errs() << "modelc: internal error: " << reason << "\n"
+                     << kBugMessage;
+        llvm::errs().flush();
+        std::_Exit(2);
+      },
+      nullptr);
+  // Runs after LLVM's stack-trace printer; turns a crash into exit code 2.
+  llvm::sys::AddSignalHandler(
+      [](void *) {
+        static const char msg[] = "modelc: internal error: the compiler "
+                                  "crashed\n";
+        // LLVM's handler has already printed kBugMessage and a stack dump.
+        (void)!::write(2, msg, sizeof(msg) - 1);
+        std::_Exit(2);
+      },
+      nullptr);
+}
+
+static void triggerInternalError(llvm::StringRef kind) {
+  if (kind == "fatal")
+    llvm::report_fatal_error("simulated internal error "
+                             "(--debug-internal-error=fatal)");
+  if (kind == "crash")
+    std::raise(SIGSEGV);
+}
+
+/// Runs the stages up to `target` (all of them when null).
+static int runPipeline(Compilation &c, const Stage *target,
+                       llvm::StringRef outputPath) {
+  for (const Stage &stage : getStages()) {
+    bool isTarget = target == &stage;
+    if (stage.run && !stage.run(c))
+      return 1;
+    if (!isTarget)
+      continue;
+    std::error_code ec;
+    llvm::ToolOutputFile out(outputPath, ec, llvm::sys::fs::OF_Text);
+    if (ec)
+      return userError("cannot write '" + outputPath + "': " + ec.message());
+    if (!stage.emit(c, out.os()))
+      return 1;
+    out.keep();
+    return 0;
+  }
+  const Stage &last = getStages().back();
+  return userError(llvm::Twine("cannot produce an executable yet: the "
+                               "pipeline ends after ") +
+                   last.doneWhat + " (try --emit=" + last.name + ")");
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  installCrashHandlers();
+  Options opts(buildEmitHelp());
+  cl::HideUnrelatedOptions(opts.category);
+  cl::SetVersionPrinter(printVersion);
+  if (!cl::ParseCommandLineOptions(argc, argv,
+                                   "modelc: compiles a .model file (network, "
+                                   "data, training) into an executable\n",
+                                   &llvm::errs()))
+    return 1;
+  triggerInternalError(opts.debugInternalError);
+
+  Compilation c;
+  std::string exe = llvm::sys::fs::getMainExecutable(
+      argv[0], reinterpret_cast<void *>(&printVersion));
+  c.importPath = getImportSearchPath(opts.includeDirs, exe);
+  if (opts.printImportPath) {
+    for (const std::string &dir : c.importPath)
+      llvm::outs() << dir << "\n";
+    return 0;
+  }
+
+  const Stage *target = nullptr;
+  if (opts.emit.getNumOccurrences() &&
+      !(target = findStage(opts.emit)))
+    return userError("unknown --emit value '" + opts.emit +
+                     "' (valid values: " + listStageNames() + ")");
+  if (opts.input.empty())
+    return userError("no input file (usage: modelc FILE.model [options]; "
+                     "see --help)");
+
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      llvm::MemoryBuffer::getFileOrSTDIN(opts.input, /*IsText=*/true);
+  if (std::error_code ec = buffer.getError())
+    return userError("cannot read '" + opts.input + "': " + ec.message());
+  c.mainBuffer =
+      c.sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
+  return runPipeline(c, target, opts.output);
+}

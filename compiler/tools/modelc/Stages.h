@@ -1,0 +1,64 @@
+//===- Stages.h - The modelc driver's pipeline of stages --------*- C++ -*-===//
+//
+// The driver runs a fixed list of stages in order (tokens, ast; later sema,
+// mlir, grad, fused, llvm, obj, exe). Each stage may advance the Compilation
+// (run) and may print its product for `--emit=<stage>` (emit). A new stage
+// plugs in by adding one entry to the table in Stages.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MODELC_TOOLS_MODELC_STAGES_H
+#define MODELC_TOOLS_MODELC_STAGES_H
+
+#include "modelc/Frontend/AST.h"
+#include "modelc/Frontend/Diagnostics.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace modelc {
+
+/// Everything one compilation has produced so far.
+struct Compilation {
+  llvm::SourceMgr sourceMgr;
+  DiagnosticEngine diags{sourceMgr};
+  /// Buffer id of the main input file.
+  unsigned mainBuffer = 0;
+  /// Directories searched by `import` (-I dirs, then the stdlib).
+  std::vector<std::string> importPath;
+  /// The parsed main module (after the `ast` stage).
+  std::unique_ptr<Module> module;
+};
+
+/// One step of the pipeline.
+struct Stage {
+  /// The `--emit=` name.
+  const char *name;
+  /// One line for `--help`.
+  const char *description;
+  /// What the pipeline has done once this stage ran ("parsing").
+  const char *doneWhat;
+  /// Advances the compilation; false after reporting errors. May be null for
+  /// stages that only observe (e.g. `tokens`).
+  bool (*run)(Compilation &);
+  /// Prints the stage's product; false after reporting errors.
+  bool (*emit)(Compilation &, llvm::raw_ostream &);
+};
+
+/// The stages in pipeline order.
+llvm::ArrayRef<Stage> getStages();
+
+/// The stage called `name`, or nullptr.
+const Stage *findStage(llvm::StringRef name);
+
+/// "tokens, ast" — the valid `--emit=` values, for messages.
+std::string listStageNames();
+
+} // namespace modelc
+
+#endif // MODELC_TOOLS_MODELC_STAGES_H

@@ -1,0 +1,48 @@
+//===- CliInternal.h - Parsed command lines and the subcommands -----------===//
+//
+// Declares what Cli.cpp (parsing, help, dispatch) shares with the files
+// implementing the subcommands: CliCommands.cpp (train, eval, info) and
+// Predict.cpp (predict). Private to the runtime library.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MODELRT_LIB_CLIINTERNAL_H
+#define MODELRT_LIB_CLIINTERNAL_H
+
+#include "modelrt/Model.h"
+#include "modelrt/Program.h"
+#include "modelrt/Status.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace modelrt {
+
+/// One parsed command line.
+struct CliArgs {
+  std::string command;
+  std::map<std::string, std::string> flags;  ///< "--name" -> value ("" for switches)
+  std::vector<std::string> positional;
+};
+
+/// Parses flag \p name as a number into \p out when present; \p positive
+/// requires > 0 (else >= 0).
+Status numberFlag(const CliArgs &args, const char *name, double &out, bool positive);
+/// numberFlag for integers (rejects fractions).
+Status integerFlag(const CliArgs &args, const char *name, int64_t &out, bool positive);
+
+/// Calls the program's set_threads hint when --threads was given.
+Status applyThreads(const ModelrtProgram &program, const CliArgs &args, int64_t &threads);
+
+/// Validates the program and loads parameters and state from \p path (every
+/// missing, unexpected or mis-shaped tensor is named).
+Expected<ModelState> loadModel(const ModelrtProgram &program, const std::string &path);
+
+Status runTrain(const ModelrtProgram &program, const CliArgs &args);
+Status runEval(const ModelrtProgram &program, const CliArgs &args);
+Status runInfo(const ModelrtProgram &program, const CliArgs &args);
+Status runPredict(const ModelrtProgram &program, const CliArgs &args);
+
+} // namespace modelrt
+
+#endif // MODELRT_LIB_CLIINTERNAL_H

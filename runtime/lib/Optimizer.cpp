@@ -1,0 +1,158 @@
+//===- Optimizer.cpp - SGD, Adam, AdamW, RMSprop over flat float buffers ---===//
+//
+// The general step, per element, with g the gradient:
+//   g  += coupledWd * p                 (L2 weight decay)
+//   p  *= 1 - lr * decoupledWd          (AdamW)
+//   if second moment: v = b2*v + (1-b2)*g^2
+//   if normaliseFirst (RMSprop): g = g / (sqrt(v) + eps)
+//   if first moment:  m = b1*m + d1*g;  d = nesterov ? g + b1*m : m
+//   else d = g
+//   if Adam: d = (d / bc1) / (sqrt(v / bc2) + eps)
+//   p  -= lr * d
+//
+//===----------------------------------------------------------------------===//
+#include "modelrt/Optimizer.h"
+
+#include <cmath>
+
+namespace modelrt {
+
+Status validateOptimizerConfig(const OptimizerConfig &c) {
+  if (!(c.lr >= 0) || !std::isfinite(c.lr))
+    return errorf("optimizer: learning rate must be >= 0, got %g", c.lr);
+  if (c.momentum < 0 || c.dampening < 0 || c.weightDecay < 0)
+    return errorf("optimizer: momentum, dampening and weight decay must be >= 0");
+  if (c.nesterov && (c.momentum <= 0 || c.dampening != 0))
+    return errorf("optimizer: Nesterov momentum needs momentum > 0 and zero dampening");
+  if (!(c.beta1 >= 0 && c.beta1 < 1) || !(c.beta2 >= 0 && c.beta2 < 1))
+    return errorf("optimizer: betas must be in [0, 1), got %g, %g", c.beta1, c.beta2);
+  if (!(c.eps > 0) || !(c.alpha >= 0 && c.alpha < 1))
+    return errorf("optimizer: eps must be > 0 and alpha in [0, 1)");
+  return Status::ok();
+}
+
+Optimizer::Optimizer(OptimizerConfig config, std::vector<int64_t> sizes)
+    : cfg(config), paramSizes(std::move(sizes)), m(paramSizes.size()), v(paramSizes.size()) {
+  bool first = cfg.kind != OptimizerKind::SGD && cfg.kind != OptimizerKind::RMSprop
+                   ? true
+                   : cfg.momentum > 0;
+  bool second = cfg.kind != OptimizerKind::SGD;
+  for (size_t i = 0; i < paramSizes.size(); ++i) {
+    if (first)
+      m[i].assign(paramSizes[i], 0.0f);
+    if (second)
+      v[i].assign(paramSizes[i], 0.0f);
+  }
+}
+
+namespace {
+/// Coefficients selecting one variant of the general step.
+struct StepCoeffs {
+  float lr, coupledWd, decoupledWd;
+  bool first, second, normaliseFirst, nesterov, adam;
+  float b1, d1, b2, eps, bc1, bc2;
+};
+
+void generalStep(const StepCoeffs &c, int64_t n, float *p, const float *grad, float *m,
+                 float *v) {
+  for (int64_t i = 0; i < n; ++i) {
+    float g = grad[i] + c.coupledWd * p[i];
+    p[i] *= 1.0f - c.lr * c.decoupledWd;
+    if (c.second)
+      v[i] = c.b2 * v[i] + (1.0f - c.b2) * g * g;
+    if (c.normaliseFirst)
+      g = g / (std::sqrt(v[i]) + c.eps);
+    float d = g;
+    if (c.first) {
+      m[i] = c.b1 * m[i] + c.d1 * g;
+      d = c.nesterov ? g + c.b1 * m[i] : m[i];
+    }
+    if (c.adam)
+      d = (d / c.bc1) / (std::sqrt(v[i]) / std::sqrt(c.bc2) + c.eps);
+    p[i] -= c.lr * d;
+  }
+}
+} // namespace
+
+void Optimizer::step(float *const *params, const float *const *grads, double lr) {
+  ++steps;
+  StepCoeffs c{};
+  c.lr = static_cast<float>(lr);
+  c.eps = static_cast<float>(cfg.eps);
+  bool isAdam = cfg.kind == OptimizerKind::Adam || cfg.kind == OptimizerKind::AdamW;
+  c.coupledWd = cfg.kind == OptimizerKind::AdamW ? 0.0f : static_cast<float>(cfg.weightDecay);
+  c.decoupledWd = cfg.kind == OptimizerKind::AdamW ? static_cast<float>(cfg.weightDecay) : 0.0f;
+  c.adam = isAdam;
+  c.second = cfg.kind != OptimizerKind::SGD;
+  c.normaliseFirst = cfg.kind == OptimizerKind::RMSprop;
+  c.nesterov = cfg.kind == OptimizerKind::SGD && cfg.nesterov;
+  if (isAdam) {
+    c.first = true;
+    c.b1 = static_cast<float>(cfg.beta1);
+    c.d1 = 1.0f - c.b1;
+    c.b2 = static_cast<float>(cfg.beta2);
+    c.bc1 = static_cast<float>(1.0 - std::pow(cfg.beta1, double(steps)));
+    c.bc2 = static_cast<float>(1.0 - std::pow(cfg.beta2, double(steps)));
+  } else {
+    c.first = cfg.momentum > 0;
+    c.b1 = static_cast<float>(cfg.momentum);
+    // PyTorch SGD starts the momentum buffer at g (no dampening on step 1).
+    bool sgdFirst = cfg.kind == OptimizerKind::SGD && steps == 1;
+    c.d1 = sgdFirst || cfg.kind == OptimizerKind::RMSprop ? 1.0f
+                                                          : static_cast<float>(1.0 - cfg.dampening);
+    c.b2 = static_cast<float>(cfg.alpha);
+  }
+  for (size_t i = 0; i < paramSizes.size(); ++i)
+    generalStep(c, paramSizes[i], params[i], grads[i], m[i].data(), v[i].data());
+}
+
+double globalGradNorm(const float *const *grads, const std::vector<int64_t> &sizes) {
+  double sum = 0;
+  for (size_t i = 0; i < sizes.size(); ++i)
+    for (int64_t j = 0; j < sizes[i]; ++j)
+      sum += double(grads[i][j]) * grads[i][j];
+  return std::sqrt(sum);
+}
+
+double clipGradNorm(float *const *grads, const std::vector<int64_t> &sizes, double maxNorm) {
+  double norm = globalGradNorm(grads, sizes);
+  if (norm > maxNorm) {
+    float scale = static_cast<float>(maxNorm / (norm + 1e-6));
+    for (size_t i = 0; i < sizes.size(); ++i)
+      for (int64_t j = 0; j < sizes[i]; ++j)
+        grads[i][j] *= scale;
+  }
+  return norm;
+}
+
+GradAccumulator::GradAccumulator(std::vector<int64_t> sizes, int64_t k) : k(k < 1 ? 1 : k) {
+  for (int64_t s : sizes)
+    sums.emplace_back(s, 0.0f);
+  for (auto &s : sums)
+    ptrs.push_back(s.data());
+}
+
+bool GradAccumulator::add(const float *const *grads) {
+  for (size_t i = 0; i < sums.size(); ++i)
+    for (size_t j = 0; j < sums[i].size(); ++j)
+      sums[i][j] += grads[i][j];
+  return ++count >= k;
+}
+
+float *const *GradAccumulator::mean() {
+  float inv = 1.0f / static_cast<float>(count);
+  if (count > 1)
+    for (auto &s : sums)
+      for (float &x : s)
+        x *= inv;
+  count = 1; // now holds the mean of one "batch"
+  return ptrs.data();
+}
+
+void GradAccumulator::reset() {
+  for (auto &s : sums)
+    std::fill(s.begin(), s.end(), 0.0f);
+  count = 0;
+}
+
+} // namespace modelrt

@@ -1,0 +1,146 @@
+//===- FrontendTest.cpp - Unit tests of the front-end library -------------===//
+//
+// Tests the parts of ModelcFrontend that the lit tests do not reach through
+// the driver: token values and line-start flags, the AST accessors that
+// later stages use, the diagnostic error limit, and import resolution.
+//
+//===----------------------------------------------------------------------===//
+
+#include "modelc/Frontend/AST.h"
+#include "modelc/Frontend/Lexer.h"
+#include "modelc/Frontend/Parser.h"
+#include "modelc/Frontend/SearchPath.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <gtest/gtest.h>
+
+using namespace modelc;
+
+namespace {
+
+/// A source buffer plus a diagnostic engine writing into a string.
+struct Source {
+  llvm::SourceMgr sourceMgr;
+  std::string diagText;
+  llvm::raw_string_ostream diagStream{diagText};
+  DiagnosticEngine diags;
+  unsigned id;
+
+  explicit Source(llvm::StringRef text, unsigned errorLimit = 20)
+      : diags(sourceMgr, diagStream, errorLimit) {
+    id = sourceMgr.AddNewSourceBuffer(
+        llvm::MemoryBuffer::getMemBufferCopy(text, "test.model"),
+        llvm::SMLoc());
+  }
+};
+
+TEST(Lexer, ValuesAndLineStarts) {
+  Source src("a 42\n  2.5e1 \"x\\ty\" |> ...");
+  std::vector<Token> toks = Lexer(src.diags, src.id).lexAll();
+  ASSERT_EQ(toks.size(), 7u);
+  EXPECT_TRUE(toks[0].atLineStart);
+  EXPECT_FALSE(toks[1].atLineStart);
+  EXPECT_EQ(toks[1].intValue, 42);
+  EXPECT_TRUE(toks[2].atLineStart);
+  EXPECT_EQ(toks[2].kind, TokenKind::FloatLit);
+  EXPECT_DOUBLE_EQ(toks[2].floatValue, 25.0);
+  EXPECT_EQ(toks[3].stringValue, "x\ty");
+  EXPECT_EQ(toks[4].kind, TokenKind::PipeOp);
+  EXPECT_EQ(toks[5].kind, TokenKind::Ellipsis);
+  EXPECT_EQ(toks[6].kind, TokenKind::Eof);
+  EXPECT_FALSE(src.diags.hasErrors());
+}
+
+TEST(Lexer, KeywordsAreNotIdentifiers) {
+  Source src("model models on one");
+  std::vector<Token> toks = Lexer(src.diags, src.id).lexAll();
+  EXPECT_EQ(toks[0].kind, TokenKind::KwModel);
+  EXPECT_EQ(toks[1].kind, TokenKind::Identifier);
+  EXPECT_EQ(toks[2].kind, TokenKind::KwOn);
+  EXPECT_EQ(toks[3].kind, TokenKind::Identifier);
+}
+
+TEST(Parser, DeclarationsAndPipes) {
+  Source src("import nn as n\n"
+             "model M(x: f32[B, 4]) -> f32[B, 2] {\n"
+             "  return x |> n.linear(2)\n}\n"
+             "train M on D { epochs = 1 }\n");
+  std::unique_ptr<Module> m = parseModule(src.diags, src.id);
+  ASSERT_FALSE(src.diags.hasErrors()) << src.diagText;
+  ASSERT_EQ(m->getImports().size(), 1u);
+  EXPECT_EQ(m->getImports()[0].getBoundName(), "n");
+  ASSERT_EQ(m->getDecls().size(), 2u);
+  auto *model = llvm::dyn_cast<FuncDecl>(m->getDecls()[0].get());
+  ASSERT_TRUE(model && model->isModel());
+  EXPECT_EQ(model->getParams()[0].type.str(), "f32[B, 4]");
+  auto *ret = llvm::cast<ReturnStmt>(model->getBody()[0].get());
+  auto *pipe = llvm::cast<PipeExpr>(&ret->getValue());
+  auto *call = llvm::cast<CallExpr>(&pipe->getRHS());
+  auto *callee = llvm::cast<MemberExpr>(&call->getCallee());
+  EXPECT_EQ(callee->getDottedPath(), std::optional<std::string>("n.linear"));
+  auto *train = llvm::cast<TrainDecl>(m->getDecls()[1].get());
+  EXPECT_EQ(train->getModelName(), "M");
+  EXPECT_EQ(train->getDataName(), "D");
+}
+
+TEST(Parser, MemberOfCallHasNoDottedPath) {
+  Source src("fn f(x: f32) { return g(x).shape }");
+  std::unique_ptr<Module> m = parseModule(src.diags, src.id);
+  ASSERT_FALSE(src.diags.hasErrors()) << src.diagText;
+  auto *fn = llvm::cast<FuncDecl>(m->getDecls()[0].get());
+  auto *ret = llvm::cast<ReturnStmt>(fn->getBody()[0].get());
+  auto *member = llvm::cast<MemberExpr>(&ret->getValue());
+  EXPECT_EQ(member->getDottedPath(), std::nullopt);
+  EXPECT_EQ(member->getName(), "shape");
+}
+
+TEST(Diagnostics, ErrorLimitStopsPrinting) {
+  Source src("model M(x: f32) {\n a = )\n b = )\n c = )\n d = )\n}\n",
+             /*errorLimit=*/2);
+  parseModule(src.diags, src.id);
+  EXPECT_TRUE(src.diags.hasTooManyErrors());
+  EXPECT_EQ(src.diags.getNumErrors(), 3u); // The parser stops at the third.
+  EXPECT_NE(src.diagText.find("test.model:3:6: error"), std::string::npos);
+  EXPECT_EQ(src.diagText.find("test.model:4:6: error"), std::string::npos);
+  EXPECT_NE(src.diagText.find("too many errors (2)"), std::string::npos);
+}
+
+TEST(SearchPath, DefaultStdlibIsBesideTheBinary) {
+  EXPECT_EQ(getDefaultStdlibDir("/opt/modelc/bin/modelc"),
+            "/opt/modelc/share/modelc/stdlib");
+  std::vector<std::string> path = getImportSearchPath({"/a", "/b"}, "/x/bin/m");
+  ASSERT_EQ(path.size(), 3u);
+  EXPECT_EQ(path[0], "/a");
+  EXPECT_EQ(path[2], "/x/share/modelc/stdlib");
+  EXPECT_EQ(getImportSearchPath({"/a"}, "").size(), 1u);
+}
+
+TEST(SearchPath, ResolveImportFirstMatchWins) {
+  llvm::SmallString<128> root;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("modelc-import", root));
+  std::string d1 = (root + "/one").str(), d2 = (root + "/two").str();
+  ASSERT_FALSE(llvm::sys::fs::create_directories(d1 + "/vision"));
+  ASSERT_FALSE(llvm::sys::fs::create_directories(d2));
+  for (std::string file : {d1 + "/vision/layers.model", d2 + "/nn.model",
+                           d1 + "/nn.model"}) {
+    std::error_code ec;
+    llvm::raw_fd_ostream(file, ec) << "// empty\n";
+    ASSERT_FALSE(ec);
+  }
+  std::vector<std::string> search = {d1, d2};
+  EXPECT_EQ(resolveImport({"nn"}, search),
+            std::optional<std::string>(d1 + "/nn.model"));
+  EXPECT_EQ(resolveImport({"vision", "layers"}, search),
+            std::optional<std::string>(d1 + "/vision/layers.model"));
+  EXPECT_EQ(resolveImport({"nn"}, {d2}),
+            std::optional<std::string>(d2 + "/nn.model"));
+  EXPECT_EQ(resolveImport({"missing"}, search), std::nullopt);
+  EXPECT_EQ(resolveImport({}, search), std::nullopt);
+  llvm::sys::fs::remove_directories(root);
+}
+
+} // namespace

@@ -1,0 +1,129 @@
+//===- OptimizerTest.cpp - Optimizers, clipping, accumulation --------------===//
+//
+// Reference values come from PyTorch 1.13 (ref/optimizer_ref.py, whose output
+// is pasted below): 5 steps on the quadratic with gradient g = 2*p*c + b.
+//
+//===----------------------------------------------------------------------===//
+#include "modelrt/Optimizer.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+#include <string>
+
+using namespace modelrt;
+
+static const std::map<std::string, std::vector<float>> kTorch = {
+  {"sgd", {0.294064015f, 0.0125120003f, 0.172391996f}},
+  {"sgd_momentum_wd", {-0.0843860656f, 1.61632097f, 0.0313839279f}},
+  {"sgd_nesterov", {-0.00485387677f, 0.548095882f, 0.0318026245f}},
+  {"sgd_dampening", {0.215669051f, 1.34346712f, 0.17875433f}},
+  {"adam", {0.950043857f, -1.95002198f, 0.450058579f}},
+  {"adam_wd", {0.900359452f, -1.90017867f, 0.400500774f}},
+  {"adamw", {0.890645623f, -1.88058913f, 0.395686358f}},
+  {"rmsprop", {0.695373893f, -1.68531013f, 0.202355891f}},
+  {"rmsprop_momentum_wd", {0.825045228f, -1.82298231f, 0.326532662f}},
+};
+
+static std::vector<float> run(const OptimizerConfig &cfg) {
+  EXPECT_TRUE(validateOptimizerConfig(cfg).isOk());
+  std::vector<float> p = {1.0f, -2.0f, 0.5f}, g(3);
+  const float c[] = {1, 3, 0.5f}, b[] = {0.1f, -0.2f, 0.3f};
+  Optimizer opt(cfg, {3});
+  float *ps[] = {p.data()};
+  const float *gs[] = {g.data()};
+  for (int s = 0; s < 5; ++s) {
+    for (int i = 0; i < 3; ++i)
+      g[i] = 2 * p[i] * c[i] + b[i];
+    opt.step(ps, gs, cfg.lr);
+  }
+  EXPECT_EQ(opt.stepCount(), 5);
+  return p;
+}
+
+static void expectTorch(const std::string &name, const OptimizerConfig &cfg) {
+  std::vector<float> got = run(cfg);
+  const std::vector<float> &want = kTorch.at(name);
+  for (int i = 0; i < 3; ++i)
+    EXPECT_NEAR(got[i], want[i], 2e-6 * (1 + std::fabs(want[i]))) << name << "[" << i << "]";
+}
+
+TEST(Optimizer, SgdVariantsMatchPyTorch) {
+  OptimizerConfig c;
+  c.lr = 0.1;
+  expectTorch("sgd", c);
+  c.lr = 0.05, c.momentum = 0.9, c.weightDecay = 0.01;
+  expectTorch("sgd_momentum_wd", c);
+  c = OptimizerConfig{};
+  c.lr = 0.05, c.momentum = 0.8, c.nesterov = true;
+  expectTorch("sgd_nesterov", c);
+  c = OptimizerConfig{};
+  c.lr = 0.05, c.momentum = 0.9, c.dampening = 0.5;
+  expectTorch("sgd_dampening", c);
+}
+
+TEST(Optimizer, AdamVariantsMatchPyTorch) {
+  OptimizerConfig c;
+  c.kind = OptimizerKind::Adam;
+  c.lr = 0.01;
+  expectTorch("adam", c);
+  c.lr = 0.02, c.beta1 = 0.8, c.beta2 = 0.99, c.eps = 1e-6, c.weightDecay = 0.1;
+  expectTorch("adam_wd", c);
+  c = OptimizerConfig{};
+  c.kind = OptimizerKind::AdamW;
+  c.lr = 0.02, c.weightDecay = 0.1;
+  expectTorch("adamw", c);
+}
+
+TEST(Optimizer, RmspropMatchesPyTorch) {
+  OptimizerConfig c;
+  c.kind = OptimizerKind::RMSprop;
+  c.lr = 0.01;
+  expectTorch("rmsprop", c);
+  c.alpha = 0.9, c.momentum = 0.5, c.weightDecay = 0.05;
+  expectTorch("rmsprop_momentum_wd", c);
+}
+
+TEST(Optimizer, ValidationErrors) {
+  OptimizerConfig c;
+  c.lr = -1;
+  EXPECT_FALSE(validateOptimizerConfig(c).isOk());
+  c = OptimizerConfig{};
+  c.nesterov = true;
+  EXPECT_NE(validateOptimizerConfig(c).message().find("Nesterov"), std::string::npos);
+  c = OptimizerConfig{};
+  c.beta2 = 1.0;
+  EXPECT_FALSE(validateOptimizerConfig(c).isOk());
+}
+
+TEST(Optimizer, ClipGradNormMatchesPyTorch) {
+  // torch.nn.utils.clip_grad_norm_ on [3, 4] and [12] with max 6.5:
+  // norm 13.0, grads [1.4999998807907104, 1.9999998807907104] [5.999999523162842].
+  std::vector<float> a = {3, 4}, b = {12};
+  float *gs[] = {a.data(), b.data()};
+  EXPECT_DOUBLE_EQ(clipGradNorm(gs, {2, 1}, 6.5), 13.0);
+  EXPECT_FLOAT_EQ(a[0], 1.4999998807907104f);
+  EXPECT_FLOAT_EQ(a[1], 1.9999998807907104f);
+  EXPECT_FLOAT_EQ(b[0], 5.999999523162842f);
+  // Below the threshold nothing changes.
+  EXPECT_NEAR(clipGradNorm(gs, {2, 1}, 100), 6.5, 1e-5);
+  EXPECT_FLOAT_EQ(b[0], 5.999999523162842f);
+}
+
+TEST(Optimizer, AccumulationAveragesMicroBatches) {
+  GradAccumulator acc({2}, 3);
+  std::vector<float> g = {1, 2};
+  const float *gs[] = {g.data()};
+  EXPECT_FALSE(acc.add(gs));
+  g = {4, -2};
+  EXPECT_FALSE(acc.add(gs));
+  g = {1, 9};
+  EXPECT_TRUE(acc.add(gs));
+  float *const *m = acc.mean();
+  EXPECT_FLOAT_EQ(m[0][0], 2.0f);
+  EXPECT_FLOAT_EQ(m[0][1], 3.0f);
+  acc.reset();
+  EXPECT_EQ(acc.pending(), 0);
+  EXPECT_FALSE(acc.add(gs));
+}
