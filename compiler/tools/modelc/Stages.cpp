@@ -1,18 +1,26 @@
 //===- Stages.cpp - The modelc driver's pipeline of stages ----------------===//
 //
-// The table of stages and their run/emit functions. Today the pipeline ends
-// after parsing; semantic analysis, MLIR generation, autodiff, fusion and
-// code generation add their entries here.
+// The table of stages and their run/emit functions: tokens, ast, sema
+// (semantic analysis), mlir (MLIR generation), then grad, linalg, llvm and
+// obj (code generation, CodegenStages.cpp).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Stages.h"
+#include "CodegenStages.h"
 
 #include "modelc/Frontend/ASTDump.h"
 #include "modelc/Frontend/Lexer.h"
 #include "modelc/Frontend/Parser.h"
+#include "modelc/MLIRGen/MLIRGen.h"
+#include "modelc/Sema/Sema.h"
+
+#include "mlir/IR/OperationSupport.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/WithColor.h"
 
 using namespace modelc;
 
@@ -33,10 +41,69 @@ static bool emitAST(Compilation &c, llvm::raw_ostream &os) {
   return true;
 }
 
+static bool runSema(Compilation &c) {
+  SemaOptions options;
+  size_t n = std::min(c.numIncludeDirs, c.importPath.size());
+  options.includeDirs.assign(c.importPath.begin(), c.importPath.begin() + n);
+  if (c.importPath.size() > n)
+    options.stdlibDir = c.importPath.back();
+  c.program = analyzeProgram(c.diags, *c.module, options);
+  return c.program != nullptr;
+}
+
+static bool emitSema(Compilation &c, llvm::raw_ostream &os) {
+  sema::printProgram(os, *c.program, c.sourceMgr);
+  return true;
+}
+
+static llvm::cl::opt<bool>
+    printDebugInfo("mlir-print-debuginfo",
+                   llvm::cl::desc("Print source locations in --emit=mlir"));
+
+static bool runMLIRGen(Compilation &c) {
+  mlir::DialectRegistry registry;
+  registerMLIRGenDialects(registry);
+  c.mlirContext = std::make_unique<mlir::MLIRContext>(registry);
+  std::string error;
+  bool internal = false;
+  c.mlirModule =
+      generateMLIR(*c.mlirContext, *c.program, c.sourceMgr, error, internal);
+  if (c.mlirModule)
+    return true;
+  if (internal) // A compiler bug: the fatal-error handler exits with 2.
+    llvm::report_fatal_error(llvm::Twine(error));
+  llvm::WithColor::error(llvm::errs(), "modelc") << error << "\n";
+  return false;
+}
+
+static bool emitMLIR(Compilation &c, llvm::raw_ostream &os) {
+  mlir::OpPrintingFlags flags;
+  if (printDebugInfo)
+    flags.enableDebugInfo(/*enable=*/true, /*prettyForm=*/false)
+        .useLocalScope();
+  c.mlirModule->print(os, flags);
+  return true;
+}
+
 static const Stage kStages[] = {
     {"tokens", "the token stream, one token per line", "lexing", nullptr,
      emitTokens},
     {"ast", "the abstract syntax tree", "parsing", runParse, emitAST},
+    {"sema",
+     "the checked program: instances, every value's type, the parameter "
+     "table",
+     "semantic analysis", runSema, emitSema},
+    {"mlir", "the mdl dialect module", "MLIR generation", runMLIRGen,
+     emitMLIR},
+    {"grad",
+     "the mdl module after autodiff: @train_step, @eval_metrics, @predict",
+     "autodiff", runGrad, emitGrad},
+    {"linalg", "the module lowered to linalg (parameters as arguments)",
+     "lowering to linalg", runLinalg, emitLinalg},
+    {"llvm", "the LLVM IR: kernels, runtime adapters, modelc_program, main",
+     "LLVM code generation", runLLVM, emitLLVM},
+    {"obj", "an object file (use -o; never written to a terminal)",
+     "object emission", nullptr, emitObject},
 };
 
 llvm::ArrayRef<Stage> modelc::getStages() { return kStages; }

@@ -10,8 +10,15 @@
 #ifndef MODELC_TOOLS_MODELC_STAGES_H
 #define MODELC_TOOLS_MODELC_STAGES_H
 
+#include "CodegenStages.h"
+
 #include "modelc/Frontend/AST.h"
 #include "modelc/Frontend/Diagnostics.h"
+#include "modelc/Sema/Program.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OwningOpRef.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/SourceMgr.h"
@@ -23,6 +30,9 @@
 
 namespace modelc {
 
+/// State of the stages after `mlir` (defined in CodegenStages.cpp).
+struct CodegenState;
+
 /// Everything one compilation has produced so far.
 struct Compilation {
   llvm::SourceMgr sourceMgr;
@@ -31,8 +41,21 @@ struct Compilation {
   unsigned mainBuffer = 0;
   /// Directories searched by `import` (-I dirs, then the stdlib).
   std::vector<std::string> importPath;
+  /// How many leading entries of importPath are -I directories (the rest is
+  /// the stdlib directory); semantic analysis searches the importing file's
+  /// directory between the two.
+  size_t numIncludeDirs = 0;
   /// The parsed main module (after the `ast` stage).
   std::unique_ptr<Module> module;
+  /// The checked program (after the `sema` stage).
+  std::unique_ptr<sema::Program> program;
+  /// The MLIR context and the generated mdl module (after `mlir`).
+  std::unique_ptr<mlir::MLIRContext> mlirContext;
+  mlir::OwningOpRef<mlir::ModuleOp> mlirModule;
+  /// Code generation settings from the command line (-O, --target-cpu...).
+  CodegenSettings codegenSettings;
+  /// The stages after `mlir`: the training compiler and the LLVM module.
+  std::shared_ptr<CodegenState> codegen;
 };
 
 /// One step of the pipeline.

@@ -1,8 +1,10 @@
 //===- modelc.cpp - The modelc compiler driver ----------------------------===//
 //
-// `modelc FILE.model [-o OUT] [--emit=STAGE] [-I DIR]...`: reads the source,
-// runs the pipeline stages (Stages.h) up to the requested one and prints its
-// product. Exit codes: 0 success, 1 user error (bad source, missing file, bad
+// `modelc FILE.model [-o OUT] [--emit=STAGE] [-I DIR]... [-O0..3]
+// [--target-cpu=CPU] [--no-main]`: reads the source, runs the pipeline
+// stages (Stages.h) up to the requested one and prints its product; without
+// --emit it links an executable (-o, default: the input's name without
+// .model). Exit codes: 0 success, 1 user error (bad source, missing file, bad
 // option), 2 internal error (fatal error or crash inside the compiler).
 //
 //===----------------------------------------------------------------------===//
@@ -10,6 +12,7 @@
 #include "Stages.h"
 
 #include "modelc/Frontend/SearchPath.h"
+#include "modelc/Target/Linker.h"
 
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
@@ -17,6 +20,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Signals.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
@@ -52,6 +56,21 @@ struct Options {
   cl::opt<bool> printImportPath{
       "print-import-path",
       cl::desc("Print the import search path, one directory per line"),
+      cl::cat(category)};
+  cl::opt<unsigned> optLevel{
+      "O", cl::Prefix, cl::init(3),
+      cl::desc("Optimisation level of the generated code: -O0..-O3 "
+               "(default -O3)"),
+      cl::cat(category)};
+  cl::opt<std::string> targetCpu{
+      "target-cpu",
+      cl::desc("Generate code for <cpu> (e.g. x86-64-v3, znver4; default: "
+               "the host CPU)"),
+      cl::value_desc("cpu"), cl::cat(category)};
+  cl::opt<bool> noMain{
+      "no-main",
+      cl::desc("Do not define main: the object exports modelc_program "
+               "for a host program"),
       cl::cat(category)};
   cl::opt<std::string> debugInternalError{
       "debug-internal-error", cl::Hidden,
@@ -131,10 +150,16 @@ static int runPipeline(Compilation &c, const Stage *target,
     out.keep();
     return 0;
   }
-  const Stage &last = getStages().back();
-  return userError(llvm::Twine("cannot produce an executable yet: the "
-                               "pipeline ends after ") +
-                   last.doneWhat + " (try --emit=" + last.name + ")");
+  return linkProgramExecutable(c, outputPath) ? 0 : 1;
+}
+
+/// The executable's default name: the input's file name without `.model`
+/// (`a.out` for standard input), in the current directory.
+static std::string defaultExecutableName(llvm::StringRef input) {
+  if (input == "-")
+    return "a.out";
+  std::string stem = llvm::sys::path::stem(input).str();
+  return stem.empty() ? "a.out" : stem;
 }
 
 int main(int argc, char **argv) {
@@ -149,11 +174,19 @@ int main(int argc, char **argv) {
                                    &llvm::errs()))
     return 1;
   triggerInternalError(opts.debugInternalError);
+  if (opts.optLevel > 3)
+    return userError("-O" + llvm::Twine(opts.optLevel) +
+                     ": the optimisation level must be 0, 1, 2 or 3");
 
   Compilation c;
   std::string exe = llvm::sys::fs::getMainExecutable(
       argv[0], reinterpret_cast<void *>(&printVersion));
   c.importPath = getImportSearchPath(opts.includeDirs, exe);
+  c.numIncludeDirs = opts.includeDirs.size();
+  c.codegenSettings.optLevel = opts.optLevel;
+  c.codegenSettings.targetCpu = opts.targetCpu;
+  c.codegenSettings.emitMain = !opts.noMain;
+  c.codegenSettings.runtimeLibDir = getRuntimeLibDir(exe);
   if (opts.printImportPath) {
     for (const std::string &dir : c.importPath)
       llvm::outs() << dir << "\n";
@@ -175,5 +208,8 @@ int main(int argc, char **argv) {
     return userError("cannot read '" + opts.input + "': " + ec.message());
   c.mainBuffer =
       c.sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
-  return runPipeline(c, target, opts.output);
+  std::string output = opts.output;
+  if (!target && output == "-")
+    output = defaultExecutableName(opts.input);
+  return runPipeline(c, target, output);
 }

@@ -1,0 +1,49 @@
+//===- ProgramEmitter.h - The ModelrtProgram and its adapters ---*- C++ -*-===//
+//
+// Declares the last code generation step: into the LLVM module holding the
+// compiled kernels (`_mlir_ciface_train_step`, `..._eval_metrics`,
+// `..._predict`), add
+//   * adapters with the runtime's exact entry-point signatures
+//     (ModelrtTrainStepFn, ModelrtEvalStepFn, ModelrtPredictFn) that build
+//     memref descriptors from raw pointers and the batch size, call the
+//     kernels and convert results (loss sum -> mean, correct count ->
+//     metric sum, state outputs copied back);
+//   * the constant `modelc_program` (a ModelrtProgram: tables, shapes,
+//     metric names, default configuration, entry points);
+//   * optionally `main`, calling `modelrt_main(argc, argv, &modelc_program)`.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MODELC_CODEGEN_PROGRAMEMITTER_H
+#define MODELC_CODEGEN_PROGRAMEMITTER_H
+
+#include "modelc/Codegen/ProgramSpec.h"
+
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Error.h"
+
+namespace modelc {
+
+/// The symbol of the emitted ModelrtProgram constant.
+inline constexpr const char *kProgramSymbol = "modelc_program";
+
+/// Options of the program emitter.
+struct ProgramEmitOptions {
+  /// Define `main` (calling modelrt_main). Off when the object is linked
+  /// into a host application that drives `modelc_program` itself.
+  bool emitMain = true;
+};
+
+/// Adds the adapters, `modelc_program` and `main` to `module`, which must
+/// already declare or define the `_mlir_ciface_*` functions named by
+/// `spec`'s entry ABIs. Errors name an entry slot the adapters cannot feed.
+llvm::Error emitProgram(llvm::Module &module, const ProgramSpec &spec,
+                        const ProgramEmitOptions &options = {});
+
+/// Adds the three runtime-ABI adapters to `module` and returns them
+/// (train_step, eval_step, predict), for emitProgram.
+llvm::Expected<std::array<llvm::Function *, 3>>
+emitAdapters(llvm::Module &module, const ProgramSpec &spec);
+
+} // namespace modelc
+
+#endif // MODELC_CODEGEN_PROGRAMEMITTER_H

@@ -1,0 +1,42 @@
+//===- ProgramLayout.h - LLVM types mirroring modelrt/Program.h -*- C++ -*-===//
+//
+// Declares the LLVM struct types the program emitter uses for the runtime's
+// C ABI structures (ModelrtTensorDesc, the configuration structs and
+// ModelrtProgram), field for field in declaration order. With the target's
+// DataLayout their offsets equal the C compiler's; ProgramLayoutTest checks
+// every field against offsetof() on the real header.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MODELC_CODEGEN_PROGRAMLAYOUT_H
+#define MODELC_CODEGEN_PROGRAMLAYOUT_H
+
+#include "llvm/IR/DerivedTypes.h"
+#include "llvm/IR/LLVMContext.h"
+
+namespace modelc {
+
+/// The runtime's ABI structures as LLVM types (created once per context).
+struct ProgramLayout {
+  llvm::StructType *tensorDesc;
+  llvm::StructType *optimizerConfig;
+  llvm::StructType *scheduleConfig;
+  llvm::StructType *dataConfig;
+  llvm::StructType *trainConfig;
+  llvm::StructType *program;
+
+  /// Builds (or finds) the named struct types in `ctx`.
+  static ProgramLayout get(llvm::LLVMContext &ctx);
+};
+
+/// Field numbers of ModelrtProgram in `ProgramLayout::program`.
+enum ProgramField : unsigned {
+  PF_AbiVersion, PF_Name, PF_NumParams, PF_Params, PF_NumState, PF_State,
+  PF_InputRank, PF_InputShape, PF_LabelDType, PF_NumClasses, PF_LabelRank,
+  PF_LabelShape, PF_OutputRank, PF_OutputShape, PF_NumMetrics,
+  PF_MetricNames, PF_Config, PF_Context, PF_TrainStep, PF_EvalStep,
+  PF_Predict, PF_TrainFlops, PF_SetThreads, PF_Count
+};
+
+} // namespace modelc
+
+#endif // MODELC_CODEGEN_PROGRAMLAYOUT_H

@@ -1,0 +1,121 @@
+//===- ProgramSpec.h - What a compiled model tells the runtime --*- C++ -*-===//
+//
+// Declares ProgramSpec: everything the generated `ModelrtProgram` constant
+// and the entry-point adapters need, read from the `mdl` module before it is
+// lowered (parameter/state tables, the `mdl.config` attribute, the input,
+// label and output signatures) and completed after lowering with the exact
+// argument/result layout of each generated entry function (EntryAbi).
+//
+//===----------------------------------------------------------------------===//
+#ifndef MODELC_CODEGEN_PROGRAMSPEC_H
+#define MODELC_CODEGEN_PROGRAMSPEC_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace modelc {
+
+/// Element types at the ABI boundary (values of the runtime's MODELRT_*).
+enum class AbiType : int32_t { F32 = 0, F64 = 1, I32 = 2, I64 = 3 };
+
+/// One parameter or state tensor of the table (ModelrtTensorDesc).
+struct TensorSpec {
+  std::string name;
+  std::vector<int64_t> shape;
+  int32_t initKind = 0; ///< MODELRT_INIT_*
+  double initArgs[2] = {0, 0};
+  int64_t fanIn = 0, fanOut = 0;
+};
+
+/// The default training configuration (ModelrtTrainConfig, by value).
+struct TrainDefaults {
+  int32_t optimizer = 0; ///< MODELRT_OPT_*
+  double lr = 0.01, momentum = 0, dampening = 0, beta1 = 0, beta2 = 0,
+         eps = 0, weightDecay = 0;
+  int32_t nesterov = 0;
+  int32_t schedule = 0; ///< MODELRT_SCHED_*
+  int64_t stepSize = 0, totalSteps = 0;
+  double gamma = 0, minLr = 0;
+  int32_t dataFormat = 0; ///< MODELRT_DATA_*
+  std::string trainInputs, trainLabels, testInputs, testLabels;
+  std::string labelColumn;
+  std::vector<std::string> columns;
+  double scale = 1;       ///< x * scale ...
+  double mean = 0;        ///< ... - mean (the folded shift is -mean)
+  bool hasNorm = false;   ///< mean != 0: one global mean, std 1
+  double flipProb = 0;
+  int64_t cropPadding = 0;
+  int64_t epochs = 1, batchSize = 32;
+  uint64_t seed = 0;
+};
+
+/// What one argument or result of a generated entry function carries.
+enum class SlotKind {
+  Input,    ///< the batch of inputs [B, input...]
+  Labels,   ///< the batch of labels
+  Seed,     ///< tensor<i64> dropout seed
+  Param,    ///< parameter `index` (argument)
+  StateIn,  ///< state `index` read (argument)
+  Loss,     ///< tensor<f32>: the mean loss (train_step)
+  LossSum,  ///< tensor<f32>: the summed loss (eval_metrics)
+  Grad,     ///< gradient of parameter `index`
+  Correct,  ///< tensor<i64>: number of correctly classified samples
+  Output,   ///< [B, output...] f32 (predict)
+  StateOut, ///< new value of state `index` (result)
+};
+
+/// One memref argument/result slot of an entry function.
+struct AbiSlot {
+  SlotKind kind;
+  unsigned index = 0; ///< table index for Param/StateIn/Grad/StateOut
+  unsigned rank = 0;
+  AbiType type = AbiType::F32;
+  std::vector<int64_t> shape; ///< -1 for the dynamic batch dimension
+};
+
+/// The C interface of one generated entry function: `_mlir_ciface_<symbol>`
+/// takes one descriptor pointer per argument, then one per result.
+struct EntryAbi {
+  std::string symbol;
+  std::vector<AbiSlot> args, results;
+  bool present() const { return !symbol.empty(); }
+};
+
+/// Everything the program emitter needs.
+struct ProgramSpec {
+  std::string name;
+  std::vector<TensorSpec> params, states;
+  std::vector<int64_t> inputShape;  ///< one sample
+  AbiType labelType = AbiType::I64; ///< I64 classes or F32 targets
+  int64_t numClasses = 0;
+  std::vector<int64_t> labelShape;  ///< per sample, F32 targets only
+  std::vector<int64_t> outputShape; ///< one sample
+  std::vector<std::string> metrics; ///< extra metrics ("accuracy")
+  TrainDefaults config;
+  double trainFlopsPerSample = 0;
+  EntryAbi trainStep, evalStep, predict;
+};
+
+/// Names of the entry functions the pipeline prepares in the mdl module.
+inline constexpr const char *kTrainStepName = "train_step";
+inline constexpr const char *kEvalStepName = "eval_metrics";
+inline constexpr const char *kPredictName = "predict";
+
+/// Reads the tables, signatures and `mdl.config` of an `mdl` module (after
+/// the entry points were prepared, before lowering). Errors name what is
+/// missing or unsupported.
+llvm::Expected<ProgramSpec> extractProgramSpec(mlir::ModuleOp module);
+
+/// Fills `spec.trainStep/evalStep/predict` from the lowered module (linalg on
+/// tensors, before bufferization): one slot per argument and result, the
+/// parameter/state slots identified by their `mdl.param`/`mdl.state`
+/// argument and result attributes (docs/lowering.md).
+llvm::Error bindEntryAbis(mlir::ModuleOp lowered, ProgramSpec &spec);
+
+} // namespace modelc
+
+#endif // MODELC_CODEGEN_PROGRAMSPEC_H

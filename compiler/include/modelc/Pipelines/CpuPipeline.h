@@ -1,0 +1,70 @@
+//===- CpuPipeline.h - The named CPU lowering pipeline ----------*- C++ -*-===//
+//
+// Declares the CPU lowering pipeline: linalg/tensor/arith/math on ranked
+// tensors -> elementwise fusion -> one-shot bufferization with out-params
+// -> matrix products as cblas_sgemm calls -> loops -> LLVM dialect. The
+// pipeline is defined here, in the library, and registered under the name
+// `modelc-cpu-lowering` for tools.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MODELC_PIPELINES_CPUPIPELINE_H
+#define MODELC_PIPELINES_CPUPIPELINE_H
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Pass/PassManager.h"
+
+#include <memory>
+
+namespace modelc {
+
+/// The last stage the CPU pipeline runs; later stages are skipped. Lets a
+/// driver stop early (`--emit=...`) and tests check each stage's output.
+enum class CpuStage {
+  Fusion,        ///< linalg on tensors after elementwise fusion.
+  Bufferization, ///< linalg on memrefs, out-param ABI, deallocations.
+  Blas,          ///< contractions rewritten into cblas_sgemm calls.
+  LLVM,          ///< the LLVM dialect, ready for translation.
+};
+
+/// Options of the CPU lowering pipeline.
+struct CpuPipelineOptions {
+  /// Rewrite f32 matrix products on memrefs into `cblas_sgemm` calls (the
+  /// measured faster path, see docs/codegen.md); otherwise lower them to
+  /// plain loops.
+  bool useBlas = true;
+  /// Add `_mlir_ciface_<name>` wrappers (one descriptor pointer per memref)
+  /// to every public function.
+  bool emitCInterface = true;
+  /// The last stage to run.
+  CpuStage stopAfter = CpuStage::LLVM;
+};
+
+/// Appends the CPU lowering pipeline to `pm`, which must be anchored on
+/// `builtin.module`.
+void buildCpuLoweringPipeline(mlir::OpPassManager &pm,
+                              const CpuPipelineOptions &options);
+
+/// Parses a stage name (`fusion`, `bufferization`, `blas`, `llvm`); returns
+/// false for an unknown name.
+bool parseCpuStage(llvm::StringRef name, CpuStage &stage);
+
+/// Adds to `registry` every dialect and interface implementation the CPU
+/// pipeline needs (bufferization models, convert-to-llvm interfaces, LLVM IR
+/// translations).
+void registerCpuPipelineDependencies(mlir::DialectRegistry &registry);
+
+/// Registers the named pipelines (`modelc-cpu-lowering`) and the passes of
+/// this library with MLIR's global registry, for `-pass-pipeline` users.
+void registerModelcPipelines();
+
+/// Creates the pass rewriting f32 contractions on memrefs (linalg.matmul with
+/// any transposition, linalg.contract, contraction linalg.generic) into calls
+/// to `cblas_sgemm`. Ops it cannot express are left untouched.
+std::unique_ptr<mlir::Pass> createMatmulToBlasPass();
+
+/// Creates the pass marking every public func.func `llvm.emit_c_interface`.
+std::unique_ptr<mlir::Pass> createEmitCInterfacePass();
+
+} // namespace modelc
+
+#endif // MODELC_PIPELINES_CPUPIPELINE_H

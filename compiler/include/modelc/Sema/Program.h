@@ -1,0 +1,240 @@
+//===- Program.h - The checked program semantic analysis produces -*- C++ -*-=//
+//
+// Semantic analysis evaluates each model symbolically: every call of a
+// shape-generic function is instantiated at its call site and inlined, so a
+// model becomes a flat dataflow graph of typed tensor operations (Node) whose
+// kinds mirror the `mdl` dialect's ops. The graph also holds the loss built
+// from the train block, the parameter table (stable names such as
+// `linear_0.weight`), the state table (batch-norm running statistics) and a
+// record of every instantiation. The data and train configurations are
+// folded into plain structs. MLIRGen turns this into an `mdl` module; the
+// driver's `--emit=sema` prints it (printProgram).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MODELC_SEMA_PROGRAM_H
+#define MODELC_SEMA_PROGRAM_H
+
+#include "modelc/Sema/Types.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/SMLoc.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace modelc {
+class FuncDecl;
+
+namespace sema {
+
+/// The operations of a checked model graph (one per `mdl` op family).
+enum class OpKind {
+  Input,   ///< the model's input (function argument)
+  Label,   ///< the labels of a batch (train/eval functions only)
+  Param,   ///< reads a parameter (attr: symbol)
+  Constant, ///< a scalar splat (attr: value)
+  // Elementwise, broadcasting.
+  Add, Sub, Mul, Div, Pow, Max, Min,
+  Cmp,     ///< comparison (attr: predicate) -> bool
+  // Elementwise unary.
+  Neg, Abs, Exp, Log, Sqrt, Relu, Gelu, Tanh, Sigmoid,
+  Cast,    ///< element type conversion
+  // Products.
+  MatMul, Conv2D, MaxPool2D, AvgPool2D,
+  // Normalisations and reductions.
+  Softmax, LogSoftmax, ReduceSum, ReduceMean, ReduceMax, Argmax,
+  // Shapes.
+  Reshape, Flatten, Transpose, Concat,
+  // Layers with training-dependent behaviour.
+  Dropout, BatchNorm, LayerNorm, Embedding,
+  // Losses (scalar f32 results).
+  CrossEntropy, MSELoss, L1Loss, BCEWithLogits,
+};
+
+/// The op's name as printed by --emit=sema ("add", "conv2d", ...).
+llvm::StringRef getOpKindName(OpKind kind);
+/// True for the four loss kinds.
+bool isLossKind(OpKind kind);
+
+/// A named compile-time attribute of a node.
+struct NodeAttr {
+  std::string name;
+  /// Integer payload (strides, axes, shapes, ...).
+  std::vector<int64_t> ints;
+  /// Floating-point payload (rate, epsilon, constant value, ...).
+  double number = 0;
+  /// String payload (predicate, symbol names, reduction).
+  std::string text;
+  enum class Kind { Ints, Number, Text } kind = Kind::Ints;
+};
+
+/// One operation of a model graph. Operands always precede their users.
+struct Node {
+  OpKind kind;
+  /// Operand node ids.
+  std::vector<unsigned> operands;
+  /// The result type.
+  TensorType type;
+  /// Attributes, in a fixed order per kind.
+  std::vector<NodeAttr> attrs;
+  /// Where the op comes from: innermost source location first, then each
+  /// enclosing call site (the instantiation chain).
+  std::vector<llvm::SMLoc> locs;
+  /// The instantiation this node belongs to (index into Graph::instances),
+  /// or -1 for the model body itself.
+  int instance = -1;
+  /// Human description of where this value's shape came from, used in
+  /// diagnostics ("weight declared at nn.model:3:9", "relu at cnn.model:4:5").
+  std::string origin;
+
+  /// The attribute `name`, or nullptr.
+  const NodeAttr *getAttr(llvm::StringRef name) const;
+  /// Integer list attribute `name` (empty if absent).
+  std::vector<int64_t> getInts(llvm::StringRef name) const;
+  /// Number attribute `name` (`dflt` if absent).
+  double getNumber(llvm::StringRef name, double dflt = 0) const;
+  /// Text attribute `name` (empty if absent).
+  std::string getText(llvm::StringRef name) const;
+};
+
+/// How a parameter or state tensor is initialised (mirrors #mdl.init).
+struct Initializer {
+  /// kaiming_uniform, uniform, normal, zeros, ones, constant.
+  std::string kind;
+  /// Its numeric arguments, folded (fan_in=I becomes a number).
+  std::vector<double> args;
+  /// "kaiming_uniform(784)".
+  std::string str() const;
+};
+
+/// One entry of the parameter or state table.
+struct TableEntry {
+  /// Stable name, e.g. `linear_0.weight`, `batch_norm_0.running_mean`.
+  std::string name;
+  TensorType type;
+  Initializer init;
+  /// Where it was declared.
+  llvm::SMLoc loc;
+  /// Owning instantiation (-1 for the model body).
+  int instance = -1;
+};
+
+/// One instantiation of a function at a call site.
+struct Instance {
+  /// The instance's name: callee name + per-callee counter ("linear_0").
+  std::string name;
+  /// The callee's qualified name ("nn.linear").
+  std::string callee;
+  const FuncDecl *decl = nullptr;
+  /// The call site.
+  llvm::SMLoc callSite;
+  /// Enclosing instantiation, or -1.
+  int parent = -1;
+  /// Dimension-variable bindings in binding order ("I" -> "3136").
+  std::vector<std::pair<std::string, std::string>> bindings;
+};
+
+/// The checked form of one model: its graph and tables.
+struct Graph {
+  std::string modelName;
+  llvm::SMLoc loc;
+  std::vector<Node> nodes;
+  /// Input node ids in signature order.
+  std::vector<unsigned> inputs;
+  std::vector<std::string> inputNames;
+  /// The model's result node.
+  unsigned output = 0;
+  /// The label node and loss node, when a train block targets this model.
+  std::optional<unsigned> label, loss;
+  std::vector<Instance> instances;
+  std::vector<TableEntry> params, states;
+  /// Nodes bound by a `let` in some body: node id -> (name, location).
+  std::map<unsigned, std::pair<std::string, llvm::SMLoc>> letNames;
+};
+
+/// One augmentation of the training data.
+struct Augmentation {
+  /// random_hflip or random_crop.
+  std::string kind;
+  /// random_hflip: p. random_crop: size, pad.
+  std::vector<double> args;
+};
+
+/// One split of a data set (train or test).
+struct DataSplit {
+  /// idx or csv.
+  std::string format;
+  /// Absolute paths: images + labels (idx) or the table (csv).
+  std::vector<std::string> paths;
+  /// CSV only: the label column and the feature columns.
+  std::string labelColumn;
+  std::vector<std::string> featureColumns;
+  /// Number of samples, when known at compile time.
+  int64_t numSamples = -1;
+};
+
+/// A folded `data` block.
+struct DataConfig {
+  std::string name;
+  llvm::SMLoc loc;
+  std::optional<DataSplit> train, test;
+  /// Shape of one sample as stored (e.g. [28, 28]) and its stored dtype.
+  Shape sampleShape;
+  std::string storedType;
+  /// The label dtype the model sees and the class count (-1 if unknown).
+  DType labelType = DType::I64;
+  int64_t numClasses = -1;
+  /// The folded sample transform: x' = x * scale + shift.
+  double scale = 1, shift = 0;
+  std::vector<Augmentation> augment;
+};
+
+/// A folded `train` block.
+struct TrainConfig {
+  std::string modelName, dataName;
+  llvm::SMLoc loc;
+  std::string optimizer;
+  /// Optimizer hyperparameters with defaults filled in, in a fixed order.
+  std::vector<std::pair<std::string, double>> optimizerArgs;
+  std::string schedule = "constant";
+  std::vector<std::pair<std::string, double>> scheduleArgs;
+  int64_t epochs = 1, batch = 32, seed = 0;
+  std::vector<std::string> metrics;
+  /// The loss function's name (cross_entropy, mse_loss, ...).
+  std::string lossKind;
+};
+
+/// The result of semantic analysis of a main file and its imports.
+struct Program {
+  /// Every model of the main file, checked.
+  std::vector<Graph> models;
+  std::optional<DataConfig> data;
+  std::optional<TrainConfig> train;
+
+  /// The model that training and MLIR generation target: the trained one,
+  /// else the only one; nullptr when neither exists.
+  const Graph *getMainModel() const;
+};
+
+/// Prints the checked program for `--emit=sema`: per model, the
+/// instantiations with their bindings, every value with its type, and the
+/// parameter and state tables; then the data and train configurations.
+void printProgram(llvm::raw_ostream &os, const Program &program,
+                  const llvm::SourceMgr &sourceMgr);
+
+/// A number printed compactly ("0.001", "3136", "0.0353").
+std::string formatNumber(double value);
+
+/// "file.model:3:9" for a location.
+std::string formatLoc(const llvm::SourceMgr &sourceMgr, llvm::SMLoc loc);
+
+} // namespace sema
+} // namespace modelc
+
+#endif // MODELC_SEMA_PROGRAM_H

@@ -1,0 +1,43 @@
+//===- Sema.h - Semantic analysis entry point -------------------*- C++ -*-===//
+//
+// analyzeProgram() checks a parsed main file and everything it imports:
+// name resolution across modules, instantiation of shape-generic functions
+// at each call site, shape and dtype inference, the parameter table, the
+// data block (IDX headers are read at compile time) and the train block.
+// Errors and warnings go to the DiagnosticEngine; the library never exits.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MODELC_SEMA_SEMA_H
+#define MODELC_SEMA_SEMA_H
+
+#include "modelc/Frontend/AST.h"
+#include "modelc/Frontend/Diagnostics.h"
+#include "modelc/Sema/Program.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace modelc {
+
+/// Where `import` looks for modules.
+struct SemaOptions {
+  /// The user's -I directories, searched first, in order.
+  std::vector<std::string> includeDirs;
+  /// The standard library directory, searched last (after the importing
+  /// file's own directory). May be empty.
+  std::string stdlibDir;
+};
+
+/// Checks `mainModule` (already parsed from a buffer of
+/// diags.getSourceMgr()) and the modules it imports, which are loaded into
+/// the same SourceMgr. Returns the checked program, or nullptr when an error
+/// was reported.
+std::unique_ptr<sema::Program> analyzeProgram(DiagnosticEngine &diags,
+                                              const Module &mainModule,
+                                              const SemaOptions &options);
+
+} // namespace modelc
+
+#endif // MODELC_SEMA_SEMA_H

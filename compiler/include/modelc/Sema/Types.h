@@ -1,0 +1,99 @@
+//===- Types.h - Element types, shapes and broadcasting ---------*- C++ -*-===//
+//
+// The types semantic analysis computes for every tensor value: an element
+// type (f32, f64, i32, i64, bool) and a shape whose dimensions are either
+// static sizes or symbolic names (the batch dimension `B` of a model input,
+// which stays unknown until run time and becomes `?` in MLIR). Also the
+// numpy-style broadcasting rule shared by every elementwise operation.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MODELC_SEMA_TYPES_H
+#define MODELC_SEMA_TYPES_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace modelc {
+namespace sema {
+
+/// The element types of tensors.
+enum class DType { F32, F64, I32, I64, Bool };
+
+/// The spelling of an element type ("f32", "bool", ...).
+llvm::StringRef getDTypeName(DType dtype);
+/// Parses an element-type name; std::nullopt for anything else.
+std::optional<DType> parseDType(llvm::StringRef name);
+/// True for f32 and f64.
+inline bool isFloat(DType d) { return d == DType::F32 || d == DType::F64; }
+/// True for i32 and i64.
+inline bool isInteger(DType d) { return d == DType::I32 || d == DType::I64; }
+
+/// One dimension: a static size, or a symbolic (run-time) size named after
+/// the model input's dimension variable.
+struct SDim {
+  /// The static size (meaningless when symbolic).
+  int64_t size = 0;
+  /// The symbol's name; empty for a static dimension.
+  std::string symbol;
+
+  /// A static dimension.
+  static SDim fixed(int64_t size) { return SDim{size, {}}; }
+  /// A symbolic dimension.
+  static SDim sym(llvm::StringRef name) { return SDim{0, name.str()}; }
+  /// True when the size is only known at run time.
+  bool isSymbolic() const { return !symbol.empty(); }
+  /// True when this is the static size `n`.
+  bool is(int64_t n) const { return !isSymbolic() && size == n; }
+  /// "28" or "B".
+  std::string str() const;
+  bool operator==(const SDim &o) const {
+    return symbol == o.symbol && (isSymbolic() || size == o.size);
+  }
+  bool operator!=(const SDim &o) const { return !(*this == o); }
+};
+
+/// A shape: a list of dimensions (empty for a scalar).
+using Shape = std::vector<SDim>;
+
+/// "[B, 1, 28, 28]".
+std::string shapeStr(llvm::ArrayRef<SDim> shape);
+/// True when no dimension is symbolic.
+bool isStatic(llvm::ArrayRef<SDim> shape);
+/// The product of all dimensions, or std::nullopt if one is symbolic.
+std::optional<int64_t> numElements(llvm::ArrayRef<SDim> shape);
+
+/// The type of a tensor value.
+struct TensorType {
+  DType dtype = DType::F32;
+  Shape shape;
+
+  /// Number of dimensions.
+  unsigned rank() const { return shape.size(); }
+  /// "f32[B, 10]"; a scalar prints as "f32".
+  std::string str() const;
+  bool operator==(const TensorType &o) const {
+    return dtype == o.dtype && shape == o.shape;
+  }
+  bool operator!=(const TensorType &o) const { return !(*this == o); }
+};
+
+/// Numpy-style broadcasting of two shapes (see docs/language.md, "Types and
+/// shapes"): shapes are aligned on their last dimension; two dimensions are
+/// compatible when equal or when one of them is the static size 1; the
+/// missing leading dimensions of the shorter shape count as 1. On failure
+/// returns std::nullopt and sets `badDim` to the failing position counted
+/// from the right (0 = last dimension).
+std::optional<Shape> broadcastShapes(llvm::ArrayRef<SDim> a,
+                                     llvm::ArrayRef<SDim> b,
+                                     unsigned *badDim = nullptr);
+
+} // namespace sema
+} // namespace modelc
+
+#endif // MODELC_SEMA_TYPES_H

@@ -1,0 +1,51 @@
+//===- Linker.h - Linking objects into an executable ------------*- C++ -*-===//
+//
+// Declares the link step: the system C++ compiler driver (`c++` on PATH, or
+// the program named by the environment variable MODELC_CXX) links object
+// files with the modelc runtime (libmodelrt.a) and its system libraries into
+// one executable.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MODELC_TARGET_LINKER_H
+#define MODELC_TARGET_LINKER_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace modelc {
+
+/// What to link and where.
+struct LinkOptions {
+  /// Inputs handed to the driver in order: objects, archives, or sources the
+  /// driver compiles itself (a test harness).
+  std::vector<std::string> inputs;
+  /// Flags passed to the driver before the inputs (e.g. `-O2` for sources).
+  std::vector<std::string> driverFlags;
+  /// Directory holding libmodelrt.a; empty links without the runtime.
+  std::string runtimeLibDir;
+  /// The executable to write.
+  std::string outputPath;
+  /// System libraries appended after the inputs and the runtime.
+  std::vector<std::string> systemLibs = {"-lopenblas", "-lz", "-lpthread",
+                                         "-lm"};
+};
+
+/// Returns the runtime library directory for a modelc binary at
+/// `executablePath`: `<bindir>/../lib`.
+std::string getRuntimeLibDir(llvm::StringRef executablePath);
+
+/// Finds the C++ driver: $MODELC_CXX if set (a name looked up on PATH, or a
+/// path), otherwise `c++` on PATH.
+llvm::Expected<std::string> findCxxDriver();
+
+/// Links an executable. Errors name the missing driver or runtime library,
+/// or carry the driver's exit status and its complete output.
+llvm::Error linkExecutable(const LinkOptions &options);
+
+} // namespace modelc
+
+#endif // MODELC_TARGET_LINKER_H

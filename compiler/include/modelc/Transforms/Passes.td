@@ -1,0 +1,40 @@
+//===- Passes.td - modelc's IR transformations -------------*- tablegen -*-===//
+//
+// Declarations of modelc's own passes on the mdl dialect (one pass per file
+// in compiler/lib/Transforms).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MODELC_TRANSFORMS_PASSES_TD
+#define MODELC_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def MDLAutodiff : Pass<"mdl-autodiff", "::mlir::ModuleOp"> {
+  let summary = "Symbolic reverse-mode differentiation of an mdl function";
+  let description = [{
+    Builds a new function (`result`, default `train_step`) from the function
+    `func` (default `train_loss`), which must have one block and return a
+    single 0-d float loss. The new function takes the same arguments and
+    returns the loss followed by one gradient per differentiated source:
+    every `mdl.parameter` of the module in declaration order when `func`
+    reads parameters with `mdl.param`, otherwise every float tensor argument
+    of `func` in order. Backward ops come from each op's
+    GradientOpInterface rule, reuse the forward values, accumulate at
+    fan-out, and are limited to what the loss needs; the result is
+    canonicalised and CSE'd. Unreached sources get a zero gradient and a
+    warning; a loss depending on an op without gradient (argmax, cmp,
+    integer casts) through a differentiable path is an error. See
+    docs/autodiff.md.
+  }];
+  let options = [
+    Option<"func", "func", "std::string", /*default=*/"\"train_loss\"",
+           "The function to differentiate">,
+    Option<"result", "result", "std::string", /*default=*/"\"train_step\"",
+           "The name of the function to create">,
+  ];
+  let dependentDialects = ["::mlir::mdl::MDLDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
+#endif // MODELC_TRANSFORMS_PASSES_TD

@@ -1,0 +1,290 @@
+//===- Adapters.cpp - Runtime entry points calling the compiled kernels ---===//
+//
+// Emits, with IRBuilder, `modelc_train_step`, `modelc_eval_step` and
+// `modelc_predict` with the exact signatures of ModelrtTrainStepFn,
+// ModelrtEvalStepFn and ModelrtPredictFn (runtime/include/modelrt/Program.h).
+// Each builds one memref descriptor {allocated, aligned, offset, sizes[R],
+// strides[R]} per kernel argument/result on its stack (dense row-major,
+// dimension 0 = `batch` where dynamic), calls `_mlir_ciface_<fn>`, then
+// converts: a loss sum becomes the batch mean, a correct count is added to
+// metric_sums[0], state outputs (written to scratch buffers so they never
+// alias the state inputs) are copied back into the runtime's state.
+//
+//===----------------------------------------------------------------------===//
+
+#include "modelc/Codegen/ProgramEmitter.h"
+
+#include "llvm/IR/IRBuilder.h"
+
+using namespace modelc;
+
+namespace {
+/// The runtime's raw arguments available to one adapter (null if absent).
+struct RawArgs {
+  llvm::Value *params = nullptr, *state = nullptr, *inputs = nullptr,
+              *labels = nullptr, *batch = nullptr, *seed = nullptr,
+              *loss = nullptr, *grads = nullptr, *metrics = nullptr,
+              *outputs = nullptr;
+};
+
+/// Work to do after the kernel returns.
+struct Fixup {
+  SlotKind kind;
+  llvm::Value *scratch;   ///< the kernel's result buffer
+  llvm::Value *dest;      ///< state pointer for StateOut
+  llvm::Value *bytes;     ///< size for StateOut
+};
+
+class AdapterBuilder {
+public:
+  AdapterBuilder(llvm::Module &m, llvm::IRBuilder<> &b) : m(m), b(b) {}
+
+  /// Emits the kernel call for `abi` with `raw`; returns false (and sets
+  /// `error`) when a slot has nothing to read from.
+  bool emitCall(const EntryAbi &abi, const RawArgs &raw, std::string &error);
+
+private:
+  llvm::Module &m;
+  llvm::IRBuilder<> &b;
+  llvm::Type *i64() { return b.getInt64Ty(); }
+  llvm::Value *slotData(const AbiSlot &s, const RawArgs &raw,
+                        std::vector<Fixup> &fixups);
+  llvm::Value *descriptor(const AbiSlot &s, llvm::Value *data,
+                          llvm::Value *batch);
+  llvm::Value *elementCount(const AbiSlot &s, llvm::Value *batch);
+  llvm::Value *tableEntry(llvm::Value *table, unsigned index) {
+    llvm::Value *p = b.CreateConstGEP1_64(b.getPtrTy(), table, index);
+    return b.CreateLoad(b.getPtrTy(), p);
+  }
+  void applyFixups(const std::vector<Fixup> &fixups, const RawArgs &raw);
+};
+} // namespace
+
+static unsigned elementBytes(AbiType t) {
+  return t == AbiType::F32 || t == AbiType::I32 ? 4 : 8;
+}
+
+llvm::Value *AdapterBuilder::elementCount(const AbiSlot &s,
+                                          llvm::Value *batch) {
+  int64_t n = 1;
+  bool dynamic = false;
+  for (int64_t d : s.shape)
+    d < 0 ? void(dynamic = true) : void(n *= d);
+  llvm::Value *count = b.getInt64(n);
+  return dynamic ? b.CreateMul(count, batch) : count;
+}
+
+llvm::Value *AdapterBuilder::descriptor(const AbiSlot &s, llvm::Value *data,
+                                        llvm::Value *batch) {
+  llvm::SmallVector<llvm::Type *> fields{b.getPtrTy(), b.getPtrTy(), i64()};
+  if (s.rank > 0) {
+    fields.push_back(llvm::ArrayType::get(i64(), s.rank));
+    fields.push_back(llvm::ArrayType::get(i64(), s.rank));
+  }
+  auto *type = llvm::StructType::get(b.getContext(), fields);
+  llvm::Value *desc = b.CreateAlloca(type);
+  b.CreateStore(data, b.CreateStructGEP(type, desc, 0));
+  b.CreateStore(data, b.CreateStructGEP(type, desc, 1));
+  b.CreateStore(b.getInt64(0), b.CreateStructGEP(type, desc, 2));
+  llvm::Value *stride = b.getInt64(1);
+  for (int d = int(s.rank) - 1; d >= 0; --d) {
+    llvm::Value *size = s.shape[d] < 0 ? batch : b.getInt64(s.shape[d]);
+    b.CreateStore(size, b.CreateInBoundsGEP(type, desc,
+                                            {b.getInt32(0), b.getInt32(3),
+                                             b.getInt32(d)}));
+    b.CreateStore(stride, b.CreateInBoundsGEP(type, desc,
+                                              {b.getInt32(0), b.getInt32(4),
+                                               b.getInt32(d)}));
+    stride = b.CreateMul(stride, size);
+  }
+  return desc;
+}
+
+llvm::Value *AdapterBuilder::slotData(const AbiSlot &s, const RawArgs &raw,
+                                      std::vector<Fixup> &fixups) {
+  switch (s.kind) {
+  case SlotKind::Input:
+    return raw.inputs;
+  case SlotKind::Labels:
+    return raw.labels;
+  case SlotKind::Seed: {
+    llvm::Value *cell = b.CreateAlloca(i64());
+    b.CreateStore(raw.seed ? raw.seed : b.getInt64(0), cell);
+    return cell;
+  }
+  case SlotKind::Param:
+    return raw.params ? tableEntry(raw.params, s.index) : nullptr;
+  case SlotKind::StateIn:
+    return raw.state ? tableEntry(raw.state, s.index) : nullptr;
+  case SlotKind::Loss:
+    return raw.loss;
+  case SlotKind::Grad:
+    return raw.grads ? tableEntry(raw.grads, s.index) : nullptr;
+  case SlotKind::Output:
+    return raw.outputs;
+  case SlotKind::LossSum:
+  case SlotKind::Correct: {
+    llvm::Type *t = s.kind == SlotKind::LossSum
+                        ? static_cast<llvm::Type *>(b.getFloatTy())
+                        : i64();
+    if (s.type != (s.kind == SlotKind::LossSum ? AbiType::F32 : AbiType::I64))
+      return nullptr;
+    llvm::Value *cell = b.CreateAlloca(t);
+    fixups.push_back({s.kind, cell, nullptr, nullptr});
+    return cell;
+  }
+  case SlotKind::StateOut: {
+    if (!raw.state)
+      return nullptr;
+    llvm::Value *bytes = b.getInt64(int64_t(elementBytes(s.type)));
+    bytes = b.CreateMul(bytes, elementCount(s, raw.batch));
+    llvm::FunctionCallee mallocFn =
+        m.getOrInsertFunction("malloc", b.getPtrTy(), i64());
+    llvm::Value *scratch = b.CreateCall(mallocFn, {bytes});
+    fixups.push_back({s.kind, scratch, tableEntry(raw.state, s.index), bytes});
+    return scratch;
+  }
+  }
+  return nullptr;
+}
+
+void AdapterBuilder::applyFixups(const std::vector<Fixup> &fixups,
+                                 const RawArgs &raw) {
+  llvm::FunctionCallee freeFn =
+      m.getOrInsertFunction("free", b.getVoidTy(), b.getPtrTy());
+  for (const Fixup &f : fixups) {
+    if (f.kind == SlotKind::LossSum && raw.loss) {
+      llvm::Value *sum = b.CreateLoad(b.getFloatTy(), f.scratch);
+      llvm::Value *n = b.CreateSIToFP(raw.batch, b.getFloatTy());
+      b.CreateStore(b.CreateFDiv(sum, n), raw.loss);
+    } else if (f.kind == SlotKind::Correct && raw.metrics) {
+      llvm::Value *count = b.CreateLoad(i64(), f.scratch);
+      llvm::Value *old = b.CreateLoad(b.getDoubleTy(), raw.metrics);
+      llvm::Value *add = b.CreateSIToFP(count, b.getDoubleTy());
+      b.CreateStore(b.CreateFAdd(old, add), raw.metrics);
+    } else if (f.kind == SlotKind::StateOut) {
+      b.CreateMemCpy(f.dest, llvm::MaybeAlign(4), f.scratch,
+                     llvm::MaybeAlign(4), f.bytes);
+      b.CreateCall(freeFn, {f.scratch});
+    }
+  }
+}
+
+static const char *slotName(SlotKind k) {
+  static const char *names[] = {"input",  "labels",   "seed",    "parameter",
+                                "state",  "loss",     "loss sum", "gradient",
+                                "correct count", "output", "state output"};
+  return names[unsigned(k)];
+}
+
+bool AdapterBuilder::emitCall(const EntryAbi &abi, const RawArgs &raw,
+                              std::string &error) {
+  std::vector<Fixup> fixups;
+  llvm::SmallVector<llvm::Value *> descs;
+  auto addSlot = [&](const AbiSlot &s) {
+    llvm::Value *data = slotData(s, raw, fixups);
+    if (!data) {
+      error = "@" + abi.symbol + ": the runtime provides no " +
+              slotName(s.kind) + " for this entry point";
+      return false;
+    }
+    descs.push_back(descriptor(s, data, raw.batch));
+    return true;
+  };
+  for (const AbiSlot &s : abi.args)
+    if (!addSlot(s))
+      return false;
+  for (const AbiSlot &s : abi.results)
+    if (!addSlot(s))
+      return false;
+  llvm::SmallVector<llvm::Type *> ptrs(descs.size(), b.getPtrTy());
+  llvm::FunctionCallee kernel = m.getOrInsertFunction(
+      "_mlir_ciface_" + abi.symbol,
+      llvm::FunctionType::get(b.getVoidTy(), ptrs, false));
+  b.CreateCall(kernel, descs);
+  applyFixups(fixups, raw);
+  return true;
+}
+
+/// Creates an internal adapter with runtime signature `type`; `names` names
+/// its parameters, which are bound into a RawArgs by `bind`.
+static llvm::Function *
+makeAdapter(llvm::Module &m, llvm::StringRef name, llvm::FunctionType *type,
+            const EntryAbi &abi, std::string &error,
+            llvm::function_ref<RawArgs(llvm::Function *)> bind) {
+  auto *fn = llvm::Function::Create(type, llvm::GlobalValue::InternalLinkage,
+                                    name, m);
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(m.getContext(), "entry", fn));
+  AdapterBuilder builder(m, b);
+  if (!builder.emitCall(abi, bind(fn), error))
+    return nullptr;
+  b.CreateRet(b.getInt32(0));
+  return fn;
+}
+
+/// (ctx, params, state, inputs, labels, batch, seed, step, loss, grads,
+/// metric_sums) of ModelrtTrainStepFn.
+static RawArgs trainArgs(llvm::Function *f) {
+  RawArgs r;
+  r.params = f->getArg(1);
+  r.state = f->getArg(2);
+  r.inputs = f->getArg(3);
+  r.labels = f->getArg(4);
+  r.batch = f->getArg(5);
+  r.seed = f->getArg(6);
+  r.loss = f->getArg(8);
+  r.grads = f->getArg(9);
+  r.metrics = f->getArg(10);
+  return r;
+}
+
+/// (ctx, params, state, inputs, labels, batch, loss, metric_sums) of
+/// ModelrtEvalStepFn.
+static RawArgs evalArgs(llvm::Function *f) {
+  RawArgs r;
+  r.params = f->getArg(1);
+  r.state = f->getArg(2);
+  r.inputs = f->getArg(3);
+  r.labels = f->getArg(4);
+  r.batch = f->getArg(5);
+  r.loss = f->getArg(6);
+  r.metrics = f->getArg(7);
+  return r;
+}
+
+/// (ctx, params, state, inputs, batch, outputs) of ModelrtPredictFn.
+static RawArgs predictArgs(llvm::Function *f) {
+  RawArgs r;
+  r.params = f->getArg(1);
+  r.state = f->getArg(2);
+  r.inputs = f->getArg(3);
+  r.batch = f->getArg(4);
+  r.outputs = f->getArg(5);
+  return r;
+}
+
+llvm::Expected<std::array<llvm::Function *, 3>>
+modelc::emitAdapters(llvm::Module &m, const ProgramSpec &spec) {
+  llvm::LLVMContext &ctx = m.getContext();
+  llvm::Type *p = llvm::PointerType::getUnqual(ctx);
+  llvm::Type *i32 = llvm::Type::getInt32Ty(ctx);
+  llvm::Type *i64 = llvm::Type::getInt64Ty(ctx);
+  std::string error;
+  auto fnType = [&](llvm::ArrayRef<llvm::Type *> params) {
+    return llvm::FunctionType::get(i32, params, false);
+  };
+  std::array<llvm::Function *, 3> fns{};
+  fns[0] = makeAdapter(m, "modelc_train_step",
+                       fnType({p, p, p, p, p, i64, i64, i64, p, p, p}),
+                       spec.trainStep, error, trainArgs);
+  if (fns[0])
+    fns[1] = makeAdapter(m, "modelc_eval_step",
+                         fnType({p, p, p, p, p, i64, p, p}), spec.evalStep,
+                         error, evalArgs);
+  if (fns[1])
+    fns[2] = makeAdapter(m, "modelc_predict", fnType({p, p, p, p, i64, p}),
+                         spec.predict, error, predictArgs);
+  if (!fns[2])
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), error);
+  return fns;
+}

@@ -1,0 +1,54 @@
+//===- FlopCount.cpp - FLOPs of one training step per sample --------------===//
+//
+// Counts the multiply-adds (2 FLOPs each) of the products in @train_step:
+// matmul / batch_matmul (result elements x contracted size) and conv2d with
+// its two adjoints (grad elements x C/groups x KH x KW). The batch
+// dimension (dynamic) counts as 1, so the total is per sample; products
+// that contract over the batch (weight gradients) are per sample too.
+// Elementwise work is not counted: it is small next to the products.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FlopCount.h"
+
+#include "mdl/MDLOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+using namespace modelc;
+
+/// Product of the static sizes of `type` (dynamic sizes count as 1).
+static double staticElements(mlir::Type type, unsigned dropFront = 0) {
+  auto t = llvm::cast<mlir::RankedTensorType>(type);
+  double n = 1;
+  for (int64_t d : t.getShape().drop_front(dropFront))
+    n *= mlir::ShapedType::isDynamic(d) ? 1.0 : double(d);
+  return n;
+}
+
+/// Size of the contracted (last) dimension of a product's lhs.
+static double contracted(mlir::Value lhs) {
+  auto t = llvm::cast<mlir::RankedTensorType>(lhs.getType());
+  int64_t k = t.getShape().back();
+  return mlir::ShapedType::isDynamic(k) ? 1.0 : double(k);
+}
+
+double modelc::countTrainFlopsPerSample(mlir::func::FuncOp train) {
+  double flops = 0;
+  train.walk([&](mlir::Operation *op) {
+    if (auto mm = llvm::dyn_cast<mlir::mdl::MatmulOp>(op))
+      flops += 2 * staticElements(mm.getType()) * contracted(mm.getLhs());
+    else if (auto bmm = llvm::dyn_cast<mlir::mdl::BatchMatmulOp>(op))
+      flops += 2 * staticElements(bmm.getType()) * contracted(bmm.getLhs());
+    else if (auto conv = llvm::dyn_cast<mlir::mdl::Conv2DOp>(op))
+      flops += 2 * staticElements(conv.getType()) *
+               staticElements(conv.getWeight().getType(), 1);
+    else if (auto gi = llvm::dyn_cast<mlir::mdl::Conv2DGradInputOp>(op))
+      flops += 2 * staticElements(gi.getGrad().getType()) *
+               staticElements(gi.getWeight().getType(), 1);
+    else if (auto gw = llvm::dyn_cast<mlir::mdl::Conv2DGradWeightOp>(op))
+      flops += 2 * staticElements(gw.getGrad().getType()) *
+               staticElements(gw.getType(), 1);
+  });
+  return flops;
+}

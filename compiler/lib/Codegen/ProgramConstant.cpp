@@ -1,0 +1,163 @@
+//===- ProgramConstant.cpp - The ModelrtProgram constant and main ---------===//
+//
+// Emits `modelc_program`, a constant ModelrtProgram (layout from
+// ProgramLayout.h) with its tables, shapes and strings as private globals,
+// pointing to the adapters of Adapters.cpp; and `main`, which hands it to
+// `modelrt_main`.
+//
+//===----------------------------------------------------------------------===//
+
+#include "modelc/Codegen/ProgramEmitter.h"
+#include "modelc/Codegen/ProgramLayout.h"
+
+#include "modelrt/Program.h"
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
+
+using namespace modelc;
+
+namespace {
+/// Builds the constant pieces in one module.
+class ConstantBuilder {
+public:
+  ConstantBuilder(llvm::Module &m)
+      : m(m), ctx(m.getContext()), layout(ProgramLayout::get(ctx)) {}
+
+  llvm::Module &m;
+  llvm::LLVMContext &ctx;
+  ProgramLayout layout;
+
+  llvm::Constant *i32(int64_t v) {
+    return llvm::ConstantInt::get(llvm::Type::getInt32Ty(ctx), v);
+  }
+  llvm::Constant *i64(int64_t v) {
+    return llvm::ConstantInt::get(llvm::Type::getInt64Ty(ctx), v);
+  }
+  llvm::Constant *f64(double v) {
+    return llvm::ConstantFP::get(llvm::Type::getDoubleTy(ctx), v);
+  }
+  llvm::Constant *null() {
+    return llvm::ConstantPointerNull::get(llvm::PointerType::getUnqual(ctx));
+  }
+  /// A private global holding `init`; returns its address.
+  llvm::Constant *global(llvm::Constant *init, llvm::StringRef name) {
+    return new llvm::GlobalVariable(m, init->getType(), /*isConstant=*/true,
+                                    llvm::GlobalValue::PrivateLinkage, init,
+                                    name);
+  }
+  llvm::Constant *str(llvm::StringRef s) {
+    return global(llvm::ConstantDataArray::getString(ctx, s), "modelc.str");
+  }
+  /// NULL for an empty string (optional paths).
+  llvm::Constant *optStr(llvm::StringRef s) { return s.empty() ? null() : str(s); }
+  llvm::Constant *i64Array(llvm::ArrayRef<int64_t> v) {
+    if (v.empty())
+      return null();
+    return global(llvm::ConstantDataArray::get(ctx, v), "modelc.shape");
+  }
+  llvm::Constant *ptrArray(llvm::ArrayRef<llvm::Constant *> v) {
+    if (v.empty())
+      return null();
+    auto *t = llvm::ArrayType::get(llvm::PointerType::getUnqual(ctx), v.size());
+    return global(llvm::ConstantArray::get(t, v), "modelc.ptrs");
+  }
+  llvm::Constant *table(const std::vector<TensorSpec> &tensors);
+  llvm::Constant *config(const TrainDefaults &c);
+};
+} // namespace
+
+llvm::Constant *ConstantBuilder::table(const std::vector<TensorSpec> &tensors) {
+  if (tensors.empty())
+    return null();
+  std::vector<llvm::Constant *> descs;
+  auto *argsType = llvm::ArrayType::get(llvm::Type::getDoubleTy(ctx), 2);
+  for (const TensorSpec &t : tensors) {
+    llvm::Constant *args = llvm::ConstantArray::get(
+        argsType, {f64(t.initArgs[0]), f64(t.initArgs[1])});
+    descs.push_back(llvm::ConstantStruct::get(
+        layout.tensorDesc,
+        {str(t.name), i32(MODELRT_F32), i32(int64_t(t.shape.size())),
+         i64Array(t.shape), i32(t.initKind), args, i64(t.fanIn),
+         i64(t.fanOut)}));
+  }
+  auto *type = llvm::ArrayType::get(layout.tensorDesc, descs.size());
+  return global(llvm::ConstantArray::get(type, descs), "modelc.table");
+}
+
+llvm::Constant *ConstantBuilder::config(const TrainDefaults &c) {
+  llvm::Constant *opt = llvm::ConstantStruct::get(
+      layout.optimizerConfig,
+      {i32(c.optimizer), f64(c.lr), f64(c.momentum), f64(c.dampening),
+       i32(c.nesterov), f64(c.beta1), f64(c.beta2), f64(c.eps), f64(0),
+       f64(c.weightDecay), f64(0), i32(1)});
+  llvm::Constant *sched = llvm::ConstantStruct::get(
+      layout.scheduleConfig,
+      {i32(c.schedule), i64(c.stepSize), f64(c.gamma), i32(0), null(), i64(0),
+       i64(c.totalSteps), f64(c.minLr), f64(0), i64(0), f64(0)});
+  std::vector<llvm::Constant *> cols;
+  for (const std::string &col : c.columns)
+    cols.push_back(str(col));
+  llvm::Constant *mean = c.hasNorm ? global(llvm::ConstantDataArray::get(
+                                                ctx, llvm::ArrayRef<double>(c.mean)),
+                                            "modelc.mean")
+                                   : null();
+  llvm::Constant *stdv = c.hasNorm ? global(llvm::ConstantDataArray::get(
+                                                ctx, llvm::ArrayRef<double>(1.0)),
+                                            "modelc.std")
+                                   : null();
+  llvm::Constant *data = llvm::ConstantStruct::get(
+      layout.dataConfig,
+      {i32(c.dataFormat), optStr(c.trainInputs), optStr(c.trainLabels),
+       optStr(c.testInputs), optStr(c.testLabels), i32(int64_t(cols.size())),
+       ptrArray(cols), optStr(c.labelColumn), f64(c.scale),
+       i32(c.hasNorm ? 1 : 0), mean, stdv, i32(0), f64(0), f64(c.flipProb),
+       i64(c.cropPadding), i32(0)});
+  return llvm::ConstantStruct::get(layout.trainConfig,
+                                   {opt, sched, data, i64(c.epochs),
+                                    i64(c.batchSize), i64(int64_t(c.seed)),
+                                    i64(0), f64(0)});
+}
+
+static void emitMain(llvm::Module &m, llvm::GlobalVariable *program) {
+  llvm::LLVMContext &ctx = m.getContext();
+  llvm::Type *i32 = llvm::Type::getInt32Ty(ctx);
+  llvm::Type *p = llvm::PointerType::getUnqual(ctx);
+  llvm::FunctionCallee rtMain = m.getOrInsertFunction(
+      "modelrt_main", llvm::FunctionType::get(i32, {i32, p, p}, false));
+  auto *fn = llvm::Function::Create(llvm::FunctionType::get(i32, {i32, p}, false),
+                                    llvm::GlobalValue::ExternalLinkage, "main", m);
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", fn));
+  b.CreateRet(b.CreateCall(rtMain, {fn->getArg(0), fn->getArg(1), program}));
+}
+
+llvm::Error modelc::emitProgram(llvm::Module &m, const ProgramSpec &spec,
+                                const ProgramEmitOptions &options) {
+  llvm::Expected<std::array<llvm::Function *, 3>> adapters =
+      emitAdapters(m, spec);
+  if (!adapters)
+    return adapters.takeError();
+  ConstantBuilder c(m);
+  std::vector<llvm::Constant *> metricNames;
+  for (const std::string &name : spec.metrics)
+    metricNames.push_back(c.str(name));
+  bool f32Labels = spec.labelType == AbiType::F32;
+  llvm::Constant *fields[PF_Count] = {
+      c.i32(MODELRT_ABI_VERSION), c.str(spec.name),
+      c.i32(int64_t(spec.params.size())), c.table(spec.params),
+      c.i32(int64_t(spec.states.size())), c.table(spec.states),
+      c.i32(int64_t(spec.inputShape.size())), c.i64Array(spec.inputShape),
+      c.i32(f32Labels ? MODELRT_F32 : MODELRT_I64), c.i64(spec.numClasses),
+      c.i32(int64_t(spec.labelShape.size())), c.i64Array(spec.labelShape),
+      c.i32(int64_t(spec.outputShape.size())), c.i64Array(spec.outputShape),
+      c.i32(int64_t(metricNames.size())), c.ptrArray(metricNames),
+      c.config(spec.config), c.null(), (*adapters)[0], (*adapters)[1],
+      (*adapters)[2], c.f64(spec.trainFlopsPerSample), c.null()};
+  auto *program = new llvm::GlobalVariable(
+      m, c.layout.program, /*isConstant=*/true,
+      llvm::GlobalValue::ExternalLinkage,
+      llvm::ConstantStruct::get(c.layout.program, fields), kProgramSymbol);
+  if (options.emitMain)
+    emitMain(m, program);
+  return llvm::Error::success();
+}

@@ -1,0 +1,158 @@
+//===- ProgramSpec.cpp - Reading what the runtime needs from the IR -------===//
+//
+// extractProgramSpec reads an `mdl` module whose entry points were prepared
+// (train_step, eval_metrics, predict): the parameter/state tables with
+// their initialisers mapped to MODELRT_INIT_*, the per-sample input, label
+// and output shapes, the metrics and the default configuration.
+// bindEntryAbis then reads the lowered signatures (EntryAbi).
+//
+//===----------------------------------------------------------------------===//
+
+#include "modelc/Codegen/ProgramSpec.h"
+
+#include "ConfigReader.h"
+#include "FlopCount.h"
+
+#include "mdl/MDLOps.h"
+#include "modelrt/Program.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+#include <cmath>
+
+using namespace modelc;
+
+static llvm::Error specError(const llvm::Twine &msg) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
+}
+
+/// fan_out as PyTorch computes it for our layouts: [in, out] matrices (the
+/// model multiplies x W) and OIHW convolution weights.
+static int64_t fanOut(llvm::ArrayRef<int64_t> shape) {
+  if (shape.size() < 2)
+    return shape.empty() ? 1 : shape[0];
+  if (shape.size() == 2)
+    return shape[1];
+  int64_t n = shape[0];
+  for (int64_t d : shape.drop_front(2))
+    n *= d;
+  return n;
+}
+
+/// Maps `#mdl.init<...>` onto the runtime's initialisers.
+static TensorSpec tensorSpec(llvm::StringRef name, mlir::RankedTensorType type,
+                             mlir::mdl::InitAttr init) {
+  TensorSpec t;
+  t.name = name.str();
+  t.shape.assign(type.getShape().begin(), type.getShape().end());
+  t.fanOut = fanOut(t.shape);
+  llvm::ArrayRef<double> args = init.getArgs().asArrayRef();
+  auto arg = [&](unsigned i, double dflt) {
+    return i < args.size() ? args[i] : dflt;
+  };
+  switch (init.getKind()) {
+  case mlir::mdl::InitKind::kaiming_uniform: {
+    // U(+-sqrt(6/((1+a^2) fan_in))) = U(+-gain*sqrt(3/fan_in)).
+    double a = arg(1, 0);
+    t.initKind = MODELRT_INIT_KAIMING_UNIFORM;
+    t.initArgs[0] = std::sqrt(2.0 / (1.0 + a * a));
+    t.fanIn = int64_t(arg(0, 1));
+    break;
+  }
+  case mlir::mdl::InitKind::uniform:
+    t.initKind = MODELRT_INIT_UNIFORM;
+    t.initArgs[0] = arg(0, 0);
+    t.initArgs[1] = arg(1, 1);
+    break;
+  case mlir::mdl::InitKind::normal:
+    t.initKind = MODELRT_INIT_NORMAL;
+    t.initArgs[0] = arg(0, 0);
+    t.initArgs[1] = arg(1, 1);
+    break;
+  case mlir::mdl::InitKind::zeros:
+    t.initKind = MODELRT_INIT_ZEROS;
+    break;
+  case mlir::mdl::InitKind::ones:
+    t.initKind = MODELRT_INIT_CONSTANT;
+    t.initArgs[0] = 1;
+    break;
+  case mlir::mdl::InitKind::constant:
+    t.initKind = MODELRT_INIT_CONSTANT;
+    t.initArgs[0] = arg(0, 0);
+    break;
+  }
+  return t;
+}
+
+/// The per-sample shape of a batched tensor type (drops dimension 0).
+static std::vector<int64_t> sampleShape(mlir::Type type) {
+  auto t = llvm::cast<mlir::RankedTensorType>(type);
+  return {t.getShape().begin() + 1, t.getShape().end()};
+}
+
+static llvm::Error readSignatures(mlir::ModuleOp module, ProgramSpec &spec) {
+  auto predict = module.lookupSymbol<mlir::func::FuncOp>(kPredictName);
+  auto eval = module.lookupSymbol<mlir::func::FuncOp>(kEvalStepName);
+  if (!predict || predict.getNumResults() != 1 || predict.getNumArguments() < 1)
+    return specError("the module has no @predict(%x) -> outputs function");
+  for (mlir::Type t : {predict.getArgumentTypes()[0], predict.getResultTypes()[0]})
+    if (!llvm::isa<mlir::RankedTensorType>(t) ||
+        llvm::cast<mlir::RankedTensorType>(t).getRank() < 1)
+      return specError("@predict must take and return batched tensors");
+  spec.inputShape = sampleShape(predict.getArgumentTypes()[0]);
+  spec.outputShape = sampleShape(predict.getResultTypes()[0]);
+  if (!eval || eval.getNumArguments() < 2)
+    return specError("the module has no @eval_metrics(%x, %labels) function");
+  auto labels = llvm::cast<mlir::RankedTensorType>(eval.getArgumentTypes()[1]);
+  if (labels.getElementType().isInteger(64)) {
+    spec.labelType = AbiType::I64;
+  } else if (labels.getElementType().isF32()) {
+    spec.labelType = AbiType::F32;
+    spec.labelShape = sampleShape(labels);
+  } else {
+    std::string type;
+    llvm::raw_string_ostream(type) << labels.getElementType();
+    return specError("labels of element type " + type +
+                     " are not supported: use i64 class indices or f32 "
+                     "targets");
+  }
+  return llvm::Error::success();
+}
+
+llvm::Expected<ProgramSpec> modelc::extractProgramSpec(mlir::ModuleOp module) {
+  ProgramSpec spec;
+  auto config = module->getAttrOfType<mlir::DictionaryAttr>("mdl.config");
+  if (!config)
+    return specError("the module has no 'mdl.config' attribute (the train "
+                     "and data configuration)");
+  if (auto name = config.getAs<mlir::StringAttr>("model"))
+    spec.name = name.str();
+  for (auto p : module.getOps<mlir::mdl::ParameterOp>())
+    spec.params.push_back(
+        tensorSpec(p.getSymName(), p.getTensorType(), p.getInit()));
+  for (auto s : module.getOps<mlir::mdl::StateOp>())
+    spec.states.push_back(
+        tensorSpec(s.getSymName(), s.getTensorType(), s.getInit()));
+  if (llvm::Error e = readSignatures(module, spec))
+    return std::move(e);
+  if (auto data = config.getAs<mlir::DictionaryAttr>("data"))
+    if (auto n = data.getAs<mlir::IntegerAttr>("num_classes"))
+      spec.numClasses = spec.labelType == AbiType::I64 ? n.getInt() : 0;
+  if (spec.labelType == AbiType::I64 && spec.numClasses <= 0 &&
+      spec.outputShape.size() == 1)
+    spec.numClasses = spec.outputShape[0];
+  if (auto metrics = config.getAs<mlir::ArrayAttr>("metrics"))
+    for (mlir::Attribute m : metrics)
+      if (auto s = llvm::dyn_cast<mlir::StringAttr>(m); s && s != "loss")
+        spec.metrics.push_back(s.str());
+  for (const std::string &m : spec.metrics)
+    if (m != "accuracy")
+      return specError("metric '" + m + "' is not supported by code "
+                       "generation (supported: accuracy)");
+  if (llvm::Error e = readTrainDefaults(config, spec.config))
+    return std::move(e);
+  if (auto train = module.lookupSymbol<mlir::func::FuncOp>(kTrainStepName))
+    spec.trainFlopsPerSample = countTrainFlopsPerSample(train);
+  return spec;
+}

@@ -1,0 +1,254 @@
+//===- Common.cpp - Helpers shared by the mdl -> linalg patterns ----------===//
+//
+// Implements the builders declared in Common.h: empty/filled tensors with
+// dynamic sizes, broadcasting generics with run-time size checks, and
+// reductions over a set of dimensions.
+//
+//===----------------------------------------------------------------------===//
+#include "Common.h"
+
+#include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
+
+using namespace mlir;
+
+namespace modelc::lowering {
+
+Type elementTypeOf(Value tensor) {
+  return cast<RankedTensorType>(tensor.getType()).getElementType();
+}
+
+Value scalarConstant(OpBuilder &b, Location loc, Type type, double value) {
+  if (auto floatType = dyn_cast<FloatType>(type))
+    return arith::ConstantOp::create(b, loc, b.getFloatAttr(floatType, value));
+  return arith::ConstantOp::create(
+      b, loc, b.getIntegerAttr(type, static_cast<int64_t>(value)));
+}
+
+SmallVector<Value> dynamicSizesFrom(OpBuilder &b, Location loc,
+                                    RankedTensorType type, Value like) {
+  SmallVector<Value> sizes;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    if (type.isDynamicDim(d))
+      sizes.push_back(tensor::DimOp::create(b, loc, like, d));
+  return sizes;
+}
+
+Value emptyTensor(OpBuilder &b, Location loc, RankedTensorType type,
+                  ValueRange dynamicSizes) {
+  return tensor::EmptyOp::create(b, loc, type.getShape(),
+                                 type.getElementType(), dynamicSizes);
+}
+
+Value filledTensor(OpBuilder &b, Location loc, RankedTensorType type,
+                   ValueRange dynamicSizes, Value value) {
+  Value empty = emptyTensor(b, loc, type, dynamicSizes);
+  return linalg::FillOp::create(b, loc, value, empty).getResult(0);
+}
+
+SmallVector<utils::IteratorType> parallelIterators(unsigned count) {
+  return SmallVector<utils::IteratorType>(count, utils::IteratorType::parallel);
+}
+
+Value lowestValue(OpBuilder &b, Location loc, Type type) {
+  if (auto floatType = dyn_cast<FloatType>(type))
+    return arith::ConstantOp::create(
+        b, loc,
+        b.getFloatAttr(floatType, APFloat::getInf(floatType.getFloatSemantics(),
+                                                  /*Negative=*/true)));
+  unsigned width = type.getIntOrFloatBitWidth();
+  return arith::ConstantOp::create(
+      b, loc, b.getIntegerAttr(type, APInt::getSignedMinValue(width)));
+}
+
+/// Checks at run time that dynamic dimension `dim` of `input` equals
+/// `expected` (a static size or another dynamic dimension).
+static void assertSize(OpBuilder &b, Location loc, Value size, Value expected) {
+  Value equal = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, size,
+                                      expected);
+  cf::AssertOp::create(
+      b, loc, equal,
+      "mdl lowering: broadcast operand sizes do not match at run time");
+}
+
+/// The dynamic sizes of a broadcast result and the run-time checks that the
+/// inputs agree with them.
+static SmallVector<Value> broadcastSizes(OpBuilder &b, Location loc,
+                                         RankedTensorType resultType,
+                                         ValueRange inputs) {
+  int64_t rank = resultType.getRank();
+  SmallVector<Value> sizes;
+  for (int64_t d = 0; d < rank; ++d) {
+    Value size;
+    if (!resultType.isDynamicDim(d))
+      size = arith::ConstantIndexOp::create(b, loc, resultType.getDimSize(d));
+    for (Value input : inputs) {
+      auto type = cast<RankedTensorType>(input.getType());
+      int64_t j = d - (rank - type.getRank());
+      if (j < 0 || !type.isDynamicDim(j))
+        continue;
+      Value dim = tensor::DimOp::create(b, loc, input, j);
+      if (size)
+        assertSize(b, loc, dim, size);
+      else
+        size = dim;
+    }
+    if (resultType.isDynamicDim(d))
+      sizes.push_back(size);
+  }
+  return sizes;
+}
+
+Value broadcastGeneric(OpBuilder &b, Location loc, RankedTensorType resultType,
+                       ValueRange inputs, BodyFn body) {
+  int64_t rank = resultType.getRank();
+  MLIRContext *ctx = b.getContext();
+  SmallVector<AffineMap> maps;
+  for (Value input : inputs) {
+    auto type = cast<RankedTensorType>(input.getType());
+    SmallVector<AffineExpr> exprs;
+    for (int64_t j = 0; j < type.getRank(); ++j) {
+      int64_t d = j + rank - type.getRank();
+      bool stretched = type.getDimSize(j) == 1 && resultType.getDimSize(d) != 1;
+      exprs.push_back(stretched ? getAffineConstantExpr(0, ctx)
+                                : getAffineDimExpr(d, ctx));
+    }
+    maps.push_back(AffineMap::get(rank, 0, exprs, ctx));
+  }
+  maps.push_back(AffineMap::getMultiDimIdentityMap(rank, ctx));
+  Value init =
+      emptyTensor(b, loc, resultType, broadcastSizes(b, loc, resultType, inputs));
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{resultType}, inputs, ValueRange{init}, maps,
+      parallelIterators(rank),
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        linalg::YieldOp::create(nb, nloc, body(nb, nloc, args));
+      });
+  return generic.getResult(0);
+}
+
+Value reduceDims(OpBuilder &b, Location loc, Value input,
+                 ArrayRef<bool> reduced, Value init, BodyFn combine) {
+  return reduceDimsWith(b, loc, input, {}, reduced, init, combine);
+}
+
+Value reduceDimsWith(OpBuilder &b, Location loc, Value input, ValueRange aux,
+                     ArrayRef<bool> reduced, Value init, BodyFn combine) {
+  auto type = cast<RankedTensorType>(input.getType());
+  MLIRContext *ctx = b.getContext();
+  int64_t rank = type.getRank();
+  SmallVector<int64_t> shape;
+  SmallVector<Value> dynSizes;
+  SmallVector<AffineExpr> outExprs;
+  SmallVector<utils::IteratorType> iterators;
+  for (int64_t d = 0; d < rank; ++d) {
+    iterators.push_back(reduced[d] ? utils::IteratorType::reduction
+                                   : utils::IteratorType::parallel);
+    if (reduced[d])
+      continue;
+    shape.push_back(type.getDimSize(d));
+    outExprs.push_back(getAffineDimExpr(d, ctx));
+    if (type.isDynamicDim(d))
+      dynSizes.push_back(tensor::DimOp::create(b, loc, input, d));
+  }
+  auto resultType = RankedTensorType::get(shape, init.getType());
+  Value acc = filledTensor(b, loc, resultType, dynSizes, init);
+  AffineMap outMap = AffineMap::get(rank, 0, outExprs, ctx);
+  SmallVector<AffineMap> maps = {AffineMap::getMultiDimIdentityMap(rank, ctx)};
+  SmallVector<Value> inputs = {input};
+  for (Value a : aux) {
+    maps.push_back(outMap);
+    inputs.push_back(a);
+  }
+  maps.push_back(outMap);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{resultType}, inputs, ValueRange{acc}, maps, iterators,
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        linalg::YieldOp::create(nb, nloc, combine(nb, nloc, args));
+      });
+  return generic.getResult(0);
+}
+
+Value mapGeneric(OpBuilder &b, Location loc, Value like, Type elementType,
+                 ValueRange inputs, ArrayRef<AffineMap> maps, BodyFn body) {
+  auto likeType = cast<RankedTensorType>(like.getType());
+  auto type = RankedTensorType::get(likeType.getShape(), elementType);
+  int64_t rank = type.getRank();
+  Value init = emptyTensor(b, loc, type, dynamicSizesFrom(b, loc, type, like));
+  SmallVector<AffineMap> allMaps(maps);
+  allMaps.push_back(AffineMap::getMultiDimIdentityMap(rank, b.getContext()));
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{type}, inputs, ValueRange{init}, allMaps,
+             parallelIterators(rank),
+             [&](OpBuilder &nb, Location nloc, ValueRange args) {
+               linalg::YieldOp::create(nb, nloc, body(nb, nloc, args));
+             })
+      .getResult(0);
+}
+
+AffineMap selectDims(int64_t rank, ArrayRef<int64_t> dims, MLIRContext *ctx) {
+  SmallVector<AffineExpr> exprs;
+  for (int64_t d : dims)
+    exprs.push_back(getAffineDimExpr(d, ctx));
+  return AffineMap::get(rank, 0, exprs, ctx);
+}
+
+Value expandKeptDims(OpBuilder &b, Location loc, Value value,
+                     RankedTensorType resultType, ArrayRef<bool> reduced) {
+  if (value.getType() == resultType)
+    return value;
+  // Group every kept dimension with the reduced (size-1) ones after it;
+  // leading reduced dimensions join the first group.
+  SmallVector<ReassociationIndices> groups;
+  ReassociationIndices pending;
+  for (int64_t d = 0; d < resultType.getRank(); ++d) {
+    pending.push_back(d);
+    if (!reduced[d]) {
+      groups.push_back(pending);
+      pending.clear();
+    }
+  }
+  if (!pending.empty()) {
+    if (groups.empty())
+      groups.push_back({});
+    groups.back().append(pending.begin(), pending.end());
+  }
+  if (cast<RankedTensorType>(value.getType()).getRank() == 0)
+    groups.clear();
+  SmallVector<OpFoldResult> outShape;
+  for (int64_t d = 0, k = 0; d < resultType.getRank(); ++d) {
+    if (reduced[d]) {
+      outShape.push_back(b.getIndexAttr(1));
+      continue;
+    }
+    outShape.push_back(tensor::getMixedSize(b, loc, value, k++));
+  }
+  return tensor::ExpandShapeOp::create(b, loc, resultType, value, groups,
+                                       outShape);
+}
+
+Value countAsFloat(OpBuilder &b, Location loc, Value value,
+                   ArrayRef<bool> which, Type floatType) {
+  Value count = arith::ConstantIndexOp::create(b, loc, 1);
+  for (auto [d, take] : llvm::enumerate(which))
+    if (take)
+      count = arith::MulIOp::create(b, loc, count,
+                                    tensor::DimOp::create(b, loc, value, d));
+  Value asInt = arith::IndexCastOp::create(b, loc, b.getI64Type(), count);
+  return arith::SIToFPOp::create(b, loc, floatType, asInt);
+}
+
+Value padSpatial(OpBuilder &b, Location loc, Value input,
+                 ArrayRef<int64_t> pad, Value value) {
+  if (pad[0] == 0 && pad[1] == 0)
+    return input;
+  SmallVector<OpFoldResult> low(4, b.getIndexAttr(0));
+  low[2] = b.getIndexAttr(pad[0]);
+  low[3] = b.getIndexAttr(pad[1]);
+  return tensor::PadOp::create(b, loc, Type(), input, low, low, value);
+}
+
+DenseIntElementsAttr i64Elements(OpBuilder &b, ArrayRef<int64_t> values) {
+  return b.getI64TensorAttr(values);
+}
+
+} // namespace modelc::lowering

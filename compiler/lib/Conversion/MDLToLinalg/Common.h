@@ -1,0 +1,141 @@
+//===- Common.h - Helpers shared by the mdl -> linalg patterns --*- C++ -*-===//
+//
+// Small builders every op family uses: tensor.empty/fill with dynamic
+// sizes, scalar constants, broadcasting linalg.generic (no materialised
+// broadcasts), reductions over a set of dimensions, and the pattern wrapper
+// that turns a lowering function into an OpConversionPattern.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MODELC_LIB_CONVERSION_MDLTOLINALG_COMMON_H
+#define MODELC_LIB_CONVERSION_MDLTOLINALG_COMMON_H
+
+#include "modelc/Conversion/Passes.h"
+
+#include "mdl/MDLOps.h"
+
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+
+#include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+
+namespace modelc::lowering {
+
+/// Builds the scalar body of a generic from its block arguments (inputs
+/// first, then the output's current value).
+using BodyFn = llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location,
+                                              mlir::ValueRange)>;
+
+/// The element type of a ranked tensor value.
+mlir::Type elementTypeOf(mlir::Value tensor);
+
+/// A scalar constant `value` of the int or float type `type`.
+mlir::Value scalarConstant(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::Type type, double value);
+
+/// The dynamic sizes of `type` taken from `like`, dimension by dimension.
+llvm::SmallVector<mlir::Value> dynamicSizesFrom(mlir::OpBuilder &b,
+                                                mlir::Location loc,
+                                                mlir::RankedTensorType type,
+                                                mlir::Value like);
+
+/// `tensor.empty` of `type` with the given dynamic sizes.
+mlir::Value emptyTensor(mlir::OpBuilder &b, mlir::Location loc,
+                        mlir::RankedTensorType type,
+                        mlir::ValueRange dynamicSizes);
+
+/// `tensor.empty` of `type` filled with `value`.
+mlir::Value filledTensor(mlir::OpBuilder &b, mlir::Location loc,
+                         mlir::RankedTensorType type,
+                         mlir::ValueRange dynamicSizes, mlir::Value value);
+
+/// `count` parallel iterators.
+llvm::SmallVector<mlir::utils::IteratorType> parallelIterators(unsigned count);
+
+/// One linalg.generic computing `body` over `resultType`'s index space with
+/// numpy broadcasting of `inputs` (trailing alignment; a static size-1
+/// dimension against a larger one reads index 0). Dynamic result sizes come
+/// from the first input that has that dimension dynamic; an input dimension
+/// that is dynamic against a static result size is checked with cf.assert.
+mlir::Value broadcastGeneric(mlir::OpBuilder &b, mlir::Location loc,
+                             mlir::RankedTensorType resultType,
+                             mlir::ValueRange inputs, BodyFn body);
+
+/// Reduces `input` over the dimensions where `reduced` is true with
+/// `combine(element, accumulator)`, starting from `init`. The result drops
+/// the reduced dimensions (keepdims is a later expand_shape).
+mlir::Value reduceDims(mlir::OpBuilder &b, mlir::Location loc,
+                       mlir::Value input, llvm::ArrayRef<bool> reduced,
+                       mlir::Value init, BodyFn combine);
+
+/// Like reduceDims, with `aux` tensors indexed by the kept dimensions
+/// (e.g. a per-channel mean) passed to `combine` after the element:
+/// `combine(element, aux..., accumulator)`.
+mlir::Value reduceDimsWith(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::Value input, mlir::ValueRange aux,
+                           llvm::ArrayRef<bool> reduced, mlir::Value init,
+                           BodyFn combine);
+
+/// One parallel linalg.generic over `like`'s shape (the result has `like`'s
+/// shape and `elementType`): `inputs[i]` is read through `maps[i]`.
+mlir::Value mapGeneric(mlir::OpBuilder &b, mlir::Location loc, mlir::Value like,
+                       mlir::Type elementType, mlir::ValueRange inputs,
+                       llvm::ArrayRef<mlir::AffineMap> maps, BodyFn body);
+
+/// The map from a rank-`rank` loop nest to the dimensions in `dims`.
+mlir::AffineMap selectDims(int64_t rank, llvm::ArrayRef<int64_t> dims,
+                           mlir::MLIRContext *ctx);
+
+/// Reshapes `value` (whose reduced dimensions were dropped) to `resultType`
+/// that keeps them as size 1.
+mlir::Value expandKeptDims(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::Value value, mlir::RankedTensorType resultType,
+                           llvm::ArrayRef<bool> reduced);
+
+/// The number of elements of `value` over the dimensions where `which` is
+/// true, as a float of type `floatType` (dynamic sizes read at run time).
+mlir::Value countAsFloat(mlir::OpBuilder &b, mlir::Location loc,
+                         mlir::Value value, llvm::ArrayRef<bool> which,
+                         mlir::Type floatType);
+
+/// Converts scalar `x` to `to` with mdl.cast's rules (Elementwise.cpp).
+mlir::Value castScalar(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
+                       mlir::Type to);
+
+/// The largest finite-or-infinite lowest value of `type` (-inf for floats,
+/// the minimum for integers): the identity of max.
+mlir::Value lowestValue(mlir::OpBuilder &b, mlir::Location loc,
+                        mlir::Type type);
+
+/// Pads the two trailing (spatial) dimensions of an NCHW tensor by
+/// `pad[0]`, `pad[1]` on both sides with `value`; returns `input` unchanged
+/// when both are 0.
+mlir::Value padSpatial(mlir::OpBuilder &b, mlir::Location loc,
+                       mlir::Value input, llvm::ArrayRef<int64_t> pad,
+                       mlir::Value value);
+
+/// A DenseIntElementsAttr `tensor<Nxi64>` (the strides/dilations form of
+/// linalg convolution and pooling ops).
+mlir::DenseIntElementsAttr i64Elements(mlir::OpBuilder &b,
+                                       llvm::ArrayRef<int64_t> values);
+
+/// Adapts a function `FailureOr<Value> fn(OpTy, OpAdaptor, Rewriter&)` into
+/// a conversion pattern that replaces the op's single result.
+template <typename OpTy,
+          llvm::FailureOr<mlir::Value> (*Fn)(OpTy, typename OpTy::Adaptor,
+                                             mlir::ConversionPatternRewriter &)>
+struct FnPattern : mlir::OpConversionPattern<OpTy> {
+  using mlir::OpConversionPattern<OpTy>::OpConversionPattern;
+  llvm::LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  mlir::ConversionPatternRewriter &rewriter) const override {
+    llvm::FailureOr<mlir::Value> result = Fn(op, adaptor, rewriter);
+    if (failed(result))
+      return mlir::failure();
+    rewriter.replaceOp(op, *result);
+    return mlir::success();
+  }
+};
+
+} // namespace modelc::lowering
+
+#endif // MODELC_LIB_CONVERSION_MDLTOLINALG_COMMON_H

@@ -1,0 +1,123 @@
+//===- Normalization.cpp - mdl batch_norm / layer_norm -> linalg ----------===//
+//
+// Two-pass statistics (mean, then the biased variance around it, which is
+// stable) as reduction generics, then one elementwise generic
+// `(x - m) / sqrt(v + eps) * gamma + beta`. batch_norm_* normalise over
+// every dimension but 1; layer_norm over the trailing dims of gamma's rank.
+//
+//===----------------------------------------------------------------------===//
+#include "Common.h"
+
+using namespace mlir;
+using namespace mlir::mdl;
+using namespace modelc::lowering;
+
+namespace {
+
+/// Per-group mean and biased variance of `x` over the `reduced` dims.
+std::pair<Value, Value> meanAndVariance(OpBuilder &b, Location loc, Value x,
+                                        ArrayRef<bool> reduced) {
+  Type elem = elementTypeOf(x);
+  Value zero = scalarConstant(b, loc, elem, 0);
+  Value count = countAsFloat(b, loc, x, reduced, elem);
+  auto add = [](OpBuilder &nb, Location l, ValueRange args) -> Value {
+    return arith::AddFOp::create(nb, l, args[0], args[1]);
+  };
+  auto divide = [&](Value sum) {
+    auto type = cast<RankedTensorType>(sum.getType());
+    return broadcastGeneric(b, loc, type, {sum},
+                            [count](OpBuilder &nb, Location l, ValueRange a) -> Value {
+                              return arith::DivFOp::create(nb, l, a[0], count);
+                            });
+  };
+  Value mean = divide(reduceDims(b, loc, x, reduced, zero, add));
+  Value sq = reduceDimsWith(
+      b, loc, x, {mean}, reduced, zero,
+      [](OpBuilder &nb, Location l, ValueRange args) -> Value {
+        Value d = arith::SubFOp::create(nb, l, args[0], args[1]);
+        return arith::AddFOp::create(nb, l, arith::MulFOp::create(nb, l, d, d),
+                                     args[2]);
+      });
+  return {mean, divide(sq)};
+}
+
+/// `(x - m) / sqrt(v + eps) * g + b` over x's shape; m/v read through
+/// `statMap`, g/b through `affineMap`.
+Value normalize(OpBuilder &b, Location loc, Value x, Value mean, Value var,
+                Value gamma, Value beta, AffineMap statMap, AffineMap affineMap,
+                double epsilon) {
+  int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
+  AffineMap id = AffineMap::getMultiDimIdentityMap(rank, b.getContext());
+  return mapGeneric(
+      b, loc, x, elementTypeOf(x), {x, mean, var, gamma, beta},
+      {id, statMap, statMap, affineMap, affineMap},
+      [epsilon](OpBuilder &nb, Location l, ValueRange a) -> Value {
+        Value eps = scalarConstant(nb, l, a[0].getType(), epsilon);
+        Value inv = math::RsqrtOp::create(nb, l,
+                                          arith::AddFOp::create(nb, l, a[2], eps));
+        Value centred = arith::SubFOp::create(nb, l, a[0], a[1]);
+        Value scaled = arith::MulFOp::create(
+            nb, l, arith::MulFOp::create(nb, l, centred, inv), a[3]);
+        return arith::AddFOp::create(nb, l, scaled, a[4]);
+      });
+}
+
+struct BatchNormTrainLowering : OpConversionPattern<BatchNormTrainOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(BatchNormTrainOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value x = adaptor.getInput();
+    int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
+    SmallVector<bool> reduced(rank, true);
+    reduced[1] = false;
+    auto [mean, var] = meanAndVariance(rewriter, loc, x, reduced);
+    AffineMap channel = selectDims(rank, {1}, rewriter.getContext());
+    Value y = normalize(rewriter, loc, x, mean, var, adaptor.getGamma(),
+                        adaptor.getBeta(), channel, channel,
+                        op.getEpsilon().convertToDouble());
+    rewriter.replaceOp(op, {y, mean, var});
+    return success();
+  }
+};
+
+FailureOr<Value> lowerBatchNormEval(BatchNormEvalOp op,
+                                    BatchNormEvalOp::Adaptor adaptor,
+                                    ConversionPatternRewriter &rewriter) {
+  Value x = adaptor.getInput();
+  int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
+  AffineMap channel = selectDims(rank, {1}, rewriter.getContext());
+  return normalize(rewriter, op.getLoc(), x, adaptor.getRunningMean(),
+                   adaptor.getRunningVar(), adaptor.getGamma(),
+                   adaptor.getBeta(), channel, channel,
+                   op.getEpsilon().convertToDouble());
+}
+
+FailureOr<Value> lowerLayerNorm(LayerNormOp op, LayerNormOp::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) {
+  Value x = adaptor.getInput();
+  int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
+  int64_t normRank = cast<RankedTensorType>(adaptor.getGamma().getType()).getRank();
+  SmallVector<bool> reduced(rank, false);
+  SmallVector<int64_t> lead, trail;
+  for (int64_t d = 0; d < rank; ++d) {
+    reduced[d] = d >= rank - normRank;
+    (reduced[d] ? trail : lead).push_back(d);
+  }
+  auto [mean, var] = meanAndVariance(rewriter, op.getLoc(), x, reduced);
+  MLIRContext *ctx = rewriter.getContext();
+  return normalize(rewriter, op.getLoc(), x, mean, var, adaptor.getGamma(),
+                   adaptor.getBeta(), selectDims(rank, lead, ctx),
+                   selectDims(rank, trail, ctx),
+                   op.getEpsilon().convertToDouble());
+}
+
+} // namespace
+
+void modelc::populateMDLNormalizationToLinalgPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<BatchNormTrainLowering,
+               FnPattern<BatchNormEvalOp, lowerBatchNormEval>,
+               FnPattern<LayerNormOp, lowerLayerNorm>>(patterns.getContext());
+}

@@ -1,0 +1,151 @@
+//===- MLIRGen.cpp - From the checked program to the mdl dialect ----------===//
+//
+// Emits the main model's graph as `mdl` ops, once per function role:
+//   @forward_train(%x, %seed) -> logits      dropout active, batch norm on
+//                                            batch statistics (updates state)
+//   @forward_eval(%x) -> logits              dropout off, batch norm on the
+//                                            running statistics
+//   @train_loss(%x, %labels, %seed) -> loss  forward_train + the loss
+//   @eval_metrics(%x, %labels) -> (loss sum[, correct count])
+// Nodes are emitted in graph order, restricted to those the function's
+// results need. Each dropout k gets the seed `%seed + k * 0x9E3779B97F4A7C15`.
+//
+//===----------------------------------------------------------------------===//
+
+#include "modelc/MLIRGen/MLIRGen.h"
+
+#include "ConfigAttr.h"
+#include "FunctionEmitter.h"
+
+#include "mdl/MDLDialect.h"
+#include "mdl/MDLOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
+
+using namespace modelc;
+using namespace modelc::sema;
+
+void modelc::registerMLIRGenDialects(mlir::DialectRegistry &registry) {
+  registry.insert<mlir::mdl::MDLDialect, mlir::func::FuncDialect,
+                  mlir::arith::ArithDialect, mlir::tensor::TensorDialect>();
+}
+
+
+/// The #mdl.init attribute of a table entry.
+static mlir::mdl::InitAttr initAttr(mlir::MLIRContext &ctx,
+                                    const Initializer &init) {
+  auto kind = mlir::mdl::symbolizeInitKind(init.kind);
+  return mlir::mdl::InitAttr::get(&ctx, *kind,
+                                  mlir::DenseF64ArrayAttr::get(&ctx, init.args));
+}
+
+/// Creates `func.func @name(args) -> results` and emits its body.
+static void buildFunction(mlir::OpBuilder &b, mlir::ModuleOp module,
+                          const Graph &g, const llvm::SourceMgr &sm, Role role,
+                          llvm::StringRef name) {
+  mlir::MLIRContext *ctx = b.getContext();
+  auto seedType = mlir::RankedTensorType::get({}, b.getI64Type());
+  auto inputType = FunctionEmitter::toType(b, g.nodes[g.inputs[0]].type);
+  llvm::SmallVector<mlir::Type> args{inputType};
+  if (role == Role::TrainLoss || role == Role::EvalMetrics)
+    args.push_back(FunctionEmitter::toType(b, g.nodes[*g.label].type));
+  if (role == Role::ForwardTrain || role == Role::TrainLoss)
+    args.push_back(seedType);
+  std::vector<unsigned> roots;
+  if (role == Role::ForwardTrain || role == Role::ForwardEval)
+    roots = {g.output};
+  else
+    roots = {*g.loss};
+  mlir::Location fnLoc = mlir::NameLoc::get(b.getStringAttr(name));
+  b.setInsertionPointToEnd(module.getBody());
+  auto fn = mlir::func::FuncOp::create(b, fnLoc, name,
+                                       b.getFunctionType(args, {}));
+  mlir::Block *entry = fn.addEntryBlock();
+  b.setInsertionPointToStart(entry);
+  FunctionEmitter em(b, g, sm, role);
+  em.input = entry->getArgument(0);
+  if (g.label && args.size() > 1 && args[1] != seedType)
+    em.labels = entry->getArgument(1);
+  if (args.back() == seedType)
+    em.seed = entry->getArguments().back();
+  llvm::SmallVector<mlir::Value> results = em.emit(roots);
+  const Node &loss = g.loss ? g.nodes[*g.loss] : g.nodes[g.output];
+  if (role == Role::EvalMetrics && loss.kind == OpKind::CrossEntropy &&
+      loss.operands[0] == g.output) {
+    // correct = sum(cast(argmax(logits, 1) == labels, i64))
+    mlir::Location l = results[0].getLoc();
+    llvm::SmallVector<mlir::Value> logits = em.emit({g.output});
+    mlir::Value pred = mlir::mdl::ArgmaxOp::create(
+        b, l, logits[0], b.getI64IntegerAttr(1), b.getBoolAttr(false));
+    mlir::Value lab = em.labels;
+    if (!mlir::cast<mlir::RankedTensorType>(lab.getType())
+             .getElementType()
+             .isInteger(64))
+      lab = mlir::mdl::CastOp::create(b, l, lab, b.getI64Type());
+    mlir::Value eq = mlir::mdl::CmpOp::create(
+        b, l,
+        mlir::mdl::CmpPredicateAttr::get(ctx, mlir::mdl::CmpPredicate::eq),
+        pred, lab);
+    mlir::Value asInt = mlir::mdl::CastOp::create(b, l, eq, b.getI64Type());
+    results.push_back(mlir::mdl::ReduceSumOp::create(
+        b, l, asInt, b.getDenseI64ArrayAttr({0}), b.getBoolAttr(false)));
+  }
+  mlir::func::ReturnOp::create(b, fnLoc, results);
+  fn.setFunctionType(b.getFunctionType(args, mlir::ValueRange(results).getTypes()));
+}
+
+mlir::OwningOpRef<mlir::ModuleOp>
+modelc::generateMLIR(mlir::MLIRContext &context, const Program &program,
+                     const llvm::SourceMgr &sourceMgr, std::string &error,
+                     bool &internal) {
+  internal = false;
+  const Graph *g = program.getMainModel();
+  if (!g) {
+    error = program.models.empty()
+                ? "no model to generate: the file declares no model"
+                : "several models and no train block: cannot tell which "
+                  "model to generate";
+    return nullptr;
+  }
+  context.loadDialect<mlir::mdl::MDLDialect, mlir::func::FuncDialect,
+                      mlir::arith::ArithDialect, mlir::tensor::TensorDialect>();
+  mlir::OpBuilder b(&context);
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::ModuleOp::create(fileLoc(b, sourceMgr, g->loc));
+  module->getOperation()->setAttr("mdl.config",
+                                  buildConfigAttr(context, program, *g));
+  b.setInsertionPointToEnd(module->getBody());
+  for (const TableEntry &p : g->params)
+    mlir::mdl::ParameterOp::create(b, fileLoc(b, sourceMgr, p.loc), p.name,
+                                   FunctionEmitter::toType(b, p.type),
+                                   initAttr(context, p.init));
+  for (const TableEntry &s : g->states)
+    mlir::mdl::StateOp::create(b, fileLoc(b, sourceMgr, s.loc), s.name,
+                               FunctionEmitter::toType(b, s.type),
+                               initAttr(context, s.init));
+  buildFunction(b, *module, *g, sourceMgr, Role::ForwardTrain,
+                "forward_train");
+  buildFunction(b, *module, *g, sourceMgr, Role::ForwardEval, "forward_eval");
+  if (g->loss) {
+    buildFunction(b, *module, *g, sourceMgr, Role::TrainLoss, "train_loss");
+    buildFunction(b, *module, *g, sourceMgr, Role::EvalMetrics,
+                  "eval_metrics");
+  }
+  std::string diag;
+  llvm::raw_string_ostream os(diag);
+  mlir::ScopedDiagnosticHandler handler(&context, [&](mlir::Diagnostic &d) {
+    os << d.getLocation() << ": " << d << "\n";
+    return mlir::success();
+  });
+  if (mlir::failed(mlir::verify(*module))) {
+    error = "the generated MLIR does not verify:\n" + diag;
+    internal = true;
+    return nullptr;
+  }
+  return module;
+}

@@ -1,0 +1,225 @@
+//===- CpuPipeline.cpp - The named CPU lowering pipeline ------------------===//
+//
+// Implements buildCpuLoweringPipeline (pass by pass: see docs/codegen.md),
+// the EmitCInterface and memref-copy-to-linalg passes and the registration of the pipeline name
+// `modelc-cpu-lowering`.
+//
+//===----------------------------------------------------------------------===//
+#include "modelc/Pipelines/CpuPipeline.h"
+
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/ConvertToLLVM/ToLLVMPass.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MathToLibm/MathToLibm.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+namespace modelc {
+namespace {
+
+/// Marks public functions with `llvm.emit_c_interface` so that func-to-llvm
+/// also emits `_mlir_ciface_<name>` wrappers.
+struct EmitCInterfacePass
+    : PassWrapper<EmitCInterfacePass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(EmitCInterfacePass)
+  StringRef getArgument() const final { return "modelc-emit-c-interface"; }
+  StringRef getDescription() const final {
+    return "Mark public functions llvm.emit_c_interface";
+  }
+  void runOnOperation() final {
+    auto unit = UnitAttr::get(&getContext());
+    for (auto func : getOperation().getOps<func::FuncOp>())
+      if (func.isPublic() && !func.isExternal())
+        func->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(), unit);
+  }
+};
+
+/// Rewrites every `memref.copy` into `linalg.copy`, which
+/// convert-linalg-to-loops turns into loops. Without it, copies between
+/// strided views (pads, concat, grouped convolution, slice gradients) lower
+/// to calls to `memrefCopy`, a symbol of libmlir_c_runner_utils that
+/// executables linked with the modelc runtime do not have.
+struct MemrefCopyToLinalgPass
+    : PassWrapper<MemrefCopyToLinalgPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(MemrefCopyToLinalgPass)
+  StringRef getArgument() const final { return "modelc-memref-copy-to-linalg"; }
+  StringRef getDescription() const final {
+    return "Rewrite memref.copy into linalg.copy (loops, no memrefCopy call)";
+  }
+  void getDependentDialects(DialectRegistry &registry) const final {
+    registry.insert<linalg::LinalgDialect>();
+  }
+  void runOnOperation() final {
+    SmallVector<memref::CopyOp> copies;
+    // Copies between identity-layout (contiguous) buffers already lower to
+    // an llvm.intr.memcpy; only strided ones would call memrefCopy.
+    auto isContiguous = [](Value v) {
+      auto type = dyn_cast<MemRefType>(v.getType());
+      return type && type.getLayout().isIdentity();
+    };
+    getOperation().walk([&](memref::CopyOp op) {
+      if (!isContiguous(op.getSource()) || !isContiguous(op.getTarget()))
+        copies.push_back(op);
+    });
+    for (memref::CopyOp op : copies) {
+      OpBuilder b(op);
+      linalg::CopyOp::create(b, op.getLoc(), op.getSource(), op.getTarget());
+      op.erase();
+    }
+  }
+};
+
+/// Fusion stage: named ops become linalg.generic (so elementwise named ops
+/// such as linalg.add/linalg.exp can fuse; contractions stay recognisable
+/// for the BLAS rewrite), then producer/consumer elementwise fusion.
+void addFusionStage(OpPassManager &pm) {
+  pm.addPass(createLinalgGeneralizeNamedOpsPass());
+  pm.addPass(createLinalgElementwiseOpFusionPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+/// Bufferization stage: one-shot bufferization across function boundaries
+/// with identity layouts, function results turned into caller-allocated
+/// out-params, then ownership-based deallocation of the remaining buffers.
+void addBufferizationStage(OpPassManager &pm) {
+  bufferization::OneShotBufferizePassOptions bufOpts;
+  bufOpts.bufferizeFunctionBoundaries = true;
+  bufOpts.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufOpts));
+  // Folds the in-place copies and memref iter_args bufferization leaves, so
+  // that returned allocations become visible to the out-param rewrite.
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createCanonicalizerPass());
+  bufferization::BufferResultsToOutParamsPassOptions outOpts;
+  outOpts.hoistStaticAllocs = true;
+  outOpts.hoistDynamicAllocs = true;
+  outOpts.modifyPublicFunctions = true;
+  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outOpts));
+  pm.addPass(createCanonicalizerPass());
+  bufferization::buildBufferDeallocationPipeline(pm);
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+/// Final stage: loops, control flow, and the LLVM dialect.
+void addLLVMStage(OpPassManager &pm, const CpuPipelineOptions &options) {
+  pm.addPass(std::make_unique<MemrefCopyToLinalgPass>());
+  pm.addPass(createConvertLinalgToLoopsPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  if (options.emitCInterface)
+    pm.addPass(createEmitCInterfacePass());
+  // Intrinsics first (exp, log, sqrt... stay vectorisable), libm calls for
+  // what LLVM has no intrinsic for (tanh, erf, ...).
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createConvertToLLVMPass());
+  pm.addPass(createUBToLLVMConversionPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCanonicalizerPass());
+}
+
+} // namespace
+
+std::unique_ptr<Pass> createEmitCInterfacePass() {
+  return std::make_unique<EmitCInterfacePass>();
+}
+
+void buildCpuLoweringPipeline(OpPassManager &pm,
+                              const CpuPipelineOptions &options) {
+  addFusionStage(pm);
+  if (options.stopAfter == CpuStage::Fusion)
+    return;
+  addBufferizationStage(pm);
+  if (options.stopAfter == CpuStage::Bufferization)
+    return;
+  if (options.useBlas) {
+    pm.addPass(createMatmulToBlasPass());
+    pm.addPass(createCanonicalizerPass());
+    pm.addPass(createCSEPass());
+  }
+  if (options.stopAfter == CpuStage::Blas)
+    return;
+  addLLVMStage(pm, options);
+}
+
+void registerCpuPipelineDependencies(DialectRegistry &registry) {
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+}
+
+bool parseCpuStage(llvm::StringRef name, CpuStage &stage) {
+  auto parsed = llvm::StringSwitch<std::optional<CpuStage>>(name)
+                    .Case("fusion", CpuStage::Fusion)
+                    .Case("bufferization", CpuStage::Bufferization)
+                    .Case("blas", CpuStage::Blas)
+                    .Case("llvm", CpuStage::LLVM)
+                    .Default(std::nullopt);
+  if (!parsed)
+    return false;
+  stage = *parsed;
+  return true;
+}
+
+namespace {
+/// Textual options of the registered `modelc-cpu-lowering` pipeline.
+struct CpuPipelineCLOptions
+    : public PassPipelineOptions<CpuPipelineCLOptions> {
+  Option<bool> useBlas{*this, "use-blas",
+                       llvm::cl::desc("Lower f32 matmuls to cblas_sgemm"),
+                       llvm::cl::init(true)};
+  Option<bool> emitCInterface{*this, "emit-c-interface",
+                              llvm::cl::desc("Emit _mlir_ciface_ wrappers"),
+                              llvm::cl::init(true)};
+  Option<CpuStage> stopAfter{
+      *this, "stop-after", llvm::cl::desc("The last stage to run"),
+      llvm::cl::init(CpuStage::LLVM),
+      llvm::cl::values(
+          clEnumValN(CpuStage::Fusion, "fusion", "after elementwise fusion"),
+          clEnumValN(CpuStage::Bufferization, "bufferization",
+                     "after bufferization"),
+          clEnumValN(CpuStage::Blas, "blas", "after the BLAS rewrite"),
+          clEnumValN(CpuStage::LLVM, "llvm", "the whole pipeline"))};
+};
+} // namespace
+
+void registerModelcPipelines() {
+  PassRegistration<EmitCInterfacePass>();
+  PassRegistration<MemrefCopyToLinalgPass>();
+  PassPipelineRegistration<CpuPipelineCLOptions>(
+      "modelc-cpu-lowering",
+      "Lower linalg/tensor/arith/math on tensors to the LLVM dialect (CPU)",
+      [](OpPassManager &pm, const CpuPipelineCLOptions &cl) {
+        CpuPipelineOptions options;
+        options.useBlas = cl.useBlas;
+        options.emitCInterface = cl.emitCInterface;
+        options.stopAfter = cl.stopAfter;
+        buildCpuLoweringPipeline(pm, options);
+      });
+}
+
+} // namespace modelc

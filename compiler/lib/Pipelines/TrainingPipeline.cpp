@@ -1,0 +1,216 @@
+//===- TrainingPipeline.cpp - mdl module -> trained executable ------------===//
+//
+// Implements the named end-to-end pipeline (TrainingPipeline.h): the pass
+// lists of the grad / linalg / llvm stages, and TrainingCompiler, which runs
+// them, reads the program description between them, adds the runtime glue
+// to the LLVM module, writes the object file and links the executable.
+//
+//===----------------------------------------------------------------------===//
+
+#include "modelc/Pipelines/TrainingPipeline.h"
+
+#include "modelc/Codegen/EntryPoints.h"
+#include "modelc/Conversion/Passes.h"
+#include "modelc/Target/Linker.h"
+#include "modelc/Transforms/Passes.h"
+
+#include "mdl/MDLDialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/Path.h"
+
+using namespace modelc;
+
+char CompileError::ID = 0;
+
+void CompileError::log(llvm::raw_ostream &os) const {
+  os << stage << ": " << message;
+}
+
+static llvm::Error internalError(llvm::StringRef stage, const llvm::Twine &msg) {
+  return llvm::make_error<CompileError>(stage.str(), msg.str(), false);
+}
+
+static llvm::Error userError(llvm::StringRef stage, const llvm::Twine &msg) {
+  return llvm::make_error<CompileError>(stage.str(), msg.str(), true);
+}
+
+/// Re-labels any error as an internal error of `stage`.
+static llvm::Error inStage(llvm::StringRef stage, llvm::Error e) {
+  if (!e)
+    return e;
+  return internalError(stage, llvm::toString(std::move(e)));
+}
+
+void modelc::buildTrainingStagePasses(mlir::OpPassManager &pm,
+                                      TrainingStage stage,
+                                      const TrainingOptions &options) {
+  switch (stage) {
+  case TrainingStage::MLIR:
+    break;
+  case TrainingStage::Grad:
+    pm.addPass(createMDLAutodiff());
+    pm.addPass(createPrepareEntryPointsPass());
+    pm.addPass(mlir::createCanonicalizerPass());
+    pm.addPass(mlir::createCSEPass());
+    break;
+  case TrainingStage::Linalg:
+    pm.addPass(createConvertMDLToLinalg());
+    break;
+  case TrainingStage::LLVMDialect:
+    buildCpuLoweringPipeline(pm, options.cpu);
+    break;
+  }
+}
+
+void modelc::buildTrainingPipeline(mlir::OpPassManager &pm,
+                                   const TrainingOptions &options) {
+  for (TrainingStage s : {TrainingStage::Grad, TrainingStage::Linalg,
+                          TrainingStage::LLVMDialect})
+    buildTrainingStagePasses(pm, s, options);
+}
+
+void modelc::registerTrainingPipelineDependencies(
+    mlir::DialectRegistry &registry) {
+  registerCpuPipelineDependencies(registry);
+  registry.insert<mlir::mdl::MDLDialect>();
+}
+
+static const char *stageName(TrainingStage stage) {
+  switch (stage) {
+  case TrainingStage::MLIR:
+    return "MLIR generation";
+  case TrainingStage::Grad:
+    return "autodiff";
+  case TrainingStage::Linalg:
+    return "lowering to linalg";
+  case TrainingStage::LLVMDialect:
+    return "CPU lowering";
+  }
+  return "?";
+}
+
+/// Drops the mdl attributes the ProgramSpec has already read (the module's
+/// configuration, the table symbols on arguments and results), which LLVM
+/// translation would not know.
+static void dropMdlAttributes(mlir::ModuleOp module) {
+  module->removeAttr("mdl.config");
+  module.walk([](mlir::func::FuncOp fn) {
+    for (unsigned i = 0; i < fn.getNumArguments(); ++i)
+      for (llvm::StringRef key : {"mdl.param", "mdl.state"})
+        fn.removeArgAttr(i, key);
+    for (unsigned i = 0; i < fn.getNumResults(); ++i)
+      fn.removeResultAttr(i, mlir::StringAttr::get(fn.getContext(),
+                                                   "mdl.state"));
+  });
+}
+
+llvm::Error TrainingCompiler::runStage(TrainingStage stage) {
+  const char *name = stageName(stage);
+  if (stage == TrainingStage::LLVMDialect)
+    dropMdlAttributes(module);
+  mlir::PassManager pm(module->getContext());
+  buildTrainingStagePasses(pm, stage, options);
+  if (mlir::failed(pm.run(module)))
+    return internalError(name, "the pass pipeline failed (see the errors "
+                               "above)");
+  if (stage == TrainingStage::Grad) {
+    llvm::Expected<ProgramSpec> s = extractProgramSpec(module);
+    if (!s)
+      return inStage(name, s.takeError());
+    spec = std::move(*s);
+  }
+  if (stage == TrainingStage::Linalg)
+    return inStage(name, bindEntryAbis(module, spec));
+  return llvm::Error::success();
+}
+
+llvm::Error TrainingCompiler::runUntil(TrainingStage stage) {
+  while (done < stage) {
+    auto next = TrainingStage(int(done) + 1);
+    if (llvm::Error e = runStage(next))
+      return e;
+    done = next;
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error TrainingCompiler::getMachine() {
+  if (machine)
+    return llvm::Error::success();
+  auto tm = createTargetMachine(options.target);
+  if (!tm)
+    return userError("target selection", llvm::toString(tm.takeError()));
+  machine = std::move(*tm);
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::unique_ptr<llvm::Module>>
+TrainingCompiler::buildLLVMModule(llvm::LLVMContext &context) {
+  if (llvm::Error e = runUntil(TrainingStage::LLVMDialect))
+    return std::move(e);
+  if (llvm::Error e = getMachine())
+    return std::move(e);
+  auto llvmModule =
+      translateAndOptimize(module, context, *machine, options.target);
+  if (!llvmModule)
+    return inStage("LLVM translation", llvmModule.takeError());
+  if (llvm::Error e = emitProgram(**llvmModule, spec, options.program))
+    return inStage("program emission", std::move(e));
+  std::string problems;
+  llvm::raw_string_ostream os(problems);
+  if (llvm::verifyModule(**llvmModule, &os))
+    return internalError("program emission", "invalid LLVM IR: " + problems);
+  return llvmModule;
+}
+
+llvm::Error TrainingCompiler::writeObject(llvm::Module &llvmModule,
+                                         llvm::raw_pwrite_stream &os) {
+  if (llvm::Error e = getMachine())
+    return e;
+  llvm::legacy::PassManager codegen;
+  if (machine->addPassesToEmitFile(codegen, os, nullptr,
+                                   llvm::CodeGenFileType::ObjectFile))
+    return userError("object emission", "the target cannot emit object files");
+  codegen.run(llvmModule);
+  return llvm::Error::success();
+}
+
+llvm::Error TrainingCompiler::linkProgram(llvm::Module &llvmModule,
+                                          llvm::StringRef outputPath,
+                                          llvm::StringRef runtimeLibDir) {
+  llvm::SmallString<128> objectPath;
+  int fd;
+  if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
+          "modelc", "o", fd, objectPath))
+    return userError("object emission",
+                     "cannot create a temporary file: " + ec.message());
+  llvm::FileRemover remover(objectPath);
+  {
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+    if (llvm::Error e = writeObject(llvmModule, os))
+      return e;
+    if (os.has_error())
+      return userError("object emission", "cannot write '" + objectPath +
+                                              "': " + os.error().message());
+  }
+  if (!llvm::sys::fs::exists(llvm::Twine(runtimeLibDir) + "/libmodelrt.a"))
+    return userError("linking", "the runtime library libmodelrt.a is not in '" +
+                                    runtimeLibDir +
+                                    "' (expected next to modelc, in "
+                                    "<bindir>/../lib)");
+  if (llvm::Expected<std::string> driver = findCxxDriver(); !driver)
+    return userError("linking", llvm::toString(driver.takeError()));
+  LinkOptions link;
+  link.inputs = {objectPath.str().str()};
+  link.runtimeLibDir = runtimeLibDir.str();
+  link.outputPath = outputPath.str();
+  if (llvm::Error e = linkExecutable(link))
+    return internalError("linking", llvm::toString(std::move(e)));
+  return llvm::Error::success();
+}

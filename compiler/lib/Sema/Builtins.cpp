@@ -1,0 +1,491 @@
+//===- Builtins.cpp - The builtin function table --------------------------===//
+//
+// The builtins every module sees (unless a declaration shadows them), with
+// their signatures: elementwise math, softmax, reductions, shape operations,
+// cast; the layer primitives and losses are in BuiltinsNN.cpp. Each handler
+// checks its operands, infers the result type and adds one node.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Builtins.h"
+
+#include <cmath>
+#include <numeric>
+
+using namespace modelc;
+using namespace modelc::sema;
+
+NodeAttr sema::intsAttr(llvm::StringRef name, std::vector<int64_t> values) {
+  NodeAttr a;
+  a.name = name.str();
+  a.ints = std::move(values);
+  return a;
+}
+
+NodeAttr sema::numberAttr(llvm::StringRef name, double value) {
+  NodeAttr a;
+  a.name = name.str();
+  a.kind = NodeAttr::Kind::Number;
+  a.number = value;
+  return a;
+}
+
+NodeAttr sema::textAttr(llvm::StringRef name, llvm::StringRef value) {
+  NodeAttr a;
+  a.name = name.str();
+  a.kind = NodeAttr::Kind::Text;
+  a.text = value.str();
+  return a;
+}
+
+bool sema::requireTensor(Elaborator &el, const Value &v, llvm::StringRef fn,
+                         llvm::StringRef arg, Frame &frame, bool needFloat) {
+  if (v.kind == Value::Kind::Tensor &&
+      (!needFloat || isFloat(el.typeOf(v).dtype)))
+    return true;
+  el.error(v.range.Start,
+           fn + " expects " + (needFloat ? "a float tensor" : "a tensor") +
+               " as '" + arg + "', got " + v.describe(el.graph),
+           frame);
+  return false;
+}
+
+std::optional<int64_t> sema::intArg(Elaborator &el, const Value &v,
+                                    llvm::StringRef fn, llvm::StringRef arg,
+                                    int64_t dflt, int64_t min, llvm::SMLoc loc,
+                                    Frame &frame) {
+  if (v.kind == Value::Kind::None)
+    return dflt;
+  if (v.kind == Value::Kind::Int && v.i >= min)
+    return v.i;
+  el.error(v.range.isValid() ? v.range.Start : loc,
+           fn + " expects '" + arg + "' to be an integer >= " +
+               llvm::Twine(min) + ", got " + v.describe(el.graph),
+           frame);
+  return std::nullopt;
+}
+
+std::optional<double> sema::numberArg(Elaborator &el, const Value &v,
+                                      llvm::StringRef fn, llvm::StringRef arg,
+                                      double dflt, llvm::SMLoc loc,
+                                      Frame &frame) {
+  if (v.kind == Value::Kind::None)
+    return dflt;
+  if (v.isNumber())
+    return v.asDouble();
+  el.error(v.range.isValid() ? v.range.Start : loc,
+           fn + " expects '" + arg + "' to be a number, got " +
+               v.describe(el.graph),
+           frame);
+  return std::nullopt;
+}
+
+/// The spelling of a unary op kind's builtin.
+static const char *unaryName(OpKind k) {
+  return getOpKindName(k).data();
+}
+
+/// relu, gelu, tanh, sigmoid, exp, log, sqrt, abs (numbers fold).
+template <OpKind K>
+static Value handleUnary(Elaborator &el, llvm::ArrayRef<Value> args,
+                         llvm::SMLoc loc, Frame &frame) {
+  const Value &x = args[0];
+  if (x.isNumber() && (K == OpKind::Exp || K == OpKind::Log ||
+                       K == OpKind::Sqrt || K == OpKind::Abs)) {
+    double v = x.asDouble();
+    Value r;
+    r.kind = Value::Kind::Float;
+    r.f = K == OpKind::Exp ? std::exp(v)
+          : K == OpKind::Log ? std::log(v)
+          : K == OpKind::Sqrt ? std::sqrt(v)
+                              : std::fabs(v);
+    if (std::isnan(r.f)) {
+      el.error(loc, llvm::Twine(unaryName(K)) + " of " + formatNumber(v) +
+                        " is not a number", frame);
+      return Value::error();
+    }
+    return r;
+  }
+  if (!requireTensor(el, x, unaryName(K), "x", frame, K != OpKind::Abs))
+    return Value::error();
+  return el.addNode(K, {x.node}, el.typeOf(x), {}, loc, frame,
+                    std::string(unaryName(K)) + " at " + el.where(loc));
+}
+
+template <OpKind K>
+static Value handleMaxMin(Elaborator &el, llvm::ArrayRef<Value> args,
+                          llvm::SMLoc loc, Frame &frame) {
+  const char *name = K == OpKind::Max ? "maximum" : "minimum";
+  if (args[0].isNumber() && args[1].isNumber()) {
+    Value r = args[0].kind == Value::Kind::Float ? args[0] : args[1];
+    double a = args[0].asDouble(), b = args[1].asDouble();
+    r.f = K == OpKind::Max ? std::max(a, b) : std::min(a, b);
+    r.i = int64_t(r.f);
+    return r;
+  }
+  for (const Value &v : args)
+    if (v.kind != Value::Kind::Tensor && !v.isNumber()) {
+      el.error(v.range.Start, llvm::Twine(name) +
+                                  " expects tensors or numbers, got " +
+                                  v.describe(el.graph), frame);
+      return Value::error();
+    }
+  return el.binaryOp(K, name, args[0], args[1], loc, frame);
+}
+
+/// Normalises an axis against `rank` (negative counts from the end).
+static std::optional<int64_t> axisArg(Elaborator &el, const Value &v,
+                                      llvm::StringRef fn, unsigned rank,
+                                      int64_t dflt, llvm::SMLoc loc,
+                                      Frame &frame) {
+  std::optional<int64_t> a = intArg(el, v, fn, "axis", dflt, INT64_MIN, loc,
+                                    frame);
+  if (!a)
+    return std::nullopt;
+  int64_t r = *a < 0 ? *a + rank : *a;
+  if (r < 0 || r >= int64_t(rank)) {
+    el.error(v.range.isValid() ? v.range.Start : loc,
+             fn + ": axis " + llvm::Twine(*a) + " is out of range for rank " +
+                 llvm::Twine(rank), frame);
+    return std::nullopt;
+  }
+  return r;
+}
+
+template <OpKind K>
+static Value handleSoftmax(Elaborator &el, llvm::ArrayRef<Value> args,
+                           llvm::SMLoc loc, Frame &frame) {
+  const char *name = K == OpKind::Softmax ? "softmax" : "log_softmax";
+  if (!requireTensor(el, args[0], name, "x", frame))
+    return Value::error();
+  const TensorType &t = el.typeOf(args[0]);
+  std::optional<int64_t> axis = axisArg(el, args[1], name, t.rank(), -1, loc,
+                                        frame);
+  if (!axis)
+    return Value::error();
+  return el.addNode(K, {args[0].node}, t, {intsAttr("axis", {*axis})}, loc,
+                    frame, std::string(name) + " at " + el.where(loc));
+}
+
+/// sum / mean / amax(x, axis=all, keepdims=false).
+template <OpKind K>
+static Value handleReduce(Elaborator &el, llvm::ArrayRef<Value> args,
+                          llvm::SMLoc loc, Frame &frame) {
+  const char *name = K == OpKind::ReduceSum    ? "sum"
+                     : K == OpKind::ReduceMean ? "mean"
+                                               : "amax";
+  if (!requireTensor(el, args[0], name, "x", frame, K == OpKind::ReduceMean))
+    return Value::error();
+  const TensorType &t = el.typeOf(args[0]);
+  std::vector<int64_t> axes;
+  if (args[1].kind == Value::Kind::None) {
+    axes.resize(t.rank());
+    std::iota(axes.begin(), axes.end(), 0);
+  } else {
+    std::vector<Value> items = args[1].kind == Value::Kind::List
+                                   ? args[1].list
+                                   : std::vector<Value>{args[1]};
+    for (const Value &a : items) {
+      std::optional<int64_t> ax = axisArg(el, a, name, t.rank(), 0, loc, frame);
+      if (!ax)
+        return Value::error();
+      if (llvm::is_contained(axes, *ax)) {
+        el.error(a.range.Start, llvm::Twine(name) + ": axis " +
+                                    llvm::Twine(*ax) + " is repeated", frame);
+        return Value::error();
+      }
+      axes.push_back(*ax);
+    }
+    llvm::sort(axes);
+  }
+  bool keep = args[2].kind == Value::Kind::Bool && args[2].i;
+  Shape shape;
+  for (unsigned i = 0; i < t.rank(); ++i)
+    if (!llvm::is_contained(axes, int64_t(i)))
+      shape.push_back(t.shape[i]);
+    else if (keep)
+      shape.push_back(SDim::fixed(1));
+  return el.addNode(K, {args[0].node}, TensorType{t.dtype, shape},
+                    {intsAttr("axes", axes), intsAttr("keepdims", {keep})},
+                    loc, frame, std::string(name) + " at " + el.where(loc));
+}
+
+static Value handleArgmax(Elaborator &el, llvm::ArrayRef<Value> args,
+                          llvm::SMLoc loc, Frame &frame) {
+  if (!requireTensor(el, args[0], "argmax", "x", frame, false))
+    return Value::error();
+  const TensorType &t = el.typeOf(args[0]);
+  std::optional<int64_t> axis =
+      axisArg(el, args[1], "argmax", t.rank(), -1, loc, frame);
+  if (!axis)
+    return Value::error();
+  Shape shape = t.shape;
+  shape.erase(shape.begin() + *axis);
+  return el.addNode(OpKind::Argmax, {args[0].node},
+                    TensorType{DType::I64, shape}, {intsAttr("axis", {*axis})},
+                    loc, frame, "argmax at " + el.where(loc));
+}
+
+static Value handleFlatten(Elaborator &el, llvm::ArrayRef<Value> args,
+                           llvm::SMLoc loc, Frame &frame) {
+  if (!requireTensor(el, args[0], "flatten", "x", frame, false))
+    return Value::error();
+  const TensorType &t = el.typeOf(args[0]);
+  std::optional<int64_t> start =
+      intArg(el, args[1], "flatten", "start_dim", 1, 0, loc, frame);
+  if (!start)
+    return Value::error();
+  if (*start >= int64_t(t.rank())) {
+    el.error(loc, "flatten: start_dim " + llvm::Twine(*start) +
+                      " is out of range for " + t.str(), frame);
+    return Value::error();
+  }
+  Shape shape(t.shape.begin(), t.shape.begin() + *start);
+  std::optional<int64_t> n =
+      numElements(llvm::ArrayRef<SDim>(t.shape).drop_front(*start));
+  if (!n) {
+    el.error(loc, "flatten cannot merge the symbolic dimension of " + t.str() +
+                      "; flatten from start_dim=1 to keep the batch "
+                      "dimension", frame);
+    return Value::error();
+  }
+  shape.push_back(SDim::fixed(*n));
+  return el.addNode(OpKind::Flatten, {args[0].node},
+                    TensorType{t.dtype, shape},
+                    {intsAttr("start_dim", {*start})}, loc, frame,
+                    "flatten at " + el.where(loc));
+}
+
+static Value handleReshape(Elaborator &el, llvm::ArrayRef<Value> args,
+                           llvm::SMLoc loc, Frame &frame) {
+  if (!requireTensor(el, args[0], "reshape", "x", frame, false))
+    return Value::error();
+  const TensorType &t = el.typeOf(args[0]);
+  if (args[1].kind != Value::Kind::List) {
+    el.error(args[1].range.Start, "reshape expects the new shape as a list "
+                                  "such as [B, 64, 7, 7]", frame);
+    return Value::error();
+  }
+  Shape shape;
+  std::vector<int64_t> attr;
+  for (const Value &d : args[1].list) {
+    if (d.kind == Value::Kind::SymDim) {
+      shape.push_back(SDim::sym(d.s));
+      attr.push_back(-1);
+    } else if (d.kind == Value::Kind::Int && d.i > 0) {
+      shape.push_back(SDim::fixed(d.i));
+      attr.push_back(d.i);
+    } else {
+      el.error(d.range.Start, "reshape: each dimension must be a positive "
+                              "integer or the batch dimension, got " +
+                                  d.describe(el.graph), frame);
+      return Value::error();
+    }
+  }
+  // The batch dimension may only stay in front: [B, ...] -> [B, ...].
+  for (size_t i = 1; i < shape.size(); ++i)
+    if (shape[i].isSymbolic()) {
+      el.error(args[1].list[i].range.Start,
+               "reshape can keep the batch dimension only as the first "
+               "dimension", frame);
+      return Value::error();
+    }
+  bool inBatch = t.rank() && t.shape[0].isSymbolic();
+  bool outBatch = !shape.empty() && shape[0].isSymbolic();
+  auto count = [](llvm::ArrayRef<SDim> s, bool batched) {
+    return *numElements(batched ? s.drop_front() : s);
+  };
+  if (inBatch != outBatch || (inBatch && t.shape[0] != shape[0]) ||
+      (isStatic(llvm::ArrayRef<SDim>(t.shape).drop_front(inBatch)) &&
+       count(t.shape, inBatch) != count(shape, outBatch))) {
+    std::string per = inBatch ? " per " + t.shape[0].symbol : "";
+    el.error(loc, "reshape cannot turn " + t.str() + " (" +
+                      llvm::Twine(count(t.shape, inBatch)) + " values" + per +
+                      ") into " + shapeStr(shape) +
+                      (inBatch != outBatch
+                           ? " (the batch dimension must stay first)"
+                           : " (" + llvm::Twine(count(shape, outBatch)) +
+                                 " values" + per + ")"),
+             frame);
+    el.noteOrigin(args[0], "the input");
+    return Value::error();
+  }
+  return el.addNode(OpKind::Reshape, {args[0].node},
+                    TensorType{t.dtype, shape}, {intsAttr("shape", attr)}, loc,
+                    frame, "reshape at " + el.where(loc));
+}
+
+static Value handleTranspose(Elaborator &el, llvm::ArrayRef<Value> args,
+                             llvm::SMLoc loc, Frame &frame) {
+  if (!requireTensor(el, args[0], "transpose", "x", frame, false))
+    return Value::error();
+  const TensorType &t = el.typeOf(args[0]);
+  std::vector<int64_t> perm;
+  if (args[1].kind == Value::Kind::List)
+    for (const Value &v : args[1].list)
+      perm.push_back(v.kind == Value::Kind::Int ? v.i : -1);
+  std::vector<int64_t> sorted = perm;
+  llvm::sort(sorted);
+  std::vector<int64_t> iota(t.rank());
+  std::iota(iota.begin(), iota.end(), 0);
+  if (sorted != iota) {
+    el.error(args[1].range.Start, "transpose expects a permutation of 0.." +
+                                      llvm::Twine(t.rank() - 1) + " for " +
+                                      t.str(), frame);
+    return Value::error();
+  }
+  Shape shape;
+  for (int64_t p : perm)
+    shape.push_back(t.shape[p]);
+  return el.addNode(OpKind::Transpose, {args[0].node},
+                    TensorType{t.dtype, shape}, {intsAttr("permutation", perm)},
+                    loc, frame, "transpose at " + el.where(loc));
+}
+
+static Value handleCast(Elaborator &el, llvm::ArrayRef<Value> args,
+                        llvm::SMLoc loc, Frame &frame) {
+  if (!requireTensor(el, args[0], "cast", "x", frame, false))
+    return Value::error();
+  if (args[1].kind != Value::Kind::DTypeName) {
+    el.error(args[1].range.Start, "cast expects an element type (f32, f64, "
+                                  "i32, i64 or bool), got " +
+                                      args[1].describe(el.graph), frame);
+    return Value::error();
+  }
+  TensorType t = el.typeOf(args[0]);
+  t.dtype = args[1].dtype;
+  return el.addNode(OpKind::Cast, {args[0].node}, t, {}, loc, frame,
+                    "cast at " + el.where(loc));
+}
+
+/// concat([a, b, ...], axis): joins tensors along one axis.
+static Value handleConcat(Elaborator &el, llvm::ArrayRef<Value> args,
+                          llvm::SMLoc loc, Frame &frame) {
+  if (args[0].kind != Value::Kind::List || args[0].list.size() < 2) {
+    el.error(args[0].range.Start, "concat expects a list of at least two "
+                                  "tensors, got " + args[0].describe(el.graph),
+             frame);
+    return Value::error();
+  }
+  const Value &first = args[0].list[0];
+  if (!requireTensor(el, first, "concat", "tensors", frame, false))
+    return Value::error();
+  TensorType t = el.typeOf(first);
+  std::optional<int64_t> axis =
+      axisArg(el, args[1], "concat", t.rank(), 0, loc, frame);
+  if (!axis)
+    return Value::error();
+  std::vector<unsigned> operands{first.node};
+  for (const Value &v : llvm::ArrayRef<Value>(args[0].list).drop_front()) {
+    if (!requireTensor(el, v, "concat", "tensors", frame, false))
+      return Value::error();
+    const TensorType &u = el.typeOf(v);
+    bool ok = u.dtype == t.dtype && u.rank() == t.rank();
+    for (unsigned i = 0; ok && i < t.rank(); ++i)
+      ok = int64_t(i) == *axis || u.shape[i] == t.shape[i];
+    if (!ok || t.shape[*axis].isSymbolic() || u.shape[*axis].isSymbolic()) {
+      el.error(v.range.Start, "concat along axis " + llvm::Twine(*axis) +
+                                  " cannot join " + t.str() + " and " +
+                                  u.str() + ": other dimensions and the "
+                                  "element type must match",
+               frame);
+      return Value::error();
+    }
+    t.shape[*axis] = SDim::fixed(t.shape[*axis].size + u.shape[*axis].size);
+    operands.push_back(v.node);
+  }
+  return el.addNode(OpKind::Concat, operands, t, {intsAttr("axis", {*axis})},
+                    loc, frame, "concat at " + el.where(loc));
+}
+
+static const BuiltinInfo kBuiltins[] = {
+    {"concat", {{"tensors", false}, {"axis", true}}, handleConcat,
+     "concat([a, b, ...], axis=0)"},
+    {"relu", {{"x", false}}, handleUnary<OpKind::Relu>, "relu(x)"},
+    {"gelu", {{"x", false}}, handleUnary<OpKind::Gelu>, "gelu(x)"},
+    {"tanh", {{"x", false}}, handleUnary<OpKind::Tanh>, "tanh(x)"},
+    {"sigmoid", {{"x", false}}, handleUnary<OpKind::Sigmoid>, "sigmoid(x)"},
+    {"exp", {{"x", false}}, handleUnary<OpKind::Exp>, "exp(x)"},
+    {"log", {{"x", false}}, handleUnary<OpKind::Log>, "log(x)"},
+    {"sqrt", {{"x", false}}, handleUnary<OpKind::Sqrt>, "sqrt(x)"},
+    {"abs", {{"x", false}}, handleUnary<OpKind::Abs>, "abs(x)"},
+    {"maximum", {{"a", false}, {"b", false}}, handleMaxMin<OpKind::Max>,
+     "maximum(a, b)"},
+    {"minimum", {{"a", false}, {"b", false}}, handleMaxMin<OpKind::Min>,
+     "minimum(a, b)"},
+    {"softmax", {{"x", false}, {"axis", true}}, handleSoftmax<OpKind::Softmax>,
+     "softmax(x, axis=-1)"},
+    {"log_softmax", {{"x", false}, {"axis", true}},
+     handleSoftmax<OpKind::LogSoftmax>, "log_softmax(x, axis=-1)"},
+    {"sum", {{"x", false}, {"axis", true}, {"keepdims", true}},
+     handleReduce<OpKind::ReduceSum>, "sum(x, axis=all, keepdims=false)"},
+    {"mean", {{"x", false}, {"axis", true}, {"keepdims", true}},
+     handleReduce<OpKind::ReduceMean>, "mean(x, axis=all, keepdims=false)"},
+    {"amax", {{"x", false}, {"axis", true}, {"keepdims", true}},
+     handleReduce<OpKind::ReduceMax>, "amax(x, axis=all, keepdims=false)"},
+    {"argmax", {{"x", false}, {"axis", true}}, handleArgmax,
+     "argmax(x, axis=-1)"},
+    {"flatten", {{"x", false}, {"start_dim", true}}, handleFlatten,
+     "flatten(x, start_dim=1)"},
+    {"reshape", {{"x", false}, {"shape", false}}, handleReshape,
+     "reshape(x, shape)"},
+    {"transpose", {{"x", false}, {"perm", false}}, handleTranspose,
+     "transpose(x, perm)"},
+    {"cast", {{"x", false}, {"dtype", false}}, handleCast, "cast(x, dtype)"},
+    {"max_pool",
+     {{"x", false}, {"kernel", false}, {"stride", true}, {"pad", true}},
+     handleMaxPool, "max_pool(x, kernel, stride=kernel, pad=0)"},
+    {"avg_pool",
+     {{"x", false}, {"kernel", false}, {"stride", true}, {"pad", true}},
+     handleAvgPool, "avg_pool(x, kernel, stride=kernel, pad=0)"},
+    {"convolution",
+     {{"x", false},
+      {"weight", false},
+      {"bias", true},
+      {"stride", true},
+      {"pad", true},
+      {"dilation", true},
+      {"groups", true}},
+     handleConvolution,
+     "convolution(x, weight, bias=none, stride=1, pad=0, dilation=1, "
+     "groups=1)"},
+    {"dropout", {{"x", false}, {"rate", false}}, handleDropout,
+     "dropout(x, rate)"},
+    {"batch_normalization",
+     {{"x", false},
+      {"gamma", false},
+      {"beta", false},
+      {"eps", true},
+      {"momentum", true}},
+     handleBatchNorm,
+     "batch_normalization(x, gamma, beta, eps=1e-5, momentum=0.1)"},
+    {"layer_normalization",
+     {{"x", false}, {"gamma", false}, {"beta", false}, {"eps", true}},
+     handleLayerNorm, "layer_normalization(x, gamma, beta, eps=1e-5)"},
+    {"embedding_lookup", {{"indices", false}, {"table", false}},
+     handleEmbedding, "embedding_lookup(indices, table)"},
+    {"cross_entropy",
+     {{"logits", false}, {"labels", false}, {"reduction", true}},
+     handleCrossEntropy, "cross_entropy(logits, labels, reduction=\"mean\")"},
+    {"mse_loss", {{"input", false}, {"target", false}, {"reduction", true}},
+     handleMSELoss, "mse_loss(input, target, reduction=\"mean\")"},
+    {"l1_loss", {{"input", false}, {"target", false}, {"reduction", true}},
+     handleL1Loss, "l1_loss(input, target, reduction=\"mean\")"},
+    {"bce_with_logits",
+     {{"input", false}, {"target", false}, {"reduction", true}},
+     handleBCEWithLogits, "bce_with_logits(input, target, reduction=\"mean\")"},
+};
+
+const BuiltinInfo *sema::lookupBuiltin(llvm::StringRef name) {
+  for (const BuiltinInfo &b : kBuiltins)
+    if (name == b.name)
+      return &b;
+  return nullptr;
+}
+
+std::vector<llvm::StringRef> sema::getBuiltinNames() {
+  std::vector<llvm::StringRef> names;
+  for (const BuiltinInfo &b : kBuiltins)
+    names.push_back(b.name);
+  return names;
+}

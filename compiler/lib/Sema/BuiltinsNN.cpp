@@ -1,0 +1,354 @@
+//===- BuiltinsNN.cpp - Layer primitives and losses -----------------------===//
+//
+// Builtin handlers for pooling, convolution, dropout, batch and layer
+// normalisation, embedding lookup and the losses. Their checks produce the
+// messages users see for the classic shape mistakes (channel mismatch,
+// float labels to cross_entropy, broadcasting losses).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Builtins.h"
+
+using namespace modelc;
+using namespace modelc::sema;
+
+/// Output size of a window op along one dimension, or -1 if it vanishes.
+static int64_t windowOut(int64_t in, int64_t k, int64_t s, int64_t p,
+                         int64_t d) {
+  int64_t span = in + 2 * p - d * (k - 1) - 1;
+  return span < 0 ? -1 : span / s + 1;
+}
+
+/// Checks that `x` is an NCHW float tensor with static spatial dims.
+static bool requireNCHW(Elaborator &el, const Value &x, llvm::StringRef fn,
+                        Frame &frame) {
+  if (!requireTensor(el, x, fn, "x", frame))
+    return false;
+  const TensorType &t = el.typeOf(x);
+  if (t.rank() == 4 && !t.shape[1].isSymbolic() && !t.shape[2].isSymbolic() &&
+      !t.shape[3].isSymbolic())
+    return true;
+  el.error(x.range.Start,
+           fn + " expects an input of shape [batch, channels, height, width] "
+                "(NCHW), got " + t.str(), frame);
+  el.noteOrigin(x, "the input");
+  return false;
+}
+
+template <OpKind K>
+static Value handlePool(Elaborator &el, llvm::ArrayRef<Value> args,
+                        llvm::SMLoc loc, Frame &frame) {
+  const char *name = K == OpKind::MaxPool2D ? "max_pool" : "avg_pool";
+  if (!requireNCHW(el, args[0], name, frame))
+    return Value::error();
+  std::optional<int64_t> k = intArg(el, args[1], name, "kernel", 0, 1, loc,
+                                    frame);
+  if (!k)
+    return Value::error();
+  std::optional<int64_t> s = intArg(el, args[2], name, "stride", *k, 1, loc,
+                                    frame);
+  std::optional<int64_t> p = intArg(el, args[3], name, "pad", 0, 0, loc, frame);
+  if (!s || !p)
+    return Value::error();
+  TensorType t = el.typeOf(args[0]);
+  for (int i = 2; i < 4; ++i) {
+    int64_t out = windowOut(t.shape[i].size, *k, *s, *p, 1);
+    if (out < 1) {
+      el.error(loc, llvm::Twine(name) + " with kernel " + llvm::Twine(*k) +
+                        " does not fit the input " + t.str(), frame);
+      el.noteOrigin(args[0], "the input");
+      return Value::error();
+    }
+    t.shape[i] = SDim::fixed(out);
+  }
+  return el.addNode(K, {args[0].node}, t,
+                    {intsAttr("kernel", {*k, *k}), intsAttr("stride", {*s, *s}),
+                     intsAttr("padding", {*p, *p})},
+                    loc, frame, std::string(name) + " at " + el.where(loc));
+}
+
+Value sema::handleMaxPool(Elaborator &el, llvm::ArrayRef<Value> a,
+                          llvm::SMLoc l, Frame &f) {
+  return handlePool<OpKind::MaxPool2D>(el, a, l, f);
+}
+Value sema::handleAvgPool(Elaborator &el, llvm::ArrayRef<Value> a,
+                          llvm::SMLoc l, Frame &f) {
+  return handlePool<OpKind::AvgPool2D>(el, a, l, f);
+}
+
+Value sema::handleConvolution(Elaborator &el, llvm::ArrayRef<Value> args,
+                              llvm::SMLoc loc, Frame &frame) {
+  if (!requireNCHW(el, args[0], "convolution", frame) ||
+      !requireTensor(el, args[1], "convolution", "weight", frame))
+    return Value::error();
+  std::optional<int64_t> s =
+      intArg(el, args[3], "convolution", "stride", 1, 1, loc, frame);
+  std::optional<int64_t> p =
+      intArg(el, args[4], "convolution", "pad", 0, 0, loc, frame);
+  std::optional<int64_t> d =
+      intArg(el, args[5], "convolution", "dilation", 1, 1, loc, frame);
+  std::optional<int64_t> g =
+      intArg(el, args[6], "convolution", "groups", 1, 1, loc, frame);
+  if (!s || !p || !d || !g)
+    return Value::error();
+  const TensorType &x = el.typeOf(args[0]), &w = el.typeOf(args[1]);
+  if (w.rank() != 4 || !isStatic(w.shape) || w.dtype != x.dtype) {
+    el.error(args[1].range.Start,
+             "convolution expects a " + getDTypeName(x.dtype) +
+                 " weight of shape [out_channels, in_channels/groups, kh, "
+                 "kw], got " + w.str(), frame);
+    return Value::error();
+  }
+  int64_t c = x.shape[1].size, o = w.shape[0].size;
+  if (c != w.shape[1].size * *g || o % *g) {
+    el.error(loc, "convolution channel mismatch: the input " + x.str() +
+                      " has " + llvm::Twine(c) + " channels but the weight " +
+                      w.str() + " expects " +
+                      llvm::Twine(w.shape[1].size * *g) + " (groups=" +
+                      llvm::Twine(*g) + ")", frame);
+    el.noteOrigin(args[0], "the input");
+    el.noteOrigin(args[1], "the weight");
+    return Value::error();
+  }
+  std::vector<unsigned> operands{args[0].node, args[1].node};
+  if (args[2].kind != Value::Kind::None) {
+    if (!requireTensor(el, args[2], "convolution", "bias", frame))
+      return Value::error();
+    const TensorType &b = el.typeOf(args[2]);
+    if (b.rank() != 1 || !b.shape[0].is(o) || b.dtype != x.dtype) {
+      el.error(args[2].range.Start, "convolution expects a bias of shape [" +
+                                        llvm::Twine(o) + "], got " + b.str(),
+               frame);
+      return Value::error();
+    }
+    operands.push_back(args[2].node);
+  }
+  TensorType t{x.dtype, {x.shape[0], SDim::fixed(o)}};
+  for (int i = 2; i < 4; ++i) {
+    int64_t out = windowOut(x.shape[i].size, w.shape[i].size, *s, *p, *d);
+    if (out < 1) {
+      el.error(loc, "convolution kernel " + w.str() +
+                        " does not fit the input " + x.str(), frame);
+      return Value::error();
+    }
+    t.shape.push_back(SDim::fixed(out));
+  }
+  return el.addNode(OpKind::Conv2D, operands, t,
+                    {intsAttr("stride", {*s, *s}), intsAttr("padding", {*p, *p}),
+                     intsAttr("dilation", {*d, *d}), intsAttr("groups", {*g})},
+                    loc, frame, "convolution at " + el.where(loc));
+}
+
+Value sema::handleDropout(Elaborator &el, llvm::ArrayRef<Value> args,
+                          llvm::SMLoc loc, Frame &frame) {
+  if (!requireTensor(el, args[0], "dropout", "x", frame))
+    return Value::error();
+  std::optional<double> rate =
+      numberArg(el, args[1], "dropout", "rate", 0, loc, frame);
+  if (!rate)
+    return Value::error();
+  if (!(*rate >= 0 && *rate < 1)) {
+    el.error(args[1].range.Start, "dropout rate must be in [0, 1), got " +
+                                      formatNumber(*rate), frame);
+    return Value::error();
+  }
+  return el.addNode(OpKind::Dropout, {args[0].node}, el.typeOf(args[0]),
+                    {numberAttr("rate", *rate)}, loc, frame,
+                    "dropout at " + el.where(loc));
+}
+
+/// Checks that a normalisation's scale/shift has exactly `shape`.
+static bool checkAffine(Elaborator &el, const Value &v, llvm::StringRef fn,
+                        llvm::StringRef arg, const TensorType &want,
+                        Frame &frame) {
+  if (!requireTensor(el, v, fn, arg, frame))
+    return false;
+  if (el.typeOf(v) == want)
+    return true;
+  el.error(v.range.Start, fn + " expects '" + arg + "' of type " + want.str() +
+                              ", got " + el.typeOf(v).str(), frame);
+  el.noteOrigin(v, "'" + arg.str() + "'");
+  return false;
+}
+
+/// A state entry named `<prefix>.<name>`; returns its name.
+static std::string addState(Elaborator &el, Frame &frame, llvm::StringRef name,
+                            const TensorType &type, llvm::StringRef init,
+                            llvm::SMLoc loc) {
+  std::string base = frame.paramPrefix + "." + name.str(), full = base;
+  for (unsigned n = 1;; ++n) {
+    bool clash = false;
+    for (const TableEntry &e : el.graph.states)
+      clash |= e.name == full;
+    if (!clash)
+      break;
+    full = base + "_" + std::to_string(n);
+  }
+  el.graph.states.push_back({full, type, {init.str(), {}}, loc, frame.instance});
+  return full;
+}
+
+Value sema::handleBatchNorm(Elaborator &el, llvm::ArrayRef<Value> args,
+                            llvm::SMLoc loc, Frame &frame) {
+  const char *fn = "batch_normalization";
+  if (!requireTensor(el, args[0], fn, "x", frame))
+    return Value::error();
+  const TensorType &x = el.typeOf(args[0]);
+  if (x.rank() < 2 || x.shape[1].isSymbolic()) {
+    el.error(args[0].range.Start, llvm::Twine(fn) +
+                                      " expects [batch, channels, ...], got " +
+                                      x.str(), frame);
+    return Value::error();
+  }
+  TensorType c{x.dtype, {x.shape[1]}};
+  std::optional<double> eps = numberArg(el, args[3], fn, "eps", 1e-5, loc, frame);
+  std::optional<double> mom =
+      numberArg(el, args[4], fn, "momentum", 0.1, loc, frame);
+  if (!checkAffine(el, args[1], fn, "gamma", c, frame) ||
+      !checkAffine(el, args[2], fn, "beta", c, frame) || !eps || !mom)
+    return Value::error();
+  if (*eps <= 0 || *mom < 0 || *mom > 1) {
+    el.error(loc, llvm::Twine(fn) + " needs eps > 0 and 0 <= momentum <= 1",
+             frame);
+    return Value::error();
+  }
+  std::string mean = addState(el, frame, "running_mean", c, "zeros", loc);
+  std::string var = addState(el, frame, "running_var", c, "ones", loc);
+  return el.addNode(OpKind::BatchNorm, {args[0].node, args[1].node,
+                                        args[2].node},
+                    x,
+                    {numberAttr("epsilon", *eps), numberAttr("momentum", *mom),
+                     textAttr("running_mean", mean),
+                     textAttr("running_var", var)},
+                    loc, frame, "batch_normalization at " + el.where(loc));
+}
+
+Value sema::handleLayerNorm(Elaborator &el, llvm::ArrayRef<Value> args,
+                            llvm::SMLoc loc, Frame &frame) {
+  const char *fn = "layer_normalization";
+  if (!requireTensor(el, args[0], fn, "x", frame) ||
+      !requireTensor(el, args[1], fn, "gamma", frame))
+    return Value::error();
+  const TensorType &x = el.typeOf(args[0]);
+  TensorType g = el.typeOf(args[1]);
+  size_t n = g.rank();
+  if (n == 0 || n > x.rank() ||
+      !std::equal(g.shape.begin(), g.shape.end(), x.shape.end() - n) ||
+      g.dtype != x.dtype) {
+    el.error(args[1].range.Start,
+             llvm::Twine(fn) + ": 'gamma' " + g.str() +
+                 " must match the trailing dimensions of the input " + x.str(),
+             frame);
+    return Value::error();
+  }
+  std::optional<double> eps = numberArg(el, args[3], fn, "eps", 1e-5, loc, frame);
+  if (!checkAffine(el, args[2], fn, "beta", g, frame) || !eps)
+    return Value::error();
+  return el.addNode(OpKind::LayerNorm,
+                    {args[0].node, args[1].node, args[2].node}, x,
+                    {numberAttr("epsilon", *eps)}, loc, frame,
+                    "layer_normalization at " + el.where(loc));
+}
+
+Value sema::handleEmbedding(Elaborator &el, llvm::ArrayRef<Value> args,
+                            llvm::SMLoc loc, Frame &frame) {
+  if (!requireTensor(el, args[0], "embedding_lookup", "indices", frame,
+                     false) ||
+      !requireTensor(el, args[1], "embedding_lookup", "table", frame))
+    return Value::error();
+  const TensorType &idx = el.typeOf(args[0]), &table = el.typeOf(args[1]);
+  if (!isInteger(idx.dtype) || table.rank() != 2) {
+    el.error(loc, "embedding_lookup expects integer indices and a [N, D] "
+                  "table, got " + idx.str() + " and " + table.str(), frame);
+    return Value::error();
+  }
+  TensorType t{table.dtype, idx.shape};
+  t.shape.push_back(table.shape[1]);
+  return el.addNode(OpKind::Embedding, {args[0].node, args[1].node}, t, {},
+                    loc, frame, "embedding_lookup at " + el.where(loc));
+}
+
+/// Reads the `reduction` argument of a loss.
+static std::optional<std::string> reductionArg(Elaborator &el, const Value &v,
+                                               llvm::StringRef fn,
+                                               Frame &frame) {
+  if (v.kind == Value::Kind::None)
+    return std::string("mean");
+  if (v.kind == Value::Kind::String && (v.s == "mean" || v.s == "sum"))
+    return v.s;
+  el.error(v.range.Start, fn + ": reduction must be \"mean\" or \"sum\", got " +
+                              v.describe(el.graph), frame);
+  return std::nullopt;
+}
+
+Value sema::handleCrossEntropy(Elaborator &el, llvm::ArrayRef<Value> args,
+                               llvm::SMLoc loc, Frame &frame) {
+  std::optional<std::string> red =
+      reductionArg(el, args[2], "cross_entropy", frame);
+  if (!red || !requireTensor(el, args[0], "cross_entropy", "logits", frame) ||
+      !requireTensor(el, args[1], "cross_entropy", "labels", frame, false))
+    return Value::error();
+  const TensorType &lg = el.typeOf(args[0]), &lb = el.typeOf(args[1]);
+  if (lg.rank() != 2) {
+    el.error(args[0].range.Start, "cross_entropy expects logits of shape "
+                                  "[batch, classes], got " + lg.str(), frame);
+    el.noteOrigin(args[0], "the logits");
+    return Value::error();
+  }
+  if (!isInteger(lb.dtype)) {
+    el.error(args[1].range.Start,
+             "cross_entropy expects integer class indices as labels (i32 or "
+             "i64), got " + lb.str() +
+                 "; float or one-hot labels are a PyTorch habit "
+                 "(`labels.float()`), here labels stay class indices",
+             frame);
+    el.noteOrigin(args[1], "the labels");
+    return Value::error();
+  }
+  if (lb.rank() != 1 || lb.shape[0] != lg.shape[0]) {
+    el.error(args[1].range.Start, "cross_entropy expects labels of shape [" +
+                                      lg.shape[0].str() + "] for logits " +
+                                      lg.str() + ", got " + lb.str(), frame);
+    return Value::error();
+  }
+  return el.addNode(OpKind::CrossEntropy, {args[0].node, args[1].node},
+                    TensorType{lg.dtype, {}}, {textAttr("reduction", *red)},
+                    loc, frame, "cross_entropy at " + el.where(loc));
+}
+
+/// mse_loss / l1_loss / bce_with_logits: same-typed input and target.
+template <OpKind K>
+static Value handlePairLoss(Elaborator &el, llvm::ArrayRef<Value> args,
+                            llvm::SMLoc loc, Frame &frame) {
+  llvm::StringRef fn = getOpKindName(K);
+  std::optional<std::string> red = reductionArg(el, args[2], fn, frame);
+  if (!red || !requireTensor(el, args[0], fn, "input", frame) ||
+      !requireTensor(el, args[1], fn, "target", frame))
+    return Value::error();
+  const TensorType &a = el.typeOf(args[0]), &b = el.typeOf(args[1]);
+  if (a != b) {
+    el.error(loc, fn + " expects input and target of the same type, got " +
+                      a.str() + " and " + b.str() +
+                      " (a loss never broadcasts: f32[B, 1] against f32[B] "
+                      "would silently compare every pair)", frame);
+    el.noteOrigin(args[0], "the input");
+    el.noteOrigin(args[1], "the target");
+    return Value::error();
+  }
+  return el.addNode(K, {args[0].node, args[1].node}, TensorType{a.dtype, {}},
+                    {textAttr("reduction", *red)}, loc, frame,
+                    fn.str() + " at " + el.where(loc));
+}
+
+Value sema::handleMSELoss(Elaborator &el, llvm::ArrayRef<Value> a,
+                          llvm::SMLoc l, Frame &f) {
+  return handlePairLoss<OpKind::MSELoss>(el, a, l, f);
+}
+Value sema::handleL1Loss(Elaborator &el, llvm::ArrayRef<Value> a,
+                         llvm::SMLoc l, Frame &f) {
+  return handlePairLoss<OpKind::L1Loss>(el, a, l, f);
+}
+Value sema::handleBCEWithLogits(Elaborator &el, llvm::ArrayRef<Value> a,
+                                llvm::SMLoc l, Frame &f) {
+  return handlePairLoss<OpKind::BCEWithLogits>(el, a, l, f);
+}

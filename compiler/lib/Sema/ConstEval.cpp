@@ -1,0 +1,91 @@
+//===- ConstEval.cpp - Constant expressions of configuration blocks -------===//
+//
+// The small evaluator used by data and train blocks: literals, named
+// constants, string concatenation (`root + "/file"`), arithmetic on numbers
+// and lists. Anything else is an error at the expression.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Config.h"
+
+using namespace modelc;
+using namespace modelc::sema;
+
+Value sema::evalConst(DiagnosticEngine &diags, const Expr &e,
+                      const ConstEnv &env) {
+  Value v;
+  v.range = e.getRange();
+  if (auto *i = llvm::dyn_cast<IntLitExpr>(&e)) {
+    v.kind = Value::Kind::Int;
+    v.i = i->getValue();
+  } else if (auto *f = llvm::dyn_cast<FloatLitExpr>(&e)) {
+    v.kind = Value::Kind::Float;
+    v.f = f->getValue();
+  } else if (auto *s = llvm::dyn_cast<StringLitExpr>(&e)) {
+    v.kind = Value::Kind::String;
+    v.s = s->getValue().str();
+  } else if (auto *b = llvm::dyn_cast<BoolLitExpr>(&e)) {
+    v.kind = Value::Kind::Bool;
+    v.i = b->getValue();
+  } else if (auto *n = llvm::dyn_cast<NameExpr>(&e)) {
+    auto it = env.find(n->getName().str());
+    if (it == env.end()) {
+      diags.error(e.getLoc(), "unknown name '" + n->getName() + "'",
+                  {e.getRange()});
+      return Value::error();
+    }
+    v = it->second;
+    v.range = e.getRange();
+  } else if (auto *u = llvm::dyn_cast<UnaryExpr>(&e)) {
+    v = evalConst(diags, u->getOperand(), env);
+    if (!v.isError() && !v.isNumber()) {
+      diags.error(e.getLoc(), "only numbers can be negated", {e.getRange()});
+      return Value::error();
+    }
+    v.i = -v.i;
+    v.f = -v.f;
+  } else if (auto *l = llvm::dyn_cast<ListExpr>(&e)) {
+    v.kind = Value::Kind::List;
+    for (const ExprPtr &el : l->getElements()) {
+      v.list.push_back(evalConst(diags, *el, env));
+      if (v.list.back().isError())
+        return Value::error();
+    }
+  } else if (auto *bin = llvm::dyn_cast<BinaryExpr>(&e)) {
+    Value a = evalConst(diags, bin->getLHS(), env);
+    Value c = evalConst(diags, bin->getRHS(), env);
+    if (a.isError() || c.isError())
+      return Value::error();
+    if (a.kind == Value::Kind::String && c.kind == Value::Kind::String &&
+        bin->getOp() == BinaryOp::Add) {
+      v.kind = Value::Kind::String;
+      v.s = a.s + c.s;
+    } else if (a.isNumber() && c.isNumber() &&
+               (bin->getOp() == BinaryOp::Add || bin->getOp() == BinaryOp::Sub ||
+                bin->getOp() == BinaryOp::Mul ||
+                (bin->getOp() == BinaryOp::Div && c.asDouble() != 0))) {
+      double x = a.asDouble(), y = c.asDouble();
+      bool ints = a.kind == Value::Kind::Int && c.kind == Value::Kind::Int &&
+                  bin->getOp() != BinaryOp::Div;
+      double r = bin->getOp() == BinaryOp::Add   ? x + y
+                 : bin->getOp() == BinaryOp::Sub ? x - y
+                 : bin->getOp() == BinaryOp::Mul ? x * y
+                                                 : x / y;
+      v.kind = ints ? Value::Kind::Int : Value::Kind::Float;
+      v.i = int64_t(r);
+      v.f = r;
+    } else {
+      diags.error(bin->getOpLoc(), "operator '" +
+                                       getBinaryOpSpelling(bin->getOp()) +
+                                       "' is not supported on these values "
+                                       "in a configuration block",
+                  {e.getRange()});
+      return Value::error();
+    }
+  } else {
+    diags.error(e.getLoc(), "expected a constant (string, number or list)",
+                {e.getRange()});
+    return Value::error();
+  }
+  return v;
+}

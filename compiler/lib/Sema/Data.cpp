@@ -1,0 +1,435 @@
+//===- Data.cpp - Checking `data` blocks ----------------------------------===//
+//
+// A data block names its splits (`train`, `test`) through readers:
+//   idx(images, labels)                      IDX files, gzip or plain
+//   csv(path, label="col", features=["a", "b", ...])
+// plus `image = <affine expression of image>` (folded to scale and shift)
+// and `augment = random_hflip(p) | random_crop(size, pad=0) | [ ... ]`.
+// Other fields bound to strings or numbers are named constants (`root`).
+// Files are opened at compile time: headers give sample shapes, label files
+// give the class count.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Config.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+using namespace modelc;
+using namespace modelc::sema;
+
+namespace {
+/// An affine function a * image + b during folding.
+struct Affine {
+  double a = 0, b = 0;
+};
+
+/// Checks one data block.
+class DataChecker {
+public:
+  DataChecker(DiagnosticEngine &diags, llvm::StringRef baseDir)
+      : diags(diags), baseDir(baseDir) {}
+  std::optional<DataConfig> check(const DataDecl &decl);
+
+private:
+  std::optional<DataSplit> checkSplit(const Field &f, DataConfig &cfg);
+  std::optional<DataSplit> checkIdx(const CallExpr &call, DataConfig &cfg);
+  std::optional<DataSplit> checkCsv(const CallExpr &call, DataConfig &cfg);
+  std::optional<Affine> foldAffine(const Expr &e);
+  bool checkAugment(const Expr &e, DataConfig &cfg);
+  std::string resolvePath(const Value &v);
+  bool setSample(const Shape &shape, llvm::StringRef stored, llvm::SMLoc loc,
+                 DataConfig &cfg);
+
+  DiagnosticEngine &diags;
+  std::string baseDir;
+  ConstEnv env;
+  /// Where the sample shape was first established.
+  std::string sampleOrigin;
+};
+} // namespace
+
+std::string DataChecker::resolvePath(const Value &v) {
+  llvm::SmallString<256> p(v.s);
+  if (!llvm::sys::path::is_absolute(p)) {
+    p = baseDir;
+    llvm::sys::path::append(p, v.s);
+  }
+  llvm::sys::path::remove_dots(p, true);
+  return p.str().str();
+}
+
+bool DataChecker::setSample(const Shape &shape, llvm::StringRef stored,
+                            llvm::SMLoc loc, DataConfig &cfg) {
+  if (sampleOrigin.empty()) {
+    cfg.sampleShape = shape;
+    cfg.storedType = stored.str();
+    sampleOrigin = formatLoc(diags.getSourceMgr(), loc);
+    return true;
+  }
+  if (cfg.sampleShape == shape)
+    return true;
+  diags.error(loc, "samples of this split have shape " + shapeStr(shape) +
+                       " but the train split's have " +
+                       shapeStr(cfg.sampleShape));
+  return false;
+}
+
+std::optional<DataSplit> DataChecker::checkIdx(const CallExpr &call,
+                                               DataConfig &cfg) {
+  if (call.getArgs().size() != 2 || call.getArgs()[0].isKeyword() ||
+      call.getArgs()[1].isKeyword()) {
+    diags.error(call.getLoc(), "idx expects two paths: idx(images, labels)",
+                {call.getRange()});
+    return std::nullopt;
+  }
+  DataSplit split;
+  split.format = "idx";
+  std::vector<IdxHeader> headers;
+  for (const Arg &a : call.getArgs()) {
+    Value v = evalConst(diags, *a.value, env);
+    if (v.isError())
+      return std::nullopt;
+    if (v.kind != Value::Kind::String) {
+      diags.error(a.value->getLoc(), "expected a file path (a string), got " +
+                                         v.describe(Graph()),
+                  {a.value->getRange()});
+      return std::nullopt;
+    }
+    std::string path = resolvePath(v), why;
+    std::optional<IdxHeader> h = readIdxHeader(path, why);
+    if (!h) {
+      diags.error(a.value->getLoc(),
+                  "cannot read IDX file '" + path + "': " + why,
+                  {a.value->getRange()});
+      return std::nullopt;
+    }
+    split.paths.push_back(path);
+    headers.push_back(*h);
+  }
+  const IdxHeader &img = headers[0], &lab = headers[1];
+  llvm::SMLoc labLoc = call.getArgs()[1].value->getLoc();
+  std::string why;
+  std::optional<int64_t> maxLabel = scanIdxLabels(split.paths[1], lab, why);
+  if (!maxLabel) {
+    diags.error(labLoc, "bad label file '" + split.paths[1] + "': " + why);
+    return std::nullopt;
+  }
+  if (img.dims.size() < 2 || img.dims[0] != lab.dims[0]) {
+    diags.error(call.getLoc(),
+                "the image file holds " + llvm::Twine(img.dims[0]) +
+                    " samples but the label file holds " +
+                    llvm::Twine(lab.dims[0]),
+                {call.getRange()});
+    return std::nullopt;
+  }
+  split.numSamples = img.dims[0];
+  cfg.numClasses = std::max(cfg.numClasses, *maxLabel + 1);
+  Shape sample;
+  for (size_t i = 1; i < img.dims.size(); ++i)
+    sample.push_back(SDim::fixed(img.dims[i]));
+  static const std::pair<unsigned, const char *> names[] = {
+      {0x08, "u8"}, {0x09, "i8"}, {0x0B, "i16"},
+      {0x0C, "i32"}, {0x0D, "f32"}, {0x0E, "f64"}};
+  const char *stored = "u8";
+  for (auto &n : names)
+    if (n.first == img.typeCode)
+      stored = n.second;
+  if (!setSample(sample, stored, call.getLoc(), cfg))
+    return std::nullopt;
+  return split;
+}
+
+/// Splits one CSV line on commas (no quoting).
+static std::vector<std::string> splitCsv(llvm::StringRef line) {
+  llvm::SmallVector<llvm::StringRef> parts;
+  line.trim().split(parts, ',');
+  std::vector<std::string> out;
+  for (llvm::StringRef p : parts)
+    out.push_back(p.trim().trim('"').str());
+  return out;
+}
+
+std::optional<DataSplit> DataChecker::checkCsv(const CallExpr &call,
+                                               DataConfig &cfg) {
+  std::optional<Value> path, label, features;
+  for (const Arg &a : call.getArgs()) {
+    Value v = evalConst(diags, *a.value, env);
+    if (v.isError())
+      return std::nullopt;
+    if (!a.isKeyword() && !path && v.kind == Value::Kind::String)
+      path = v;
+    else if (a.keyword == "label" && v.kind == Value::Kind::String)
+      label = v;
+    else if (a.keyword == "features" && v.kind == Value::Kind::List)
+      features = v;
+    else {
+      diags.error(a.getRange().Start,
+                  "csv expects csv(\"file.csv\", label=\"column\", "
+                  "features=[\"a\", \"b\", ...])",
+                  {a.getRange()});
+      return std::nullopt;
+    }
+  }
+  if (!path || !label || !features || features->list.empty()) {
+    diags.error(call.getLoc(), "csv needs a path, label=\"column\" and a "
+                               "non-empty features=[...] list",
+                {call.getRange()});
+    return std::nullopt;
+  }
+  DataSplit split;
+  split.format = "csv";
+  split.paths.push_back(resolvePath(*path));
+  auto buf = llvm::MemoryBuffer::getFile(split.paths[0]);
+  if (!buf) {
+    diags.error(path->range.Start, "cannot read CSV file '" + split.paths[0] +
+                                       "': " + buf.getError().message(),
+                {path->range});
+    return std::nullopt;
+  }
+  llvm::SmallVector<llvm::StringRef> lines;
+  (*buf)->getBuffer().split(lines, '\n', -1, false);
+  std::vector<std::string> header =
+      lines.empty() ? std::vector<std::string>() : splitCsv(lines[0]);
+  auto column = [&](const Value &name) -> int {
+    for (size_t i = 0; i < header.size(); ++i)
+      if (header[i] == name.s)
+        return i;
+    diags.error(name.range.Start,
+                "column '" + name.s + "' is not in '" + split.paths[0] +
+                    "'; its columns are: " + llvm::join(header, ", "),
+                {name.range});
+    return -1;
+  };
+  int labelCol = column(*label);
+  if (labelCol < 0)
+    return std::nullopt;
+  split.labelColumn = label->s;
+  for (const Value &f : features->list) {
+    if (f.kind != Value::Kind::String || column(f) < 0)
+      return std::nullopt;
+    split.featureColumns.push_back(f.s);
+  }
+  bool integral = true;
+  int64_t maxLabel = -1;
+  for (size_t r = 1; r < lines.size(); ++r) {
+    std::vector<std::string> cells = splitCsv(lines[r]);
+    long long v;
+    if (int(cells.size()) <= labelCol ||
+        llvm::StringRef(cells[labelCol]).getAsInteger(10, v) || v < 0)
+      integral = false;
+    else
+      maxLabel = std::max<int64_t>(maxLabel, v);
+  }
+  split.numSamples = lines.size() - 1;
+  cfg.labelType = integral ? DType::I64 : DType::F32;
+  if (integral)
+    cfg.numClasses = std::max(cfg.numClasses, maxLabel + 1);
+  if (!setSample({SDim::fixed(split.featureColumns.size())}, "f32",
+                 call.getLoc(), cfg))
+    return std::nullopt;
+  return split;
+}
+
+std::optional<DataSplit> DataChecker::checkSplit(const Field &f,
+                                                 DataConfig &cfg) {
+  const auto *call = llvm::dyn_cast<CallExpr>(f.value.get());
+  const auto *fn = call ? llvm::dyn_cast<NameExpr>(&call->getCallee()) : nullptr;
+  if (fn && fn->getName() == "idx")
+    return checkIdx(*call, cfg);
+  if (fn && fn->getName() == "csv")
+    return checkCsv(*call, cfg);
+  diags.error(f.value->getLoc(),
+              "'" + f.name +
+                  "' must be read with idx(images, labels) or csv(path, "
+                  "label=..., features=[...])",
+              {f.value->getRange()});
+  return std::nullopt;
+}
+
+std::optional<Affine> DataChecker::foldAffine(const Expr &e) {
+  const char *help = "the image transform must be affine in `image` (scale * "
+                     "image + shift), e.g. (image / 255 - 0.2860) / 0.3530";
+  auto fail = [&](const llvm::Twine &why) -> std::optional<Affine> {
+    diags.error(e.getLoc(), why + "; " + help, {e.getRange()});
+    return std::nullopt;
+  };
+  if (auto *n = llvm::dyn_cast<NameExpr>(&e)) {
+    if (n->getName() == "image")
+      return Affine{1, 0};
+    auto it = env.find(n->getName().str());
+    if (it != env.end() && it->second.isNumber())
+      return Affine{0, it->second.asDouble()};
+    return fail("unknown name '" + n->getName() + "' in the image transform");
+  }
+  if (auto *i = llvm::dyn_cast<IntLitExpr>(&e))
+    return Affine{0, double(i->getValue())};
+  if (auto *f = llvm::dyn_cast<FloatLitExpr>(&e))
+    return Affine{0, f->getValue()};
+  if (auto *u = llvm::dyn_cast<UnaryExpr>(&e)) {
+    std::optional<Affine> x = foldAffine(u->getOperand());
+    if (!x)
+      return x;
+    return Affine{-x->a, -x->b};
+  }
+  auto *b = llvm::dyn_cast<BinaryExpr>(&e);
+  if (!b)
+    return fail(llvm::isa<CallExpr>(e) || llvm::isa<PipeExpr>(e)
+                    ? "function calls are not supported in the image transform"
+                    : "unsupported expression in the image transform");
+  std::optional<Affine> l = foldAffine(b->getLHS());
+  if (!l)
+    return l;
+  std::optional<Affine> r = foldAffine(b->getRHS());
+  if (!r)
+    return r;
+  switch (b->getOp()) {
+  case BinaryOp::Add:
+    return Affine{l->a + r->a, l->b + r->b};
+  case BinaryOp::Sub:
+    return Affine{l->a - r->a, l->b - r->b};
+  case BinaryOp::Mul:
+    if (l->a != 0 && r->a != 0)
+      return fail("'image * image' is not affine");
+    return Affine{l->a * r->b + r->a * l->b, l->b * r->b};
+  case BinaryOp::Div:
+    if (r->a != 0)
+      return fail("dividing by an expression of `image` is not affine");
+    if (r->b == 0)
+      return fail("division by zero");
+    return Affine{l->a / r->b, l->b / r->b};
+  default:
+    return fail("operator '" + getBinaryOpSpelling(b->getOp()) +
+                "' is not affine");
+  }
+}
+
+bool DataChecker::checkAugment(const Expr &e, DataConfig &cfg) {
+  if (auto *list = llvm::dyn_cast<ListExpr>(&e)) {
+    for (const ExprPtr &el : list->getElements())
+      if (!checkAugment(*el, cfg))
+        return false;
+    return true;
+  }
+  const auto *call = llvm::dyn_cast<CallExpr>(&e);
+  const auto *fn = call ? llvm::dyn_cast<NameExpr>(&call->getCallee()) : nullptr;
+  std::string name = fn ? fn->getName().str() : "";
+  auto fail = [&](const llvm::Twine &msg) {
+    diags.error(e.getLoc(), msg, {e.getRange()});
+    return false;
+  };
+  if (name != "random_hflip" && name != "random_crop")
+    return fail("unknown augmentation; supported: random_hflip(p), "
+                "random_crop(size, pad=0), or a list of them");
+  Augmentation aug;
+  aug.kind = name;
+  std::map<std::string, double> args;
+  size_t pos = 0;
+  const char *positional[] = {name == "random_hflip" ? "p" : "size", "pad"};
+  for (const Arg &a : call->getArgs()) {
+    Value v = evalConst(diags, *a.value, env);
+    if (v.isError())
+      return false;
+    std::string key = a.isKeyword() ? a.keyword
+                      : pos < 2     ? positional[pos++]
+                                    : "";
+    if (!v.isNumber() || (key != positional[0] &&
+                          !(name == "random_crop" && key == "pad")))
+      return fail(name == "random_hflip"
+                      ? "random_hflip takes one number: random_hflip(p)"
+                      : "random_crop takes random_crop(size, pad=0)");
+    args[key] = v.asDouble();
+  }
+  if (name == "random_hflip") {
+    double p = args.count("p") ? args["p"] : 0.5;
+    if (p < 0 || p > 1)
+      return fail("random_hflip probability must be in [0, 1]");
+    aug.args = {p};
+  } else {
+    if (!args.count("size"))
+      return fail("random_crop needs a size: random_crop(size, pad=0)");
+    double size = args["size"], pad = args.count("pad") ? args["pad"] : 0;
+    if (size < 1 || pad < 0 || size != int64_t(size) || pad != int64_t(pad))
+      return fail("random_crop needs an integer size >= 1 and pad >= 0");
+    aug.args = {size, pad};
+  }
+  cfg.augment.push_back(aug);
+  return true;
+}
+
+std::optional<DataConfig> DataChecker::check(const DataDecl &decl) {
+  DataConfig cfg;
+  cfg.name = decl.getName().str();
+  cfg.loc = decl.getNameRange().Start;
+  bool ok = true;
+  std::map<std::string, llvm::SMLoc> seen;
+  const Expr *imageExpr = nullptr, *augmentExpr = nullptr;
+  for (const Field &f : decl.getFields()) {
+    if (seen.count(f.name)) {
+      diags.error(f.nameRange.Start, "field '" + f.name + "' is set twice",
+                  {f.nameRange});
+      diags.note(seen[f.name], "first set here");
+      ok = false;
+      continue;
+    }
+    seen[f.name] = f.nameRange.Start;
+    if (f.name == "train" || f.name == "test") {
+      std::optional<DataSplit> s = checkSplit(f, cfg);
+      ok &= s.has_value();
+      (f.name == "train" ? cfg.train : cfg.test) = s;
+    } else if (f.name == "image") {
+      imageExpr = f.value.get();
+    } else if (f.name == "augment") {
+      augmentExpr = f.value.get();
+    } else {
+      bool literal = !llvm::isa<CallExpr>(*f.value) &&
+                     !llvm::isa<PipeExpr>(*f.value) &&
+                     !llvm::isa<ListExpr>(*f.value);
+      Value v = literal ? evalConst(diags, *f.value, env) : Value();
+      if (!literal ||
+          (!v.isError() && v.kind != Value::Kind::String && !v.isNumber())) {
+        diags.error(f.nameRange.Start,
+                    "unknown field '" + f.name +
+                        "' in data block; expected train, test, image, "
+                        "augment, or a named string or number constant",
+                    {f.nameRange});
+        v = Value::error();
+      }
+      ok &= !v.isError();
+      env[f.name] = v;
+    }
+  }
+  if (imageExpr) {
+    std::optional<Affine> t = foldAffine(*imageExpr);
+    ok &= t.has_value();
+    if (t) {
+      cfg.scale = t->a;
+      cfg.shift = t->b;
+      if (t->a == 0) {
+        diags.error(imageExpr->getLoc(), "the image transform does not "
+                                         "depend on `image`");
+        ok = false;
+      }
+    }
+  }
+  if (augmentExpr)
+    ok &= checkAugment(*augmentExpr, cfg);
+  if (ok && !cfg.train) {
+    diags.error(decl.getNameRange().Start,
+                "data block '" + decl.getName() +
+                    "' has no train split (train = idx(...) or csv(...))");
+    ok = false;
+  }
+  if (!ok)
+    return std::nullopt;
+  return cfg;
+}
+
+std::optional<DataConfig> sema::checkData(DiagnosticEngine &diags,
+                                          const DataDecl &decl,
+                                          llvm::StringRef baseDir) {
+  DataChecker checker(diags, baseDir);
+  return checker.check(decl);
+}

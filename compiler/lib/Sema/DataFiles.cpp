@@ -1,0 +1,127 @@
+//===- DataFiles.cpp - Reading data-set headers at compile time -----------===//
+//
+// The compiler reads only what it needs to type a data block: the header of
+// an IDX file (gzip or plain, through zlib's gz* functions, which read both)
+// and, for label files, the labels themselves to learn the class count.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Config.h"
+
+#include <cerrno>
+#include <cstring>
+#include <zlib.h>
+
+using namespace modelc;
+using namespace modelc::sema;
+
+namespace {
+/// Closes a gzFile on scope exit.
+struct GzCloser {
+  gzFile f;
+  ~GzCloser() {
+    if (f)
+      gzclose(f);
+  }
+};
+} // namespace
+
+/// Size in bytes of one element of an IDX type code (0 if unknown).
+static unsigned idxElementSize(unsigned code) {
+  switch (code) {
+  case 0x08:
+  case 0x09:
+    return 1;
+  case 0x0B:
+    return 2;
+  case 0x0C:
+  case 0x0D:
+    return 4;
+  case 0x0E:
+    return 8;
+  default:
+    return 0;
+  }
+}
+
+/// Opens `path` and reads its header; leaves the stream after the header.
+static std::optional<IdxHeader> openIdx(const std::string &path, gzFile &file,
+                                        std::string &error) {
+  errno = 0;
+  file = gzopen(path.c_str(), "rb");
+  if (!file) {
+    error = errno ? std::strerror(errno) : "cannot open file";
+    return std::nullopt;
+  }
+  unsigned char magic[4];
+  if (gzread(file, magic, 4) != 4 || magic[0] != 0 || magic[1] != 0 ||
+      !idxElementSize(magic[2]) || magic[3] == 0) {
+    error = "not an IDX file (bad magic number)";
+    return std::nullopt;
+  }
+  IdxHeader h;
+  h.typeCode = magic[2];
+  for (unsigned i = 0; i < magic[3]; ++i) {
+    unsigned char b[4];
+    if (gzread(file, b, 4) != 4) {
+      error = "truncated IDX header";
+      return std::nullopt;
+    }
+    int64_t d = (int64_t(b[0]) << 24) | (b[1] << 16) | (b[2] << 8) | b[3];
+    if (d <= 0) {
+      error = "IDX header has an empty dimension";
+      return std::nullopt;
+    }
+    h.dims.push_back(d);
+  }
+  return h;
+}
+
+std::optional<IdxHeader> sema::readIdxHeader(const std::string &path,
+                                             std::string &error) {
+  gzFile f = nullptr;
+  std::optional<IdxHeader> h = openIdx(path, f, error);
+  GzCloser closer{f};
+  return h;
+}
+
+std::optional<int64_t> sema::scanIdxLabels(const std::string &path,
+                                           const IdxHeader &header,
+                                           std::string &error) {
+  if (header.dims.size() != 1 ||
+      (header.typeCode != 0x08 && header.typeCode != 0x09 &&
+       header.typeCode != 0x0C)) {
+    error = "a label file must be a 1-D IDX file of u8, i8 or i32 values";
+    return std::nullopt;
+  }
+  gzFile f = nullptr;
+  std::optional<IdxHeader> h = openIdx(path, f, error);
+  GzCloser closer{f};
+  if (!h)
+    return std::nullopt;
+  unsigned size = idxElementSize(header.typeCode);
+  int64_t count = header.dims[0], maxLabel = -1;
+  std::vector<unsigned char> buf(1 << 16);
+  int64_t done = 0;
+  while (done < count) {
+    int64_t want = std::min<int64_t>(count - done, buf.size() / size);
+    int got = gzread(f, buf.data(), unsigned(want * size));
+    if (got != int(want * size)) {
+      error = "label file is shorter than its header says";
+      return std::nullopt;
+    }
+    for (int64_t i = 0; i < want; ++i) {
+      const unsigned char *p = &buf[i * size];
+      int64_t v = size == 1 ? (header.typeCode == 0x09 ? int8_t(p[0]) : p[0])
+                            : int32_t((uint32_t(p[0]) << 24) | (p[1] << 16) |
+                                      (p[2] << 8) | p[3]);
+      if (v < 0) {
+        error = "negative label " + std::to_string(v);
+        return std::nullopt;
+      }
+      maxLabel = std::max(maxLabel, v);
+    }
+    done += want;
+  }
+  return maxLabel;
+}

@@ -1,0 +1,216 @@
+//===- Elaborator.h - Symbolic evaluation of models (internal) --*- C++ -*-===//
+//
+// Internal interface of semantic analysis. The Elaborator evaluates a model
+// body symbolically: compile-time numbers are folded, tensor operations
+// become typed Nodes of a Graph, and every call of a user function is
+// instantiated at its call site (its dimension variables unified with the
+// argument shapes) and inlined. Builtins (relu, convolution, cross_entropy,
+// ...) are implemented in Builtins.cpp / BuiltinsNN.cpp against this
+// interface; operators in Operators.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MODELC_LIB_SEMA_ELABORATOR_H
+#define MODELC_LIB_SEMA_ELABORATOR_H
+
+#include "modelc/Frontend/AST.h"
+#include "modelc/Frontend/Diagnostics.h"
+#include "modelc/Sema/Program.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace modelc {
+namespace sema {
+
+struct ModuleInfo;
+struct BuiltinInfo;
+
+/// A compile-time value of the symbolic evaluation.
+struct Value {
+  enum class Kind {
+    Error,  ///< an error was already reported; propagate silently
+    None,   ///< an absent optional argument
+    Tensor, ///< a graph node
+    Int,
+    Float,
+    Bool,
+    String,
+    List,
+    SymDim, ///< a symbolic dimension such as the batch size B
+    DTypeName, ///< f32, i64, ... (argument of cast)
+    Func,    ///< a user fn or model
+    Builtin, ///< a builtin function
+    Module,  ///< an imported module
+  };
+  Kind kind = Kind::Error;
+  unsigned node = 0;
+  int64_t i = 0;
+  double f = 0;
+  std::string s;
+  std::vector<Value> list;
+  DType dtype = DType::F32;
+  const FuncDecl *fn = nullptr;
+  const ModuleInfo *module = nullptr;
+  const BuiltinInfo *builtin = nullptr;
+  /// The source range that produced the value.
+  llvm::SMRange range;
+
+  static Value error() { return Value(); }
+  bool isError() const { return kind == Kind::Error; }
+  bool isNumber() const { return kind == Kind::Int || kind == Kind::Float; }
+  double asDouble() const { return kind == Kind::Int ? double(i) : f; }
+  /// A short description for messages: "tensor f32[B, 10]", "integer 3".
+  std::string describe(const Graph &graph) const;
+};
+
+/// A parsed module and its top-level names.
+struct ModuleInfo {
+  /// The qualified name used in messages ("nn"; the main file's base name).
+  std::string name;
+  const Module *ast = nullptr;
+  /// Top-level declarations by name.
+  std::map<std::string, const Decl *> decls;
+  /// Imported modules by bound name.
+  std::map<std::string, const ModuleInfo *> imports;
+};
+
+/// An evaluated call argument.
+struct ArgValue {
+  std::string keyword;
+  Value value;
+  llvm::SMRange range;
+};
+
+/// The evaluation context of one body (the model's, or an instantiation's).
+struct Frame {
+  const ModuleInfo *module = nullptr;
+  /// Local names (function parameters, let bindings, params).
+  std::map<std::string, Value> vars;
+  /// Dimension variables and where each was bound.
+  std::map<std::string, SDim> dims;
+  std::map<std::string, std::string> dimOrigins;
+  /// The `...` binding.
+  std::optional<Shape> ellipsis;
+  /// Index of the instantiation in Graph::instances (-1: model body).
+  int instance = -1;
+  /// Call sites from the innermost outwards.
+  std::vector<llvm::SMLoc> callStack;
+  /// Prefix of parameter names declared in this body ("linear_0").
+  std::string paramPrefix;
+};
+
+/// Evaluates model bodies into a Graph.
+class Elaborator {
+public:
+  Elaborator(DiagnosticEngine &diags, Graph &graph,
+             const std::vector<const ModuleInfo *> &allModules)
+      : diags(diags), graph(graph), allModules(allModules) {}
+
+  /// Checks the model `decl` of `module` and fills the graph. False on error.
+  bool elaborateModel(const FuncDecl &decl, const ModuleInfo &module);
+
+  /// Evaluates an expression.
+  Value eval(const Expr &expr, Frame &frame);
+  /// Calls `callee` with evaluated arguments; `loc` is the call's location.
+  Value call(const Value &callee, std::vector<ArgValue> args, llvm::SMLoc loc,
+             llvm::SMRange range, Frame &frame);
+
+  /// Adds a node; returns a tensor Value referring to it.
+  Value addNode(OpKind kind, std::vector<unsigned> operands, TensorType type,
+                std::vector<NodeAttr> attrs, llvm::SMLoc loc, Frame &frame,
+                std::string origin);
+  /// The type of a tensor value.
+  const TensorType &typeOf(const Value &v) const {
+    return graph.nodes[v.node].type;
+  }
+  /// Converts a compile-time number into a constant node of `dtype`
+  /// (reports an error if the number does not fit the dtype).
+  Value materialize(const Value &v, DType dtype, Frame &frame);
+  /// Applies a broadcasting binary operator (Add..Min, Cmp).
+  Value binaryOp(OpKind kind, llvm::StringRef spelling, Value lhs, Value rhs,
+                 llvm::SMLoc loc, Frame &frame, llvm::StringRef pred = "");
+  /// Matrix product `lhs @ rhs`.
+  Value matmul(Value lhs, Value rhs, llvm::SMLoc loc, Frame &frame);
+
+  /// "cnn.model:3:9".
+  std::string where(llvm::SMLoc loc) const;
+  /// Adds notes "note: in call to 'nn.linear' from here" for each call site.
+  void noteCallStack(const Frame &frame);
+  /// Notes where an operand's value came from.
+  void noteOrigin(const Value &v, llvm::StringRef what);
+  /// Reports an error followed by the instantiation notes.
+  void error(llvm::SMLoc loc, const llvm::Twine &msg, const Frame &frame);
+
+  DiagnosticEngine &diags;
+  Graph &graph;
+
+private:
+  Value evalName(const NameExpr &e, Frame &frame);
+  Value evalMember(const MemberExpr &e, Frame &frame);
+  Value evalCall(const Expr &calleeExpr, const Expr *piped,
+                 llvm::ArrayRef<Arg> args, llvm::SMLoc loc,
+                 llvm::SMRange range, Frame &frame);
+  Value evalBinary(const BinaryExpr &e, Frame &frame);
+  Value instantiate(const FuncDecl &fn, const ModuleInfo &module,
+                    std::vector<ArgValue> args, llvm::SMLoc loc,
+                    Frame &caller);
+  bool bindParam(const Param &p, const Value &v, llvm::SMRange argRange,
+                 const FuncDecl &fn, Frame &frame);
+  bool unifyShape(const TypeRef &pattern, const TensorType &actual,
+                  llvm::StringRef what, llvm::SMRange at, const FuncDecl &fn,
+                  Frame &frame, const Value *actualValue = nullptr);
+  std::optional<Shape> resolveType(const TypeRef &type, Frame &frame,
+                                   bool allowSymbolic);
+  bool runBody(llvm::ArrayRef<StmtPtr> body, Frame &frame, Value &result);
+  bool declareParam(const ParamStmt &p, Frame &frame);
+  std::optional<Initializer> evalInitializer(const Expr &e, Frame &frame);
+  void reportUnknownName(llvm::StringRef name, llvm::SMRange range,
+                         const Frame &frame);
+
+  const std::vector<const ModuleInfo *> &allModules;
+  /// Functions being instantiated (recursion detection) and their calls.
+  std::vector<std::pair<const FuncDecl *, llvm::SMLoc>> activeCalls;
+  /// Per-callee instance counters ("linear" -> 2).
+  std::map<std::string, unsigned> instanceCounters;
+};
+
+/// A builtin's handler: arguments are bound to the builtin's parameters in
+/// order (Kind::None for an absent optional one).
+using BuiltinHandler = Value (*)(Elaborator &el, llvm::ArrayRef<Value> args,
+                                 llvm::SMLoc loc, Frame &frame);
+
+/// One parameter of a builtin.
+struct BuiltinParam {
+  const char *name;
+  /// False when the argument must be given.
+  bool optional;
+};
+
+/// A builtin function of the language.
+struct BuiltinInfo {
+  const char *name;
+  std::vector<BuiltinParam> params;
+  BuiltinHandler handler;
+  /// The signature as shown in notes: "max_pool(x, kernel, stride=kernel, pad=0)".
+  const char *signature;
+};
+
+/// Binds call arguments to the parameters of `spec` (positional, then
+/// keywords); absent optional ones become Kind::None. Reports too many
+/// arguments, unknown or repeated keywords and missing arguments.
+bool bindArgsToSpec(Elaborator &el, const BuiltinInfo &spec,
+                    llvm::ArrayRef<ArgValue> args, llvm::SMLoc loc,
+                    std::vector<Value> &bound);
+
+/// The builtin named `name`, or nullptr.
+const BuiltinInfo *lookupBuiltin(llvm::StringRef name);
+/// Every builtin's name (for "did you mean").
+std::vector<llvm::StringRef> getBuiltinNames();
+
+} // namespace sema
+} // namespace modelc
+
+#endif // MODELC_LIB_SEMA_ELABORATOR_H

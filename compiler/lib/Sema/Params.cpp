@@ -1,0 +1,279 @@
+//===- Params.cpp - Parameters, initialisers and model signatures ---------===//
+//
+// `param` declarations: their shapes are resolved from the dimension
+// variables bound at the call site, their initialisers folded to a kind and
+// numbers, and each gets a stable name `<instance>.<name>` in the parameter
+// table. Also the entry point that checks a model (inputs, body, result).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Elaborator.h"
+
+using namespace modelc;
+using namespace modelc::sema;
+
+std::optional<Shape> Elaborator::resolveType(const TypeRef &type, Frame &frame,
+                                             bool allowSymbolic) {
+  Shape shape;
+  for (const Dim &d : type.dims) {
+    switch (d.kind) {
+    case Dim::Kind::Constant:
+      if (d.value <= 0) {
+        error(d.range.Start, "dimension sizes must be positive, got " +
+                                 llvm::Twine(d.value), frame);
+        return std::nullopt;
+      }
+      shape.push_back(SDim::fixed(d.value));
+      break;
+    case Dim::Kind::Ellipsis:
+      if (!frame.ellipsis) {
+        error(d.range.Start, "'...' is not bound by the signature here",
+              frame);
+        return std::nullopt;
+      }
+      shape.insert(shape.end(), frame.ellipsis->begin(),
+                   frame.ellipsis->end());
+      break;
+    case Dim::Kind::Symbol: {
+      auto it = frame.dims.find(d.name);
+      auto var = frame.vars.find(d.name);
+      if (it == frame.dims.end() && var != frame.vars.end() &&
+          var->second.kind == Value::Kind::Int && var->second.i > 0) {
+        // An integer parameter used as a size (`kernel: int` in
+        // `f32[N, C, kernel, kernel]`).
+        shape.push_back(SDim::fixed(var->second.i));
+        break;
+      }
+      if (it == frame.dims.end()) {
+        error(d.range.Start, "dimension '" + d.name +
+                                 "' is not bound by the signature; bind it "
+                                 "with a parameter such as `out: " +
+                                 d.name + "` or a tensor argument's shape",
+              frame);
+        return std::nullopt;
+      }
+      shape.push_back(it->second);
+      break;
+    }
+    }
+  }
+  if (!allowSymbolic)
+    for (const SDim &d : shape)
+      if (d.isSymbolic()) {
+        error(type.range.Start,
+              "a parameter cannot depend on the symbolic dimension '" +
+                  d.symbol +
+                  "' (the batch size): parameter shapes are fixed at compile "
+                  "time",
+              frame);
+        return std::nullopt;
+      }
+  return shape;
+}
+
+/// The initialisers a `param` may use, as argument specs.
+static const BuiltinInfo kInitializers[] = {
+    {"kaiming_uniform", {{"fan_in", false}, {"a", true}}, nullptr,
+     "kaiming_uniform(fan_in, a=0)"},
+    {"uniform", {{"lo", false}, {"hi", false}}, nullptr, "uniform(lo, hi)"},
+    {"normal", {{"mean", true}, {"std", true}}, nullptr,
+     "normal(mean=0, std=1)"},
+    {"zeros", {}, nullptr, "zeros()"},
+    {"ones", {}, nullptr, "ones()"},
+    {"constant", {{"value", false}}, nullptr, "constant(value)"},
+};
+
+std::optional<Initializer> Elaborator::evalInitializer(const Expr &e,
+                                                       Frame &frame) {
+  const char *expected = "expected an initialiser: kaiming_uniform(fan_in), "
+                         "uniform(lo, hi), normal(mean, std), zeros(), ones() "
+                         "or constant(value)";
+  const auto *call = llvm::dyn_cast<CallExpr>(&e);
+  const auto *name = call ? llvm::dyn_cast<NameExpr>(&call->getCallee())
+                          : llvm::dyn_cast<NameExpr>(&e);
+  const BuiltinInfo *spec = nullptr;
+  for (const BuiltinInfo &b : kInitializers)
+    if (name && name->getName() == b.name)
+      spec = &b;
+  if (!spec) {
+    error(e.getLoc(), expected, frame);
+    return std::nullopt;
+  }
+  std::vector<ArgValue> args;
+  if (call)
+    for (const Arg &a : call->getArgs()) {
+      ArgValue av{a.keyword, eval(*a.value, frame), a.getRange()};
+      if (av.value.isError())
+        return std::nullopt;
+      if (!av.value.isNumber()) {
+        error(a.value->getLoc(),
+              "initialiser arguments must be compile-time numbers, got " +
+                  av.value.describe(graph),
+              frame);
+        return std::nullopt;
+      }
+      args.push_back(std::move(av));
+    }
+  std::vector<Value> bound;
+  if (!bindArgsToSpec(*this, *spec, args, e.getLoc(), bound))
+    return std::nullopt;
+  Initializer init;
+  init.kind = spec->name;
+  for (const Value &v : bound)
+    if (v.kind != Value::Kind::None)
+      init.args.push_back(v.asDouble());
+  std::string bad;
+  if (init.kind == "kaiming_uniform" && init.args[0] <= 0)
+    bad = "kaiming_uniform needs fan_in > 0";
+  if (init.kind == "uniform" && !(init.args[0] < init.args[1]))
+    bad = "uniform(lo, hi) needs lo < hi";
+  if (init.kind == "normal") {
+    if (bound[0].kind == Value::Kind::None)
+      init.args.insert(init.args.begin(), 0.0);
+    if (bound[1].kind == Value::Kind::None)
+      init.args.push_back(1.0);
+    if (init.args[1] <= 0)
+      bad = "normal needs std > 0";
+  }
+  if (!bad.empty()) {
+    error(e.getLoc(), bad, frame);
+    return std::nullopt;
+  }
+  return init;
+}
+
+bool Elaborator::declareParam(const ParamStmt &p, Frame &frame) {
+  const TypeRef &t = p.getType();
+  std::optional<DType> dt = parseDType(t.name);
+  if (!dt || !isFloat(*dt)) {
+    error(t.nameRange.Start,
+          "parameter '" + p.getName() +
+              "' must have a floating-point type (f32 or f64), got '" +
+              t.name + "'",
+          frame);
+    return false;
+  }
+  std::optional<Shape> shape = resolveType(t, frame, /*allowSymbolic=*/false);
+  if (!shape)
+    return false;
+  std::optional<Initializer> init = evalInitializer(p.getInit(), frame);
+  if (!init)
+    return false;
+  std::string name = frame.paramPrefix + "." + p.getName().str();
+  for (const TableEntry &e : graph.params)
+    if (e.name == name) {
+      error(p.getNameRange().Start,
+            "parameter '" + p.getName() + "' is declared twice", frame);
+      diags.note(e.loc, "first declared here");
+      return false;
+    }
+  TensorType type{*dt, *shape};
+  graph.params.push_back({name, type, *init, p.getNameRange().Start,
+                          frame.instance});
+  NodeAttr sym;
+  sym.name = "symbol";
+  sym.kind = NodeAttr::Kind::Text;
+  sym.text = name;
+  Value v = addNode(OpKind::Param, {}, type, {sym}, p.getNameRange().Start,
+                    frame,
+                    ("parameter '" + p.getName() + "' declared at " +
+                     where(p.getNameRange().Start))
+                        .str());
+  frame.vars[p.getName().str()] = v;
+  return true;
+}
+
+/// Creates the Input node of one model parameter.
+static bool bindModelInput(Elaborator &el, const Param &p, Frame &frame,
+                           bool first) {
+  const TypeRef &t = p.type;
+  std::optional<DType> dt = parseDType(t.name);
+  if (!dt || !t.hasShape || p.defaultValue) {
+    el.diags.error(p.range.Start,
+                   "model input '" + p.name +
+                       "' must be a tensor with a shape, such as "
+                       "f32[B, 784], and no default value",
+                   {p.range});
+    return false;
+  }
+  Shape shape;
+  for (size_t i = 0; i < t.dims.size(); ++i) {
+    const Dim &d = t.dims[i];
+    if (d.kind == Dim::Kind::Constant) {
+      shape.push_back(SDim::fixed(d.value));
+      continue;
+    }
+    if (d.kind == Dim::Kind::Ellipsis || i != 0) {
+      el.diags.error(d.range.Start,
+                     "model input dimensions must be numbers, except the "
+                     "leading batch dimension (such as B)",
+                     {d.range});
+      return false;
+    }
+    shape.push_back(SDim::sym(d.name));
+    frame.dims[d.name] = SDim::sym(d.name);
+    frame.dimOrigins[d.name] = "the batch dimension of input '" + p.name + "'";
+  }
+  NodeAttr nameAttr;
+  nameAttr.name = "name";
+  nameAttr.kind = NodeAttr::Kind::Text;
+  nameAttr.text = p.name;
+  Value v = el.addNode(OpKind::Input, {}, TensorType{*dt, shape}, {nameAttr},
+                       p.nameRange.Start, frame,
+                       "input '" + p.name + "' declared at " +
+                           el.where(p.nameRange.Start));
+  el.graph.inputs.push_back(v.node);
+  el.graph.inputNames.push_back(p.name);
+  frame.vars[p.name] = v;
+  (void)first;
+  return true;
+}
+
+bool Elaborator::elaborateModel(const FuncDecl &decl,
+                                const ModuleInfo &module) {
+  unsigned errorsBefore = diags.getNumErrors();
+  graph.modelName = decl.getName().str();
+  graph.loc = decl.getNameRange().Start;
+  Frame frame;
+  frame.module = &module;
+  frame.paramPrefix = decl.getName().str();
+  bool ok = true;
+  for (size_t i = 0; i < decl.getParams().size(); ++i)
+    ok &= bindModelInput(*this, decl.getParams()[i], frame, i == 0);
+  if (!ok)
+    return false;
+  if (decl.getParams().empty()) {
+    diags.error(decl.getNameRange().Start,
+                "model '" + decl.getName() + "' has no input");
+    return false;
+  }
+  activeCalls.push_back({&decl, decl.getLoc()});
+  Value result;
+  ok = runBody(decl.getBody(), frame, result);
+  activeCalls.pop_back();
+  if (!ok)
+    return false;
+  if (result.kind != Value::Kind::Tensor) {
+    diags.error(result.range.Start, "model '" + decl.getName() +
+                                        "' must return a tensor, got " +
+                                        result.describe(graph),
+                {result.range});
+    return false;
+  }
+  graph.output = result.node;
+  if (const auto &rt = decl.getResultType()) {
+    std::optional<DType> dt = parseDType(rt->name);
+    if (!dt || *dt != typeOf(result).dtype) {
+      diags.error(rt->range.Start,
+                  "model '" + decl.getName() + "' declares result " +
+                      rt->str() + " but returns " + typeOf(result).str(),
+                  {rt->range});
+      noteOrigin(result, "the returned value");
+      return false;
+    }
+    if (!unifyShape(*rt, typeOf(result), "the result", result.range, decl,
+                    frame, &result))
+      return false;
+  }
+  return diags.getNumErrors() == errorsBefore;
+}

@@ -1,0 +1,207 @@
+//===- Program.cpp - The checked program and its printed form -------------===//
+//
+// Accessors of the checked program and printProgram(), the user-facing text
+// of `modelc --emit=sema`: per model the instantiations and their
+// dimension bindings, every value with its type and source location, the
+// parameter and state tables; then the data and train configurations.
+//
+//===----------------------------------------------------------------------===//
+
+#include "modelc/Sema/Program.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
+
+using namespace modelc;
+using namespace modelc::sema;
+
+llvm::StringRef sema::getOpKindName(OpKind kind) {
+  static const char *const names[] = {
+      "input", "label", "param", "constant", "add", "sub", "mul", "div",
+      "pow", "max", "min", "cmp", "neg", "abs", "exp", "log", "sqrt", "relu",
+      "gelu", "tanh", "sigmoid", "cast", "matmul", "conv2d", "max_pool2d",
+      "avg_pool2d", "softmax", "log_softmax", "reduce_sum", "reduce_mean",
+      "reduce_max", "argmax", "reshape", "flatten", "transpose", "concat",
+      "dropout", "batch_norm", "layer_norm", "embedding", "cross_entropy",
+      "mse_loss", "l1_loss", "bce_with_logits"};
+  return names[unsigned(kind)];
+}
+
+bool sema::isLossKind(OpKind kind) {
+  return kind == OpKind::CrossEntropy || kind == OpKind::MSELoss ||
+         kind == OpKind::L1Loss || kind == OpKind::BCEWithLogits;
+}
+
+const NodeAttr *Node::getAttr(llvm::StringRef name) const {
+  for (const NodeAttr &a : attrs)
+    if (a.name == name)
+      return &a;
+  return nullptr;
+}
+
+std::vector<int64_t> Node::getInts(llvm::StringRef name) const {
+  const NodeAttr *a = getAttr(name);
+  return a ? a->ints : std::vector<int64_t>();
+}
+
+double Node::getNumber(llvm::StringRef name, double dflt) const {
+  const NodeAttr *a = getAttr(name);
+  return a ? a->number : dflt;
+}
+
+std::string Node::getText(llvm::StringRef name) const {
+  const NodeAttr *a = getAttr(name);
+  return a ? a->text : std::string();
+}
+
+std::string sema::formatNumber(double v) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << llvm::format("%g", v);
+  return s;
+}
+
+std::string Initializer::str() const {
+  std::vector<std::string> parts;
+  for (double a : args)
+    parts.push_back(formatNumber(a));
+  if (parts.empty())
+    return kind;
+  return kind + "(" + llvm::join(parts, ", ") + ")";
+}
+
+const Graph *Program::getMainModel() const {
+  if (train)
+    for (const Graph &g : models)
+      if (g.modelName == train->modelName)
+        return &g;
+  return models.size() == 1 ? &models[0] : nullptr;
+}
+
+/// Prints one node's attributes as `{a = 1, b = [1, 2]}`.
+static void printAttrs(llvm::raw_ostream &os, const Node &n) {
+  if (n.attrs.empty())
+    return;
+  os << " {";
+  for (size_t i = 0; i < n.attrs.size(); ++i) {
+    const NodeAttr &a = n.attrs[i];
+    os << (i ? ", " : "") << a.name << " = ";
+    if (a.kind == NodeAttr::Kind::Number)
+      os << formatNumber(a.number);
+    else if (a.kind == NodeAttr::Kind::Text)
+      os << '"' << a.text << '"';
+    else if (a.ints.size() == 1 && a.name != "axes" && a.name != "shape" &&
+             a.name != "permutation")
+      os << a.ints[0];
+    else {
+      os << '[';
+      for (size_t j = 0; j < a.ints.size(); ++j)
+        os << (j ? ", " : "") << a.ints[j];
+      os << ']';
+    }
+  }
+  os << '}';
+}
+
+static void printGraph(llvm::raw_ostream &os, const Graph &g,
+                       const llvm::SourceMgr &sm) {
+  os << "model " << g.modelName << " @" << formatLoc(sm, g.loc) << "\n";
+  if (!g.instances.empty())
+    os << "  instances:\n";
+  for (const Instance &inst : g.instances) {
+    os << "    " << inst.name << " = " << inst.callee << " called at "
+       << formatLoc(sm, inst.callSite);
+    if (inst.parent >= 0)
+      os << " in " << g.instances[inst.parent].name;
+    std::vector<std::string> b;
+    for (auto &kv : inst.bindings)
+      b.push_back(kv.first + " = " + kv.second);
+    if (!b.empty())
+      os << " {" << llvm::join(b, ", ") << "}";
+    os << "\n";
+  }
+  os << "  values:\n";
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    const Node &n = g.nodes[i];
+    os << "    %" << i << " = " << getOpKindName(n.kind);
+    for (size_t j = 0; j < n.operands.size(); ++j)
+      os << (j ? ", %" : " %") << n.operands[j];
+    printAttrs(os, n);
+    os << " : " << n.type.str() << " @" << formatLoc(sm, n.locs.front());
+    if (n.instance >= 0)
+      os << " in " << g.instances[n.instance].name;
+    auto let = g.letNames.find(i);
+    if (let != g.letNames.end())
+      os << " (" << let->second.first << ")";
+    os << "\n";
+  }
+  os << "  output %" << g.output << " : " << g.nodes[g.output].type.str()
+     << "\n";
+  if (g.loss)
+    os << "  loss %" << *g.loss << " : " << g.nodes[*g.loss].type.str()
+       << "\n";
+  os << "  parameters:\n";
+  int64_t total = 0;
+  for (const TableEntry &p : g.params) {
+    os << "    " << p.name << " : " << p.type.str() << " = " << p.init.str()
+       << " @" << formatLoc(sm, p.loc) << "\n";
+    total += numElements(p.type.shape).value_or(0);
+  }
+  os << "    (" << g.params.size() << " tensors, " << total << " values)\n";
+  if (!g.states.empty())
+    os << "  state:\n";
+  for (const TableEntry &s : g.states)
+    os << "    " << s.name << " : " << s.type.str() << " = " << s.init.str()
+       << "\n";
+}
+
+static void printData(llvm::raw_ostream &os, const DataConfig &d) {
+  os << "data " << d.name << "\n";
+  for (const auto *split : {&d.train, &d.test}) {
+    if (!*split)
+      continue;
+    os << "  " << (split == &d.train ? "train" : "test") << ": "
+       << (*split)->format << " " << llvm::join((*split)->paths, ", ");
+    if ((*split)->numSamples >= 0)
+      os << " (" << (*split)->numSamples << " samples)";
+    os << "\n";
+  }
+  os << "  sample: " << d.storedType << shapeStr(d.sampleShape)
+     << ", transform: x * " << formatNumber(d.scale) << " + " << formatNumber(d.shift) << "\n";
+  os << "  labels: " << getDTypeName(d.labelType);
+  if (d.numClasses >= 0)
+    os << ", " << d.numClasses << " classes";
+  os << "\n";
+  for (const Augmentation &a : d.augment) {
+    std::vector<std::string> args;
+    for (double v : a.args)
+      args.push_back(formatNumber(v));
+    os << "  augment: " << a.kind << "(" << llvm::join(args, ", ") << ")\n";
+  }
+}
+
+/// "adam(lr=0.001, beta1=0.9)".
+static std::string callStr(const std::string &name,
+                           const std::vector<std::pair<std::string, double>> &a) {
+  std::vector<std::string> parts;
+  for (auto &kv : a)
+    parts.push_back(kv.first + "=" + formatNumber(kv.second));
+  return name + "(" + llvm::join(parts, ", ") + ")";
+}
+
+void sema::printProgram(llvm::raw_ostream &os, const Program &program,
+                        const llvm::SourceMgr &sourceMgr) {
+  for (const Graph &g : program.models)
+    printGraph(os, g, sourceMgr);
+  if (program.data)
+    printData(os, *program.data);
+  if (const auto &t = program.train) {
+    os << "train " << t->modelName << " on " << t->dataName << "\n";
+    os << "  loss: " << t->lossKind << "\n";
+    os << "  optimizer: " << callStr(t->optimizer, t->optimizerArgs) << "\n";
+    os << "  schedule: " << callStr(t->schedule, t->scheduleArgs) << "\n";
+    os << "  epochs: " << t->epochs << ", batch: " << t->batch
+       << ", seed: " << t->seed << "\n";
+    os << "  metrics: " << llvm::join(t->metrics, ", ") << "\n";
+  }
+}

@@ -1,0 +1,52 @@
+//===- CodegenStages.h - The driver's stages after MLIR generation -*- C++ -*-===//
+//
+// Declares the run/emit functions of the stages `grad`, `linalg`, `llvm`
+// and `obj`, and the final step that links the executable. They drive
+// modelc::TrainingCompiler (Pipelines/TrainingPipeline.h), which spells the
+// pipeline; here only the command-line glue lives.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MODELC_TOOLS_MODELC_CODEGENSTAGES_H
+#define MODELC_TOOLS_MODELC_CODEGENSTAGES_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+
+namespace modelc {
+
+struct Compilation;
+
+/// Code generation settings from the command line.
+struct CodegenSettings {
+  /// LLVM optimisation level (-O0..-O3).
+  unsigned optLevel = 3;
+  /// --target-cpu; empty: the host CPU.
+  std::string targetCpu;
+  /// Define `main` (off with --no-main: the object exports modelc_program).
+  bool emitMain = true;
+  /// Directory holding libmodelrt.a.
+  std::string runtimeLibDir;
+};
+
+/// Differentiates @train_loss and prepares the entry points.
+bool runGrad(Compilation &c);
+/// Prints the mdl module with @train_step, @eval_metrics, @predict.
+bool emitGrad(Compilation &c, llvm::raw_ostream &os);
+/// Lowers mdl to linalg/tensor/arith/math.
+bool runLinalg(Compilation &c);
+/// Prints the lowered module.
+bool emitLinalg(Compilation &c, llvm::raw_ostream &os);
+/// CPU lowering, translation to LLVM IR and the runtime glue.
+bool runLLVM(Compilation &c);
+/// Prints the LLVM IR.
+bool emitLLVM(Compilation &c, llvm::raw_ostream &os);
+/// Writes the object file (refuses to write binary to a terminal).
+bool emitObject(Compilation &c, llvm::raw_ostream &os);
+/// Links the executable at `outputPath`.
+bool linkProgramExecutable(Compilation &c, llvm::StringRef outputPath);
+
+} // namespace modelc
+
+#endif // MODELC_TOOLS_MODELC_CODEGENSTAGES_H

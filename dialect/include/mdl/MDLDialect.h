@@ -1,0 +1,22 @@
+//===- MDLDialect.h - The mdl dialect and its attributes --------*- C++ -*-===//
+//
+// Declares the mdl dialect class, its enums (CmpPredicate, Reduction,
+// InitKind) and attributes (#mdl.init, enum attributes).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MDL_MDLDIALECT_H
+#define MDL_MDLDIALECT_H
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/DialectImplementation.h"
+
+#include "mdl/MDLEnums.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "mdl/MDLAttrs.h.inc"
+
+#include "mdl/MDLDialect.h.inc"
+
+#endif // MDL_MDLDIALECT_H

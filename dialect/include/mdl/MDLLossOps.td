@@ -1,0 +1,60 @@
+//===- MDLLossOps.td - Loss functions -----------------------*- tablegen -*-===//
+//
+// Losses: each reduces to a 0-d tensor of the input's float element type,
+// averaged (`mean`) or summed (`sum`) over the per-element / per-sample
+// losses.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MDL_LOSS_OPS_TD
+#define MDL_LOSS_OPS_TD
+
+def MDL_CrossEntropyOp : MDL_InferOp<"cross_entropy"> {
+  let summary = "Softmax cross-entropy with integer class labels";
+  let description = [{
+    `logits` is `NxC` (float), `labels` is `N` (i32 or i64 class indices in
+    `[0, C)`; a float label tensor is rejected). Per sample:
+    `loss_n = logsumexp(logits[n, :]) - logits[n, labels[n]]`, then the
+    `mean` (over N) or `sum`. The result is a 0-d tensor.
+
+    ```mlir
+    %l = mdl.cross_entropy mean %logits, %labels : tensor<?x10xf32>, tensor<?xi64> -> tensor<f32>
+    ```
+  }];
+  let arguments = (ins MDL_ReductionAttr:$reduction, MDL_FloatTensor:$logits,
+                   MDL_Tensor:$labels);
+  let results = (outs MDL_FloatScalar:$result);
+  let assemblyFormat = [{
+    $reduction $logits `,` $labels attr-dict `:` type($logits) `,`
+    type($labels) `->` type($result)
+  }];
+}
+
+/// A loss comparing two float tensors of the same shape elementwise.
+class MDL_PairLossOp<string mnemonic, string formula>
+    : MDL_InferOp<mnemonic> {
+  let summary = "Elementwise loss " # formula;
+  let description = [{
+    `input` and `target` have the same shape (`?` matches `?` only) and
+    float element type. Per element: `}] # formula # [{`, then the `mean`
+    over all elements or the `sum`. The result is a 0-d tensor.
+
+    ```mlir
+    %l = mdl.}] # mnemonic # [{ mean %y, %t : tensor<?x1xf32>, tensor<?x1xf32> -> tensor<f32>
+    ```
+  }];
+  let arguments = (ins MDL_ReductionAttr:$reduction, MDL_FloatTensor:$input,
+                   MDL_FloatTensor:$target);
+  let results = (outs MDL_FloatScalar:$result);
+  let assemblyFormat = [{
+    $reduction $input `,` $target attr-dict `:` type($input) `,`
+    type($target) `->` type($result)
+  }];
+}
+
+def MDL_MSELossOp : MDL_PairLossOp<"mse_loss", "(input - target)^2">;
+def MDL_L1LossOp : MDL_PairLossOp<"l1_loss", "|input - target|">;
+def MDL_BCEWithLogitsOp : MDL_PairLossOp<"bce_with_logits",
+    "max(x, 0) - x * t + log(1 + exp(-|x|)) with x = input, t = target">;
+
+#endif // MDL_LOSS_OPS_TD

@@ -1,0 +1,135 @@
+//===- MDLNNOps.td - Dropout, normalisation, embedding ------*- tablegen -*-===//
+//
+// Layers with their own semantics: dropout, batch norm (train and eval),
+// layer norm and embedding lookup.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MDL_NN_OPS_TD
+#define MDL_NN_OPS_TD
+
+def MDL_DropoutOp : MDL_InferOp<"dropout"> {
+  let summary = "Training-mode dropout with an explicit seed";
+  let description = [{
+    `output = input * mask / (1 - rate)` and `mask` (i1, the input's shape)
+    is returned so that the backward pass reuses it. `rate` is in `[0, 1)`.
+    The mask is a pure function of `seed` (0-d i64) and each element's
+    row-major linear index `i`: Philox4x32-10 with key
+    `(lo32(seed), hi32(seed))` and counter `(lo32(i), hi32(i), 0, 0)`; the
+    first output word `w` gives `u = (w >> 8) * 2^-24` in [0, 1), and
+    `mask[i] = u >= rate`, so `P(mask) = 1 - rate`. Emitted only for
+    training; evaluation uses the input unchanged.
+
+    ```mlir
+    %y, %mask = mdl.dropout %x, %seed {rate = 2.500000e-01 : f64}
+        : tensor<?x128xf32>, tensor<i64> -> tensor<?x128xf32>, tensor<?x128xi1>
+    ```
+  }];
+  let arguments = (ins MDL_FloatTensor:$input, MDL_SeedTensor:$seed,
+                   F64Attr:$rate);
+  let results = (outs MDL_FloatTensor:$output, MDL_BoolTensor:$mask);
+  let assemblyFormat = [{
+    $input `,` $seed attr-dict `:` type($input) `,` type($seed) `->`
+    type($output) `,` type($mask)
+  }];
+}
+
+def MDL_BatchNormTrainOp : MDL_InferOp<"batch_norm_train"> {
+  let summary = "Batch normalisation with batch statistics (training)";
+  let description = [{
+    `input` is `NxC` or `NxCxHxW` (rank >= 2, channels on dimension 1);
+    `gamma` and `beta` are `C`. With the per-channel batch mean `m` and
+    biased variance `v` over all other dimensions:
+    `output = (input - m) / sqrt(v + epsilon) * gamma + beta`.
+    Results: `output`, `batch_mean` (`C`), `batch_var` (`C`, biased).
+    The op does not touch state: the caller updates the running statistics
+    with `momentum` (PyTorch convention):
+    `running_mean = (1 - momentum) * running_mean + momentum * m` and
+    `running_var = (1 - momentum) * running_var + momentum * v * n/(n-1)`
+    (`n` elements per channel), via `mdl.state_read` / `mdl.state_write`.
+
+    ```mlir
+    %y, %m, %v = mdl.batch_norm_train %x, %g, %b {epsilon = 1.000000e-05 : f64}
+        : tensor<?x32x28x28xf32>, tensor<32xf32>, tensor<32xf32>
+        -> tensor<?x32x28x28xf32>, tensor<32xf32>, tensor<32xf32>
+    ```
+  }];
+  let arguments = (ins MDL_FloatTensor:$input, MDL_FloatTensor:$gamma,
+                   MDL_FloatTensor:$beta,
+                   DefaultValuedAttr<F64Attr, "1e-5">:$epsilon,
+                   DefaultValuedAttr<F64Attr, "0.1">:$momentum);
+  let results = (outs MDL_FloatTensor:$output, MDL_FloatTensor:$batch_mean,
+                 MDL_FloatTensor:$batch_var);
+  let assemblyFormat = [{
+    $input `,` $gamma `,` $beta attr-dict `:` type($input) `,` type($gamma)
+    `,` type($beta) `->` type($output) `,` type($batch_mean) `,`
+    type($batch_var)
+  }];
+}
+
+def MDL_BatchNormEvalOp : MDL_InferOp<"batch_norm_eval"> {
+  let summary = "Batch normalisation with running statistics (inference)";
+  let description = [{
+    `output = (input - running_mean) / sqrt(running_var + epsilon) * gamma
+    + beta`, per channel (dimension 1). `gamma`, `beta`, `running_mean`,
+    `running_var` are all `C`.
+
+    ```mlir
+    %y = mdl.batch_norm_eval %x, %g, %b, %rm, %rv
+        : tensor<?x32xf32>, tensor<32xf32>, tensor<32xf32>, tensor<32xf32>, tensor<32xf32> -> tensor<?x32xf32>
+    ```
+  }];
+  let arguments = (ins MDL_FloatTensor:$input, MDL_FloatTensor:$gamma,
+                   MDL_FloatTensor:$beta, MDL_FloatTensor:$running_mean,
+                   MDL_FloatTensor:$running_var,
+                   DefaultValuedAttr<F64Attr, "1e-5">:$epsilon);
+  let results = (outs MDL_FloatTensor:$output);
+  let assemblyFormat = [{
+    $input `,` $gamma `,` $beta `,` $running_mean `,` $running_var attr-dict
+    `:` type($input) `,` type($gamma) `,` type($beta) `,`
+    type($running_mean) `,` type($running_var) `->` type($output)
+  }];
+}
+
+def MDL_LayerNormOp : MDL_InferOp<"layer_norm"> {
+  let summary = "Layer normalisation over the trailing dimensions";
+  let description = [{
+    The normalised shape is `gamma`'s shape (= `beta`'s), which must equal
+    the trailing dimensions of `input` (static, rank >= 1, less than the
+    input's rank). Mean and biased variance are taken over those dimensions:
+    `output = (input - mean) / sqrt(var + epsilon) * gamma + beta`.
+
+    ```mlir
+    %y = mdl.layer_norm %x, %g, %b : tensor<?x16x64xf32>, tensor<64xf32>, tensor<64xf32> -> tensor<?x16x64xf32>
+    ```
+  }];
+  let arguments = (ins MDL_FloatTensor:$input, MDL_FloatTensor:$gamma,
+                   MDL_FloatTensor:$beta,
+                   DefaultValuedAttr<F64Attr, "1e-5">:$epsilon);
+  let results = (outs MDL_FloatTensor:$output);
+  let assemblyFormat = [{
+    $input `,` $gamma `,` $beta attr-dict `:` type($input) `,` type($gamma)
+    `,` type($beta) `->` type($output)
+  }];
+}
+
+def MDL_EmbeddingOp : MDL_InferOp<"embedding"> {
+  let summary = "Looks up rows of a table";
+  let description = [{
+    `indices` (i32 or i64, any shape S) select rows of `table` (`NxD`,
+    float); the result has shape `S x D`. An index outside `[0, N)` is a
+    run-time error reported by the runtime.
+
+    ```mlir
+    %e = mdl.embedding %tokens, %table : tensor<?x16xi64>, tensor<1000x64xf32> -> tensor<?x16x64xf32>
+    ```
+  }];
+  let arguments = (ins MDL_Tensor:$indices, MDL_FloatTensor:$table);
+  let results = (outs MDL_FloatTensor:$result);
+  let assemblyFormat = [{
+    $indices `,` $table attr-dict `:` type($indices) `,` type($table) `->`
+    type($result)
+  }];
+}
+
+#endif // MDL_NN_OPS_TD

@@ -1,0 +1,26 @@
+//===- MDLOps.h - Operations of the mdl dialect -----------------*- C++ -*-===//
+//
+// Declares every mdl op class (generated from MDLOps.td). Include this to
+// build or match mdl ops; it pulls in the dialect and its attributes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MDL_MDLOPS_H
+#define MDL_MDLOPS_H
+
+#include "mdl/MDLDialect.h"
+#include "mdl/MDLTraits.h"
+#include "mdl/ShapeUtils.h"
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#define GET_OP_CLASSES
+#include "mdl/MDLOps.h.inc"
+
+#endif // MDL_MDLOPS_H

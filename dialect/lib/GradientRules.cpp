@@ -1,0 +1,412 @@
+//===- GradientRules.cpp - The gradient rule of every mdl op --------------===//
+//
+// One short function per differentiable mdl op: given the adjoints of its
+// results (`e.grad(i)`), it builds the adjoints of its float operands
+// (`e.set` / `e.setReduced`, which sums broadcast dimensions back). Forward
+// operands and results are used directly. `attachGradientRules` at the end
+// is the table attaching each rule to its op through GradientOpInterface.
+// The rule table is documented in docs/autodiff.md.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GradientBuilder.h"
+#include "mdl/GradientInterface.h"
+
+#include "mlir/IR/MLIRContext.h"
+
+using namespace mlir;
+using namespace mlir::mdl;
+
+#include "mdl/MDLInterfaces.cpp.inc"
+
+using GB = GradientBuilder;
+
+//===----------------------------------------------------------------------===//
+// Elementwise (binary results are reduced back to each operand's shape)
+//===----------------------------------------------------------------------===//
+
+static LogicalResult rule(AddOp op, GB &e) {
+  return success(succeeded(e.setReduced(0, e.grad())) &&
+                 succeeded(e.setReduced(1, e.grad())));
+}
+static LogicalResult rule(SubOp op, GB &e) {
+  return success(succeeded(e.setReduced(0, e.grad())) &&
+                 succeeded(e.setReduced(1, e.neg(e.grad()))));
+}
+static LogicalResult rule(MulOp op, GB &e) {
+  return success(succeeded(e.setReduced(0, e.mul(e.grad(), op.getRhs()))) &&
+                 succeeded(e.setReduced(1, e.mul(e.grad(), op.getLhs()))));
+}
+// d(l/r) = g/r, -g*l/r^2 = -(g/r)*y.
+static LogicalResult rule(DivOp op, GB &e) {
+  Value dl = e.div(e.grad(), op.getRhs());
+  return success(succeeded(e.setReduced(0, dl)) &&
+                 succeeded(e.setReduced(1, e.neg(e.mul(dl, op.getResult())))));
+}
+// d(l^r) = g*r*l^(r-1), g*y*log(l) (0 where l == 0, as PyTorch).
+static LogicalResult rule(PowOp op, GB &e) {
+  Value l = op.getLhs(), r = op.getRhs(), g = e.grad();
+  Value rm1 = e.sub(r, e.scalar(1.0, r));
+  Value dl = e.mul(g, e.mul(r, PowOp::create(e.b, e.loc, l, rm1)));
+  Value logL = e.mul(op.getResult(), LogOp::create(e.b, e.loc, l));
+  Value isZero = e.cmp(CmpPredicate::eq, l, e.scalar(0.0, l));
+  Value dr = e.select(isZero, e.scalar(0.0, l), e.mul(g, logL));
+  return success(succeeded(e.setReduced(0, dl)) &&
+                 succeeded(e.setReduced(1, dr)));
+}
+// Ties send the whole gradient to lhs.
+static LogicalResult minMaxRule(Operation *op, CmpPredicate pred, GB &e) {
+  Value l = op->getOperand(0), r = op->getOperand(1), g = e.grad();
+  Value lhsWins = e.cmp(pred, l, r);
+  Value zero = e.scalar(0.0, g);
+  return success(succeeded(e.setReduced(0, e.select(lhsWins, g, zero))) &&
+                 succeeded(e.setReduced(1, e.select(lhsWins, zero, g))));
+}
+static LogicalResult rule(MaxOp op, GB &e) {
+  return minMaxRule(op, CmpPredicate::ge, e);
+}
+static LogicalResult rule(MinOp op, GB &e) {
+  return minMaxRule(op, CmpPredicate::le, e);
+}
+static LogicalResult rule(NegOp op, GB &e) {
+  e.set(0, e.neg(e.grad()));
+  return success();
+}
+// d|x| = g*sign(x), sign(0) = 0.
+static LogicalResult rule(AbsOp op, GB &e) {
+  Value x = op.getOperand(), g = e.grad(), zero = e.scalar(0.0, x);
+  Value negative = e.maskOrZero(e.cmp(CmpPredicate::lt, x, zero), e.neg(g));
+  e.set(0, e.select(e.cmp(CmpPredicate::gt, x, zero), g, negative));
+  return success();
+}
+static LogicalResult rule(ExpOp op, GB &e) {
+  e.set(0, e.mul(e.grad(), op.getResult()));
+  return success();
+}
+static LogicalResult rule(LogOp op, GB &e) {
+  e.set(0, e.div(e.grad(), op.getOperand()));
+  return success();
+}
+static LogicalResult rule(SqrtOp op, GB &e) {
+  Value y = op.getResult();
+  e.set(0, e.div(e.mul(e.grad(), e.scalar(0.5, y)), y));
+  return success();
+}
+static LogicalResult rule(ReluOp op, GB &e) {
+  Value x = op.getOperand();
+  e.set(0, e.maskOrZero(e.cmp(CmpPredicate::gt, x, e.scalar(0.0, x)),
+                        e.grad()));
+  return success();
+}
+static LogicalResult rule(GeluOp op, GB &e) {
+  e.set(0, GeluGradOp::create(e.b, e.loc, op.getOperand(), e.grad()));
+  return success();
+}
+// d tanh = g*(1 - y^2).
+static LogicalResult rule(TanhOp op, GB &e) {
+  Value y = op.getResult();
+  e.set(0, e.mul(e.grad(), e.sub(e.scalar(1.0, y), e.mul(y, y))));
+  return success();
+}
+// d sigmoid = g*y*(1 - y).
+static LogicalResult rule(SigmoidOp op, GB &e) {
+  Value y = op.getResult();
+  e.set(0, e.mul(e.mul(e.grad(), y), e.sub(e.scalar(1.0, y), y)));
+  return success();
+}
+static LogicalResult rule(SelectOp op, GB &e) {
+  Value c = op.getCondition(), g = e.grad(), zero = e.scalar(0.0, g);
+  return success(succeeded(e.setReduced(1, e.select(c, g, zero))) &&
+                 succeeded(e.setReduced(2, e.select(c, zero, g))));
+}
+// Only float -> float casts carry a gradient (integer operands never need).
+static LogicalResult rule(CastOp op, GB &e) {
+  Type element = getTensorType(op.getInput()).getElementType();
+  if (e.needs(0))
+    e.set(0, CastOp::create(e.b, e.loc, e.grad(), element));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Products and pooling
+//===----------------------------------------------------------------------===//
+
+static Value transposeLast2(GB &e, Value v) {
+  int64_t rank = getTensorType(v).getRank();
+  SmallVector<int64_t> perm = allAxes(rank);
+  std::swap(perm[rank - 2], perm[rank - 1]);
+  return TransposeOp::create(e.b, e.loc, v, perm);
+}
+// y = l @ r: dl = g @ r^T; dr = l^T @ g over l's rows (leading dims merged).
+static LogicalResult rule(MatmulOp op, GB &e) {
+  Value l = op.getLhs(), r = op.getRhs(), g = e.grad();
+  e.set(0, MatmulOp::create(e.b, e.loc, g, transposeLast2(e, r)));
+  if (getTensorType(l).getRank() > 2) {
+    l = FlattenOp::create(e.b, e.loc, l, 0, -2);
+    g = FlattenOp::create(e.b, e.loc, g, 0, -2);
+  }
+  e.set(1, MatmulOp::create(e.b, e.loc, transposeLast2(e, l), g));
+  return success();
+}
+static LogicalResult rule(BatchMatmulOp op, GB &e) {
+  Value l = op.getLhs(), r = op.getRhs(), g = e.grad();
+  e.set(0, BatchMatmulOp::create(e.b, e.loc, g, transposeLast2(e, r)));
+  e.set(1, BatchMatmulOp::create(e.b, e.loc, transposeLast2(e, l), g));
+  return success();
+}
+static LogicalResult rule(Conv2DOp op, GB &e) {
+  Value g = e.grad(), x = op.getInput(), w = op.getWeight();
+  if (e.needs(0))
+    e.set(0, Conv2DGradInputOp::create(e.b, e.loc, g, w, x, op.getStride(),
+                                       op.getPadding(), op.getDilation(),
+                                       op.getGroups()));
+  if (e.needs(1))
+    e.set(1, Conv2DGradWeightOp::create(e.b, e.loc, g, x, w, op.getStride(),
+                                        op.getPadding(), op.getDilation(),
+                                        op.getGroups()));
+  if (op.getBias())
+    e.set(2, e.sum(g, {0, 2, 3}));
+  return success();
+}
+static LogicalResult rule(MaxPool2DOp op, GB &e) {
+  e.set(0, MaxPool2DGradOp::create(e.b, e.loc, e.grad(), op.getInput(),
+                                   op.getKernel(), op.getStride(),
+                                   op.getPadding()));
+  return success();
+}
+static LogicalResult rule(AvgPool2DOp op, GB &e) {
+  e.set(0, AvgPool2DGradOp::create(e.b, e.loc, e.grad(), op.getInput(),
+                                   op.getKernel(), op.getStride(),
+                                   op.getPadding()));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Softmax and reductions
+//===----------------------------------------------------------------------===//
+
+static int64_t axisOf(Operation *op, int64_t axis) {
+  return *normalizeAxis(axis, getTensorType(op->getOperand(0)).getRank());
+}
+// dx = y * (g - sum(g * y)).
+static LogicalResult rule(SoftmaxOp op, GB &e) {
+  Value y = op.getResult(), g = e.grad();
+  int64_t axis = axisOf(op, op.getAxis());
+  e.set(0, e.mul(y, e.sub(g, e.sumKeep(e.mul(g, y), axis))));
+  return success();
+}
+// dx = g - softmax(x) * sum(g), softmax(x) = exp(y).
+static LogicalResult rule(LogSoftmaxOp op, GB &e) {
+  Value y = op.getResult(), g = e.grad();
+  int64_t axis = axisOf(op, op.getAxis());
+  Value p = ExpOp::create(e.b, e.loc, y);
+  e.set(0, e.sub(g, e.mul(p, e.sumKeep(g, axis))));
+  return success();
+}
+static SmallVector<int64_t> reducedAxes(Operation *op, ArrayRef<int64_t> axes) {
+  return normalizedAxes(axes, getTensorType(op->getOperand(0)).getRank());
+}
+static LogicalResult rule(ReduceSumOp op, GB &e) {
+  FailureOr<Value> dx = e.expandLike(e.grad(), op.getInput(),
+                                     reducedAxes(op, op.getAxes()));
+  if (failed(dx))
+    return failure();
+  e.set(0, *dx);
+  return success();
+}
+static LogicalResult rule(ReduceMeanOp op, GB &e) {
+  SmallVector<int64_t> axes = reducedAxes(op, op.getAxes());
+  FailureOr<Value> n = e.count(op.getInput(), axes);
+  if (failed(n))
+    return failure();
+  FailureOr<Value> dx = e.expandLike(e.div(e.grad(), *n), op.getInput(), axes);
+  if (failed(dx))
+    return failure();
+  e.set(0, *dx);
+  return success();
+}
+// The gradient is shared evenly by the maxima of each slice (torch.amax).
+static LogicalResult rule(ReduceMaxOp op, GB &e) {
+  Value x = op.getInput();
+  SmallVector<int64_t> axes = reducedAxes(op, op.getAxes());
+  FailureOr<Value> y = e.expandLike(op.getResult(), x, axes);
+  if (failed(y))
+    return failure();
+  Value isMax = e.cmp(CmpPredicate::eq, x, *y);
+  Value ties = e.sumKeep(e.maskOrZero(isMax, e.scalar(1.0, x)), axes);
+  FailureOr<Value> g = e.expandLike(e.grad(), x, axes);
+  if (failed(g))
+    return failure();
+  e.set(0, e.maskOrZero(isMax, e.div(*g, ties)));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Shapes
+//===----------------------------------------------------------------------===//
+
+static LogicalResult reshapeBack(Operation *op, GB &e) {
+  FailureOr<Value> dx =
+      e.reshape(e.grad(), getTensorType(op->getOperand(0)).getShape());
+  if (failed(dx))
+    return failure();
+  e.set(0, *dx);
+  return success();
+}
+static LogicalResult rule(ReshapeOp op, GB &e) { return reshapeBack(op, e); }
+static LogicalResult rule(FlattenOp op, GB &e) { return reshapeBack(op, e); }
+static LogicalResult rule(TransposeOp op, GB &e) {
+  ArrayRef<int64_t> perm = op.getPermutation();
+  SmallVector<int64_t> inverse(perm.size());
+  for (auto [i, p] : llvm::enumerate(perm))
+    inverse[p] = i;
+  e.set(0, TransposeOp::create(e.b, e.loc, e.grad(), inverse));
+  return success();
+}
+// The `like` operand only supplies a shape.
+static LogicalResult rule(BroadcastToOp op, GB &e) {
+  return e.setReduced(0, e.grad());
+}
+// Each input gets its window of the gradient along the axis.
+static LogicalResult rule(ConcatOp op, GB &e) {
+  auto type = getTensorType(op.getResult());
+  int64_t axis = *normalizeAxis(op.getAxis(), type.getRank()), offset = 0;
+  for (auto [i, input] : llvm::enumerate(op.getInputs())) {
+    auto inputType = getTensorType(input);
+    if (inputType.isDynamicDim(axis))
+      return e.fail("concatenation along a dynamic dimension");
+    SmallVector<int64_t> start(type.getRank(), 0), size;
+    SmallVector<int64_t> stride(type.getRank(), 1);
+    for (int64_t dim : inputType.getShape())
+      size.push_back(ShapedType::isDynamic(dim) ? -1 : dim);
+    start[axis] = offset;
+    offset += inputType.getDimSize(axis);
+    if (e.needs(i))
+      e.set(i, SliceOp::create(e.b, e.loc, e.grad(), start, size, stride));
+  }
+  return success();
+}
+static LogicalResult rule(SliceOp op, GB &e) {
+  e.set(0, SliceGradOp::create(e.b, e.loc, e.grad(), op.getInput(),
+                               op.getStart(), op.getStride()));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// nn layers
+//===----------------------------------------------------------------------===//
+
+// Reuses the forward mask: dx = mask ? g / (1 - rate) : 0.
+static LogicalResult rule(DropoutOp op, GB &e) {
+  if (!e.grad(0))
+    return success();
+  double scale = 1.0 / (1.0 - op.getRate().convertToDouble());
+  Value scaled = e.mul(e.grad(0), e.scalar(scale, op.getInput()));
+  e.set(0, e.maskOrZero(op.getMask(), scaled));
+  return success();
+}
+static LogicalResult rule(BatchNormTrainOp op, GB &e) {
+  if (e.grad(1) || e.grad(2))
+    return e.fail("the loss depends on the batch statistics (results 1 and "
+                  "2), which have no gradient rule");
+  return buildNormGradient(e, op.getInput(), op.getGamma(), op.getEpsilon(),
+                           NormKind::Batch);
+}
+static LogicalResult rule(LayerNormOp op, GB &e) {
+  return buildNormGradient(e, op.getInput(), op.getGamma(), op.getEpsilon(),
+                           NormKind::Layer);
+}
+// Running statistics are not differentiated (they come from state).
+static LogicalResult rule(BatchNormEvalOp op, GB &e) {
+  return buildNormGradient(e, op.getInput(), op.getGamma(), op.getEpsilon(),
+                           NormKind::Eval);
+}
+static LogicalResult rule(EmbeddingOp op, GB &e) {
+  e.set(1, EmbeddingGradOp::create(e.b, e.loc, e.grad(), op.getIndices(),
+                                   op.getTable()));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Losses (the incoming adjoint is 0-d; mean divides by the element count)
+//===----------------------------------------------------------------------===//
+
+// The stable form softmax(x) - onehot(labels); never log(softmax(x)).
+static LogicalResult rule(CrossEntropyOp op, GB &e) {
+  e.set(0, CrossEntropyGradOp::create(e.b, e.loc, op.getReduction(),
+                                      op.getLogits(), op.getLabels(),
+                                      e.grad()));
+  return success();
+}
+/// Records d/dinput = scaled and d/dtarget = `targetFactor` * ... for a pair
+/// loss whose per-element derivative w.r.t. the input is `dInput` and
+/// w.r.t. the target is `dTarget`, both multiplied by g (and 1/N for mean).
+static LogicalResult setPairLoss(Operation *op, Reduction reduction, GB &e,
+                                 Value dInput, Value dTarget) {
+  FailureOr<Value> k = e.lossScale(reduction, op->getOperand(0));
+  if (failed(k))
+    return failure();
+  Value scale = e.mul(e.grad(), *k);
+  e.set(0, e.mul(dInput, scale));
+  e.set(1, e.mul(dTarget, scale));
+  return success();
+}
+// (x - t)^2: 2(x - t), -2(x - t).
+static LogicalResult rule(MSELossOp op, GB &e) {
+  Value d = e.mul(e.sub(op.getInput(), op.getTarget()),
+                  e.scalar(2.0, op.getInput()));
+  return setPairLoss(op, op.getReduction(), e, d, e.neg(d));
+}
+// |x - t|: sign(x - t), -sign(x - t) (sign(0) = 0).
+static LogicalResult rule(L1LossOp op, GB &e) {
+  Value d = e.sub(op.getInput(), op.getTarget());
+  Value zero = e.scalar(0.0, d), one = e.scalar(1.0, d);
+  Value sign = e.select(e.cmp(CmpPredicate::gt, d, zero), one,
+                        e.maskOrZero(e.cmp(CmpPredicate::lt, d, zero),
+                                     e.neg(one)));
+  return setPairLoss(op, op.getReduction(), e, sign, e.neg(sign));
+}
+// sigmoid(x) - t, -x.
+static LogicalResult rule(BCEWithLogitsOp op, GB &e) {
+  Value x = op.getInput();
+  Value dx = e.sub(SigmoidOp::create(e.b, e.loc, x), op.getTarget());
+  return setPairLoss(op, op.getReduction(), e, dx, e.neg(x));
+}
+
+//===----------------------------------------------------------------------===//
+// The table
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Attaches `rule(OpT, GB &)` to OpT through GradientOpInterface.
+template <typename OpT>
+struct GradientModel
+    : public GradientOpInterface::ExternalModel<GradientModel<OpT>, OpT> {
+  LogicalResult buildGradients(Operation *op, OpBuilder &builder,
+                               ArrayRef<Value> resultGrads,
+                               ArrayRef<bool> needed,
+                               SmallVectorImpl<Value> &operandGrads) const {
+    GradientBuilder e(op, builder, resultGrads, needed, operandGrads);
+    return rule(cast<OpT>(op), e);
+  }
+};
+} // namespace
+
+template <typename... OpTs>
+static void attach(MLIRContext &context) {
+  (OpTs::template attachInterface<GradientModel<OpTs>>(context), ...);
+}
+
+void mlir::mdl::attachGradientRules(MLIRContext &context) {
+  attach<AddOp, SubOp, MulOp, DivOp, PowOp, MaxOp, MinOp>(context);
+  attach<NegOp, AbsOp, ExpOp, LogOp, SqrtOp, ReluOp, GeluOp, TanhOp,
+         SigmoidOp, SelectOp, CastOp>(context);
+  attach<MatmulOp, BatchMatmulOp, Conv2DOp, MaxPool2DOp, AvgPool2DOp>(context);
+  attach<SoftmaxOp, LogSoftmaxOp, ReduceSumOp, ReduceMeanOp, ReduceMaxOp>(
+      context);
+  attach<ReshapeOp, FlattenOp, TransposeOp, BroadcastToOp, ConcatOp, SliceOp>(
+      context);
+  attach<DropoutOp, BatchNormTrainOp, BatchNormEvalOp, LayerNormOp,
+         EmbeddingOp>(context);
+  attach<CrossEntropyOp, MSELossOp, L1LossOp, BCEWithLogitsOp>(context);
+}

@@ -1,0 +1,153 @@
+//===- NNOps.cpp - dropout, batch norm, layer norm, embedding -------------===//
+//
+// Result-type inference (and with it, verification) of the nn ops.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mdl/MDLOps.h"
+#include "mdl/ShapeUtils.h"
+
+using namespace mlir;
+using namespace mlir::mdl;
+
+LogicalResult DropoutOp::inferReturnTypes(MLIRContext *context,
+                                          std::optional<Location> loc,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &types) {
+  StringRef name = getOperationName();
+  auto input = getTensorType(adaptor.getInput());
+  if (!input)
+    return emitInferError(loc, name, "input must be a ranked tensor");
+  double rate = adaptor.getRate().convertToDouble();
+  if (!(rate >= 0.0 && rate < 1.0))
+    return emitInferError(loc, name, "rate must be in [0, 1), got ", rate);
+  types.push_back(input);
+  types.push_back(input.clone(IntegerType::get(context, 1)));
+  return success();
+}
+
+/// Checks that a per-channel operand is 1-D of `channels` with the input's
+/// element type.
+static LogicalResult checkChannelVector(std::optional<Location> loc,
+                                        StringRef name, StringRef what,
+                                        Value value, RankedTensorType input) {
+  auto expected =
+      RankedTensorType::get({input.getDimSize(1)}, input.getElementType());
+  if (value.getType() != expected)
+    return emitInferError(loc, name, what, " must be ", expected,
+                          " (one entry per channel), got ", value.getType());
+  return success();
+}
+
+/// Checks the input of batch norm: rank >= 2 with static channels.
+static LogicalResult checkBatchNormInput(std::optional<Location> loc,
+                                         StringRef name,
+                                         RankedTensorType input) {
+  if (!input || input.getRank() < 2 || input.isDynamicDim(1))
+    return emitInferError(loc, name, "input must have rank >= 2 with static "
+                                  "channels in dimension 1");
+  return success();
+}
+
+/// Checks that epsilon is positive.
+static LogicalResult checkEpsilon(std::optional<Location> loc, StringRef name,
+                                  APFloat epsilon) {
+  if (!(epsilon.convertToDouble() > 0.0))
+    return emitInferError(loc, name, "epsilon must be positive, got ",
+                       epsilon.convertToDouble());
+  return success();
+}
+
+LogicalResult BatchNormTrainOp::inferReturnTypes(MLIRContext *,
+                                                 std::optional<Location> loc,
+                                                 Adaptor adaptor,
+                                                 SmallVectorImpl<Type> &types) {
+  StringRef name = getOperationName();
+  auto input = getTensorType(adaptor.getInput());
+  double momentum = adaptor.getMomentum().convertToDouble();
+  if (failed(checkBatchNormInput(loc, name, input)) ||
+      failed(checkChannelVector(loc, name, "gamma", adaptor.getGamma(),
+                                input)) ||
+      failed(checkChannelVector(loc, name, "beta", adaptor.getBeta(), input)) ||
+      failed(checkEpsilon(loc, name, adaptor.getEpsilon())))
+    return failure();
+  if (!(momentum >= 0.0 && momentum <= 1.0))
+    return emitInferError(loc, name, "momentum must be in [0, 1], got ",
+                       momentum);
+  Type stats = getTensorType(adaptor.getGamma());
+  types.append({input, stats, stats});
+  return success();
+}
+
+LogicalResult BatchNormEvalOp::inferReturnTypes(MLIRContext *,
+                                                std::optional<Location> loc,
+                                                Adaptor adaptor,
+                                                SmallVectorImpl<Type> &types) {
+  StringRef name = getOperationName();
+  auto input = getTensorType(adaptor.getInput());
+  if (failed(checkBatchNormInput(loc, name, input)) ||
+      failed(checkChannelVector(loc, name, "gamma", adaptor.getGamma(),
+                                input)) ||
+      failed(checkChannelVector(loc, name, "beta", adaptor.getBeta(), input)) ||
+      failed(checkChannelVector(loc, name, "running_mean",
+                                adaptor.getRunningMean(), input)) ||
+      failed(checkChannelVector(loc, name, "running_var",
+                                adaptor.getRunningVar(), input)) ||
+      failed(checkEpsilon(loc, name, adaptor.getEpsilon())))
+    return failure();
+  types.push_back(input);
+  return success();
+}
+
+LogicalResult LayerNormOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &types) {
+  StringRef name = getOperationName();
+  auto input = getTensorType(adaptor.getInput());
+  auto gamma = getTensorType(adaptor.getGamma());
+  auto beta = getTensorType(adaptor.getBeta());
+  if (!input || !gamma || !beta)
+    return emitInferError(loc, name, "operands must be ranked tensors");
+  if (gamma != beta)
+    return emitInferError(loc, name, "gamma and beta must have the same type, "
+                                  "got ", gamma, " and ", beta);
+  if (gamma.getElementType() != input.getElementType())
+    return emitInferError(loc, name, "gamma must have the input's element type");
+  int64_t n = gamma.getRank();
+  ArrayRef<int64_t> trailing = input.getShape().take_back(
+      std::min<int64_t>(n, input.getRank()));
+  if (n < 1 || n >= input.getRank() || !gamma.hasStaticShape() ||
+      trailing != gamma.getShape())
+    return emitInferError(loc, name, "normalised shape ",
+                       formatShape(gamma.getShape()),
+                       " must be static and equal the trailing dimensions of "
+                       "the input shape ",
+                       formatShape(input.getShape()));
+  if (failed(checkEpsilon(loc, name, adaptor.getEpsilon())))
+    return failure();
+  types.push_back(input);
+  return success();
+}
+
+LogicalResult EmbeddingOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &types) {
+  StringRef name = getOperationName();
+  auto indices = getTensorType(adaptor.getIndices());
+  auto table = getTensorType(adaptor.getTable());
+  if (!indices || !table)
+    return emitInferError(loc, name, "operands must be ranked tensors");
+  Type element = indices.getElementType();
+  if (!element.isInteger(32) && !element.isInteger(64))
+    return emitInferError(loc, name, "indices must be i32 or i64, got ",
+                       indices);
+  if (table.getRank() != 2 || !table.hasStaticShape())
+    return emitInferError(loc, name, "table must be a static 2-D NxD tensor, "
+                                  "got ", table);
+  SmallVector<int64_t> shape(indices.getShape());
+  shape.push_back(table.getDimSize(1));
+  types.push_back(RankedTensorType::get(shape, table.getElementType()));
+  return success();
+}

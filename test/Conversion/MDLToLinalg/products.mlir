@@ -1,0 +1,44 @@
+// Structure of the product lowering: named linalg contractions and
+// convolutions into zero- (or bias-) initialised accumulators.
+// RUN: modelc-opt %s --convert-mdl-to-linalg | FileCheck %s
+
+// CHECK-LABEL: func.func @dense
+// CHECK: linalg.fill
+// CHECK: linalg.matmul ins(%arg0, %arg1 : tensor<?x784xf32>, tensor<784x128xf32>) outs({{.*}} : tensor<?x128xf32>)
+func.func @dense(%x: tensor<?x784xf32>, %w: tensor<784x128xf32>) -> tensor<?x128xf32> {
+  %0 = mdl.matmul %x, %w : tensor<?x784xf32>, tensor<784x128xf32> -> tensor<?x128xf32>
+  return %0 : tensor<?x128xf32>
+}
+
+// CHECK-LABEL: func.func @matmul3d
+// CHECK: tensor.collapse_shape %arg0 {{\[\[}}0, 1], [2]] : tensor<?x16x64xf32> into tensor<?x64xf32>
+// CHECK: linalg.matmul
+// CHECK: tensor.expand_shape {{.*}} into tensor<?x16x8xf32>
+func.func @matmul3d(%x: tensor<?x16x64xf32>, %w: tensor<64x8xf32>) -> tensor<?x16x8xf32> {
+  %0 = mdl.matmul %x, %w : tensor<?x16x64xf32>, tensor<64x8xf32> -> tensor<?x16x8xf32>
+  return %0 : tensor<?x16x8xf32>
+}
+
+// CHECK-LABEL: func.func @bmm
+// CHECK: linalg.batch_matmul
+func.func @bmm(%a: tensor<?x8x16xf32>, %b: tensor<?x16x8xf32>) -> tensor<?x8x8xf32> {
+  %0 = mdl.batch_matmul %a, %b : tensor<?x8x16xf32>, tensor<?x16x8xf32> -> tensor<?x8x8xf32>
+  return %0 : tensor<?x8x8xf32>
+}
+
+// CHECK-LABEL: func.func @conv
+// CHECK: tensor.pad %arg0 low[0, 0, 1, 1] high[0, 0, 1, 1]
+// CHECK: linalg.generic {{.*}} ins(%arg2 : tensor<32xf32>)
+// CHECK: linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+func.func @conv(%x: tensor<?x1x28x28xf32>, %w: tensor<32x1x3x3xf32>, %b: tensor<32xf32>) -> tensor<?x32x28x28xf32> {
+  %0 = mdl.conv2d %x, %w, %b {padding = array<i64: 1, 1>} : tensor<?x1x28x28xf32>, tensor<32x1x3x3xf32>, tensor<32xf32> -> tensor<?x32x28x28xf32>
+  return %0 : tensor<?x32x28x28xf32>
+}
+
+// CHECK-LABEL: func.func @grouped
+// CHECK: linalg.conv_2d_ngchw_gfchw
+// CHECK: tensor.collapse_shape {{.*}} into tensor<?x6x5x5xf32>
+func.func @grouped(%x: tensor<?x4x5x5xf32>, %w: tensor<6x2x1x1xf32>) -> tensor<?x6x5x5xf32> {
+  %0 = mdl.conv2d %x, %w {groups = 2 : i64} : tensor<?x4x5x5xf32>, tensor<6x2x1x1xf32> -> tensor<?x6x5x5xf32>
+  return %0 : tensor<?x6x5x5xf32>
+}

@@ -1,0 +1,27 @@
+// RUN: modelc-opt %s | modelc-opt | FileCheck %s
+// RUN: modelc-opt %s -mlir-print-op-generic | modelc-opt | FileCheck %s
+// Round trip of mdl.abs: custom and generic forms print the same
+// text, and the written result types agree with the inferred ones.
+
+// CHECK-LABEL: func.func @abs(
+// CHECK: %{{[a-z0-9_]+}} = mdl.abs %{{[a-z0-9_]+}} : tensor<?x128xf32>
+// CHECK: return %{{[a-z0-9_]+}} : tensor<?x128xf32>
+// CHECK-LABEL: func.func @abs_f64(
+// CHECK: %{{[a-z0-9_]+}} = mdl.abs %{{[a-z0-9_]+}} : tensor<f64>
+// CHECK: return %{{[a-z0-9_]+}} : tensor<f64>
+// CHECK-LABEL: func.func @abs_int(
+// CHECK: %{{[a-z0-9_]+}} = mdl.abs %{{[a-z0-9_]+}} : tensor<3xi32>
+// CHECK: return %{{[a-z0-9_]+}} : tensor<3xi32>
+
+func.func @abs(%x: tensor<?x128xf32>) -> tensor<?x128xf32> {
+  %0 = mdl.abs %x : tensor<?x128xf32>
+  return %0 : tensor<?x128xf32>
+}
+func.func @abs_f64(%x: tensor<f64>) -> tensor<f64> {
+  %0 = mdl.abs %x : tensor<f64>
+  return %0 : tensor<f64>
+}
+func.func @abs_int(%x: tensor<3xi32>) -> tensor<3xi32> {
+  %0 = mdl.abs %x : tensor<3xi32>
+  return %0 : tensor<3xi32>
+}

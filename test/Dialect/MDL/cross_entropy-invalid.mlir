@@ -1,0 +1,45 @@
+// RUN: modelc-opt %s -split-input-file -verify-diagnostics
+// Verifier errors of mdl.cross_entropy.
+
+// Float labels are rejected.
+func.func @f(%x: tensor<?x10xf32>, %l: tensor<?xf32>) {
+  // expected-error @+1 {{'mdl.cross_entropy' op labels must be integer class indices (i32 or i64), got element type 'f32'}}
+  %0 = mdl.cross_entropy mean %x, %l : tensor<?x10xf32>, tensor<?xf32> -> tensor<f32>
+  return
+}
+
+// -----
+
+// Sample counts differ.
+func.func @f(%x: tensor<4x10xf32>, %l: tensor<5xi64>) {
+  // expected-error @+1 {{logits have 4 samples, labels have 5}}
+  %0 = mdl.cross_entropy mean %x, %l : tensor<4x10xf32>, tensor<5xi64> -> tensor<f32>
+  return
+}
+
+// -----
+
+// Logits are NxC.
+func.func @f(%x: tensor<?xf32>, %l: tensor<?xi64>) {
+  // expected-error @+1 {{logits must be NxC with static C}}
+  %0 = mdl.cross_entropy mean %x, %l : tensor<?xf32>, tensor<?xi64> -> tensor<f32>
+  return
+}
+
+// -----
+
+// Labels are 1-D.
+func.func @f(%x: tensor<?x10xf32>, %l: tensor<?x1xi64>) {
+  // expected-error @+1 {{labels must be 1-D}}
+  %0 = mdl.cross_entropy mean %x, %l : tensor<?x10xf32>, tensor<?x1xi64> -> tensor<f32>
+  return
+}
+
+// -----
+
+// Unknown reduction.
+func.func @f(%x: tensor<?x10xf32>, %l: tensor<?xi64>) {
+  // expected-error @+1 {{expected string or keyword containing one of the following enum values for attribute 'reduction' [mean, sum]}}
+  %0 = mdl.cross_entropy none %x, %l : tensor<?x10xf32>, tensor<?xi64> -> tensor<f32>
+  return
+}

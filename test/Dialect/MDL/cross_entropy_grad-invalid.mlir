@@ -1,0 +1,36 @@
+// RUN: modelc-opt %s -split-input-file -verify-diagnostics
+// Verifier errors of mdl.cross_entropy_grad.
+
+// Labels must be integer class indices.
+func.func @f(%l: tensor<?x10xf32>, %t: tensor<?xf32>, %g: tensor<f32>) {
+  // expected-error @+1 {{labels must be a 1-D tensor of i32 or i64 class indices}}
+  %0 = mdl.cross_entropy_grad mean %l, %t, %g : tensor<?x10xf32>, tensor<?xf32>, tensor<f32> -> tensor<?x10xf32>
+  return
+}
+
+// -----
+
+// Sample counts must agree.
+func.func @f(%l: tensor<4x10xf32>, %t: tensor<3xi64>, %g: tensor<f32>) {
+  // expected-error @+1 {{logits have 4 samples, labels have 3}}
+  %0 = mdl.cross_entropy_grad mean %l, %t, %g : tensor<4x10xf32>, tensor<3xi64>, tensor<f32> -> tensor<4x10xf32>
+  return
+}
+
+// -----
+
+// The adjoint of the loss is a 0-d tensor.
+func.func @f(%l: tensor<4x10xf32>, %t: tensor<4xi64>, %g: tensor<4xf32>) {
+  // expected-error @+1 {{0D tensor of 32-bit float or 64-bit float values}}
+  %0 = mdl.cross_entropy_grad mean %l, %t, %g : tensor<4x10xf32>, tensor<4xi64>, tensor<4xf32> -> tensor<4x10xf32>
+  return
+}
+
+// -----
+
+// grad must have the logits' element type.
+func.func @f(%l: tensor<4x10xf32>, %t: tensor<4xi64>, %g: tensor<f64>) {
+  // expected-error @+1 {{grad must have the logits' element type}}
+  %0 = mdl.cross_entropy_grad sum %l, %t, %g : tensor<4x10xf32>, tensor<4xi64>, tensor<f64> -> tensor<4x10xf32>
+  return
+}

@@ -1,0 +1,19 @@
+// test/Target/Inputs/fake-runtime-main.cpp — stands in for libmodelrt.a in
+// link-runtime.test: a main that calls one generated kernel through its
+// C interface. log_softmax([1,2,3]) = [1,2,3] - 3 - log(e^-2 + e^-1 + 1).
+#include <cstdint>
+#include <cstdio>
+
+struct M2 {
+  float *allocated, *aligned;
+  int64_t offset, sizes[2], strides[2];
+};
+extern "C" void _mlir_ciface_log_softmax(M2 *x, M2 *out);
+
+int main() {
+  float x[3] = {1, 2, 3}, y[3] = {0, 0, 0};
+  M2 dx = {x, x, 0, {1, 3}, {3, 1}}, dy = {y, y, 0, {1, 3}, {3, 1}};
+  _mlir_ciface_log_softmax(&dx, &dy);
+  std::printf("log_softmax([1, 2, 3]) = %.4f %.4f %.4f\n", y[0], y[1], y[2]);
+  return 0;
+}
