@@ -1,9 +1,10 @@
-//===- AutodiffTorchTest.cpp - An MLP's gradients against PyTorch ---------===//
+//===- AutodiffTorchTest.cpp - Model gradients against PyTorch ------------===//
 //
-// Differentiates a 784->32->10 MLP (parameters read with mdl.param) with
-// --mdl-autodiff, evaluates train_step with the reference evaluator and
-// compares loss and every parameter gradient with PyTorch
-// (mlp_reference.py, run by /usr/bin/python3): relative error <= 1e-4.
+// Differentiates a 784->32->10 MLP and the small SimpleCNN of GradCheckUtil.h
+// (parameters read with mdl.param) with --mdl-autodiff, evaluates the
+// gradient function with the reference evaluator and compares loss and
+// every parameter gradient with PyTorch (mlp_reference.py and
+// cnn_reference.py, run by /usr/bin/python3): relative error <= 1e-4.
 // Fails (never skips) when PyTorch cannot be imported.
 //
 //===----------------------------------------------------------------------===//
@@ -37,10 +38,12 @@ func.func @f(%x: tensor<?x784xf64>, %labels: tensor<?xi64>) -> tensor<f64> {
 }
 )mlir";
 
-/// Runs the reference script; returns its lines "name values..." by name.
-std::map<std::string, std::vector<double>> runTorch(std::string &error) {
-  std::string command = "/usr/bin/python3 " MODELC_AUTODIFF_TEST_DIR
-                        "/mlp_reference.py 2>&1";
+/// Runs the reference script `script` (in the test directory); returns its
+/// lines "name values..." by name.
+std::map<std::string, std::vector<double>> runTorch(const std::string &script,
+                                                    std::string &error) {
+  std::string command = "/usr/bin/python3 " MODELC_AUTODIFF_TEST_DIR "/" +
+                        script + " 2>&1";
   FILE *pipe = popen(command.c_str(), "r");
   std::string output;
   char buffer[4096];
@@ -64,36 +67,51 @@ std::map<std::string, std::vector<double>> runTorch(std::string &error) {
   return result;
 }
 
-TEST(AutodiffTorch, MlpGradientsMatchPyTorch) {
+/// Differentiates `source` and compares the loss and the gradients of
+/// `params` (in declaration order) with the output of `script`.
+void compareWithTorch(const char *source, const std::string &script,
+                      const std::vector<std::pair<std::string, Tensor>> &params,
+                      const std::vector<Tensor> &args) {
   std::string error;
-  auto torch = runTorch(error);
+  auto torch = runTorch(script, error);
   ASSERT_TRUE(error.empty()) << error;
-  GradModule m(kMlp);
+  GradModule m(source);
   ASSERT_TRUE(m.module);
   ASSERT_TRUE(m.differentiate());
-  std::map<std::string, Tensor> params{
-      {"w1", testData({784, 32}, 1, 0.05)}, {"b1", testData({32}, 2, 0.1)},
-      {"w2", testData({32, 10}, 3, 0.2)}, {"b2", testData({10}, 4, 0.1)}};
-  Tensor labels({4});
-  labels.data = {3, 7, 1, 9};
-  Evaluator eval(params);
+  Evaluator eval(std::map<std::string, Tensor>(params.begin(), params.end()));
   std::vector<Tensor> out;
-  ASSERT_TRUE(eval.run(m.fn("g"), {testData({4, 784}, 0), labels}, out, error))
-      << error;
-  ASSERT_EQ(out.size(), 5u);
-  EXPECT_NEAR(out[0].data[0], torch["loss"].at(0), 1e-4 * torch["loss"][0]);
-  const char *names[] = {"w1", "b1", "w2", "b2"};
-  for (int p = 0; p < 4; ++p) {
-    const std::vector<double> &ref = torch[names[p]];
-    ASSERT_EQ(static_cast<int64_t>(ref.size()), out[p + 1].numel()) << names[p];
+  ASSERT_TRUE(eval.run(m.fn("g"), args, out, error)) << error;
+  ASSERT_EQ(out.size(), params.size() + 1);
+  ASSERT_EQ(torch["loss"].size(), 1u);
+  EXPECT_NEAR(out[0].data[0], torch["loss"][0], 1e-4 * torch["loss"][0]);
+  for (auto [p, param] : llvm::enumerate(params)) {
+    const std::vector<double> &ref = torch[param.first];
+    const Tensor &grad = out[p + 1];
+    ASSERT_EQ(static_cast<int64_t>(ref.size()), grad.numel()) << param.first;
     double diff = 0, norm = 0;
     for (size_t i = 0; i < ref.size(); ++i) {
-      diff += std::pow(out[p + 1].data[i] - ref[i], 2);
+      diff += std::pow(grad.data[i] - ref[i], 2);
       norm += ref[i] * ref[i];
     }
-    EXPECT_GT(norm, 0.0) << names[p] << " has an all-zero reference gradient";
-    EXPECT_LE(std::sqrt(diff / norm), 1e-4) << "relative error of " << names[p];
+    EXPECT_GT(norm, 0.0) << param.first << " has an all-zero reference gradient";
+    EXPECT_LE(std::sqrt(diff / norm), 1e-4) << "relative error of " << param.first;
   }
+}
+
+TEST(AutodiffTorch, MlpGradientsMatchPyTorch) {
+  Tensor labels({4});
+  labels.data = {3, 7, 1, 9};
+  compareWithTorch(kMlp, "mlp_reference.py",
+                   {{"w1", testData({784, 32}, 1, 0.05)},
+                    {"b1", testData({32}, 2, 0.1)},
+                    {"w2", testData({32, 10}, 3, 0.2)},
+                    {"b2", testData({10}, 4, 0.1)}},
+                   {testData({4, 784}, 0), labels});
+}
+
+TEST(AutodiffTorch, SimpleCnnGradientsMatchPyTorch) {
+  compareWithTorch(kSimpleCnn, "cnn_reference.py", simpleCnnParams(),
+                   simpleCnnInputs());
 }
 
 } // namespace
