@@ -7,12 +7,16 @@ kernels `conv(x, w) -> y` from linalg on tensors and compiles them with
 OpenBLAS) linked with harness.c:
   direct: tensor.pad + linalg.conv_2d_nchw_fchw (what convert-mdl-to-linalg
           emits; loops after the pipeline);
-  im2col: tensor.pad, one generic gathering patches into (N*H*W) x (C*9),
-          linalg.matmul with a transposed weight (-> cblas_sgemm), then
-          linalg.transpose back to NCHW.
-The input-gradient of a convolution is itself such a convolution with the
-channel counts swapped (conv2d_grad_input lowers to conv_2d_nchw_fchw), so
-`dX` rows time C<->O swapped shapes. Prints best-of-REPS milliseconds and
+  im2col: mdl.conv2d lowered by `modelc-opt --convert-mdl-to-linalg`
+          (compiler/lib/Conversion/MDLToLinalg/Im2Col.cpp: tensor.generate
+          gathering patches into (C*9) x (N*H*W), one rank-2 contraction ->
+          cblas_sgemm, one generic back to NCHW). A hand-written
+          generic + collapse_shape + linalg.matmul version does NOT reach
+          BLAS: the pipeline's elementwise fusion / reshape propagation fold
+          the reshapes into the matmul.
+The `dX` row times a convolution with C<->O swapped (the cost of the old
+transposed-convolution lowering of conv2d_grad_input; the new one is a GEMM
+of the same size plus col2im). Prints best-of-REPS milliseconds and
 checks that both kernels give the same checksum.
 
 Usage: bench.py BUILD_DIR [REPS]   (states OPENBLAS_CORETYPE / threads)
@@ -54,30 +58,15 @@ def direct(n, c, h, w, o):
             "  return %%y : %(Y)s\n}\n") % d
 
 
-def im2col(n, c, h, w, o):
-    X, W, Y, XP = types(n, c, h, w, o)
-    d = dict(X=X, W=W, Y=Y, XP=XP, n=n, c=c, h=h, w=w, o=o, M=n * h * w, K=c * 9)
-    return ("#col_in = affine_map<(n, y, x, c, i, j) -> (n, c, y + i, x + j)>\n"
-            "#col_out = affine_map<(n, y, x, c, i, j) -> (n, y, x, c, i, j)>\n"
-            "#mA = affine_map<(m, o, k) -> (m, k)>\n#mB = affine_map<(m, o, k) -> (o, k)>\n"
-            "#mC = affine_map<(m, o, k) -> (m, o)>\n"
-            "func.func @conv(%%x: %(X)s, %%w: %(W)s) -> %(Y)s {\n" + PAD +
-            "  %%ce = tensor.empty() : tensor<%(n)dx%(h)dx%(w)dx%(c)dx3x3xf32>\n"
-            "  %%col = linalg.generic {indexing_maps = [#col_in, #col_out], iterator_types = "
-            "[\"parallel\", \"parallel\", \"parallel\", \"parallel\", \"parallel\", \"parallel\"]}\n"
-            "      ins(%%p : %(XP)s) outs(%%ce : tensor<%(n)dx%(h)dx%(w)dx%(c)dx3x3xf32>) {\n"
-            "  ^bb0(%%v: f32, %%u: f32):\n    linalg.yield %%v : f32\n"
-            "  } -> tensor<%(n)dx%(h)dx%(w)dx%(c)dx3x3xf32>\n"
-            "  %%a = tensor.collapse_shape %%col [[0, 1, 2], [3, 4, 5]] : tensor<%(n)dx%(h)dx%(w)dx%(c)dx3x3xf32> into tensor<%(M)dx%(K)dxf32>\n"
-            "  %%b = tensor.collapse_shape %%w [[0], [1, 2, 3]] : %(W)s into tensor<%(o)dx%(K)dxf32>\n"
-            "  %%me = tensor.empty() : tensor<%(M)dx%(o)dxf32>\n"
-            "  %%mz = linalg.fill ins(%%z : f32) outs(%%me : tensor<%(M)dx%(o)dxf32>) -> tensor<%(M)dx%(o)dxf32>\n"
-            "  %%mm = linalg.matmul indexing_maps = [#mA, #mB, #mC] ins(%%a, %%b : tensor<%(M)dx%(K)dxf32>, tensor<%(o)dx%(K)dxf32>)\n"
-            "      outs(%%mz : tensor<%(M)dx%(o)dxf32>) -> tensor<%(M)dx%(o)dxf32>\n"
-            "  %%nhwo = tensor.expand_shape %%mm [[0, 1, 2], [3]] output_shape [%(n)d, %(h)d, %(w)d, %(o)d] : tensor<%(M)dx%(o)dxf32> into tensor<%(n)dx%(h)dx%(w)dx%(o)dxf32>\n"
-            "  %%te = tensor.empty() : %(Y)s\n"
-            "  %%y = linalg.transpose ins(%%nhwo : tensor<%(n)dx%(h)dx%(w)dx%(o)dxf32>) outs(%%te : %(Y)s) permutation = [0, 3, 1, 2]\n"
-            "  return %%y : %(Y)s\n}\n") % d
+def lowered(build, n, c, h, w, o):
+    """What `--convert-mdl-to-linalg` emits for mdl.conv2d today (groups = 1:
+    im2col via tensor.generate + one rank-2 contraction -> cblas_sgemm)."""
+    X, W, Y, _ = types(n, c, h, w, o)
+    text = ("func.func @conv(%%x: %s, %%w: %s) -> %s {\n"
+            "  %%y = mdl.conv2d %%x, %%w {padding = array<i64: 1, 1>} : %s, %s -> %s\n"
+            "  return %%y : %s\n}\n") % (X, W, Y, X, W, Y, Y)
+    return subprocess.run([os.path.join(build, "bin", "modelc-opt"), "-", "--convert-mdl-to-linalg"],
+                          input=text, check=True, capture_output=True, text=True).stdout
 
 
 def run(build, text, shape, reps, tmp, tag):
@@ -103,7 +92,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         for i, shape in enumerate(SHAPES):
             td, sd = run(build, direct(*shape[1:]), shape, reps, tmp, "d%d" % i)
-            ti, si = run(build, im2col(*shape[1:]), shape, reps, tmp, "i%d" % i)
+            ti, si = run(build, lowered(build, *shape[1:]), shape, reps, tmp, "i%d" % i)
             if abs(sd - si) > 1e-4 * max(1.0, abs(sd)):
                 sys.exit("checksums differ for %s: %r vs %r" % (shape[0], sd, si))
             print("| %s | %.1f | %.1f | %.1fx |" % (shape[0], td, ti, td / ti))

@@ -9,12 +9,15 @@
 
 typedef struct { float *alloc, *aligned; int64_t offset, sizes[4], strides[4]; } Desc4;
 
+#ifdef __cplusplus
+extern "C"
+#endif
 void _mlir_ciface_conv(Desc4 *x, Desc4 *w, Desc4 *out);
 
 static Desc4 make(int64_t a, int64_t b, int64_t c, int64_t d, int fill) {
   Desc4 m;
   size_t n = (size_t)(a * b * c * d);
-  m.alloc = m.aligned = aligned_alloc(64, ((n * 4 + 63) / 64) * 64);
+  m.alloc = m.aligned = (float *)aligned_alloc(64, ((n * 4 + 63) / 64) * 64);
   for (size_t i = 0; i < n; ++i) m.aligned[i] = fill ? (float)((i * 7919 % 2003) / 1001.0 - 1.0) : 0.f;
   m.offset = 0;
   m.sizes[0] = a; m.sizes[1] = b; m.sizes[2] = c; m.sizes[3] = d;

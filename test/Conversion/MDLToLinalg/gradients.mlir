@@ -1,20 +1,35 @@
-// Structure of the gradient-helper lowerings: the transposed convolution
-// (zero-stuffed gradient, flipped weight, conv_2d_nchw_fchw / ngchw_gfchw),
-// the weight gradient as one reduction generic, pooling adjoints as gathers
+// Structure of the gradient-helper lowerings: conv adjoints with groups == 1
+// as one rank-2 GEMM around im2col / col2im gathers; with groups > 1 the
+// transposed convolution (zero-stuffed gradient, flipped weight,
+// conv_2d_ngchw_gfchw) and the weight gradient as one reduction generic, pooling adjoints as gathers
 // (max: an arg-max generic with two accumulators first), slice_grad as an
 // insert_slice into zeros, embedding_grad as an scf.for scatter-add.
 // RUN: modelc-opt %s --convert-mdl-to-linalg | FileCheck %s
 
+// groups == 1: dCols[27, N*36] = W^T @ dY (dY gathered channel-major, the
+// weight as [8, 27], lhs transposed), then col2im as a gather over the
+// kernel taps (reduction loops kh, kw) that extracts from dCols.
 // CHECK-LABEL: func.func @conv_grad_input
-// CHECK: tensor.insert_slice %{{.*}} into %{{.*}}[0, 0, 1, 1] [%{{.*}}, 8, 6, 6] [1, 1, 2, 2] : tensor<?x8x6x6xf32> into tensor<?x8x13x13xf32>
-// CHECK: linalg.generic
-// CHECK: linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+// CHECK: tensor.extract %arg0
+// CHECK: } : tensor<8x?xf32>
+// CHECK: linalg.fill {{.*}} -> tensor<27x?xf32>
+// CHECK: tensor.extract %arg1
+// CHECK: } : tensor<8x27xf32>
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]} ins(%{{.*}}, %{{.*}} : tensor<8x27xf32>, tensor<8x?xf32>) outs(%{{.*}} : tensor<27x?xf32>)
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%{{.*}} : tensor<3x3xf32>) outs(%{{.*}} : tensor<?x3x11x11xf32>)
+// CHECK: arith.divsi %{{.*}}, %c2
+// CHECK: arith.remsi %{{.*}}, %c2
+// CHECK: tensor.extract %{{.*}} : tensor<27x?xf32>
+// CHECK: arith.select
+// CHECK-NOT: linalg.conv_2d
+// CHECK-LABEL: func.func @conv_grad_input_groups
 func.func @conv_grad_input(%g: tensor<?x8x6x6xf32>, %w: tensor<8x3x3x3xf32>, %x: tensor<?x3x11x11xf32>) -> tensor<?x3x11x11xf32> {
   %0 = mdl.conv2d_grad_input %g, %w, %x {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>} : tensor<?x8x6x6xf32>, tensor<8x3x3x3xf32>, tensor<?x3x11x11xf32> -> tensor<?x3x11x11xf32>
   return %0 : tensor<?x3x11x11xf32>
 }
 
-// CHECK-LABEL: func.func @conv_grad_input_groups
+// groups > 1 keeps the zero-stuffed transposed convolution.
+// CHECK: tensor.insert_slice %{{.*}} into %{{.*}}[0, 0, 1, 1] [%{{.*}}, 6, 9, 9] [1, 1, 1, 1] : tensor<?x6x9x9xf32> into tensor<?x6x11x11xf32>
 // CHECK: linalg.conv_2d_ngchw_gfchw
 // CHECK: tensor.collapse_shape
 func.func @conv_grad_input_groups(%g: tensor<?x6x9x9xf32>, %w: tensor<6x2x3x3xf32>, %x: tensor<?x4x9x9xf32>) -> tensor<?x4x9x9xf32> {
@@ -22,15 +37,31 @@ func.func @conv_grad_input_groups(%g: tensor<?x6x9x9xf32>, %w: tensor<6x2x3x3xf3
   return %0 : tensor<?x4x9x9xf32>
 }
 
+// groups == 1: dW[8, 27] = dY[8, N*36] @ cols[27, N*36]^T, cols being the
+// forward's im2col of the padded input, then copied back to OIHW.
 // CHECK-LABEL: func.func @conv_grad_weight
+// CHECK: tensor.pad %arg1 low[0, 0, 1, 1] high[0, 0, 1, 1]
+// CHECK: tensor.extract %padded
+// CHECK: } : tensor<27x?xf32>
+// CHECK: tensor.extract %arg0
+// CHECK: } : tensor<8x?xf32>
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]} ins(%{{.*}}, %{{.*}} : tensor<8x?xf32>, tensor<27x?xf32>) outs(%{{.*}} : tensor<8x27xf32>)
+// CHECK: linalg.generic {{.*}} ins(%{{.*}} : tensor<8x27xf32>) outs(%{{.*}} : tensor<8x3x3x3xf32>)
+func.func @conv_grad_weight(%g: tensor<?x8x6x6xf32>, %x: tensor<?x3x11x11xf32>, %w: tensor<8x3x3x3xf32>) -> tensor<8x3x3x3xf32> {
+  %0 = mdl.conv2d_grad_weight %g, %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>} : tensor<?x8x6x6xf32>, tensor<?x3x11x11xf32>, tensor<8x3x3x3xf32> -> tensor<8x3x3x3xf32>
+  return %0 : tensor<8x3x3x3xf32>
+}
+
+// groups > 1 keeps one reduction generic in grouped form.
+// CHECK-LABEL: func.func @conv_grad_weight_groups
 // CHECK: tensor.pad
 // CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]
 // CHECK: arith.mulf
 // CHECK: arith.addf
-// CHECK: tensor.collapse_shape {{.*}} into tensor<8x3x3x3xf32>
-func.func @conv_grad_weight(%g: tensor<?x8x6x6xf32>, %x: tensor<?x3x11x11xf32>, %w: tensor<8x3x3x3xf32>) -> tensor<8x3x3x3xf32> {
-  %0 = mdl.conv2d_grad_weight %g, %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>} : tensor<?x8x6x6xf32>, tensor<?x3x11x11xf32>, tensor<8x3x3x3xf32> -> tensor<8x3x3x3xf32>
-  return %0 : tensor<8x3x3x3xf32>
+// CHECK: tensor.collapse_shape {{.*}} into tensor<6x2x3x3xf32>
+func.func @conv_grad_weight_groups(%g: tensor<?x6x9x9xf32>, %x: tensor<?x4x9x9xf32>, %w: tensor<6x2x3x3xf32>) -> tensor<6x2x3x3xf32> {
+  %0 = mdl.conv2d_grad_weight %g, %x, %w {padding = array<i64: 1, 1>, groups = 2 : i64} : tensor<?x6x9x9xf32>, tensor<?x4x9x9xf32>, tensor<6x2x3x3xf32> -> tensor<6x2x3x3xf32>
+  return %0 : tensor<6x2x3x3xf32>
 }
 
 // CHECK-LABEL: func.func @max_pool_grad

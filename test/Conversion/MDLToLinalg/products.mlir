@@ -26,16 +26,27 @@ func.func @bmm(%a: tensor<?x8x16xf32>, %b: tensor<?x16x8xf32>) -> tensor<?x8x8xf
   return %0 : tensor<?x8x8xf32>
 }
 
+// groups == 1: im2col (tensor.generate gathering the padded input into
+// [C*KH*KW, N*OH*OW]), the weight viewed as [O, C*KH*KW], one rank-2
+// contraction generic, then back to NCHW with the bias added.
 // CHECK-LABEL: func.func @conv
 // CHECK: tensor.pad %arg0 low[0, 0, 1, 1] high[0, 0, 1, 1]
-// CHECK: linalg.generic {{.*}} ins(%arg2 : tensor<32xf32>)
-// CHECK: linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+// CHECK: tensor.generate
+// CHECK: tensor.extract %padded
+// CHECK: } : tensor<9x?xf32>
+// CHECK: linalg.fill {{.*}} -> tensor<32x?xf32>
+// CHECK: tensor.extract %arg1
+// CHECK: } : tensor<32x9xf32>
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]} ins(%{{.*}}, %{{.*}} : tensor<32x9xf32>, tensor<9x?xf32>) outs(%{{.*}} : tensor<32x?xf32>)
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %arg2 : tensor<32x?xf32>, tensor<32xf32>) outs(%{{.*}} : tensor<?x32x28x28xf32>)
+// CHECK-NOT: linalg.conv_2d
+// CHECK-LABEL: func.func @grouped
 func.func @conv(%x: tensor<?x1x28x28xf32>, %w: tensor<32x1x3x3xf32>, %b: tensor<32xf32>) -> tensor<?x32x28x28xf32> {
   %0 = mdl.conv2d %x, %w, %b {padding = array<i64: 1, 1>} : tensor<?x1x28x28xf32>, tensor<32x1x3x3xf32>, tensor<32xf32> -> tensor<?x32x28x28xf32>
   return %0 : tensor<?x32x28x28xf32>
 }
 
-// CHECK-LABEL: func.func @grouped
+// groups > 1 keeps the direct grouped convolution.
 // CHECK: linalg.conv_2d_ngchw_gfchw
 // CHECK: tensor.collapse_shape {{.*}} into tensor<?x6x5x5xf32>
 func.func @grouped(%x: tensor<?x4x5x5xf32>, %w: tensor<6x2x1x1xf32>) -> tensor<?x6x5x5xf32> {

@@ -1,0 +1,310 @@
+//===- Im2Col.cpp - im2col / col2im + GEMM builders for conv2d ------------===//
+//
+// Implements the builders declared in Im2Col.h: the GEMM operands (im2col
+// columns, the weight matrix, the channel-major gradient) are built with
+// tensor.generate + tensor.extract rather than linalg.generic/reshapes,
+// because the CPU pipeline's elementwise fusion and reshape propagation
+// would otherwise fuse them into the contraction (a rank-4+ or non-affine
+// contraction that modelc-matmul-to-blas cannot take); rank-2 contraction
+// generics; the result read back into NCHW / OIHW by generics with affine
+// (linearising) maps; col2im as a gather over kernel positions (no scatter:
+// each input element sums the column entries that read it, selected by
+// divisibility and range tests on its index).
+//
+//===----------------------------------------------------------------------===//
+#include "Im2Col.h"
+
+using namespace mlir;
+using namespace modelc::lowering;
+
+namespace {
+
+/// An affine dim expression.
+AffineExpr dimExpr(MLIRContext *ctx, unsigned i) {
+  return getAffineDimExpr(i, ctx);
+}
+
+/// A generic body that yields its first argument.
+void yieldFirst(OpBuilder &b, Location loc, ValueRange args) {
+  linalg::YieldOp::create(b, loc, args[0]);
+}
+
+/// The column index (oh or ow) that kernel tap `k` reads input row `x` from,
+/// and whether such a column exists: x + pad - k*dil = o*stride with
+/// 0 <= o < out. Returns (clamped index, valid).
+std::pair<Value, Value> sourcePosition(OpBuilder &b, Location loc, Value x,
+                                       Value k, int64_t pad, int64_t dil,
+                                       int64_t stride, int64_t out) {
+  auto cst = [&](int64_t v) {
+    return Value(arith::ConstantIndexOp::create(b, loc, v));
+  };
+  Value shifted = arith::SubIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, x, cst(pad)),
+      arith::MulIOp::create(b, loc, k, cst(dil)));
+  Value zero = cst(0);
+  Value o = arith::DivSIOp::create(b, loc, shifted, cst(stride));
+  Value rem = arith::RemSIOp::create(b, loc, shifted, cst(stride));
+  Value valid = arith::AndIOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, shifted, zero),
+      arith::AndIOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rem, zero),
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, o,
+                                cst(out))));
+  return {arith::SelectOp::create(b, loc, valid, o, zero), valid};
+}
+
+/// Splits the linear index `i` into mixed-radix digits with the given
+/// (static) inner sizes: sizes = {A, B, C} gives (i / (B*C), (i / C) % B,
+/// i % C). The leading digit is not wrapped.
+SmallVector<Value> unflatten(OpBuilder &b, Location loc, Value i,
+                             ArrayRef<int64_t> sizes) {
+  SmallVector<Value> digits(sizes.size());
+  Value rest = i;
+  for (size_t k = sizes.size(); k-- > 1;) {
+    Value size = arith::ConstantIndexOp::create(b, loc, sizes[k]);
+    digits[k] = arith::RemUIOp::create(b, loc, rest, size);
+    rest = arith::DivUIOp::create(b, loc, rest, size);
+  }
+  digits[0] = rest;
+  return digits;
+}
+
+/// A rank-2 tensor.generate of `type` whose element (row, col) is `fn`'s
+/// value. tensor.generate (not linalg) on purpose: the CPU pipeline's
+/// elementwise fusion and reshape propagation do not see through it, so the
+/// consuming GEMM stays a rank-2 contraction that BLAS can take.
+Value generateMatrix(
+    OpBuilder &b, Location loc, RankedTensorType type, ValueRange dynSizes,
+    llvm::function_ref<Value(OpBuilder &, Location, Value, Value)> fn) {
+  auto gen = tensor::GenerateOp::create(b, loc, type, dynSizes);
+  OpBuilder::InsertionGuard guard(b);
+  Block *body = b.createBlock(&gen.getBody(), {},
+                              {b.getIndexType(), b.getIndexType()}, {loc, loc});
+  tensor::YieldOp::create(
+      b, loc, fn(b, loc, body->getArgument(0), body->getArgument(1)));
+  return gen;
+}
+
+/// The col2im body at loop (n, c, h, w, kh, kw): `acc` plus the entry of
+/// `cols` that tap (kh, kw) read from input (h, w) in im2col, or 0 when no
+/// output position reads it.
+Value col2imTerm(OpBuilder &b, Location loc, Value cols, Value acc,
+                 Value zero, const ConvGeometry &g) {
+  SmallVector<Value> idx;
+  for (unsigned i = 0; i < 6; ++i)
+    idx.push_back(linalg::IndexOp::create(b, loc, i));
+  auto [oh, rowOk] = sourcePosition(b, loc, idx[2], idx[4], g.padding[0],
+                                    g.dilation[0], g.stride[0], g.oh);
+  auto [ow, colOk] = sourcePosition(b, loc, idx[3], idx[5], g.padding[1],
+                                    g.dilation[1], g.stride[1], g.ow);
+  auto lin = [&](ArrayRef<Value> parts, ArrayRef<int64_t> sizes) {
+    Value r = parts[0];
+    for (size_t i = 1; i < parts.size(); ++i)
+      r = arith::AddIOp::create(
+          b, loc,
+          arith::MulIOp::create(b, loc, r,
+                                arith::ConstantIndexOp::create(b, loc, sizes[i])),
+          parts[i]);
+    return r;
+  };
+  Value row = lin({idx[1], idx[4], idx[5]}, {0, g.kh, g.kw});
+  Value col = lin({idx[0], oh, ow}, {0, g.oh, g.ow});
+  Value v = tensor::ExtractOp::create(b, loc, cols, ValueRange{row, col});
+  Value ok = arith::AndIOp::create(b, loc, rowOk, colOk);
+  Value term = arith::SelectOp::create(b, loc, ok, v, zero);
+  return arith::AddFOp::create(b, loc, acc, term);
+}
+
+} // namespace
+
+LogicalResult modelc::lowering::convGeometry(
+    RankedTensorType input, RankedTensorType weight, RankedTensorType output,
+    ArrayRef<int64_t> stride, ArrayRef<int64_t> padding,
+    ArrayRef<int64_t> dilation, ConvGeometry &geom) {
+  for (RankedTensorType t : {input, weight, output})
+    for (int64_t d = t == weight ? 0 : 1; d < t.getRank(); ++d)
+      if (t.isDynamicDim(d))
+        return failure();
+  geom.channels = input.getDimSize(1);
+  geom.height = input.getDimSize(2);
+  geom.width = input.getDimSize(3);
+  geom.outChannels = weight.getDimSize(0);
+  geom.kh = weight.getDimSize(2);
+  geom.kw = weight.getDimSize(3);
+  geom.oh = output.getDimSize(2);
+  geom.ow = output.getDimSize(3);
+  for (int i = 0; i < 2; ++i) {
+    geom.stride[i] = stride[i];
+    geom.padding[i] = padding[i];
+    geom.dilation[i] = dilation[i];
+  }
+  return success();
+}
+
+Value modelc::lowering::im2colColumns(OpBuilder &b, Location loc, Value input,
+                                      const ConvGeometry &g) {
+  Type elem = elementTypeOf(input);
+  Value zero = scalarConstant(b, loc, elem, 0);
+  Value padded = padSpatial(b, loc, input, g.padding, zero);
+  auto type = RankedTensorType::get(
+      {g.channels * g.kh * g.kw, ShapedType::kDynamic}, elem);
+  Value batch = tensor::DimOp::create(b, loc, input, 0);
+  Value cols = arith::MulIOp::create(
+      b, loc, batch, arith::ConstantIndexOp::create(b, loc, g.oh * g.ow));
+  return generateMatrix(
+      b, loc, type, {cols},
+      [&](OpBuilder &nb, Location nl, Value row, Value col) -> Value {
+        SmallVector<Value> k = unflatten(nb, nl, row, {g.channels, g.kh, g.kw});
+        SmallVector<Value> o = unflatten(nb, nl, col, {0, g.oh, g.ow});
+        auto at = [&](Value out, Value tap, int64_t s, int64_t d) -> Value {
+          return arith::AddIOp::create(
+              nb, nl,
+              arith::MulIOp::create(nb, nl, out,
+                                    arith::ConstantIndexOp::create(nb, nl, s)),
+              arith::MulIOp::create(nb, nl, tap,
+                                    arith::ConstantIndexOp::create(nb, nl, d)));
+        };
+        return tensor::ExtractOp::create(
+            nb, nl, padded,
+            ValueRange{o[0], k[0], at(o[1], k[1], g.stride[0], g.dilation[0]),
+                       at(o[2], k[2], g.stride[1], g.dilation[1])});
+      });
+}
+
+Value modelc::lowering::gemm(OpBuilder &b, Location loc, Value lhs,
+                             bool transLhs, Value rhs, bool transRhs,
+                             Value acc) {
+  MLIRContext *ctx = b.getContext();
+  AffineExpr m = dimExpr(ctx, 0), n = dimExpr(ctx, 1), k = dimExpr(ctx, 2);
+  SmallVector<AffineMap> maps = {
+      AffineMap::get(3, 0, transLhs ? ArrayRef<AffineExpr>{k, m}
+                                    : ArrayRef<AffineExpr>{m, k},
+                     ctx),
+      AffineMap::get(3, 0, transRhs ? ArrayRef<AffineExpr>{n, k}
+                                    : ArrayRef<AffineExpr>{k, n},
+                     ctx),
+      AffineMap::get(3, 0, {m, n}, ctx)};
+  SmallVector<utils::IteratorType> iters = parallelIterators(2);
+  iters.push_back(utils::IteratorType::reduction);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{acc.getType()}, ValueRange{lhs, rhs},
+             ValueRange{acc}, maps, iters,
+             [](OpBuilder &nb, Location nl, ValueRange args) {
+               Value prod = arith::MulFOp::create(nb, nl, args[0], args[1]);
+               linalg::YieldOp::create(
+                   nb, nl, Value(arith::AddFOp::create(nb, nl, args[2], prod)));
+             })
+      .getResult(0);
+}
+
+Value modelc::lowering::weightMatrix(OpBuilder &b, Location loc,
+                                     Value weight) {
+  auto wType = cast<RankedTensorType>(weight.getType());
+  int64_t c = wType.getDimSize(1), kh = wType.getDimSize(2),
+          kw = wType.getDimSize(3);
+  auto type = RankedTensorType::get({wType.getDimSize(0), c * kh * kw},
+                                    wType.getElementType());
+  return generateMatrix(
+      b, loc, type, {},
+      [&](OpBuilder &nb, Location nl, Value row, Value col) -> Value {
+        SmallVector<Value> k = unflatten(nb, nl, col, {c, kh, kw});
+        return tensor::ExtractOp::create(nb, nl, weight,
+                                         ValueRange{row, k[0], k[1], k[2]});
+      });
+}
+
+Value modelc::lowering::channelMajor(OpBuilder &b, Location loc, Value y) {
+  auto yType = cast<RankedTensorType>(y.getType());
+  int64_t h = yType.getDimSize(2), w = yType.getDimSize(3);
+  auto type = RankedTensorType::get(
+      {yType.getDimSize(1), ShapedType::kDynamic}, yType.getElementType());
+  Value cols = arith::MulIOp::create(
+      b, loc, tensor::DimOp::create(b, loc, y, 0),
+      arith::ConstantIndexOp::create(b, loc, h * w));
+  return generateMatrix(
+      b, loc, type, {cols},
+      [&](OpBuilder &nb, Location nl, Value row, Value col) -> Value {
+        SmallVector<Value> p = unflatten(nb, nl, col, {0, h, w});
+        return tensor::ExtractOp::create(nb, nl, y,
+                                         ValueRange{p[0], row, p[1], p[2]});
+      });
+}
+
+Value modelc::lowering::fromChannelMajor(OpBuilder &b, Location loc,
+                                         Value matrix, RankedTensorType type,
+                                         Value batchOf, Value bias) {
+  MLIRContext *ctx = b.getContext();
+  Value init =
+      emptyTensor(b, loc, type, dynamicSizesFrom(b, loc, type, batchOf));
+  // Loops (n, o, h, w) over the result; the matrix is read in place (no
+  // expand_shape: reshape propagation would push it into the GEMM and make
+  // it a rank-4 contraction that BLAS cannot take).
+  auto d = [&](unsigned i) { return dimExpr(ctx, i); };
+  int64_t oh = type.getDimSize(2), ow = type.getDimSize(3);
+  SmallVector<Value> inputs = {matrix};
+  SmallVector<AffineMap> maps = {AffineMap::get(
+      4, 0, {d(1), d(0) * (oh * ow) + d(2) * ow + d(3)}, ctx)};
+  if (bias) {
+    inputs.push_back(bias);
+    maps.push_back(AffineMap::get(4, 0, {d(1)}, ctx));
+  }
+  maps.push_back(AffineMap::getMultiDimIdentityMap(4, ctx));
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{type}, inputs, ValueRange{init}, maps,
+             parallelIterators(4),
+             [&](OpBuilder &nb, Location nl, ValueRange args) {
+               Value v = args[0];
+               if (bias)
+                 v = arith::AddFOp::create(nb, nl, v, args[1]);
+               linalg::YieldOp::create(nb, nl, v);
+             })
+      .getResult(0);
+}
+
+Value modelc::lowering::weightFromMatrix(OpBuilder &b, Location loc,
+                                         Value matrix,
+                                         RankedTensorType type) {
+  MLIRContext *ctx = b.getContext();
+  auto d = [&](unsigned i) { return dimExpr(ctx, i); };
+  int64_t kh = type.getDimSize(2), kw = type.getDimSize(3);
+  AffineMap read =
+      AffineMap::get(4, 0, {d(0), d(1) * (kh * kw) + d(2) * kw + d(3)}, ctx);
+  Value init = emptyTensor(b, loc, type, {});
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{type}, ValueRange{matrix}, ValueRange{init},
+             {read, AffineMap::getMultiDimIdentityMap(4, ctx)},
+             parallelIterators(4), yieldFirst)
+      .getResult(0);
+}
+
+Value modelc::lowering::col2im(OpBuilder &b, Location loc, Value cols,
+                               RankedTensorType type, Value batchOf,
+                               const ConvGeometry &g) {
+  MLIRContext *ctx = b.getContext();
+  Type elem = type.getElementType();
+  Value zero = scalarConstant(b, loc, elem, 0);
+  Value acc = filledTensor(b, loc, type,
+                           dynamicSizesFrom(b, loc, type, batchOf), zero);
+  // The kernel taps only give the reduction loops their extent.
+  Value taps = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{g.kh, g.kw},
+                                       elem);
+  // Loops (n, c, h, w | kh, kw).
+  SmallVector<AffineMap> maps = {
+      AffineMap::get(6, 0, {dimExpr(ctx, 4), dimExpr(ctx, 5)}, ctx),
+      AffineMap::get(6, 0,
+                     {dimExpr(ctx, 0), dimExpr(ctx, 1), dimExpr(ctx, 2),
+                      dimExpr(ctx, 3)},
+                     ctx)};
+  SmallVector<utils::IteratorType> iters = parallelIterators(4);
+  iters.append(2, utils::IteratorType::reduction);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{type}, ValueRange{taps}, ValueRange{acc}, maps,
+             iters,
+             [&](OpBuilder &nb, Location nl, ValueRange args) {
+               linalg::YieldOp::create(
+                   nb, nl, col2imTerm(nb, nl, cols, args[1], zero, g));
+             })
+      .getResult(0);
+}
