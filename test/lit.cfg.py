@@ -15,6 +15,9 @@ config.test_exec_root = os.path.join(config.modelc_obj_root, "test")
 config.substitutions.append(("%stdlib", config.modelc_stdlib_dir))
 config.substitutions.append(("%srcroot", config.modelc_src_root))
 config.substitutions.append(("%examples", os.path.join(config.modelc_src_root, "examples")))
+# The runtime archive, for tests that link generated objects themselves
+# (generated code allocates from the runtime's buffer pool).
+config.substitutions.append(("%modelrt", os.path.join(config.modelc_obj_root, "lib", "libmodelrt.a")))
 
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)

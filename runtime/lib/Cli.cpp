@@ -34,6 +34,8 @@ const OptionSpec kThreads = {"--threads", "N", "data-loader/prefetch threads, pa
                                                "program as a hint"};
 const OptionSpec kBatch = {"--batch", "N", "batch size (default: the model's)"};
 const OptionSpec kHelp = {"--help", nullptr, "show this help"};
+const OptionSpec kProfile = {"--profile", nullptr,
+                             "print the time per phase and per kernel (with GFLOP/s) at the end"};
 
 const std::vector<CommandSpec> &commands() {
   static const std::vector<CommandSpec> specs = {
@@ -47,10 +49,10 @@ const std::vector<CommandSpec> &commands() {
                              "checkpoint dir)"},
         {"--keep", "N", "epoch checkpoints kept, 0 = all (default 3)"},
         {"--log-every", "N", "TensorBoard step scalars every N steps, 0 = off (default 50)"},
-        kHelp}},
+        kProfile, kHelp}},
       {"eval", "eval --checkpoint PATH [options]", "evaluate a checkpoint on the test set",
        {{"--checkpoint", "PATH", "the checkpoint to load (required)"}, kBatch, kThreads, kDevice,
-        kHelp}},
+        kProfile, kHelp}},
       {"predict", "predict --checkpoint PATH [options] INPUT...",
        "classify PNG, IDX, NPY or CSV inputs",
        {{"--checkpoint", "PATH", "the checkpoint to load (required)"},
@@ -181,9 +183,29 @@ Status applyThreads(const ModelrtProgram &p, const CliArgs &a, int64_t &threads)
 
 } // namespace modelrt
 
+/// OpenBLAS's thread control, when the executable links OpenBLAS (every
+/// modelc executable does; runtime unit tests do not).
+extern "C" void openblas_set_num_threads(int) __attribute__((weak));
+
+namespace modelrt {
+/// Runs the BLAS single-threaded unless the user chose a thread count
+/// (OPENBLAS_NUM_THREADS, OMP_NUM_THREADS). The data loader's prefetch
+/// thread has the other core. Measured on the 2-core development machine
+/// while it was busy (`train --profile`, MLP, batch 64): the first layer's
+/// sgemm took 21 ms per call with OpenBLAS's 2 threads (they spin for the
+/// busy core) and 0.6 ms with one (docs/cli.md, "Threads").
+static void configureBlasThreads() {
+  if (!openblas_set_num_threads || std::getenv("OPENBLAS_NUM_THREADS") ||
+      std::getenv("OMP_NUM_THREADS"))
+    return;
+  openblas_set_num_threads(1);
+}
+} // namespace modelrt
+
 extern "C" int modelrt_main(int argc, char **argv, const ModelrtProgram *program) {
   using namespace modelrt;
   const char *self = argc > 0 ? argv[0] : "model";
+  configureBlasThreads();
   if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "help")) {
     printUsage(argc < 2 ? stderr : stdout, self);
     if (argc < 2)

@@ -1,6 +1,7 @@
 //===- CliCommands.cpp - The train, eval and info subcommands --------------===//
 #include "CliInternal.h"
 
+#include "modelrt/Profile.h"
 #include "modelrt/Trainer.h"
 
 #include <algorithm>
@@ -26,11 +27,14 @@ Status runTrain(const ModelrtProgram &p, const CliArgs &a) {
     opts.logDir = a.flags.at("--log-dir");
   if (a.flags.count("--resume"))
     opts.resume = a.flags.at("--resume");
+  setProfiling(a.flags.count("--profile") > 0);
   auto r = trainProgram(p, cfg, opts);
   if (!r)
     return r.status();
   std::printf("trained %lld epochs (%lld steps); checkpoint %s/last.safetensors\n",
               (long long)r->epochs, (long long)r->steps, opts.checkpointDir.c_str());
+  if (profiling())
+    writeProfileReport(stdout);
   return Status::ok();
 }
 
@@ -56,6 +60,7 @@ Status runEval(const ModelrtProgram &p, const CliArgs &a) {
   if (!data)
     return data.status();
   const Dataset &set = data->validation ? *data->validation : data->train;
+  setProfiling(a.flags.count("--profile") > 0);
   auto r = evaluateDataset(p, *m, set, cfg.batch_size, cfg.data.one_hot);
   if (!r)
     return r.status();
@@ -64,6 +69,8 @@ Status runEval(const ModelrtProgram &p, const CliArgs &a) {
   for (int32_t i = 0; i < p.num_metrics; ++i)
     std::printf(" %s %.6f", p.metric_names[i], r->metrics[i]);
   std::printf("\n");
+  if (profiling())
+    writeProfileReport(stdout);
   return Status::ok();
 }
 

@@ -1,5 +1,6 @@
 //===- Trainer.cpp - The training loop, evaluation and prediction ----------===//
 #include "modelrt/Trainer.h"
+#include "modelrt/Profile.h"
 
 #include "modelrt/CheckpointStore.h"
 #include "modelrt/MetricsLog.h"
@@ -143,6 +144,12 @@ Status applyStep(Run &r, GradAccumulator &acc) {
   return logSteps(r, lr);
 }
 
+/// The loader's next batch, timed as the data phase.
+bool nextBatch(DataLoader &loader, Batch &b) {
+  PhaseTimer timer(Phase::Data);
+  return loader.next(b);
+}
+
 /// One epoch of training; returns the mean loss and metrics.
 Expected<EvalResult> trainEpoch(Run &r, int64_t epoch) {
   GradAccumulator acc(r.model.paramSizes(), r.cfg.optimizer.accumulate);
@@ -153,19 +160,26 @@ Expected<EvalResult> trainEpoch(Run &r, int64_t epoch) {
                                      r.loader->batchesPerEpoch());
   Batch b;
   int64_t batchIndex = r.loader->position().batchIndex;
-  while (r.loader->next(b)) {
+  while (nextBatch(*r.loader, b)) {
     float loss = 0;
     std::fill(ms.begin(), ms.end(), 0.0);
     uint64_t seed = mixSeed(r.cfg.seed, 0x57e9, uint64_t(r.step * 1024 + acc.pending()));
-    if (r.prog.train_step(r.prog.context, r.model.paramPtrs.data(), r.model.statePtrs.data(),
-                          b.inputs.as<float>(), b.labels.data(), b.size, seed, r.step, &loss,
-                          r.gradPtrs.data(), ms.data()) != 0)
+    int rc;
+    {
+      PhaseTimer timer(Phase::Step);
+      rc = r.prog.train_step(r.prog.context, r.model.paramPtrs.data(), r.model.statePtrs.data(),
+                             b.inputs.as<float>(), b.labels.data(), b.size, seed, r.step, &loss,
+                             r.gradPtrs.data(), ms.data());
+    }
+    if (rc != 0)
       return errorf("train_step failed at step %lld (epoch %lld)", (long long)r.step + 1,
                     (long long)epoch + 1);
     MODELRT_TRY(checkFinite(r, loss, epoch, batchIndex));
     r.windowLoss += loss, r.windowBatches += 1, r.windowSamples += b.size;
-    if (acc.add(r.gradPtrs.data()))
+    if (acc.add(r.gradPtrs.data())) {
+      PhaseTimer timer(Phase::Update);
       MODELRT_TRY(applyStep(r, acc));
+    }
     sums.loss += double(loss) * b.size;
     for (size_t i = 0; i < ms.size(); ++i)
       sums.metrics[i] += ms[i];
@@ -333,6 +347,7 @@ Expected<EvalResult> evaluateDataset(const ModelrtProgram &prog, ModelState &mod
   while (loader.next(b)) {
     float loss = 0;
     std::fill(ms.begin(), ms.end(), 0.0);
+    PhaseTimer timer(Phase::Eval);
     if (prog.eval_step(prog.context, model.paramPtrs.data(), model.statePtrs.data(),
                        b.inputs.as<float>(), b.labels.data(), b.size, &loss, ms.data()) != 0)
       return errorf("%s: eval_step failed", data.name.c_str());

@@ -61,7 +61,13 @@ func.func @batched(%a: tensor<2x4x5xf32>, %b: tensor<2x5x3xf32>, %c: tensor<2x4x
 // A result that aliases an argument is copied into the out-param with a
 // memcpy (no runtime helper needed).
 // RUN: modelc-backend-test %s | FileCheck %s --check-prefix=LLVM
+// Each kernel is its own noinline function (modelc-outline-kernels).
 // LLVM-NOT: memrefCopy
-// LLVM-LABEL: llvm.func @tn(
-// LLVM: llvm.intr.memcpy
+// LLVM-LABEL: llvm.func @tn.k0.cblas_sgemm(
+// LLVM-SAME: passthrough = ["noinline"]
 // LLVM: llvm.call @cblas_sgemm
+// LLVM-LABEL: llvm.func @tn.k1.copy(
+// LLVM: llvm.intr.memcpy
+// LLVM-LABEL: llvm.func @tn(
+// LLVM: llvm.call @tn.k0.cblas_sgemm(
+// LLVM: llvm.call @tn.k1.copy(

@@ -47,16 +47,20 @@ func.func @dense_relu(%x: tensor<?x784xf32>, %w: tensor<784x256xf32>,
 // BLAS-DAG: %[[ROWMAJOR:.*]] = arith.constant 101 : i32
 // BLAS-DAG: %[[NOTRANS:.*]] = arith.constant 111 : i32
 // BLAS-DAG: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// BLAS-DAG: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // BLAS-DAG: %[[K:.*]] = arith.constant 784 : i32
 // BLAS-DAG: %[[N:.*]] = arith.constant 256 : i32
-// The batch size M is read from the out-param at run time.
-// BLAS: call @cblas_sgemm(%[[ROWMAJOR]], %[[NOTRANS]], %[[NOTRANS]], %{{.*}}, %[[N]], %[[K]], %[[ONE]], %{{.*}}, %[[K]], %{{.*}}, %[[N]], %[[ONE]], %{{.*}}, %[[N]])
+// The batch size M is read from the out-param at run time. The product's
+// zero fill is folded into beta = 0.
+// BLAS: call @cblas_sgemm(%[[ROWMAJOR]], %[[NOTRANS]], %[[NOTRANS]], %{{.*}}, %[[N]], %[[K]], %[[ONE]], %{{.*}}, %[[K]], %{{.*}}, %[[N]], %[[ZERO]], %{{.*}}, %[[N]])
 // BLAS-NOT: "reduction"
 // BLAS: linalg.generic
 
 // LLVM: llvm.func @cblas_sgemm(i32, i32, i32, i32, i32, i32, f32, !llvm.ptr, i32, !llvm.ptr, i32, f32, !llvm.ptr, i32)
-// LLVM: llvm.func @dense_relu(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64,
+// LLVM: llvm.func @dense_relu.k0.cblas_sgemm(
 // LLVM: llvm.call @cblas_sgemm
+// LLVM: llvm.func @dense_relu(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64,
+// LLVM: llvm.call @dense_relu.k0.cblas_sgemm(
 // LLVM: llvm.func @_mlir_ciface_dense_relu(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr)
 // LLVM-NOT: linalg.
 // LLVM-NOT: memref.

@@ -25,7 +25,9 @@ func.func @row_sum(%x: tensor<?x7xf32>) -> tensor<?xf32> {
 // BUF: linalg.generic {{.*}} outs(%[[OUT]] :
 // BUF: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]{{.*}} outs(%[[OUT]]
 
-// LLVM-LABEL: llvm.func @row_sum(
 // LLVM-NOT: cblas_sgemm
+// LLVM: llvm.func @row_sum.k{{[0-9]+}}.generic(
 // LLVM: llvm.fadd
+// LLVM-LABEL: llvm.func @row_sum(
+// LLVM: llvm.call @row_sum.k{{[0-9]+}}.generic(
 // LLVM: llvm.func @_mlir_ciface_row_sum

@@ -2,9 +2,11 @@
 //
 // Maps the `mdl.config` module attribute written by MLIRGen (keys in
 // docs/dialect.md) onto TrainDefaults, i.e. the values of the runtime's
-// ModelrtTrainConfig: optimizer and schedule kinds and hyperparameters, the
-// data files, the folded (scale, shift) normalisation, augmentations,
-// epochs, batch size and seed.
+// ModelrtTrainConfig: optimizer and schedule kinds and hyperparameters
+// (with gradient clipping and accumulation), the data files, the folded
+// (scale, shift) normalisation or per-feature standardisation, the
+// validation fraction, augmentations, epochs, batch size, seed and early
+// stopping.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +18,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace modelc;
@@ -78,14 +81,40 @@ static llvm::Error readOptimizer(Dict o, TrainDefaults &c) {
   c.beta1 = o.f("beta1");
   c.beta2 = o.f("beta2");
   c.eps = o.f("eps");
+  c.alpha = o.f("alpha");
   c.weightDecay = o.f("weight_decay");
   return llvm::Error::success();
 }
 
-/// Steps per epoch from the training split's sample count (no drop_last).
-static int64_t stepsPerEpoch(Dict data, int64_t batch) {
+/// Optimizer steps per epoch as the runtime counts them (no drop_last):
+/// the training split minus the validation hold-out, in batches, grouped
+/// by `accumulate`.
+static int64_t stepsPerEpoch(Dict data, const TrainDefaults &c) {
   int64_t samples = data.sub("train").i("samples");
-  return batch > 0 ? (samples + batch - 1) / batch : 0;
+  samples -= int64_t(std::llround(double(samples) * data.f("validation")));
+  if (samples <= 0 || c.batchSize <= 0)
+    return 0;
+  int64_t batches = (samples + c.batchSize - 1) / c.batchSize;
+  int64_t k = std::max<int64_t>(c.accumulate, 1);
+  return (batches + k - 1) / k;
+}
+
+/// cosine(epochs, min_lr, warmup): warmup is in optimizer steps already.
+static llvm::Error readCosine(Dict s, Dict data, TrainDefaults &c) {
+  c.schedule = MODELRT_SCHED_COSINE;
+  c.minLr = s.f("min_lr");
+  c.warmupSteps = s.i("warmup");
+  int64_t epochs = s.i("epochs");
+  // 0 or the run's epochs: the runtime uses the actual epochs (also after
+  // --epochs); another length is fixed here in steps.
+  if (epochs != 0 && epochs != c.epochs) {
+    int64_t steps = stepsPerEpoch(data, c);
+    if (steps <= 0)
+      return configError("cosine(epochs=" + llvm::Twine(epochs) +
+                         ") needs the training set's sample count");
+    c.totalSteps = epochs * steps;
+  }
+  return llvm::Error::success();
 }
 
 static llvm::Error readSchedule(Dict s, Dict data, TrainDefaults &c) {
@@ -96,21 +125,24 @@ static llvm::Error readSchedule(Dict s, Dict data, TrainDefaults &c) {
     c.schedule = MODELRT_SCHED_STEP;
     c.stepSize = s.i("every", s.i("step_size", 1));
     c.gamma = s.f("gamma", 0.1);
+  } else if (kind == "multistep") {
+    c.schedule = MODELRT_SCHED_MULTISTEP;
+    c.gamma = s.f("gamma", 0.1);
+    auto ms = s.d.getAs<mlir::DenseI64ArrayAttr>("milestones");
+    if (!ms || ms.empty())
+      return configError("multistep needs milestones (array<i64>)");
+    c.milestones.assign(ms.asArrayRef().begin(), ms.asArrayRef().end());
   } else if (kind == "exponential") {
     c.schedule = MODELRT_SCHED_EXPONENTIAL;
     c.gamma = s.f("gamma", 0.9);
   } else if (kind == "cosine") {
-    c.schedule = MODELRT_SCHED_COSINE;
+    return readCosine(s, data, c);
+  } else if (kind == "reduce_on_plateau") {
+    c.schedule = MODELRT_SCHED_PLATEAU;
+    c.factor = s.f("factor", 0.1);
+    c.patience = s.i("patience", 10);
+    c.threshold = s.f("threshold", 1e-4);
     c.minLr = s.f("min_lr");
-    int64_t epochs = s.i("epochs");
-    // 0 lets the runtime use the actual epochs (also after --epochs).
-    if (epochs != 0 && epochs != c.epochs) {
-      int64_t steps = stepsPerEpoch(data, c.batchSize);
-      if (steps <= 0)
-        return configError("cosine(epochs=" + llvm::Twine(epochs) +
-                           ") needs the training set's sample count");
-      c.totalSteps = epochs * steps;
-    }
   } else {
     return configError("unsupported schedule '" + kind + "'");
   }
@@ -153,6 +185,29 @@ static llvm::Error readSplit(Dict split, TrainDefaults &c, bool isTrain) {
   return configError("unsupported data format '" + format + "'");
 }
 
+/// The input transform: the folded affine `image = ...` or `standardize`.
+static llvm::Error readNormalisation(Dict data, TrainDefaults &c) {
+  // Sema folds the image transform to x*scale + shift; the runtime computes
+  // (x*scale - mean)/std, so mean = -shift with std 1. `standardize` gives
+  // one mean and std per feature instead (scale 1).
+  c.scale = data.f("scale", 1);
+  double shift = data.f("shift");
+  c.mean.clear(), c.stddev.clear();
+  auto mean = data.d.getAs<mlir::DenseF64ArrayAttr>("mean");
+  auto sd = data.d.getAs<mlir::DenseF64ArrayAttr>("std");
+  if (mean && sd && mean.size() == sd.size()) {
+    c.mean.assign(mean.asArrayRef().begin(), mean.asArrayRef().end());
+    c.stddev.assign(sd.asArrayRef().begin(), sd.asArrayRef().end());
+  } else if (mean || sd) {
+    return configError("data: 'mean' and 'std' must be f64 arrays of the "
+                       "same length");
+  } else if (shift != 0) {
+    c.mean = {-shift};
+    c.stddev = {1.0};
+  }
+  return llvm::Error::success();
+}
+
 static llvm::Error readData(Dict data, TrainDefaults &c) {
   if (!data.d)
     return llvm::Error::success();
@@ -162,12 +217,9 @@ static llvm::Error readData(Dict data, TrainDefaults &c) {
   if (Dict test = data.sub("test"); test.d)
     if (llvm::Error e = readSplit(test, c, false))
       return e;
-  // Sema folds the image transform to x*scale + shift; the runtime computes
-  // (x*scale - mean)/std, so mean = -shift with std 1.
-  c.scale = data.f("scale", 1);
-  double shift = data.f("shift");
-  c.hasNorm = shift != 0;
-  c.mean = -shift;
+  if (llvm::Error e = readNormalisation(data, c))
+    return e;
+  c.valFraction = data.f("validation");
   if (auto augs = data.d.getAs<mlir::ArrayAttr>("augment")) {
     for (mlir::Attribute a : augs) {
       Dict aug{llvm::dyn_cast<mlir::DictionaryAttr>(a)};
@@ -189,6 +241,11 @@ llvm::Error modelc::readTrainDefaults(mlir::DictionaryAttr config,
   c.epochs = cfg.i("epochs", c.epochs);
   c.batchSize = cfg.i("batch", c.batchSize);
   c.seed = uint64_t(cfg.i("seed", 0));
+  c.clipNorm = cfg.f("clip_norm");
+  c.accumulate = int32_t(cfg.i("accumulate", 1));
+  Dict early = cfg.sub("early_stopping");
+  c.earlyStopPatience = early.i("patience");
+  c.earlyStopMinDelta = early.f("min_delta");
   if (Dict opt = cfg.sub("optimizer"); opt.d)
     if (llvm::Error e = readOptimizer(opt, c))
       return e;

@@ -13,9 +13,10 @@
 
 namespace modelc {
 
-/// Reads optimizer, schedule, data, epochs, batch and seed from `config`
-/// (a missing key keeps the value already in `c`). Errors name the
-/// unsupported kind.
+/// Reads optimizer, schedule, data, epochs, batch, seed, gradient clipping
+/// and accumulation and early stopping from `config` (a missing key keeps
+/// the value already in `c`, or turns an optional feature off). Errors name
+/// the unsupported kind.
 llvm::Error readTrainDefaults(mlir::DictionaryAttr config, TrainDefaults &c);
 
 } // namespace modelc

@@ -89,34 +89,34 @@ llvm::Constant *ConstantBuilder::config(const TrainDefaults &c) {
   llvm::Constant *opt = llvm::ConstantStruct::get(
       layout.optimizerConfig,
       {i32(c.optimizer), f64(c.lr), f64(c.momentum), f64(c.dampening),
-       i32(c.nesterov), f64(c.beta1), f64(c.beta2), f64(c.eps), f64(0),
-       f64(c.weightDecay), f64(0), i32(1)});
+       i32(c.nesterov), f64(c.beta1), f64(c.beta2), f64(c.eps), f64(c.alpha),
+       f64(c.weightDecay), f64(c.clipNorm), i32(c.accumulate)});
   llvm::Constant *sched = llvm::ConstantStruct::get(
       layout.scheduleConfig,
-      {i32(c.schedule), i64(c.stepSize), f64(c.gamma), i32(0), null(), i64(0),
-       i64(c.totalSteps), f64(c.minLr), f64(0), i64(0), f64(0)});
+      {i32(c.schedule), i64(c.stepSize), f64(c.gamma),
+       i32(int64_t(c.milestones.size())), i64Array(c.milestones),
+       i64(c.warmupSteps), i64(c.totalSteps), f64(c.minLr), f64(c.factor),
+       i64(c.patience), f64(c.threshold)});
   std::vector<llvm::Constant *> cols;
   for (const std::string &col : c.columns)
     cols.push_back(str(col));
-  llvm::Constant *mean = c.hasNorm ? global(llvm::ConstantDataArray::get(
-                                                ctx, llvm::ArrayRef<double>(c.mean)),
-                                            "modelc.mean")
-                                   : null();
-  llvm::Constant *stdv = c.hasNorm ? global(llvm::ConstantDataArray::get(
-                                                ctx, llvm::ArrayRef<double>(1.0)),
-                                            "modelc.std")
-                                   : null();
+  auto f64Array = [&](llvm::ArrayRef<double> v, llvm::StringRef name) {
+    return v.empty() ? null()
+                     : global(llvm::ConstantDataArray::get(ctx, v), name);
+  };
   llvm::Constant *data = llvm::ConstantStruct::get(
       layout.dataConfig,
       {i32(c.dataFormat), optStr(c.trainInputs), optStr(c.trainLabels),
        optStr(c.testInputs), optStr(c.testLabels), i32(int64_t(cols.size())),
        ptrArray(cols), optStr(c.labelColumn), f64(c.scale),
-       i32(c.hasNorm ? 1 : 0), mean, stdv, i32(0), f64(0), f64(c.flipProb),
-       i64(c.cropPadding), i32(0)});
-  return llvm::ConstantStruct::get(layout.trainConfig,
-                                   {opt, sched, data, i64(c.epochs),
-                                    i64(c.batchSize), i64(int64_t(c.seed)),
-                                    i64(0), f64(0)});
+       i32(int64_t(c.mean.size())), f64Array(c.mean, "modelc.mean"),
+       f64Array(c.stddev, "modelc.std"), i32(0), f64(c.valFraction),
+       f64(c.flipProb), i64(c.cropPadding), i32(0)});
+  return llvm::ConstantStruct::get(
+      layout.trainConfig,
+      {opt, sched, data, i64(c.epochs), i64(c.batchSize),
+       i64(int64_t(c.seed)), i64(c.earlyStopPatience),
+       f64(c.earlyStopMinDelta)});
 }
 
 static void emitMain(llvm::Module &m, llvm::GlobalVariable *program) {

@@ -2,8 +2,11 @@
 //
 // Folds DataConfig and TrainConfig into one dictionary attribute: the model
 // name and its input/label signature, the data set (reader, paths, sample
-// shape, the folded transform, augmentations, class count) and training
-// settings (loss, optimizer, schedule, epochs, batch, seed, metrics).
+// shape, the folded transform or per-feature standardisation,
+// augmentations, class count, validation fraction) and training settings
+// (loss, optimizer, schedule, epochs, batch, seed, metrics, gradient
+// clipping and accumulation, early stopping). Optional settings that are
+// off are absent.
 //
 //===----------------------------------------------------------------------===//
 
@@ -88,6 +91,12 @@ static mlir::DictionaryAttr dataDict(mlir::Builder &b, const DataConfig &c) {
     augs.push_back(ad.get());
   }
   d.add("augment", b.getArrayAttr(augs));
+  if (c.valFraction > 0)
+    d.f64("validation", c.valFraction);
+  if (!c.featureMean.empty()) {
+    d.add("mean", b.getDenseF64ArrayAttr(c.featureMean));
+    d.add("std", b.getDenseF64ArrayAttr(c.featureStd));
+  }
   return d.get();
 }
 
@@ -102,7 +111,23 @@ mlir::DictionaryAttr modelc::buildConfigAttr(mlir::MLIRContext &ctx,
   if (const auto &t = program.train) {
     d.str("loss", t->lossKind);
     d.add("optimizer", callDict(b, t->optimizer, t->optimizerArgs));
-    d.add("schedule", callDict(b, t->schedule, t->scheduleArgs));
+    mlir::DictionaryAttr schedule = callDict(b, t->schedule, t->scheduleArgs);
+    if (!t->milestones.empty()) {
+      DictBuilder sd{b, llvm::to_vector(schedule.getValue())};
+      sd.add("milestones", b.getDenseI64ArrayAttr(t->milestones));
+      schedule = sd.get();
+    }
+    d.add("schedule", schedule);
+    if (t->clipNorm > 0)
+      d.f64("clip_norm", t->clipNorm);
+    if (t->accumulate > 1)
+      d.i64("accumulate", t->accumulate);
+    if (t->earlyStopPatience > 0) {
+      DictBuilder ed{b, {}};
+      ed.i64("patience", t->earlyStopPatience);
+      ed.f64("min_delta", t->earlyStopMinDelta);
+      d.add("early_stopping", ed.get());
+    }
     d.i64("epochs", t->epochs);
     d.i64("batch", t->batch);
     d.i64("seed", t->seed);

@@ -11,6 +11,7 @@
 #include "mlir/Conversion/ConvertToLLVM/ToLLVMPass.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/MathToLibm/MathToLibm.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
@@ -135,6 +136,12 @@ void addLLVMStage(OpPassManager &pm, const CpuPipelineOptions &options) {
   // what LLVM has no intrinsic for (tanh, erf, ...).
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
+  // Buffers come from the runtime's pool (runtime/lib/BufferPool.cpp)
+  // through MLIR's generic allocation entry points, not malloc/free: a
+  // training step then reuses the previous step's warm buffers.
+  FinalizeMemRefToLLVMConversionPassOptions memrefOpts;
+  memrefOpts.useGenericFunctions = true;
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefOpts));
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
@@ -149,6 +156,10 @@ std::unique_ptr<Pass> createEmitCInterfacePass() {
 
 void buildCpuLoweringPipeline(OpPassManager &pm,
                               const CpuPipelineOptions &options) {
+  if (options.resumeAfterKernels) {
+    addLLVMStage(pm, options);
+    return;
+  }
   addFusionStage(pm);
   if (options.stopAfter == CpuStage::Fusion)
     return;
@@ -161,6 +172,10 @@ void buildCpuLoweringPipeline(OpPassManager &pm,
     pm.addPass(createCSEPass());
   }
   if (options.stopAfter == CpuStage::Blas)
+    return;
+  if (options.outlineKernels)
+    pm.addPass(createOutlineKernelsPass(options.instrumentKernels));
+  if (options.stopAfter == CpuStage::Kernels)
     return;
   addLLVMStage(pm, options);
 }
@@ -177,6 +192,7 @@ bool parseCpuStage(llvm::StringRef name, CpuStage &stage) {
                     .Case("fusion", CpuStage::Fusion)
                     .Case("bufferization", CpuStage::Bufferization)
                     .Case("blas", CpuStage::Blas)
+                    .Case("kernels", CpuStage::Kernels)
                     .Case("llvm", CpuStage::LLVM)
                     .Default(std::nullopt);
   if (!parsed)
@@ -195,6 +211,13 @@ struct CpuPipelineCLOptions
   Option<bool> emitCInterface{*this, "emit-c-interface",
                               llvm::cl::desc("Emit _mlir_ciface_ wrappers"),
                               llvm::cl::init(true)};
+  Option<bool> outlineKernels{*this, "outline-kernels",
+                              llvm::cl::desc("One noinline function per kernel"),
+                              llvm::cl::init(true)};
+  Option<bool> instrumentKernels{
+      *this, "instrument-kernels",
+      llvm::cl::desc("Profiling hooks around every kernel"),
+      llvm::cl::init(true)};
   Option<CpuStage> stopAfter{
       *this, "stop-after", llvm::cl::desc("The last stage to run"),
       llvm::cl::init(CpuStage::LLVM),
@@ -203,6 +226,7 @@ struct CpuPipelineCLOptions
           clEnumValN(CpuStage::Bufferization, "bufferization",
                      "after bufferization"),
           clEnumValN(CpuStage::Blas, "blas", "after the BLAS rewrite"),
+          clEnumValN(CpuStage::Kernels, "kernels", "after kernel outlining"),
           clEnumValN(CpuStage::LLVM, "llvm", "the whole pipeline"))};
 };
 } // namespace
@@ -210,6 +234,7 @@ struct CpuPipelineCLOptions
 void registerModelcPipelines() {
   PassRegistration<EmitCInterfacePass>();
   PassRegistration<MemrefCopyToLinalgPass>();
+  registerOutlineKernelsPass();
   PassPipelineRegistration<CpuPipelineCLOptions>(
       "modelc-cpu-lowering",
       "Lower linalg/tensor/arith/math on tensors to the LLVM dialect (CPU)",
@@ -217,6 +242,8 @@ void registerModelcPipelines() {
         CpuPipelineOptions options;
         options.useBlas = cl.useBlas;
         options.emitCInterface = cl.emitCInterface;
+        options.outlineKernels = cl.outlineKernels;
+        options.instrumentKernels = cl.instrumentKernels;
         options.stopAfter = cl.stopAfter;
         buildCpuLoweringPipeline(pm, options);
       });

@@ -5,7 +5,9 @@
 // indexing maps, linalg.contract, or an equivalent linalg.generic) whose
 // operands have a unit innermost stride becomes a call
 //   cblas_sgemm(RowMajor, tA, tB, M, N, K, 1, A, lda, B, ldb, 1, C, ldc)
-// (beta = 1: linalg contractions accumulate into their init). Anything else
+// (beta = 1: linalg contractions accumulate into their init; beta = 0 when
+// the init is a zero fill that nothing else reads, which is then erased).
+// Anything else
 // is left for the generic loop lowering. Pointers are formed from the
 // memref's aligned pointer plus its offset; leading dimensions from its
 // strides.
@@ -19,7 +21,10 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Pass/Pass.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 
@@ -142,6 +147,56 @@ FunctionType declareSgemm(ModuleOp module) {
   return type;
 }
 
+/// Follows reshapes of `v` (which view the whole buffer) to their source.
+Value throughReshapes(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (!isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(def))
+      break;
+    v = def->getOperand(0);
+  }
+  return v;
+}
+
+/// True if `op` writes 0.0 to every element of `buffer` (a linalg.fill, or
+/// its generalised form: an all-parallel generic with no inputs yielding a
+/// zero constant).
+bool isZeroFillOf(Operation *op, Value buffer) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp || linalgOp.getNumDpsInits() != 1 ||
+      linalgOp.getDpsInitOperand(0)->get() != buffer ||
+      linalgOp.getNumParallelLoops() != linalgOp.getNumLoops())
+    return false;
+  Value value;
+  if (auto fill = dyn_cast<linalg::FillOp>(op))
+    value = fill.value();
+  else if (auto generic = dyn_cast<linalg::GenericOp>(op);
+           generic && generic.getNumDpsInputs() == 0 &&
+           generic.getIndexingMapsArray()[0].isIdentity())
+    value = cast<linalg::YieldOp>(generic.getBody()->getTerminator())
+                .getOperand(0);
+  return value && value.getParentBlock() != linalgOp.getBlock() &&
+         matchPattern(value, m_AnyZeroFloat());
+}
+
+/// Returns the zero fill of `op`'s output `c` if it is the last op before
+/// `op` (in the same block) that touches c's buffer; null otherwise. sgemm
+/// can then overwrite (beta = 0) instead of accumulating into zeros.
+Operation *findZeroFill(Operation *op, Value c) {
+  Value root = throughReshapes(c);
+  for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
+    if (isZeroFillOf(prev, c) || isZeroFillOf(prev, root))
+      return prev;
+    llvm::SetVector<Value> used(prev->operand_begin(), prev->operand_end());
+    for (Region &r : prev->getRegions())
+      getUsedValuesDefinedAbove(r, used);
+    for (Value v : used)
+      if (isa<BaseMemRefType>(v.getType()) && throughReshapes(v) == root &&
+          !isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(prev))
+        return nullptr;
+  }
+  return nullptr;
+}
+
 /// Replaces `op` by the sgemm call described by `plan`.
 void rewriteToSgemm(linalg::LinalgOp op, const GemmPlan &plan) {
   OpBuilder b(op);
@@ -154,6 +209,12 @@ void rewriteToSgemm(linalg::LinalgOp op, const GemmPlan &plan) {
   };
   Value one = arith::ConstantFloatOp::create(b, loc, b.getF32Type(),
                                              APFloat(1.0f));
+  Value beta = one;
+  if (Operation *fill = findZeroFill(op, c)) {
+    beta = arith::ConstantFloatOp::create(b, loc, b.getF32Type(),
+                                          APFloat(0.0f));
+    fill->erase();
+  }
   BlasMatrix ma = buildBlasMatrix(b, loc, a);
   BlasMatrix mb = buildBlasMatrix(b, loc, bm);
   BlasMatrix mc = buildBlasMatrix(b, loc, c);
@@ -162,7 +223,7 @@ void rewriteToSgemm(linalg::LinalgOp op, const GemmPlan &plan) {
   SmallVector<Value> args = {
       i32(CblasRowMajor), i32(plan.transA ? CblasTrans : CblasNoTrans),
       i32(plan.transB ? CblasTrans : CblasNoTrans), m, n, k, one, ma.ptr,
-      ma.ld, mb.ptr, mb.ld, one, mc.ptr, mc.ld};
+      ma.ld, mb.ptr, mb.ld, beta, mc.ptr, mc.ld};
   func::CallOp::create(b, loc, SgemmName, TypeRange{}, args);
   op->erase();
 }

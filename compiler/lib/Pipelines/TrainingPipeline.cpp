@@ -62,16 +62,25 @@ void modelc::buildTrainingStagePasses(mlir::OpPassManager &pm,
   case TrainingStage::Linalg:
     pm.addPass(createConvertMDLToLinalg());
     break;
-  case TrainingStage::LLVMDialect:
-    buildCpuLoweringPipeline(pm, options.cpu);
+  case TrainingStage::Fused: {
+    CpuPipelineOptions cpu = options.cpu;
+    cpu.stopAfter = CpuStage::Kernels;
+    buildCpuLoweringPipeline(pm, cpu);
     break;
+  }
+  case TrainingStage::LLVMDialect: {
+    CpuPipelineOptions cpu = options.cpu;
+    cpu.resumeAfterKernels = true;
+    buildCpuLoweringPipeline(pm, cpu);
+    break;
+  }
   }
 }
 
 void modelc::buildTrainingPipeline(mlir::OpPassManager &pm,
                                    const TrainingOptions &options) {
   for (TrainingStage s : {TrainingStage::Grad, TrainingStage::Linalg,
-                          TrainingStage::LLVMDialect})
+                          TrainingStage::Fused, TrainingStage::LLVMDialect})
     buildTrainingStagePasses(pm, s, options);
 }
 
@@ -89,6 +98,8 @@ static const char *stageName(TrainingStage stage) {
     return "autodiff";
   case TrainingStage::Linalg:
     return "lowering to linalg";
+  case TrainingStage::Fused:
+    return "fusion and bufferization";
   case TrainingStage::LLVMDialect:
     return "CPU lowering";
   }
@@ -112,7 +123,7 @@ static void dropMdlAttributes(mlir::ModuleOp module) {
 
 llvm::Error TrainingCompiler::runStage(TrainingStage stage) {
   const char *name = stageName(stage);
-  if (stage == TrainingStage::LLVMDialect)
+  if (stage == TrainingStage::Fused)
     dropMdlAttributes(module);
   mlir::PassManager pm(module->getContext());
   buildTrainingStagePasses(pm, stage, options);

@@ -40,6 +40,17 @@ std::optional<int64_t> scanIdxLabels(const std::string &path,
                                      const IdxHeader &header,
                                      std::string &error);
 
+/// Splits one CSV line on commas (no quoting); cells are trimmed and lose
+/// surrounding double quotes.
+std::vector<std::string> splitCsvLine(llvm::StringRef line);
+
+/// Computes the mean and population standard deviation of each feature
+/// column of the CSV `split` over all its rows. On failure (unreadable
+/// file, a cell that is not a number, a constant column) returns false and
+/// sets `why`.
+bool csvColumnStats(const DataSplit &split, std::vector<double> &mean,
+                    std::vector<double> &stdev, std::string &why);
+
 /// Checks a data block; `baseDir` resolves relative paths.
 std::optional<DataConfig> checkData(DiagnosticEngine &diags,
                                     const DataDecl &decl,

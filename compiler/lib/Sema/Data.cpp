@@ -3,8 +3,10 @@
 // A data block names its splits (`train`, `test`) through readers:
 //   idx(images, labels)                      IDX files, gzip or plain
 //   csv(path, label="col", features=["a", "b", ...])
-// plus `image = <affine expression of image>` (folded to scale and shift)
-// and `augment = random_hflip(p) | random_crop(size, pad=0) | [ ... ]`.
+// plus `image = <affine expression of image>` (folded to scale and shift),
+// `augment = random_hflip(p) | random_crop(size, pad=0) | [ ... ]`,
+// `validation = f` (hold out a fraction of train) and `standardize = true`
+// (per-feature mean/std of a CSV train file, computed here).
 // Other fields bound to strings or numbers are named constants (`root`).
 // Files are opened at compile time: headers give sample shapes, label files
 // give the class count.
@@ -16,6 +18,8 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+
+#include <cmath>
 
 using namespace modelc;
 using namespace modelc::sema;
@@ -39,6 +43,8 @@ private:
   std::optional<DataSplit> checkCsv(const CallExpr &call, DataConfig &cfg);
   std::optional<Affine> foldAffine(const Expr &e);
   bool checkAugment(const Expr &e, DataConfig &cfg);
+  bool checkValidation(const Expr &e, DataConfig &cfg);
+  bool checkStandardize(const Expr &e, const Expr *image, DataConfig &cfg);
   std::string resolvePath(const Value &v);
   bool setSample(const Shape &shape, llvm::StringRef stored, llvm::SMLoc loc,
                  DataConfig &cfg);
@@ -142,16 +148,6 @@ std::optional<DataSplit> DataChecker::checkIdx(const CallExpr &call,
   return split;
 }
 
-/// Splits one CSV line on commas (no quoting).
-static std::vector<std::string> splitCsv(llvm::StringRef line) {
-  llvm::SmallVector<llvm::StringRef> parts;
-  line.trim().split(parts, ',');
-  std::vector<std::string> out;
-  for (llvm::StringRef p : parts)
-    out.push_back(p.trim().trim('"').str());
-  return out;
-}
-
 std::optional<DataSplit> DataChecker::checkCsv(const CallExpr &call,
                                                DataConfig &cfg) {
   std::optional<Value> path, label, features;
@@ -192,7 +188,7 @@ std::optional<DataSplit> DataChecker::checkCsv(const CallExpr &call,
   llvm::SmallVector<llvm::StringRef> lines;
   (*buf)->getBuffer().split(lines, '\n', -1, false);
   std::vector<std::string> header =
-      lines.empty() ? std::vector<std::string>() : splitCsv(lines[0]);
+      lines.empty() ? std::vector<std::string>() : splitCsvLine(lines[0]);
   auto column = [&](const Value &name) -> int {
     for (size_t i = 0; i < header.size(); ++i)
       if (header[i] == name.s)
@@ -215,7 +211,7 @@ std::optional<DataSplit> DataChecker::checkCsv(const CallExpr &call,
   bool integral = true;
   int64_t maxLabel = -1;
   for (size_t r = 1; r < lines.size(); ++r) {
-    std::vector<std::string> cells = splitCsv(lines[r]);
+    std::vector<std::string> cells = splitCsvLine(lines[r]);
     long long v;
     if (int(cells.size()) <= labelCol ||
         llvm::StringRef(cells[labelCol]).getAsInteger(10, v) || v < 0)
@@ -359,13 +355,78 @@ bool DataChecker::checkAugment(const Expr &e, DataConfig &cfg) {
   return true;
 }
 
+bool DataChecker::checkValidation(const Expr &e, DataConfig &cfg) {
+  Value v = evalConst(diags, e, env);
+  if (v.isError())
+    return false;
+  double f = v.isNumber() ? v.asDouble() : -1;
+  if (!(f > 0 && f < 1)) {
+    diags.error(e.getLoc(),
+                "validation must be a fraction of the train split with "
+                "0 < validation < 1, got " + v.describe(Graph()),
+                {e.getRange()});
+    return false;
+  }
+  if (cfg.test) {
+    diags.error(e.getLoc(),
+                "validation holds out part of the train split, but this data "
+                "block has a test split, which is the validation set; remove "
+                "one of them",
+                {e.getRange()});
+    return false;
+  }
+  int64_t n = cfg.train->numSamples;
+  int64_t held = int64_t(std::llround(double(n) * f));
+  if (n > 0 && (held < 1 || held >= n)) {
+    diags.error(e.getLoc(),
+                "validation = " + llvm::Twine(sema::formatNumber(f)) + " of the " +
+                    llvm::Twine(n) + " training samples holds out " +
+                    llvm::Twine(held) + ", leaving an empty part",
+                {e.getRange()});
+    return false;
+  }
+  cfg.valFraction = f;
+  return true;
+}
+
+bool DataChecker::checkStandardize(const Expr &e, const Expr *image,
+                                   DataConfig &cfg) {
+  Value v = evalConst(diags, e, env);
+  if (v.isError())
+    return false;
+  if (v.kind != Value::Kind::Bool) {
+    diags.error(e.getLoc(),
+                "standardize must be true or false, got " +
+                    v.describe(Graph()),
+                {e.getRange()});
+    return false;
+  }
+  if (!v.i)
+    return true;
+  auto fail = [&](const llvm::Twine &msg) {
+    diags.error(e.getLoc(), msg, {e.getRange()});
+    return false;
+  };
+  if (cfg.train->format != "csv")
+    return fail("standardize works on the feature columns of csv(...) "
+                "tables; for images use image = (image - mean) / std");
+  if (image)
+    return fail("standardize replaces the `image = ...` transform; use one "
+                "of them");
+  std::string why;
+  if (!csvColumnStats(*cfg.train, cfg.featureMean, cfg.featureStd, why))
+    return fail("cannot standardize: " + why);
+  return true;
+}
+
 std::optional<DataConfig> DataChecker::check(const DataDecl &decl) {
   DataConfig cfg;
   cfg.name = decl.getName().str();
   cfg.loc = decl.getNameRange().Start;
   bool ok = true;
   std::map<std::string, llvm::SMLoc> seen;
-  const Expr *imageExpr = nullptr, *augmentExpr = nullptr;
+  const Expr *imageExpr = nullptr, *augmentExpr = nullptr,
+             *validationExpr = nullptr, *standardizeExpr = nullptr;
   for (const Field &f : decl.getFields()) {
     if (seen.count(f.name)) {
       diags.error(f.nameRange.Start, "field '" + f.name + "' is set twice",
@@ -383,6 +444,10 @@ std::optional<DataConfig> DataChecker::check(const DataDecl &decl) {
       imageExpr = f.value.get();
     } else if (f.name == "augment") {
       augmentExpr = f.value.get();
+    } else if (f.name == "validation") {
+      validationExpr = f.value.get();
+    } else if (f.name == "standardize") {
+      standardizeExpr = f.value.get();
     } else {
       bool literal = !llvm::isa<CallExpr>(*f.value) &&
                      !llvm::isa<PipeExpr>(*f.value) &&
@@ -393,7 +458,8 @@ std::optional<DataConfig> DataChecker::check(const DataDecl &decl) {
         diags.error(f.nameRange.Start,
                     "unknown field '" + f.name +
                         "' in data block; expected train, test, image, "
-                        "augment, or a named string or number constant",
+                        "augment, validation, standardize, or a named string "
+                        "or number constant",
                     {f.nameRange});
         v = Value::error();
       }
@@ -422,6 +488,10 @@ std::optional<DataConfig> DataChecker::check(const DataDecl &decl) {
                     "' has no train split (train = idx(...) or csv(...))");
     ok = false;
   }
+  if (ok && validationExpr)
+    ok &= checkValidation(*validationExpr, cfg);
+  if (ok && standardizeExpr)
+    ok &= checkStandardize(*standardizeExpr, imageExpr, cfg);
   if (!ok)
     return std::nullopt;
   return cfg;

@@ -4,12 +4,15 @@
 // must match the model input without its batch dimension (leading unit
 // dimensions may be added), the loss receives the predefined `logits` and
 // `label`, the class count must match the labels, and the optimizer,
-// schedule, epochs, batch, seed and metrics are validated and folded.
+// schedule, early stopping, epochs, batch, seed, gradient clipping and
+// accumulation and metrics are validated and folded (the optimizer and
+// schedule tables are in TrainSettings.cpp).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Builtins.h"
 #include "Config.h"
+#include "TrainSettings.h"
 
 #include "llvm/Support/Path.h"
 
@@ -19,122 +22,8 @@ using namespace modelc;
 using namespace modelc::sema;
 
 namespace {
-/// A numeric setting of an optimizer or schedule and its valid range.
-struct Setting {
-  const char *name;
-  double dflt;    ///< NaN when required
-  double lo, hi;  ///< valid interval
-  bool loOpen, hiOpen;
-  const char *range; ///< the interval as text, for messages
-};
-/// An optimizer or schedule with its settings.
-struct Callable {
-  const char *name;
-  std::vector<Setting> settings;
-};
-const double kReq = __builtin_nan("");
-const double kInf = __builtin_inf();
-const Setting kLr{"lr", kReq, 0, kInf, true, true, "lr > 0"};
-const Setting kLrAdam{"lr", 1e-3, 0, kInf, true, true, "lr > 0"};
-const Setting kBeta1{"beta1", 0.9, 0, 1, false, true, "0 <= beta1 < 1"};
-const Setting kBeta2{"beta2", 0.999, 0, 1, false, true, "0 <= beta2 < 1"};
-const Setting kEps{"eps", 1e-8, 0, kInf, true, true, "eps > 0"};
-const Callable kOptimizers[] = {
-    {"sgd",
-     {kLr,
-      {"momentum", 0, 0, 1, false, true, "0 <= momentum < 1"},
-      {"weight_decay", 0, 0, kInf, false, true, "weight_decay >= 0"},
-      {"nesterov", 0, 0, 1, false, false, "nesterov is 0 or 1"}}},
-    {"adam",
-     {kLrAdam, kBeta1, kBeta2, kEps,
-      {"weight_decay", 0, 0, kInf, false, true, "weight_decay >= 0"}}},
-    {"adamw",
-     {kLrAdam, kBeta1, kBeta2, kEps,
-      {"weight_decay", 0.01, 0, kInf, false, true, "weight_decay >= 0"}}},
-};
-const Callable kSchedules[] = {
-    {"constant", {}},
-    {"step_lr",
-     {{"every", kReq, 1, kInf, false, true, "every >= 1 (epochs)"},
-      {"gamma", 0.1, 0, 1, true, false, "0 < gamma <= 1"}}},
-    {"exponential", {{"gamma", kReq, 0, 1, true, false, "0 < gamma <= 1"}}},
-    {"cosine",
-     {{"epochs", 0, 0, kInf, false, true, "epochs >= 1 (0: all epochs)"},
-      {"min_lr", 0, 0, kInf, false, true, "min_lr >= 0"}}},
-};
 const char *kMetrics[] = {"accuracy", "loss"};
 } // namespace
-
-/// Folds `name(args)` against `table`; reports unknown names and settings.
-template <size_t N>
-static bool foldCallable(DiagnosticEngine &diags, const Expr &e,
-                         const Callable (&table)[N], llvm::StringRef what,
-                         std::string &name,
-                         std::vector<std::pair<std::string, double>> &out) {
-  const auto *call = llvm::dyn_cast<CallExpr>(&e);
-  const auto *fn = call ? llvm::dyn_cast<NameExpr>(&call->getCallee())
-                        : llvm::dyn_cast<NameExpr>(&e);
-  const Callable *c = nullptr;
-  std::string known;
-  for (const Callable &k : table) {
-    known += (known.empty() ? "" : ", ") + std::string(k.name);
-    if (fn && fn->getName() == k.name)
-      c = &k;
-  }
-  if (!c) {
-    diags.error(e.getLoc(), "unknown " + what + "; expected one of: " + known,
-                {e.getRange()});
-    return false;
-  }
-  name = c->name;
-  std::vector<std::optional<double>> vals(c->settings.size());
-  size_t pos = 0;
-  for (const Arg &a : call ? call->getArgs() : llvm::ArrayRef<Arg>()) {
-    size_t idx = a.isKeyword() ? c->settings.size() : pos++;
-    for (size_t i = 0; a.isKeyword() && i < c->settings.size(); ++i)
-      if (a.keyword == c->settings[i].name)
-        idx = i;
-    if (idx >= c->settings.size()) {
-      std::string names;
-      for (const Setting &s : c->settings)
-        names += (names.empty() ? "" : ", ") + std::string(s.name);
-      diags.error(a.getRange().Start,
-                  (a.isKeyword() ? "'" + name + "' has no setting '" +
-                                       a.keyword + "'"
-                                 : "too many arguments to '" + name + "'") +
-                      "; its settings are: " +
-                      (names.empty() ? "none" : names),
-                  {a.getRange()});
-      return false;
-    }
-    Value v = evalConst(diags, *a.value, {});
-    if (v.isError())
-      return false;
-    const Setting &s = c->settings[idx];
-    double x = v.kind == Value::Kind::Bool ? double(v.i) : v.asDouble();
-    bool okType = v.isNumber() || v.kind == Value::Kind::Bool;
-    bool inRange = okType && (s.loOpen ? x > s.lo : x >= s.lo) &&
-                   (s.hiOpen ? x < s.hi : x <= s.hi);
-    if (!inRange) {
-      diags.error(a.value->getLoc(),
-                  name + ": " + s.name + " must satisfy " + s.range +
-                      ", got " + v.describe(Graph()),
-                  {a.value->getRange()});
-      return false;
-    }
-    vals[idx] = x;
-  }
-  for (size_t i = 0; i < c->settings.size(); ++i) {
-    const Setting &s = c->settings[i];
-    if (!vals[i] && std::isnan(s.dflt)) {
-      diags.error(e.getLoc(), name + " needs a value for '" + s.name + "'",
-                  {e.getRange()});
-      return false;
-    }
-    out.push_back({s.name, vals[i] ? *vals[i] : s.dflt});
-  }
-  return true;
-}
 
 /// Checks the model input against the data's sample shape.
 static bool checkInput(DiagnosticEngine &diags, const TrainDecl &decl,
@@ -159,6 +48,25 @@ static bool checkInput(DiagnosticEngine &diags, const TrainDecl &decl,
               {decl.getDataRange()});
   diags.note(model.getParams()[0].range.Start, "model input declared here");
   return false;
+}
+
+/// After a failed regression loss on integer CSV labels, explains that such
+/// a column is read as class indices.
+static void noteIntegerTargets(DiagnosticEngine &diags, const Expr &lossExpr,
+                               const DataConfig *data) {
+  const auto *call = llvm::dyn_cast<CallExpr>(&lossExpr);
+  const auto *fn = call ? llvm::dyn_cast<NameExpr>(&call->getCallee()) : nullptr;
+  if (!fn || !data || data->labelType != DType::I64 || !data->train ||
+      data->train->format != "csv" ||
+      !llvm::is_contained({"mse_loss", "l1_loss", "bce_with_logits"},
+                          fn->getName()))
+    return;
+  diags.note(data->loc,
+             "the label column '" + data->train->labelColumn + "' of '" +
+                 llvm::sys::path::filename(data->train->paths[0]) +
+                 "' holds only non-negative integers, so it is read as "
+                 "class indices; write regression targets with a decimal "
+                 "point (151.0)");
 }
 
 /// Builds the loss from `loss = ...` with `logits` and `label` predefined.
@@ -187,8 +95,10 @@ static bool checkLoss(DiagnosticEngine &diags, const Field &f, Graph &graph,
   frame.vars["label"] = label;
   graph.label = label.node;
   Value loss = el.eval(*f.value, frame);
-  if (loss.isError())
+  if (loss.isError()) {
+    noteIntegerTargets(diags, *f.value, data);
     return false;
+  }
   if (loss.kind != Value::Kind::Tensor ||
       !isLossKind(graph.nodes[loss.node].kind)) {
     diags.error(f.value->getLoc(),
@@ -254,9 +164,26 @@ static bool intSetting(DiagnosticEngine &diags, const Field &f, int64_t min,
   return true;
 }
 
-/// Reads `metrics = [accuracy, ...]`.
+/// Reads `clip_norm = X` (X > 0).
+static bool clipSetting(DiagnosticEngine &diags, const Field &f,
+                        double &out) {
+  Value v = evalConst(diags, *f.value, {});
+  if (v.isError())
+    return false;
+  if (!v.isNumber() || !(v.asDouble() > 0) || !std::isfinite(v.asDouble())) {
+    diags.error(f.value->getLoc(),
+                "clip_norm must be a number > 0 (the largest global L2 norm "
+                "of the gradients), got " + v.describe(Graph()),
+                {f.value->getRange()});
+    return false;
+  }
+  out = v.asDouble();
+  return true;
+}
+
+/// Reads `metrics = [accuracy, ...]`; remembers where accuracy was asked.
 static bool checkMetrics(DiagnosticEngine &diags, const Field &f,
-                         TrainConfig &cfg) {
+                         TrainConfig &cfg, const Expr *&accuracy) {
   std::vector<const Expr *> items;
   if (auto *l = llvm::dyn_cast<ListExpr>(f.value.get()))
     for (const ExprPtr &e : l->getElements())
@@ -271,8 +198,137 @@ static bool checkMetrics(DiagnosticEngine &diags, const Field &f,
                   {e->getRange()});
       return false;
     }
+    if (n->getName() == "accuracy")
+      accuracy = e;
     cfg.metrics.push_back(n->getName().str());
   }
+  return true;
+}
+
+namespace {
+/// The fields of one train block as they are read.
+struct FieldState {
+  std::map<std::string, llvm::SMLoc> seen;
+  const Expr *schedule = nullptr, *accuracy = nullptr, *early = nullptr;
+};
+} // namespace
+
+/// Checks and folds one field of a train block.
+static bool checkField(DiagnosticEngine &diags, const Field &f, Graph &graph,
+                       const DataConfig *data, const ModuleInfo &module,
+                       const std::vector<const ModuleInfo *> &allModules,
+                       TrainConfig &cfg, FieldState &st) {
+  if (f.name == "loss")
+    return checkLoss(diags, f, graph, data, module, allModules, cfg);
+  if (f.name == "optimizer")
+    return foldOptimizer(diags, *f.value, cfg);
+  if (f.name == "schedule")
+    return (st.schedule = f.value.get()), foldSchedule(diags, *f.value, cfg);
+  if (f.name == "early_stopping")
+    return (st.early = f.value.get()),
+           foldEarlyStopping(diags, *f.value, cfg);
+  if (f.name == "epochs" || f.name == "batch" || f.name == "accumulate")
+    return intSetting(diags, f, 1,
+                      f.name == "epochs"  ? cfg.epochs
+                      : f.name == "batch" ? cfg.batch
+                                          : cfg.accumulate);
+  if (f.name == "seed")
+    return intSetting(diags, f, 0, cfg.seed);
+  if (f.name == "clip_norm")
+    return clipSetting(diags, f, cfg.clipNorm);
+  if (f.name == "metrics")
+    return checkMetrics(diags, f, cfg, st.accuracy);
+  diags.error(f.nameRange.Start,
+              "unknown field '" + f.name +
+                  "' in train block; expected loss, optimizer, schedule, "
+                  "epochs, batch, seed, metrics, early_stopping, clip_norm "
+                  "or accumulate",
+              {f.nameRange});
+  return false;
+}
+
+/// Optimizer steps per epoch when the training split's size is known at
+/// compile time (0 otherwise), exactly as the runtime counts them: the
+/// validation hold-out is removed, a partial last batch counts, and
+/// `accumulate` batches make one step.
+static int64_t stepsPerEpoch(const DataConfig *data, const TrainConfig &cfg) {
+  if (!data || !data->train || data->train->numSamples <= 0)
+    return 0;
+  int64_t n = data->train->numSamples;
+  n -= int64_t(std::llround(double(n) * data->valFraction));
+  int64_t batches = (n + cfg.batch - 1) / cfg.batch;
+  return (batches + cfg.accumulate - 1) / cfg.accumulate;
+}
+
+/// accuracy is computed for cross_entropy on the model's output only.
+static bool checkAccuracy(DiagnosticEngine &diags, const Graph &graph,
+                          const TrainConfig &cfg, const Expr &at) {
+  if (!graph.loss)
+    return true;
+  const Node &ln = graph.nodes[*graph.loss];
+  if (ln.kind == OpKind::CrossEntropy && ln.operands[0] == graph.output)
+    return true;
+  std::string why =
+      ln.kind == OpKind::CrossEntropy
+          ? "the accuracy metric needs the loss cross_entropy(logits, label) "
+            "on the model's output itself"
+          : "the accuracy metric needs a classification loss, "
+            "cross_entropy(logits, label); this train block's loss is " +
+                cfg.lossKind + ", so the model is not a classifier: use "
+                "metrics = [loss]";
+  diags.error(at.getLoc(), why, {at.getRange()});
+  return false;
+}
+
+/// cosine(warmup=N): the warmup must end before the annealing does.
+static bool checkWarmup(DiagnosticEngine &diags, const DataConfig *data,
+                        TrainConfig &cfg, const Expr &at) {
+  int64_t warmup = int64_t(getSetting(cfg.scheduleArgs, "warmup"));
+  int64_t epochs = int64_t(getSetting(cfg.scheduleArgs, "epochs"));
+  int64_t steps = stepsPerEpoch(data, cfg);
+  if (warmup == 0 || steps == 0 || warmup < epochs * steps)
+    return true;
+  diags.error(at.getLoc(),
+              "cosine: the warmup of " + llvm::Twine(warmup) +
+                  " optimizer steps must be shorter than the annealing, " +
+                  llvm::Twine(epochs) + " epochs of " + llvm::Twine(steps) +
+                  " steps = " + llvm::Twine(epochs * steps) + " steps",
+              {at.getRange()});
+  return false;
+}
+
+/// Checks that need several fields: metrics against the loss, the cosine
+/// warmup against the run's length; warns about settings that monitor the
+/// training loss or never take effect.
+static bool checkCombined(DiagnosticEngine &diags, const Graph &graph,
+                          const DataConfig *data, TrainConfig &cfg,
+                          const FieldState &st) {
+  // cosine(epochs=0) anneals over the whole run.
+  if (cfg.schedule == "cosine" && getSetting(cfg.scheduleArgs, "epochs") == 0)
+    for (auto &kv : cfg.scheduleArgs)
+      if (kv.first == "epochs")
+        kv.second = double(cfg.epochs);
+  if (st.accuracy && !checkAccuracy(diags, graph, cfg, *st.accuracy))
+    return false;
+  if (cfg.schedule == "cosine" && !checkWarmup(diags, data, cfg, *st.schedule))
+    return false;
+  if (cfg.schedule == "multistep" && cfg.milestones.back() >= cfg.epochs)
+    diags.warning(st.schedule->getLoc(),
+                  "multistep: milestone " +
+                      llvm::Twine(cfg.milestones.back()) +
+                      " (epochs before the decay) is not below epochs = " +
+                      llvm::Twine(cfg.epochs) + ", so it never takes effect");
+  bool validated = data && (data->test || data->valFraction > 0);
+  for (const Expr *e : {cfg.schedule == "reduce_on_plateau" ? st.schedule
+                                                            : nullptr,
+                        st.early})
+    if (e && data && !validated)
+      diags.warning(e->getLoc(),
+                    "data '" + data->name +
+                        "' has neither a test split nor a validation "
+                        "fraction, so this monitors the training loss; add "
+                        "`validation = 0.2` to the data block to hold out "
+                        "samples");
   return true;
 }
 
@@ -285,7 +341,6 @@ sema::checkTrain(DiagnosticEngine &diags, const TrainDecl &decl, Graph &graph,
   cfg.modelName = decl.getModelName().str();
   cfg.dataName = decl.getDataName().str();
   cfg.loc = decl.getLoc();
-  bool ok = true;
   if (graph.inputs.size() != 1) {
     diags.error(decl.getNameRange().Start,
                 "a trained model takes exactly one input, '" +
@@ -293,53 +348,26 @@ sema::checkTrain(DiagnosticEngine &diags, const TrainDecl &decl, Graph &graph,
                     llvm::Twine(graph.inputs.size()));
     return std::nullopt;
   }
-  if (data)
-    ok &= checkInput(diags, decl, graph, modelDecl, *data);
-  std::map<std::string, llvm::SMLoc> seen;
+  bool ok = !data || checkInput(diags, decl, graph, modelDecl, *data);
+  FieldState st;
   for (const Field &f : decl.getFields()) {
-    if (seen.count(f.name)) {
+    if (st.seen.count(f.name)) {
       diags.error(f.nameRange.Start, "field '" + f.name + "' is set twice",
                   {f.nameRange});
-      diags.note(seen[f.name], "first set here");
+      diags.note(st.seen[f.name], "first set here");
       ok = false;
       continue;
     }
-    seen[f.name] = f.nameRange.Start;
-    if (f.name == "loss")
-      ok &= checkLoss(diags, f, graph, data, module, allModules, cfg);
-    else if (f.name == "optimizer")
-      ok &= foldCallable(diags, *f.value, kOptimizers, "optimizer",
-                         cfg.optimizer, cfg.optimizerArgs);
-    else if (f.name == "schedule")
-      ok &= foldCallable(diags, *f.value, kSchedules, "schedule",
-                         cfg.schedule, cfg.scheduleArgs);
-    else if (f.name == "epochs" || f.name == "batch" || f.name == "seed")
-      ok &= intSetting(diags, f, f.name == "seed" ? 0 : 1,
-                       f.name == "epochs"  ? cfg.epochs
-                       : f.name == "batch" ? cfg.batch
-                                           : cfg.seed);
-    else if (f.name == "metrics")
-      ok &= checkMetrics(diags, f, cfg);
-    else {
-      diags.error(f.nameRange.Start,
-                  "unknown field '" + f.name +
-                      "' in train block; expected loss, optimizer, schedule, "
-                      "epochs, batch, seed or metrics",
-                  {f.nameRange});
-      ok = false;
-    }
+    st.seen[f.name] = f.nameRange.Start;
+    ok &= checkField(diags, f, graph, data, module, allModules, cfg, st);
   }
-  // cosine(epochs=0) anneals over the whole run.
-  for (auto &kv : cfg.scheduleArgs)
-    if (cfg.schedule == "cosine" && kv.first == "epochs" && kv.second == 0)
-      kv.second = double(cfg.epochs);
   for (const char *req : {"loss", "optimizer"})
-    if (ok && !seen.count(req)) {
+    if (ok && !st.seen.count(req)) {
       diags.error(decl.getNameRange().Start,
                   "train block has no '" + llvm::Twine(req) + "'");
       ok = false;
     }
-  if (!ok)
+  if (!ok || !checkCombined(diags, graph, data, cfg, st))
     return std::nullopt;
   return cfg;
 }

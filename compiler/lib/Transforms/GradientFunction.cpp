@@ -50,6 +50,10 @@ private:
   std::string describePath(Operation *op);
   void accumulate(Value value, Value adjoint);
   Value gradientOf(Source &source);
+  /// Wraps the location of every op the backward pass added (all but
+  /// `forward`) in NameLoc(kBackwardLocName), so that the kernels they end up
+  /// in can be told apart (`train --profile`: forward vs backward time).
+  void markBackward(ArrayRef<Operation *> forward);
 
   func::FuncOp fn;
   StringRef lossName;
@@ -272,7 +276,16 @@ LogicalResult GradientFunctionBuilder::run() {
   ret.erase();
   fn.setType(FunctionType::get(fn.getContext(), fn.getArgumentTypes(),
                                ValueRange(results).getTypes()));
+  markBackward(forward);
   return success();
+}
+
+void GradientFunctionBuilder::markBackward(ArrayRef<Operation *> forward) {
+  llvm::SmallPtrSet<Operation *, 32> isForward(forward.begin(), forward.end());
+  auto tag = builder.getStringAttr(kBackwardLocName);
+  for (Operation &op : fn.getBody().front().without_terminator())
+    if (!isForward.contains(&op))
+      op.setLoc(NameLoc::get(tag, op.getLoc()));
 }
 
 /// Checks that `fn` is a single-block function returning one 0-d float loss.

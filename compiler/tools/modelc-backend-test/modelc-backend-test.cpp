@@ -21,6 +21,7 @@
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 
@@ -45,6 +46,7 @@ cl::opt<modelc::CpuStage> stopAfter(
     cl::values(clEnumValN(modelc::CpuStage::Fusion, "fusion", ""),
                clEnumValN(modelc::CpuStage::Bufferization, "bufferization", ""),
                clEnumValN(modelc::CpuStage::Blas, "blas", ""),
+               clEnumValN(modelc::CpuStage::Kernels, "kernels", ""),
                clEnumValN(modelc::CpuStage::LLVM, "llvm", "")));
 cl::opt<std::string> pipelineText(
     "pass-pipeline",
@@ -60,7 +62,22 @@ cl::list<std::string> linkInputs("link-input",
 cl::list<std::string> linkArgs("link-arg",
                                cl::desc("Flag for the link driver"));
 cl::opt<std::string> runtimeLibDir(
-    "runtime-lib-dir", cl::desc("Link libmodelrt.a from this directory"));
+    "runtime-lib-dir",
+    cl::desc("Link libmodelrt.a from this directory (default: <bindir>/../lib, "
+             "as modelc does: generated code calls the runtime's buffer pool "
+             "and profiling hooks)"));
+
+/// The runtime library directory: --runtime-lib-dir or <bindir>/../lib
+/// (Linux finds the executable through /proc/self/exe).
+std::string defaultRuntimeLibDir() {
+  if (!runtimeLibDir.empty())
+    return runtimeLibDir;
+  static int anchor;
+  std::string exe = sys::fs::getMainExecutable("modelc-backend-test", &anchor);
+  SmallString<256> dir(sys::path::parent_path(sys::path::parent_path(exe)));
+  sys::path::append(dir, "lib");
+  return std::string(dir);
+}
 
 /// Runs the pipeline on `module`; diagnostics go to stderr.
 mlir::LogicalResult lower(mlir::ModuleOp module, modelc::CpuStage stage) {
@@ -117,7 +134,7 @@ Error emitLowered(mlir::ModuleOp module) {
   link.inputs.push_back(std::string(objPath));
   link.inputs.insert(link.inputs.end(), linkInputs.begin(), linkInputs.end());
   link.driverFlags.assign(linkArgs.begin(), linkArgs.end());
-  link.runtimeLibDir = runtimeLibDir;
+  link.runtimeLibDir = defaultRuntimeLibDir();
   link.outputPath = outputPath;
   return modelc::linkExecutable(link);
 }

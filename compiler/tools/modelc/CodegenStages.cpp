@@ -95,6 +95,15 @@ bool modelc::emitLinalg(Compilation &c, llvm::raw_ostream &os) {
   return true;
 }
 
+bool modelc::runFused(Compilation &c) {
+  return report(state(c).compiler->runUntil(TrainingStage::Fused));
+}
+
+bool modelc::emitFused(Compilation &c, llvm::raw_ostream &os) {
+  c.mlirModule->print(os);
+  return true;
+}
+
 bool modelc::runLLVM(Compilation &c) {
   CodegenState &s = state(c);
   auto module = s.compiler->buildLLVMModule(s.llvmContext);

@@ -38,6 +38,13 @@ bool emitGrad(Compilation &c, llvm::raw_ostream &os);
 bool runLinalg(Compilation &c);
 /// Prints the lowered module.
 bool emitLinalg(Compilation &c, llvm::raw_ostream &os);
+
+/// Runs the CPU pipeline up to kernel outlining (fusion, bufferization,
+/// BLAS calls, one function per kernel).
+bool runFused(Compilation &c);
+
+/// Prints the module with its kernels.
+bool emitFused(Compilation &c, llvm::raw_ostream &os);
 /// CPU lowering, translation to LLVM IR and the runtime glue.
 bool runLLVM(Compilation &c);
 /// Prints the LLVM IR.

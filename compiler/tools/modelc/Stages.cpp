@@ -1,7 +1,7 @@
 //===- Stages.cpp - The modelc driver's pipeline of stages ----------------===//
 //
 // The table of stages and their run/emit functions: tokens, ast, sema
-// (semantic analysis), mlir (MLIR generation), then grad, linalg, llvm and
+// (semantic analysis), mlir (MLIR generation), then grad, linalg, fused, llvm and
 // obj (code generation, CodegenStages.cpp).
 //
 //===----------------------------------------------------------------------===//
@@ -100,6 +100,10 @@ static const Stage kStages[] = {
      "autodiff", runGrad, emitGrad},
     {"linalg", "the module lowered to linalg (parameters as arguments)",
      "lowering to linalg", runLinalg, emitLinalg},
+    {"fused",
+     "the fused kernels: one function per fused group or sgemm call, "
+     "bufferized, named after the mdl ops it computes",
+     "fusion and bufferization", runFused, emitFused},
     {"llvm", "the LLVM IR: kernels, runtime adapters, modelc_program, main",
      "LLVM code generation", runLLVM, emitLLVM},
     {"obj", "an object file (use -o; never written to a terminal)",

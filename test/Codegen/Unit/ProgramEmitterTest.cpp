@@ -22,6 +22,8 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "modelrt/BufferPool.h"
+#include "modelrt/Profile.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/TargetSelect.h"
 
@@ -50,6 +52,25 @@ private:
   ToyProgram() { error = build(); }
   std::string build();
 };
+
+/// Gives the JIT the runtime entry points generated code calls (the buffer
+/// pool's allocation functions and the profiling hooks), taken from the
+/// modelrt library linked into this test.
+static llvm::Error defineRuntimeSymbols(llvm::orc::LLJIT &jit) {
+  llvm::orc::SymbolMap symbols;
+  auto add = [&](const char *name, void *address) {
+    symbols[jit.mangleAndIntern(name)] = {
+        llvm::orc::ExecutorAddr::fromPtr(address),
+        llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
+  };
+  add("_mlir_memref_to_llvm_alloc", (void *)&_mlir_memref_to_llvm_alloc);
+  add("_mlir_memref_to_llvm_aligned_alloc",
+      (void *)&_mlir_memref_to_llvm_aligned_alloc);
+  add("_mlir_memref_to_llvm_free", (void *)&_mlir_memref_to_llvm_free);
+  add("modelrt_kernel_enter", (void *)&modelrt_kernel_enter);
+  add("modelrt_kernel_exit", (void *)&modelrt_kernel_exit);
+  return jit.getMainJITDylib().define(llvm::orc::absoluteSymbols(symbols));
+}
 
 std::string ToyProgram::build() {
   llvm::InitializeNativeTarget();
@@ -101,6 +122,8 @@ std::string ToyProgram::build() {
   if (!gen)
     return llvm::toString(gen.takeError());
   jit->getMainJITDylib().addGenerator(std::move(*gen));
+  if (llvm::Error e = defineRuntimeSymbols(*jit))
+    return llvm::toString(std::move(e));
   if (llvm::Error e = jit->addIRModule(
           llvm::orc::ThreadSafeModule(std::move(*llmod), std::move(llctx))))
     return llvm::toString(std::move(e));

@@ -1,8 +1,19 @@
 // test/Target/Inputs/fake-runtime-main.cpp — stands in for libmodelrt.a in
 // link-runtime.test: a main that calls one generated kernel through its
 // C interface. log_softmax([1,2,3]) = [1,2,3] - 3 - log(e^-2 + e^-1 + 1).
+// It also defines what generated code needs from the runtime: the buffer
+// allocation entry points (plain malloc/free here) and the profiling hooks.
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+
+extern "C" void *_mlir_memref_to_llvm_alloc(size_t n) { return std::malloc(n); }
+extern "C" void *_mlir_memref_to_llvm_aligned_alloc(size_t a, size_t n) {
+  return std::aligned_alloc(a, (n + a - 1) / a * a);
+}
+extern "C" void _mlir_memref_to_llvm_free(void *p) { std::free(p); }
+extern "C" void modelrt_kernel_enter(const char *) {}
+extern "C" void modelrt_kernel_exit(const char *, int64_t) {}
 
 struct M2 {
   float *allocated, *aligned;

@@ -35,22 +35,30 @@ struct TensorSpec {
 struct TrainDefaults {
   int32_t optimizer = 0; ///< MODELRT_OPT_*
   double lr = 0.01, momentum = 0, dampening = 0, beta1 = 0, beta2 = 0,
-         eps = 0, weightDecay = 0;
+         eps = 0, alpha = 0, weightDecay = 0;
   int32_t nesterov = 0;
+  double clipNorm = 0;    ///< <= 0: off
+  int32_t accumulate = 1; ///< micro-batches per optimizer step
   int32_t schedule = 0; ///< MODELRT_SCHED_*
-  int64_t stepSize = 0, totalSteps = 0;
+  int64_t stepSize = 0, totalSteps = 0, warmupSteps = 0;
   double gamma = 0, minLr = 0;
+  std::vector<int64_t> milestones; ///< multistep, epochs
+  double factor = 0, threshold = 0; ///< reduce on plateau
+  int64_t patience = 0;
   int32_t dataFormat = 0; ///< MODELRT_DATA_*
   std::string trainInputs, trainLabels, testInputs, testLabels;
   std::string labelColumn;
   std::vector<std::string> columns;
-  double scale = 1;       ///< x * scale ...
-  double mean = 0;        ///< ... - mean (the folded shift is -mean)
-  bool hasNorm = false;   ///< mean != 0: one global mean, std 1
+  double scale = 1;         ///< (x * scale ...
+  std::vector<double> mean; ///< ... - mean[c]) / stddev[c]; empty: none,
+  std::vector<double> stddev; ///< one entry: global, else per feature
+  double valFraction = 0;
   double flipProb = 0;
   int64_t cropPadding = 0;
   int64_t epochs = 1, batchSize = 32;
   uint64_t seed = 0;
+  int64_t earlyStopPatience = 0; ///< 0: off
+  double earlyStopMinDelta = 0;
 };
 
 /// What one argument or result of a generated entry function carries.

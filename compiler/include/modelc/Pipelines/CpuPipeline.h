@@ -23,6 +23,7 @@ enum class CpuStage {
   Fusion,        ///< linalg on tensors after elementwise fusion.
   Bufferization, ///< linalg on memrefs, out-param ABI, deallocations.
   Blas,          ///< contractions rewritten into cblas_sgemm calls.
+  Kernels,       ///< each kernel outlined into its own function.
   LLVM,          ///< the LLVM dialect, ready for translation.
 };
 
@@ -35,8 +36,17 @@ struct CpuPipelineOptions {
   /// Add `_mlir_ciface_<name>` wrappers (one descriptor pointer per memref)
   /// to every public function.
   bool emitCInterface = true;
+  /// Move every kernel into its own noinline function (one profiler symbol
+  /// per fused group).
+  bool outlineKernels = true;
+  /// Call the runtime's profiling hooks around every kernel (they return at
+  /// once unless the executable runs with `--profile`).
+  bool instrumentKernels = true;
   /// The last stage to run.
   CpuStage stopAfter = CpuStage::LLVM;
+  /// Run only the stages after `Kernels` (the module already went through
+  /// the pipeline with stopAfter = Kernels).
+  bool resumeAfterKernels = false;
 };
 
 /// Appends the CPU lowering pipeline to `pm`, which must be anchored on
@@ -61,6 +71,14 @@ void registerModelcPipelines();
 /// any transposition, linalg.contract, contraction linalg.generic) into calls
 /// to `cblas_sgemm`. Ops it cannot express are left untouched.
 std::unique_ptr<mlir::Pass> createMatmulToBlasPass();
+
+/// Creates the pass moving each top-level kernel of the public functions
+/// into its own noinline function `@<fn>.k<N>.<mdl op names>`; with
+/// `instrument`, brackets each call with the runtime's profiling hooks.
+std::unique_ptr<mlir::Pass> createOutlineKernelsPass(bool instrument);
+
+/// Registers `modelc-outline-kernels` with MLIR's global pass registry.
+void registerOutlineKernelsPass();
 
 /// Creates the pass marking every public func.func `llvm.emit_c_interface`.
 std::unique_ptr<mlir::Pass> createEmitCInterfacePass();

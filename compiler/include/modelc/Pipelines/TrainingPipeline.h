@@ -34,7 +34,9 @@
 namespace modelc {
 
 /// The stages after MLIRGen, in order.
-enum class TrainingStage { MLIR, Grad, Linalg, LLVMDialect };
+/// `Fused` is the CPU pipeline up to kernel outlining: bufferized, every
+/// fused group (and sgemm call) its own function; `LLVMDialect` finishes it.
+enum class TrainingStage { MLIR, Grad, Linalg, Fused, LLVMDialect };
 
 /// Everything that configures code generation.
 struct TrainingOptions {

@@ -193,6 +193,12 @@ struct DataConfig {
   /// The folded sample transform: x' = x * scale + shift.
   double scale = 1, shift = 0;
   std::vector<Augmentation> augment;
+  /// `validation = f`: the fraction of the train split held out for
+  /// validation (0: none; only without a test split).
+  double valFraction = 0;
+  /// `standardize = true` (CSV): per-feature mean and population standard
+  /// deviation of the train file, in feature order; empty when off.
+  std::vector<double> featureMean, featureStd;
 };
 
 /// A folded `train` block.
@@ -208,6 +214,16 @@ struct TrainConfig {
   std::vector<std::string> metrics;
   /// The loss function's name (cross_entropy, mse_loss, ...).
   std::string lossKind;
+  /// multistep: the epochs after which lr *= gamma (increasing, >= 1).
+  std::vector<int64_t> milestones;
+  /// `clip_norm`: global gradient-norm clipping (0: off).
+  double clipNorm = 0;
+  /// `accumulate`: micro-batches per optimizer step (1: none).
+  int64_t accumulate = 1;
+  /// `early_stopping`: patience in epochs (0: off) and the improvement of
+  /// the monitored loss that resets it.
+  int64_t earlyStopPatience = 0;
+  double earlyStopMinDelta = 0;
 };
 
 /// The result of semantic analysis of a main file and its imports.

@@ -13,6 +13,10 @@
 
 namespace modelc {
 
+/// The NameLoc name wrapped around the location of every op of the backward
+/// pass that buildGradientFunction adds.
+inline constexpr llvm::StringLiteral kBackwardLocName = "backward";
+
 /// Adds to `module` a function `resultName` returning the loss of
 /// `funcName` followed by its gradients (see the MDLAutodiff pass in
 /// Passes.td for the exact rule), without canonicalising it. Reports errors

@@ -21,11 +21,28 @@ struct ConvertMDLToLinalgPass
     : modelc::impl::ConvertMDLToLinalgBase<ConvertMDLToLinalgPass> {
   using Base::Base;
 
+  /// Wraps each mdl op's location in a NameLoc carrying the op's name
+  /// (`relu`, `conv2d_grad_input`, ...): the linalg ops it lowers to, and the
+  /// fused groups they end up in, keep it, so kernels can be named after
+  /// what they compute (see modelc-outline-kernels).
+  static void nameLocations(ModuleOp module) {
+    module.walk([](Operation *op) {
+      StringRef name = op->getName().stripDialect();
+      auto named = dyn_cast<NameLoc>(op->getLoc());
+      if (!isa<mdl::MDLDialect>(op->getDialect()) ||
+          (named && named.getName() == name))
+        return;
+      op->setLoc(NameLoc::get(StringAttr::get(op->getContext(), name),
+                              op->getLoc()));
+    });
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
     if (failed(modelc::convertParametersToArguments(module, keepDeclarations)))
       return signalPassFailure();
+    nameLocations(module);
 
     RewritePatternSet patterns(ctx);
     modelc::populateMDLElementwiseToLinalgPatterns(patterns);

@@ -1,0 +1,310 @@
+#!/usr/bin/env python3
+"""bench/compare/run.py — modelc against PyTorch, side by side, in one run.
+
+    /usr/bin/python3 bench/compare/run.py [--quick] [--models mlp,cnn]
+        [--repeats 3] [--cnn-train-images 2560] [--modelc BIN] [--work DIR]
+        [--report RESULTS.json]
+
+For each model (mlp: bench/compare/mlp.model, 784-256-128-10; cnn:
+examples/fashion_mnist/cnn.model) and each repeat it
+  * compiles the model with modelc (wall time = compile time);
+  * trains one epoch, batch 64 (`NET train --epochs 1 --batch 64`), reading
+    the runtime's own training throughput from its TensorBoard file
+    (`epoch/throughput`: samples/s of the epoch's training loop, evaluation
+    excluded; "steady": median of the `step/throughput` windows of 10 steps
+    after the first), the val accuracy from metrics.csv, and the peak RSS of
+    the whole command from wait4();
+  * measures eval images/s at batch 1000 and 1 of the model alone, as
+    PyTorch's figure is (data in memory): `NET eval --profile` on N1 images
+    reports the time spent in the eval_step calls (forward, loss, accuracy;
+    the loader's copying and normalising excluded; the profiling hooks
+    included). Also recorded: the difference of two whole `NET eval`
+    commands on N0 and N1 images (plain IDX files swapped in for the test
+    set), (N1 - N0) / (T(N1) - T(N0)), where reading and normalising each
+    image stay in;
+  * runs torch_models.py (the same model, data in memory, batch 64, Adam,
+    torch.set_num_threads(2)) once in each of six environments.
+Then prints Markdown tables: modelc against PyTorch's best environment for
+each figure, with the ratio and the issue's target, and every environment's
+figures. The raw results go to WORK/results.json.
+
+The modelc executable runs in the inherited environment unless
+--modelc-env names one of the six (it links OpenBLAS for its matrix
+products, so the OpenBLAS variables affect it too).
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "test", "e2e", "Inputs"))
+import subset_idx  # noqa: E402  (readIdx / writeIdx / writeSplit)
+import tables  # noqa: E402  (the Markdown report)
+import tfevents  # noqa: E402  (reads the runtime's TensorBoard scalars)
+
+SRC = "/usr/share/datasets/fashion-mnist"
+PYTHON = "/usr/bin/python3"
+ENV_BASES = [("inherited", {}),
+             ("OPENBLAS_NUM_THREADS=1", {"OPENBLAS_NUM_THREADS": "1"}),
+             ("OMP_WAIT_POLICY=PASSIVE", {"OMP_WAIT_POLICY": "PASSIVE"})]
+# Per model: the .model file, the training/test subset sizes (0 = all) and
+# the (N0, N1) image counts of the differential eval at batch 1000 and 1,
+# and how many passes over the test set PyTorch's batch-1000 eval times.
+MODELS = {
+    "mlp": {"source": os.path.join(HERE, "mlp.model"), "train": 0, "test": 0,
+            "b1000": (1000, 60000), "b1": (1000, 20000), "torch_eval_repeats": 3},
+    "cnn": {"source": os.path.join(ROOT, "examples", "fashion_mnist", "cnn.model"),
+            "train": 2560, "test": 2000, "b1000": (1000, 2000), "b1": (50, 300),
+            "torch_eval_repeats": 1},
+}
+QUICK = {"mlp": {"train": 10000, "test": 2000, "b1000": (1000, 10000), "b1": (200, 2000)},
+         "cnn": {"train": 640, "test": 1000, "b1000": (1000, 2000), "b1": (50, 250)}}
+
+
+def environments():
+    """The six PyTorch environments: (name, env dict)."""
+    out = []
+    for unsetCore in (False, True):
+        for name, extra in ENV_BASES:
+            env = dict(os.environ)
+            env.update(extra)
+            if unsetCore:
+                env.pop("OPENBLAS_CORETYPE", None)
+                name += ", OPENBLAS_CORETYPE unset"
+            out.append((name, env))
+    return out
+
+
+def timed(cmd, env=None, cwd=None, log=None):
+    """Runs cmd; returns (seconds, peak RSS in KiB, stdout). Fails loudly."""
+    with open(log or os.devnull, "wb") as err:
+        t0 = time.perf_counter()
+        p = subprocess.Popen(cmd, env=env, cwd=cwd, stdout=err if log else subprocess.PIPE,
+                             stderr=err)
+        out = p.stdout.read() if p.stdout else b""
+        _, status, usage = os.wait4(p.pid, 0)
+        secs = time.perf_counter() - t0
+    p.returncode = os.waitstatus_to_exitcode(status)
+    if p.returncode != 0:
+        sys.exit("failed (exit %d): %s%s" % (p.returncode, " ".join(cmd),
+                                             ("; see " + log) if log else ""))
+    return secs, usage.ru_maxrss, out.decode()
+
+
+def prepareData(work, name, cfg):
+    """Writes the model's data dir (links to the originals or subsets) and its
+    .model copy whose `root` points there; returns (model path, data dir)."""
+    data = os.path.join(work, name, "data")
+    os.makedirs(data, exist_ok=True)
+    placeSplit(data, "train", cfg["train"])
+    placeSplit(data, "t10k", cfg["test"])
+    with open(cfg["source"]) as f:
+        text = f.read()
+    rewritten = text.replace('root  = "%s"' % SRC, 'root  = "%s"' % data)
+    if rewritten == text:
+        sys.exit("%s: no `root  = \"%s\"` line to rewrite" % (cfg["source"], SRC))
+    model = os.path.join(work, name, name + ".model")
+    with open(model, "w") as f:
+        f.write(rewritten)
+    return model, data
+
+
+def placeSplit(data, prefix, count):
+    """The first `count` samples of a split (0: a link to the original)."""
+    for kind in ("images-idx3", "labels-idx1"):
+        dst = os.path.join(data, "%s-%s-ubyte.gz" % (prefix, kind))
+        if os.path.lexists(dst):
+            os.remove(dst)
+        if not count:
+            os.symlink(os.path.join(SRC, os.path.basename(dst)), dst)
+    if count:
+        subset_idx.writeSplit(SRC, data, prefix, count, False)
+
+
+def writeEvalSet(work, name, count):
+    """Plain IDX files with the first `count` training images and labels."""
+    d = os.path.join(work, name, "eval%d" % count)
+    os.makedirs(d, exist_ok=True)
+    subset_idx.writeSplit(SRC, d, "train", count, True)
+    return d
+
+
+def swapTestSet(data, evalDir):
+    """Puts an eval set where the executable reads its test set (the runtime
+    reads plain or gzip IDX whatever the name)."""
+    for kind in ("images-idx3", "labels-idx1"):
+        dst = os.path.join(data, "t10k-%s-ubyte.gz" % kind)
+        if os.path.lexists(dst):
+            os.remove(dst)
+        shutil.copyfile(os.path.join(evalDir, "train-%s-ubyte" % kind), dst)
+
+
+def flopsPerSample(net):
+    """train FLOPs per sample from `NET info --batch 64` (0 when unknown)."""
+    out = subprocess.run([net, "info", "--batch", "64"], capture_output=True,
+                         text=True, check=True).stdout
+    for line in out.splitlines():
+        if line.startswith("FLOPs per training step (batch 64):"):
+            return float(line.split(":")[1]) / 64
+    return 0.0
+
+
+def readAccuracy(ckDir):
+    with open(os.path.join(ckDir, "metrics.csv")) as f:
+        rows = f.read().splitlines()
+    header, last = rows[0].split(","), rows[-1].split(",")
+    return float(last[header.index("val_accuracy")])
+
+
+def trainModelc(net, work, name, r, env):
+    """One `NET train` run: throughput, steady throughput, RSS, accuracy."""
+    ck = os.path.join(work, name, "ck%d" % r)
+    shutil.rmtree(ck, ignore_errors=True)
+    log = os.path.join(work, name, "train%d.log" % r)
+    secs, rss, _ = timed([net, "train", "--epochs", "1", "--batch", "64", "--device", "cpu",
+                          "--checkpoint-dir", ck, "--log-every", "10"], env=env, log=log)
+    scalars = tfevents.readScalars(ck)
+    epoch = scalars.get("epoch/throughput", [])
+    steps = scalars.get("step/throughput", [])
+    if not epoch:
+        sys.exit("%s: no epoch/throughput scalar in the TensorBoard file" % ck)
+    steady = statistics.median(steps[1:]) if len(steps) > 1 else None
+    return {"train_samples_per_s": epoch[-1], "train_steady_samples_per_s": steady,
+            "train_command_seconds": secs, "peak_rss_train_kb": rss,
+            "val_accuracy": readAccuracy(ck), "checkpoint": os.path.join(ck, "last.safetensors")}
+
+
+def evalModelc(net, data, evalDirs, checkpoint, batch, counts, env, reps):
+    """Differential eval images/s at `batch` from whole-command times."""
+    times = {}
+    for n in counts:
+        swapTestSet(data, evalDirs[n])
+        cmd = [net, "eval", "--checkpoint", checkpoint, "--batch", str(batch), "--device", "cpu"]
+        times[n] = statistics.median(timed(cmd, env=env)[0] for _ in range(reps))
+    n0, n1 = counts
+    dt = times[n1] - times[n0]
+    model = modelOnlyEval(net, checkpoint, batch, env)
+    return {"images_per_s": model["images_per_s"],
+            "model_only": model,
+            "differential_images_per_s": (n1 - n0) / dt if dt > 0 else None,
+            "seconds": {str(n): t for n, t in times.items()},
+            "whole_command_images_per_s": n1 / times[n1]}
+
+
+def modelOnlyEval(net, checkpoint, batch, env):
+    """Images/s of the model alone, like PyTorch's figure (data in memory):
+    `eval --profile` times every eval_step call (forward, loss, accuracy),
+    not the loader's copying and normalising (the "evaluation" phase of the
+    report). The profiling hooks around each kernel are included."""
+    cmd = [net, "eval", "--checkpoint", checkpoint, "--batch", str(batch), "--device", "cpu",
+           "--profile"]
+    out = timed(cmd, env=env)[2]
+    n = int(re.search(r"\((\d+) samples\)", out).group(1))
+    secs = float(re.search(r"^\s*evaluation\s+([0-9.]+) s", out, re.M).group(1))
+    return {"images_per_s": n / secs if secs > 0 else None, "samples": n, "seconds": secs}
+
+
+def runTorch(name, cfg, env, seed, quick):
+    cmd = [PYTHON, os.path.join(HERE, "torch_models.py"), "--model", name,
+           "--train-images", str(cfg["train"]), "--test-images", str(cfg["test"]),
+           "--seed", str(seed), "--eval-repeats", "1" if quick else str(cfg["torch_eval_repeats"]),
+           "--batch1-images", str(cfg["b1"][1] - cfg["b1"][0])]
+    secs, rss, out = timed(cmd, env=env)
+    r = json.loads(out.strip().splitlines()[-1])
+    r["command_seconds"] = secs
+    return r
+
+
+def modelcRepeat(args, work, name, cfg, r, env, evalDirs, data, model):
+    """Compile, train and eval once; returns a dict of figures."""
+    net = os.path.join(work, name, name)
+    compSecs, compRss, _ = timed([args.modelc, model, "-o", net])
+    res = {"compile_seconds": compSecs, "compile_peak_rss_kb": compRss,
+           "flops_per_sample": flopsPerSample(net)}
+    res.update(trainModelc(net, work, name, r, env))
+    for batch, key in ((1000, "b1000"), (1, "b1")):
+        e = evalModelc(net, data, evalDirs, res["checkpoint"], batch, cfg[key], env,
+                       1 if args.quick else 3)
+        res["eval_%s_images_per_s" % key] = e["images_per_s"]
+        res["eval_%s_detail" % key] = e
+    return res
+
+
+def benchModel(args, work, name, envs, modelcEnv):
+    cfg = dict(MODELS[name])
+    if args.quick:
+        cfg.update(QUICK[name])
+    if name == "cnn" and args.cnn_train_images is not None:
+        cfg["train"] = args.cnn_train_images
+    model, data = prepareData(work, name, cfg)
+    evalDirs = {n: writeEvalSet(work, name, n) for n in set(cfg["b1000"] + cfg["b1"])}
+    out = {"config": {k: v for k, v in cfg.items() if k != "source"},
+           "source": cfg["source"], "modelc": [], "torch": {e: [] for e, _ in envs}}
+    for r in range(args.repeats):
+        # Each repeat's eval swaps eval sets in for the test set: restore it.
+        placeSplit(data, "t10k", cfg["test"])
+        print("[%s] repeat %d: modelc" % (name, r + 1), file=sys.stderr, flush=True)
+        out["modelc"].append(modelcRepeat(args, work, name, cfg, r, modelcEnv, evalDirs,
+                                          data, model))
+        for envName, env in envs:
+            print("[%s] repeat %d: pytorch, %s" % (name, r + 1, envName), file=sys.stderr,
+                  flush=True)
+            out["torch"][envName].append(runTorch(name, cfg, env, r + 1, args.quick))
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description="modelc vs PyTorch on Fashion-MNIST")
+    ap.add_argument("--quick", action="store_true", help="1 repeat, small subsets")
+    ap.add_argument("--models", default="mlp,cnn")
+    ap.add_argument("--repeats", type=int, default=None, help="default 3 (quick: 1)")
+    ap.add_argument("--cnn-train-images", type=int, default=None,
+                    help="CNN training subset (default 2560; 0 = all 60000)")
+    ap.add_argument("--modelc", default=os.path.join(ROOT, "build", "bin", "modelc"))
+    ap.add_argument("--modelc-env", default="inherited",
+                    help="the environment (by name) modelc's executables run in")
+    ap.add_argument("--work", default=None, help="work directory (default: a new temp dir)")
+    ap.add_argument("--report", metavar="RESULTS.json", default=None,
+                    help="only print the tables of an earlier run's results.json")
+    args = ap.parse_args()
+    if args.report:
+        with open(args.report) as f:
+            print(tables.report(json.load(f), environments()))
+        return
+    if args.repeats is None:
+        args.repeats = 1 if args.quick else 3
+    names = [m for m in args.models.split(",") if m]
+    for m in names:
+        if m not in MODELS:
+            sys.exit("unknown model '%s' (mlp, cnn)" % m)
+    envs = environments()
+    modelcEnv = dict(envs)[args.modelc_env] if args.modelc_env in dict(envs) else None
+    if modelcEnv is None:
+        sys.exit("--modelc-env: one of: " + "; ".join(e for e, _ in envs))
+    work = args.work or tempfile.mkdtemp(prefix="modelc-compare-")
+    os.makedirs(work, exist_ok=True)
+    started = time.time()
+    load = os.getloadavg()
+    results = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+               "load_before": load, "modelc_env": args.modelc_env, "quick": args.quick,
+               "repeats": args.repeats, "models": {}}
+    for m in names:
+        results["models"][m] = benchModel(args, work, m, envs, modelcEnv)
+    results["load_after"] = os.getloadavg()
+    results["minutes"] = (time.time() - started) / 60
+    with open(os.path.join(work, "results.json"), "w") as f:
+        json.dump(results, f, indent=1)
+    print(tables.report(results, envs))
+    print("raw results: %s" % os.path.join(work, "results.json"))
+
+
+if __name__ == "__main__":
+    main()

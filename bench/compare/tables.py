@@ -1,0 +1,129 @@
+"""bench/compare/tables.py — the Markdown report of bench/compare/run.py.
+
+Every figure is the median over the repeats. For PyTorch, each environment's
+median is computed first, and "best" is the best environment for that figure
+(highest throughput, lowest RSS); accuracy is compared with the median of
+all PyTorch runs. Targets are the issue's (modelc/PyTorch ratios).
+"""
+import statistics
+
+FMA_PEAK = 530e9  # FLOP/s: 2 cores x 2 AVX-512 FMA x 16 lanes x 2 x ~4.1 GHz
+TARGETS = {
+    "mlp": {"train_samples_per_s": 2.0, "eval_b1000_images_per_s": 1.5,
+            "eval_b1_images_per_s": 4.0},
+    "cnn": {"train_samples_per_s": 1.5, "eval_b1000_images_per_s": 2.0,
+            "eval_b1_images_per_s": 2.0, "compile_seconds": 3.0},
+}
+THROUGHPUTS = [("train_samples_per_s", "training samples/s (1 epoch)"),
+               ("train_steady_samples_per_s", "training samples/s (steady, after warm-up)"),
+               ("eval_b1000_images_per_s", "eval images/s, batch 1000"),
+               ("eval_b1_images_per_s", "eval images/s, batch 1")]
+ENV_VARS = ("OPENBLAS_CORETYPE", "OPENBLAS_NUM_THREADS", "OMP_WAIT_POLICY")
+
+
+def median(runs, key):
+    vals = [r[key] for r in runs if r.get(key) is not None]
+    return statistics.median(vals) if vals else None
+
+
+def fmt(v, digits=0):
+    if v is None:
+        return "—"
+    if digits == 0:
+        return "{:,.0f}".format(v)
+    return "%.*f" % (digits, v)
+
+
+def verdict(ok):
+    return "yes" if ok else "**no**"
+
+
+def throughputRows(name, mc, perEnv):
+    rows = []
+    for key, label in THROUGHPUTS:
+        ours = median(mc, key)
+        best = max(((median(runs, key), env) for env, runs in perEnv.items()
+                    if median(runs, key) is not None), default=(None, None))
+        ratio = ours / best[0] if ours and best[0] else None
+        target = TARGETS[name].get(key)
+        met = verdict(ratio >= target) if target and ratio else "—"
+        rows.append([label, fmt(ours), fmt(best[0]), best[1] or "—",
+                     fmt(ratio, 2), (">= %.1fx" % target) if target else "—", met])
+    return rows
+
+
+def otherRows(name, mc, perEnv):
+    rss = median(mc, "peak_rss_train_kb")
+    bestRss = min((median(runs, "peak_rss_train_kb"), env) for env, runs in perEnv.items())
+    ratio = rss / bestRss[0]
+    rows = [["peak RSS of training (MiB)", fmt(rss / 1024, 1), fmt(bestRss[0] / 1024, 1),
+             bestRss[1], fmt(ratio, 2), "<= 1.0x", verdict(ratio <= 1.0)]]
+    comp = median(mc, "compile_seconds")
+    limit = TARGETS[name].get("compile_seconds")
+    rows.append(["compile time (s)", fmt(comp, 2), "— (eager)", "—", "—",
+                 ("<= %.0f s" % limit) if limit else "—",
+                 verdict(comp <= limit) if limit else "—"])
+    acc = median(mc, "val_accuracy")
+    allTorch = [r for runs in perEnv.values() for r in runs]
+    tAcc = median(allTorch, "val_accuracy")
+    diff = 100 * (acc - tAcc)
+    rows.append(["val accuracy after 1 epoch", fmt(acc, 4), fmt(tAcc, 4), "median of all runs",
+                 "%+.1f points" % diff, "within 1 point", verdict(abs(diff) <= 1.0)])
+    flops = median(mc, "flops_per_sample")
+    if flops:
+        ours = median(mc, "train_samples_per_s")
+        best = max(median(runs, "train_samples_per_s") for runs in perEnv.values())
+        rows.append(["training step, fraction of 530 GFLOP/s FMA peak",
+                     "%.1f%%" % (100 * flops * ours / FMA_PEAK),
+                     "%.1f%%" % (100 * flops * best / FMA_PEAK), "(same FLOPs)", "—", "—", "—"])
+    return rows
+
+
+def table(header, rows):
+    out = ["| " + " | ".join(header) + " |", "|" + " --- |" * len(header)]
+    out += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    return "\n".join(out)
+
+
+def envRows(mc, perEnv, envs, modelcEnv):
+    rows = []
+    envVars = dict(envs)
+    for label, runs, env in [("**modelc** (%s)" % modelcEnv, mc, envVars[modelcEnv])] + \
+            [(e, perEnv[e], envVars[e]) for e, _ in envs]:
+        env = runs[0].get("env", env) if runs else env  # PyTorch runs record theirs
+        rows.append([label] + [env.get(k, "unset") for k in ENV_VARS] +
+                    [fmt(median(runs, k)) for k, _ in THROUGHPUTS] +
+                    [fmt(median(runs, "peak_rss_train_kb") / 1024, 1),
+                     fmt(median(runs, "val_accuracy"), 4)])
+    return rows
+
+
+def modelSection(name, res, envs, modelcEnv):
+    cfg, mc, perEnv = res["config"], res["modelc"], res["torch"]
+    lines = ["### %s (%s)" % (name.upper(), res["source"].split("/")[-1]), "",
+             "Training: %s images, 1 epoch, batch 64; accuracy on %s test images. "
+             "modelc eval differential over N0/N1 = %d/%d images (batch 1000) and "
+             "%d/%d (batch 1). modelc FLOPs per training sample (`info`): %s." % (
+                 cfg["train"] or 60000, cfg["test"] or 10000, cfg["b1000"][0], cfg["b1000"][1],
+                 cfg["b1"][0], cfg["b1"][1], fmt(median(mc, "flops_per_sample"))), ""]
+    lines.append(table(["figure", "modelc", "PyTorch best", "best environment",
+                        "modelc/PyTorch", "target", "met"],
+                       throughputRows(name, mc, perEnv) + otherRows(name, mc, perEnv)))
+    lines += ["", "Every environment (medians; PyTorch: torch.set_num_threads(2)):", ""]
+    lines.append(table(["run", "OPENBLAS_CORETYPE", "OPENBLAS_NUM_THREADS", "OMP_WAIT_POLICY",
+                        "train samples/s", "steady samples/s", "eval b1000 img/s",
+                        "eval b1 img/s", "peak RSS MiB", "val acc"],
+                       envRows(mc, perEnv, envs, modelcEnv)))
+    return "\n".join(lines)
+
+
+def report(results, envs):
+    head = ("## modelc vs PyTorch, %s: %d repeat(s)%s; load average before %s, after %s; "
+            "%.1f min" % (
+                results.get("date", "date not recorded"), results["repeats"], " (--quick)" if results["quick"] else "",
+                "/".join("%.2f" % x for x in results["load_before"]),
+                "/".join("%.2f" % x for x in results["load_after"]), results["minutes"]))
+    parts = [head]
+    for name, res in results["models"].items():
+        parts.append(modelSection(name, res, envs, results["modelc_env"]))
+    return "\n\n".join(parts)

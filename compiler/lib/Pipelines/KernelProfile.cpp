@@ -1,0 +1,114 @@
+//===- KernelProfile.cpp - Profiling hooks around outlined kernels --------===//
+//
+// Implements the instrumentation half of `modelc-outline-kernels`: the
+// declarations of the runtime hooks (runtime/include/modelrt/Profile.h),
+// the per-call FLOP count of a kernel, and the enter/exit calls around a
+// kernel call. The hooks return at once unless the executable runs with
+// `--profile`, so instrumented code costs two calls per kernel.
+//
+//===----------------------------------------------------------------------===//
+#include "KernelProfile.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+
+using namespace mlir;
+
+namespace modelc {
+
+static constexpr StringLiteral EnterName = "modelrt_kernel_enter";
+static constexpr StringLiteral ExitName = "modelrt_kernel_exit";
+
+/// Arithmetic operations in one iteration of a linalg payload: arith and
+/// math ops other than constants, casts and index computations.
+static int64_t payloadOps(linalg::LinalgOp op) {
+  int64_t n = 0;
+  op->walk([&](Operation *inner) {
+    if (inner == op.getOperation())
+      return;
+    if (!isa<arith::ArithDialect, math::MathDialect>(inner->getDialect()))
+      return;
+    if (isa<arith::ConstantOp, arith::IndexCastOp, arith::IndexCastUIOp,
+            arith::BitcastOp>(inner))
+      return;
+    if (llvm::all_of(inner->getResultTypes(),
+                     [](Type t) { return t.isIndex(); }))
+      return;
+    ++n;
+  });
+  return n;
+}
+
+/// Multiplies `value` (index or integer) into the i64 `acc`.
+static Value mulInto(OpBuilder &b, Location loc, Value acc, Value value) {
+  if (value.getType().isIndex())
+    value = arith::IndexCastOp::create(b, loc, b.getI64Type(), value);
+  else if (value.getType() != b.getI64Type())
+    value = arith::ExtSIOp::create(b, loc, b.getI64Type(), value);
+  return arith::MulIOp::create(b, loc, acc, value);
+}
+
+Value emitKernelFlops(OpBuilder &b, Operation *op) {
+  Location loc = op->getLoc();
+  auto constant = [&](int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v);
+  };
+  if (auto call = dyn_cast<func::CallOp>(op)) {
+    // cblas_sgemm(order, tA, tB, M, N, K, ...): 2*M*N*K.
+    if (call.getCallee() != "cblas_sgemm" || call.getNumOperands() < 6)
+      return constant(0);
+    Value acc = constant(2);
+    for (unsigned i = 3; i < 6; ++i)
+      acc = mulInto(b, loc, acc, call.getOperand(i));
+    return acc;
+  }
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  int64_t perPoint = linalgOp ? payloadOps(linalgOp) : 0;
+  if (perPoint == 0)
+    return constant(0);
+  Value acc = constant(perPoint);
+  for (Range range : linalgOp.createLoopRanges(b, loc)) {
+    Value size = getValueOrCreateConstantIndexOp(b, loc, range.size);
+    acc = mulInto(b, loc, acc, size);
+  }
+  return acc;
+}
+
+void declareProfileHooks(ModuleOp module) {
+  OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+  auto ptr = LLVM::LLVMPointerType::get(module.getContext());
+  auto declare = [&](StringRef name, TypeRange args) {
+    if (module.lookupSymbol(name))
+      return;
+    auto fn = func::FuncOp::create(b, module.getLoc(), name,
+                                   b.getFunctionType(args, {}));
+    fn.setPrivate();
+  };
+  declare(EnterName, {ptr});
+  declare(ExitName, {ptr, b.getI64Type()});
+}
+
+void instrumentKernelCall(func::CallOp call, StringRef label, Value flops) {
+  OpBuilder b(call);
+  Location loc = call.getLoc();
+  std::string global = ("__modelc_kernel_" + call.getCallee()).str();
+  for (char &c : global)
+    if (!llvm::isAlnum(c) && c != '_')
+      c = '_';
+  std::string text = label.str();
+  text.push_back('\0'); // the runtime reads a C string
+  Value name = LLVM::createGlobalString(loc, b, global, text,
+                                        LLVM::Linkage::Internal);
+  func::CallOp::create(b, loc, EnterName, TypeRange{}, ValueRange{name});
+  b.setInsertionPointAfter(call);
+  func::CallOp::create(b, loc, ExitName, TypeRange{},
+                       ValueRange{name, flops});
+}
+
+} // namespace modelc
