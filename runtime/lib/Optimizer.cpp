@@ -53,24 +53,48 @@ struct StepCoeffs {
   float b1, d1, b2, eps, bc1, bc2;
 };
 
-void generalStep(const StepCoeffs &c, int64_t n, float *p, const float *grad, float *m,
-                 float *v) {
+/// The general step for one variant: the flags are template parameters, so
+/// each instantiation is a branch-free loop the compiler vectorises.
+template <bool Second, bool NormaliseFirst, bool First, bool Nesterov, bool Adam>
+void stepLoop(const StepCoeffs &c, int64_t n, float *__restrict p,
+              const float *__restrict grad, float *__restrict m, float *__restrict v) {
+  const float decay = 1.0f - c.lr * c.decoupledWd;
+  const float sqrtBc2 = std::sqrt(c.bc2);
   for (int64_t i = 0; i < n; ++i) {
     float g = grad[i] + c.coupledWd * p[i];
-    p[i] *= 1.0f - c.lr * c.decoupledWd;
-    if (c.second)
-      v[i] = c.b2 * v[i] + (1.0f - c.b2) * g * g;
-    if (c.normaliseFirst)
-      g = g / (std::sqrt(v[i]) + c.eps);
+    p[i] *= decay;
+    float vi = 0;
+    if (Second)
+      v[i] = vi = c.b2 * v[i] + (1.0f - c.b2) * g * g;
+    if (NormaliseFirst)
+      g = g / (std::sqrt(vi) + c.eps);
     float d = g;
-    if (c.first) {
-      m[i] = c.b1 * m[i] + c.d1 * g;
-      d = c.nesterov ? g + c.b1 * m[i] : m[i];
+    if (First) {
+      float mi = c.b1 * m[i] + c.d1 * g;
+      m[i] = mi;
+      d = Nesterov ? g + c.b1 * mi : mi;
     }
-    if (c.adam)
-      d = (d / c.bc1) / (std::sqrt(v[i]) / std::sqrt(c.bc2) + c.eps);
+    if (Adam)
+      d = (d / c.bc1) / (std::sqrt(vi) / sqrtBc2 + c.eps);
     p[i] -= c.lr * d;
   }
+}
+
+/// Dispatches to the stepLoop instantiation of the variant in \p c.
+void generalStep(const StepCoeffs &c, int64_t n, float *p, const float *grad, float *m,
+                 float *v) {
+  if (c.adam)
+    return stepLoop<true, false, true, false, true>(c, n, p, grad, m, v);
+  if (c.second) { // RMSprop: normalise, then optional momentum
+    if (c.first)
+      return stepLoop<true, true, true, false, false>(c, n, p, grad, m, v);
+    return stepLoop<true, true, false, false, false>(c, n, p, grad, m, v);
+  }
+  if (!c.first)
+    return stepLoop<false, false, false, false, false>(c, n, p, grad, m, v);
+  if (c.nesterov)
+    return stepLoop<false, false, true, true, false>(c, n, p, grad, m, v);
+  return stepLoop<false, false, true, false, false>(c, n, p, grad, m, v);
 }
 } // namespace
 
