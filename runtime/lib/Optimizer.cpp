@@ -150,13 +150,24 @@ double clipGradNorm(float *const *grads, const std::vector<int64_t> &sizes, doub
 }
 
 GradAccumulator::GradAccumulator(std::vector<int64_t> sizes, int64_t k) : k(k < 1 ? 1 : k) {
+  ptrs.assign(sizes.size(), nullptr);
+  if (this->k == 1)
+    return; // no sums: mean() hands back the buffers given to add()
   for (int64_t s : sizes)
     sums.emplace_back(s, 0.0f);
-  for (auto &s : sums)
-    ptrs.push_back(s.data());
+  for (size_t i = 0; i < sums.size(); ++i)
+    ptrs[i] = sums[i].data();
 }
 
 bool GradAccumulator::add(const float *const *grads) {
+  if (k == 1) {
+    // The caller's gradient buffers are its own, rewritten every step: the
+    // optimizer (and clipping, in place) reads them directly instead of a
+    // copy (saves a copy and a clear of every gradient per step).
+    for (size_t i = 0; i < ptrs.size(); ++i)
+      ptrs[i] = const_cast<float *>(grads[i]);
+    return ++count >= k;
+  }
   for (size_t i = 0; i < sums.size(); ++i)
     for (size_t j = 0; j < sums[i].size(); ++j)
       sums[i][j] += grads[i][j];
@@ -174,7 +185,7 @@ float *const *GradAccumulator::mean() {
 }
 
 void GradAccumulator::reset() {
-  for (auto &s : sums)
+  for (auto &s : sums) // empty when k == 1
     std::fill(s.begin(), s.end(), 0.0f);
   count = 0;
 }

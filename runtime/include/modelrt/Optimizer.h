@@ -74,7 +74,9 @@ double clipGradNorm(float *const *grads, const std::vector<int64_t> &sizes, doub
 class GradAccumulator {
 public:
   GradAccumulator(std::vector<int64_t> sizes, int64_t k);
-  /// Adds one micro-batch's gradients; true when k have been added.
+  /// Adds one micro-batch's gradients; true when k have been added. With
+  /// k == 1 nothing is copied: mean() returns \p grads themselves, which
+  /// must stay valid (and may be scaled in place by clipping) until reset().
   bool add(const float *const *grads);
   /// Mean gradient buffers (valid after add() returned true).
   float *const *mean();
