@@ -13,6 +13,19 @@ PACKAGES=(
   dataset-fashion-mnist
 )
 
+# CUDA 13 is not a Debian package: the project expects its toolkit at
+# /usr/local/cuda (MODELC_CUDA_ROOT), for cuda.h, nvcc and ptxas (building
+# the runtime's CUDA layer and optimizer kernels, and the tests that assemble
+# the generated PTX). No GPU is needed.
+CUDA_ROOT=${MODELC_CUDA_ROOT:-/usr/local/cuda}
+for f in include/cuda.h bin/nvcc bin/ptxas; do
+  if [ ! -e "$CUDA_ROOT/$f" ]; then
+    echo "setup: error: the CUDA 13 toolkit is missing ($CUDA_ROOT/$f not found);" \
+         "install it at $CUDA_ROOT or set MODELC_CUDA_ROOT" >&2
+    exit 1
+  fi
+done
+
 missing=()
 for p in "${PACKAGES[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

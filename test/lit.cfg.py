@@ -28,3 +28,14 @@ tools = ["modelc", "modelc-opt", "FileCheck", "not", "count"]
 llvm_config.add_tool_substitutions(
     [t for t in tools if os.path.exists(os.path.join(config.modelc_tools_dir, t))
      or t in ("FileCheck", "not", "count")], tool_dirs)
+
+# CUDA's PTX assembler (a fixed project dependency: CUDA 13 at
+# /usr/local/cuda, or MODELC_CUDA_ROOT): the GPU tests check that every
+# generated kernel assembles for sm_90. No fallback: a missing ptxas fails
+# those tests instead of skipping them.
+cuda_root = os.environ.get("MODELC_CUDA_ROOT", "/usr/local/cuda")
+config.substitutions.append(("%ptxas", os.path.join(cuda_root, "bin", "ptxas")))
+
+# MLIR's C runner utilities (printF32, ...) for mlir-runner tests.
+config.substitutions.append(("%mlir_c_runner_utils", os.path.join(
+    os.path.dirname(config.llvm_tools_dir), "lib", "libmlir_c_runner_utils.so")))

@@ -32,6 +32,9 @@ struct CommandSpec {
 const OptionSpec kDevice = {"--device", "auto|cpu|cuda", "where to run (default auto)"};
 const OptionSpec kThreads = {"--threads", "N", "data-loader/prefetch threads, passed to the "
                                                "program as a hint"};
+const OptionSpec kDataDir = {"--data-dir", "DIR", "read the data files from DIR (each under its "
+                                                  "own file name) instead of their compiled-in "
+                                                  "paths"};
 const OptionSpec kBatch = {"--batch", "N", "batch size (default: the model's)"};
 const OptionSpec kHelp = {"--help", nullptr, "show this help"};
 const OptionSpec kProfile = {"--profile", nullptr,
@@ -42,6 +45,7 @@ const std::vector<CommandSpec> &commands() {
       {"train", "train [options]", "train the model, writing checkpoints and logs",
        {{"--epochs", "N", "epochs to train (default: the model's)"}, kBatch,
         {"--lr", "X", "base learning rate"}, {"--seed", "S", "random seed"}, kThreads, kDevice,
+        kDataDir,
         {"--checkpoint-dir", "DIR", "where checkpoints go (default .)"},
         {"--out", "DIR", "same as --checkpoint-dir"},
         {"--resume", "PATH", "continue from a checkpoint"},
@@ -52,7 +56,7 @@ const std::vector<CommandSpec> &commands() {
         kProfile, kHelp}},
       {"eval", "eval --checkpoint PATH [options]", "evaluate a checkpoint on the test set",
        {{"--checkpoint", "PATH", "the checkpoint to load (required)"}, kBatch, kThreads, kDevice,
-        kProfile, kHelp}},
+        kDataDir, kProfile, kHelp}},
       {"predict", "predict --checkpoint PATH [options] INPUT...",
        "classify PNG, IDX, NPY or CSV inputs",
        {{"--checkpoint", "PATH", "the checkpoint to load (required)"},
@@ -60,7 +64,13 @@ const std::vector<CommandSpec> &commands() {
         {"--out", "FILE.npy", "also write the outputs (one INPUT only)"}, kBatch, kThreads,
         kDevice, kHelp}},
       {"info", "info [options]", "parameters, FLOPs and memory of the model",
-       {kBatch, kHelp}}};
+       {kBatch, kHelp}},
+      {"check-device", "check-device [options]",
+       "run training steps on the CPU and the GPU and compare every result",
+       {kBatch, {"--steps", "N", "optimizer steps compared at the end (default 20)"},
+        {"--tolerance", "X", "largest difference, relative to each tensor's largest "
+                             "magnitude (default 1e-3)"},
+        kDataDir, kHelp}}};
   return specs;
 }
 
@@ -88,6 +98,7 @@ const OptionSpec *findOption(const CommandSpec &c, const std::string &name) {
 
 Expected<CliArgs> parseArgs(int argc, char **argv, const CommandSpec &spec) {
   CliArgs a;
+  a.self = argc > 0 ? argv[0] : "model";
   a.command = spec.name;
   for (int i = 2; i < argc; ++i) {
     std::string arg = argv[i], value;
@@ -127,21 +138,14 @@ Status checkArgs(CliArgs &a) {
   return Status::ok();
 }
 
-/// Resolves --device: cpu runs, auto explains once why it runs on the CPU,
-/// cuda is an error (no CUDA backend in this build).
-Status resolveDevice(const CliArgs &a, const char *self) {
+/// Checks the spelling of --device (the choice itself is made later, by
+/// chooseDevice, once the command is known to need a device).
+Status checkDeviceFlag(const CliArgs &a) {
   auto it = a.flags.find("--device");
-  std::string device = it == a.flags.end() ? "auto" : it->second;
-  if (device == "cpu")
+  if (it == a.flags.end() || it->second == "auto" || it->second == "cpu" ||
+      it->second == "cuda")
     return Status::ok();
-  if (device == "cuda")
-    return errorf("--device cuda: no CUDA backend is compiled into this executable (use "
-                  "--device cpu or auto)");
-  if (device != "auto")
-    return errorf("--device '%s': expected auto, cpu or cuda", device.c_str());
-  std::fprintf(stderr, "%s: note: --device auto: running on the CPU (no CUDA backend compiled "
-                       "into this executable)\n", self);
-  return Status::ok();
+  return errorf("--device '%s': expected auto, cpu or cuda", it->second.c_str());
 }
 
 } // namespace
@@ -226,7 +230,7 @@ extern "C" int modelrt_main(int argc, char **argv, const ModelrtProgram *program
   }
   Status usage = args ? checkArgs(*args) : args.status();
   if (usage.isOk())
-    usage = resolveDevice(*args, self);
+    usage = checkDeviceFlag(*args);
   if (!usage.isOk()) {
     std::fprintf(stderr, "%s: error: %s\n", self, usage.message().c_str());
     std::fprintf(stderr, "see '%s %s --help'\n", self, spec->name);
@@ -240,6 +244,7 @@ extern "C" int modelrt_main(int argc, char **argv, const ModelrtProgram *program
   Status s = c == "train"  ? runTrain(*program, *args)
              : c == "eval" ? runEval(*program, *args)
              : c == "info" ? runInfo(*program, *args)
+             : c == "check-device" ? runCheckDevice(*program, *args)
                            : runPredict(*program, *args);
   if (!s.isOk()) {
     std::fprintf(stderr, "%s: error: %s\n", self, s.message().c_str());

@@ -9,8 +9,39 @@
 
 namespace modelrt {
 
+Expected<Device> selectDevice(const ModelrtProgram &p, const CliArgs &a) {
+  auto it = a.flags.find("--device");
+  std::string note;
+  auto device = chooseDevice(p, it == a.flags.end() ? "" : it->second, note);
+  if (device && !note.empty())
+    std::fprintf(stderr, "%s: note: %s\n", a.self.c_str(), note.c_str());
+  return device;
+}
+
+ModelrtDataConfig applyDataDir(const ModelrtDataConfig &data, const CliArgs &a,
+                               std::vector<std::string> &storage) {
+  auto it = a.flags.find("--data-dir");
+  if (it == a.flags.end())
+    return data;
+  ModelrtDataConfig out = data;
+  storage.reserve(4); // the pointers below must stay valid
+  for (const char **path : {&out.train_inputs, &out.train_labels, &out.test_inputs,
+                            &out.test_labels}) {
+    if (!*path)
+      continue;
+    std::string file = *path;
+    size_t slash = file.find_last_of('/');
+    storage.push_back(it->second + "/" + (slash == std::string::npos ? file
+                                                                     : file.substr(slash + 1)));
+    *path = storage.back().c_str();
+  }
+  return out;
+}
+
 Status runTrain(const ModelrtProgram &p, const CliArgs &a) {
   ModelrtTrainConfig cfg = p.config;
+  std::vector<std::string> dataPaths;
+  cfg.data = applyDataDir(cfg.data, a, dataPaths);
   double seed = double(cfg.seed);
   MODELRT_TRY(integerFlag(a, "--epochs", cfg.epochs, false));
   MODELRT_TRY(integerFlag(a, "--batch", cfg.batch_size, true));
@@ -27,6 +58,10 @@ Status runTrain(const ModelrtProgram &p, const CliArgs &a) {
     opts.logDir = a.flags.at("--log-dir");
   if (a.flags.count("--resume"))
     opts.resume = a.flags.at("--resume");
+  auto device = selectDevice(p, a);
+  if (!device)
+    return device.status();
+  opts.device = *device;
   setProfiling(a.flags.count("--profile") > 0);
   auto r = trainProgram(p, cfg, opts);
   if (!r)
@@ -50,6 +85,8 @@ Expected<ModelState> loadModel(const ModelrtProgram &p, const std::string &path)
 
 Status runEval(const ModelrtProgram &p, const CliArgs &a) {
   ModelrtTrainConfig cfg = p.config;
+  std::vector<std::string> dataPaths;
+  cfg.data = applyDataDir(cfg.data, a, dataPaths);
   int64_t threads;
   MODELRT_TRY(integerFlag(a, "--batch", cfg.batch_size, true));
   MODELRT_TRY(applyThreads(p, a, threads));
@@ -60,8 +97,14 @@ Status runEval(const ModelrtProgram &p, const CliArgs &a) {
   if (!data)
     return data.status();
   const Dataset &set = data->validation ? *data->validation : data->train;
+  auto device = selectDevice(p, a);
+  if (!device)
+    return device.status();
+  auto runner = StepRunner::create(p, *device);
+  if (!runner)
+    return runner.status();
   setProfiling(a.flags.count("--profile") > 0);
-  auto r = evaluateDataset(p, *m, set, cfg.batch_size, cfg.data.one_hot);
+  auto r = evaluateDataset(p, *m, set, cfg.batch_size, cfg.data.one_hot, runner->get());
   if (!r)
     return r.status();
   std::printf("eval on %s (%lld samples): loss %.6f", set.name.c_str(), (long long)r->samples,

@@ -8,6 +8,7 @@
 #ifndef MODELRT_LIB_CLIINTERNAL_H
 #define MODELRT_LIB_CLIINTERNAL_H
 
+#include "modelrt/Device.h"
 #include "modelrt/Model.h"
 #include "modelrt/Program.h"
 #include "modelrt/Status.h"
@@ -20,6 +21,7 @@ namespace modelrt {
 
 /// One parsed command line.
 struct CliArgs {
+  std::string self;     ///< argv[0], for messages
   std::string command;
   std::map<std::string, std::string> flags;  ///< "--name" -> value ("" for switches)
   std::vector<std::string> positional;
@@ -34,6 +36,15 @@ Status integerFlag(const CliArgs &args, const char *name, int64_t &out, bool pos
 /// Calls the program's set_threads hint when --threads was given.
 Status applyThreads(const ModelrtProgram &program, const CliArgs &args, int64_t &threads);
 
+/// Chooses the device from --device (chooseDevice) and prints its note
+/// ("<self>: note: GPU: ..." or why the GPU is not used) on stderr.
+Expected<Device> selectDevice(const ModelrtProgram &program, const CliArgs &args);
+
+/// The data configuration with --data-dir DIR applied: every data file is
+/// looked for in DIR under its own file name. \p storage owns the new paths.
+ModelrtDataConfig applyDataDir(const ModelrtDataConfig &data, const CliArgs &args,
+                               std::vector<std::string> &storage);
+
 /// Validates the program and loads parameters and state from \p path (every
 /// missing, unexpected or mis-shaped tensor is named).
 Expected<ModelState> loadModel(const ModelrtProgram &program, const std::string &path);
@@ -42,6 +53,7 @@ Status runTrain(const ModelrtProgram &program, const CliArgs &args);
 Status runEval(const ModelrtProgram &program, const CliArgs &args);
 Status runInfo(const ModelrtProgram &program, const CliArgs &args);
 Status runPredict(const ModelrtProgram &program, const CliArgs &args);
+Status runCheckDevice(const ModelrtProgram &program, const CliArgs &args);
 
 } // namespace modelrt
 

@@ -1,6 +1,9 @@
 //===- Optimizer.cpp - SGD, Adam, AdamW, RMSprop over flat float buffers ---===//
 //
-// The general step, per element, with g the gradient:
+// The per-element math lives in OptimizerMath.h (shared with the CUDA
+// kernels); this file picks the variant and its coefficients, runs the CPU
+// loops, and implements clipping and accumulation. The general step, per
+// element, with g the gradient:
 //   g  += coupledWd * p                 (L2 weight decay)
 //   p  *= 1 - lr * decoupledWd          (AdamW)
 //   if second moment: v = b2*v + (1-b2)*g^2
@@ -12,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "modelrt/Optimizer.h"
+#include "modelrt/OptimizerMath.h"
 
 #include <cmath>
 
@@ -45,89 +49,67 @@ Optimizer::Optimizer(OptimizerConfig config, std::vector<int64_t> sizes)
   }
 }
 
+StepVariant stepVariantFor(const OptimizerConfig &c) {
+  if (c.kind == OptimizerKind::Adam || c.kind == OptimizerKind::AdamW)
+    return StepVariant::Adam;
+  if (c.kind == OptimizerKind::RMSprop)
+    return c.momentum > 0 ? StepVariant::RmspropMomentum : StepVariant::Rmsprop;
+  if (!(c.momentum > 0))
+    return StepVariant::Sgd;
+  return c.nesterov ? StepVariant::SgdNesterov : StepVariant::SgdMomentum;
+}
+
+StepCoeffs stepCoeffsFor(const OptimizerConfig &cfg, int64_t step, double lr) {
+  StepCoeffs c{};
+  c.lr = static_cast<float>(lr);
+  c.eps = static_cast<float>(cfg.eps);
+  bool isAdamW = cfg.kind == OptimizerKind::AdamW;
+  c.coupledWd = isAdamW ? 0.0f : static_cast<float>(cfg.weightDecay);
+  c.decay = 1.0f - c.lr * (isAdamW ? static_cast<float>(cfg.weightDecay) : 0.0f);
+  c.bc1 = 1.0f;
+  c.sqrtBc2 = 1.0f;
+  if (cfg.kind == OptimizerKind::Adam || isAdamW) {
+    c.b1 = static_cast<float>(cfg.beta1);
+    c.d1 = 1.0f - c.b1;
+    c.b2 = static_cast<float>(cfg.beta2);
+    c.bc1 = static_cast<float>(1.0 - std::pow(cfg.beta1, double(step)));
+    c.sqrtBc2 = std::sqrt(static_cast<float>(1.0 - std::pow(cfg.beta2, double(step))));
+    return c;
+  }
+  c.b1 = static_cast<float>(cfg.momentum);
+  // PyTorch SGD starts the momentum buffer at g (no dampening on step 1).
+  bool sgdFirst = cfg.kind == OptimizerKind::SGD && step == 1;
+  c.d1 = sgdFirst || cfg.kind == OptimizerKind::RMSprop ? 1.0f
+                                                        : static_cast<float>(1.0 - cfg.dampening);
+  c.b2 = static_cast<float>(cfg.alpha);
+  return c;
+}
+
 namespace {
-/// Coefficients selecting one variant of the general step.
-struct StepCoeffs {
-  float lr, coupledWd, decoupledWd;
-  bool first, second, normaliseFirst, nesterov, adam;
-  float b1, d1, b2, eps, bc1, bc2;
+/// One variant of the general step over a whole buffer: the flags are
+/// template parameters, so each instantiation is a branch-free loop the
+/// compiler vectorises (stepElement is OptimizerMath.h's, shared with the
+/// CUDA kernels). Unused state pointers may be null: they are not read.
+struct StepLoop {
+  template <bool Second, bool NormaliseFirst, bool First, bool Nesterov, bool Adam>
+  static void run(const StepCoeffs &coeffs, int64_t n, float *__restrict p,
+                  const float *__restrict grad, float *__restrict m, float *__restrict v) {
+    const StepCoeffs c = coeffs; // a local copy: no aliasing with the buffers
+    float zero = 0;
+    for (int64_t i = 0; i < n; ++i)
+      stepElement<Second, NormaliseFirst, First, Nesterov, Adam>(
+          c, p[i], grad[i], First ? m[i] : zero, Second ? v[i] : zero);
+  }
 };
-
-/// The general step for one variant: the flags are template parameters, so
-/// each instantiation is a branch-free loop the compiler vectorises.
-template <bool Second, bool NormaliseFirst, bool First, bool Nesterov, bool Adam>
-void stepLoop(const StepCoeffs &c, int64_t n, float *__restrict p,
-              const float *__restrict grad, float *__restrict m, float *__restrict v) {
-  const float decay = 1.0f - c.lr * c.decoupledWd;
-  const float sqrtBc2 = std::sqrt(c.bc2);
-  for (int64_t i = 0; i < n; ++i) {
-    float g = grad[i] + c.coupledWd * p[i];
-    p[i] *= decay;
-    float vi = 0;
-    if (Second)
-      v[i] = vi = c.b2 * v[i] + (1.0f - c.b2) * g * g;
-    if (NormaliseFirst)
-      g = g / (std::sqrt(vi) + c.eps);
-    float d = g;
-    if (First) {
-      float mi = c.b1 * m[i] + c.d1 * g;
-      m[i] = mi;
-      d = Nesterov ? g + c.b1 * mi : mi;
-    }
-    if (Adam)
-      d = (d / c.bc1) / (std::sqrt(vi) / sqrtBc2 + c.eps);
-    p[i] -= c.lr * d;
-  }
-}
-
-/// Dispatches to the stepLoop instantiation of the variant in \p c.
-void generalStep(const StepCoeffs &c, int64_t n, float *p, const float *grad, float *m,
-                 float *v) {
-  if (c.adam)
-    return stepLoop<true, false, true, false, true>(c, n, p, grad, m, v);
-  if (c.second) { // RMSprop: normalise, then optional momentum
-    if (c.first)
-      return stepLoop<true, true, true, false, false>(c, n, p, grad, m, v);
-    return stepLoop<true, true, false, false, false>(c, n, p, grad, m, v);
-  }
-  if (!c.first)
-    return stepLoop<false, false, false, false, false>(c, n, p, grad, m, v);
-  if (c.nesterov)
-    return stepLoop<false, false, true, true, false>(c, n, p, grad, m, v);
-  return stepLoop<false, false, true, false, false>(c, n, p, grad, m, v);
-}
 } // namespace
 
 void Optimizer::step(float *const *params, const float *const *grads, double lr) {
   ++steps;
-  StepCoeffs c{};
-  c.lr = static_cast<float>(lr);
-  c.eps = static_cast<float>(cfg.eps);
-  bool isAdam = cfg.kind == OptimizerKind::Adam || cfg.kind == OptimizerKind::AdamW;
-  c.coupledWd = cfg.kind == OptimizerKind::AdamW ? 0.0f : static_cast<float>(cfg.weightDecay);
-  c.decoupledWd = cfg.kind == OptimizerKind::AdamW ? static_cast<float>(cfg.weightDecay) : 0.0f;
-  c.adam = isAdam;
-  c.second = cfg.kind != OptimizerKind::SGD;
-  c.normaliseFirst = cfg.kind == OptimizerKind::RMSprop;
-  c.nesterov = cfg.kind == OptimizerKind::SGD && cfg.nesterov;
-  if (isAdam) {
-    c.first = true;
-    c.b1 = static_cast<float>(cfg.beta1);
-    c.d1 = 1.0f - c.b1;
-    c.b2 = static_cast<float>(cfg.beta2);
-    c.bc1 = static_cast<float>(1.0 - std::pow(cfg.beta1, double(steps)));
-    c.bc2 = static_cast<float>(1.0 - std::pow(cfg.beta2, double(steps)));
-  } else {
-    c.first = cfg.momentum > 0;
-    c.b1 = static_cast<float>(cfg.momentum);
-    // PyTorch SGD starts the momentum buffer at g (no dampening on step 1).
-    bool sgdFirst = cfg.kind == OptimizerKind::SGD && steps == 1;
-    c.d1 = sgdFirst || cfg.kind == OptimizerKind::RMSprop ? 1.0f
-                                                          : static_cast<float>(1.0 - cfg.dampening);
-    c.b2 = static_cast<float>(cfg.alpha);
-  }
+  StepCoeffs c = stepCoeffsFor(cfg, steps, lr);
+  StepVariant variant = stepVariantFor(cfg);
   for (size_t i = 0; i < paramSizes.size(); ++i)
-    generalStep(c, paramSizes[i], params[i], grads[i], m[i].data(), v[i].data());
+    dispatchStepVariant<StepLoop>(variant, c, paramSizes[i], params[i], grads[i], m[i].data(),
+                                  v[i].data());
 }
 
 double globalGradNorm(const float *const *grads, const std::vector<int64_t> &sizes) {

@@ -152,8 +152,14 @@ Status runPredict(const ModelrtProgram &p, const CliArgs &a) {
       return d.status();
     inputs.push_back(d.take());
   }
+  auto device = selectDevice(p, a);
+  if (!device)
+    return device.status();
+  auto runner = StepRunner::create(p, *device);
+  if (!runner)
+    return runner.status();
   for (const Dataset &d : inputs) {
-    auto out = predictTensor(p, *m, d.inputs, batch);
+    auto out = predictTensor(p, *m, d.inputs, batch, runner->get());
     if (!out)
       return out.status();
     int64_t n = out->dim(0), per = out->numElements() / std::max<int64_t>(n, 1);

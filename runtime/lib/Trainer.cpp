@@ -29,6 +29,7 @@ struct Run {
   std::unique_ptr<Schedule> sched;
   std::unique_ptr<EarlyStopping> early;
   std::unique_ptr<DataLoader> loader;
+  std::unique_ptr<StepRunner> runner;
   std::vector<std::vector<float>> grads;
   std::vector<float *> gradPtrs;
   int64_t step = 0;
@@ -164,16 +165,14 @@ Expected<EvalResult> trainEpoch(Run &r, int64_t epoch) {
     float loss = 0;
     std::fill(ms.begin(), ms.end(), 0.0);
     uint64_t seed = mixSeed(r.cfg.seed, 0x57e9, uint64_t(r.step * 1024 + acc.pending()));
-    int rc;
+    Status st;
     {
       PhaseTimer timer(Phase::Step);
-      rc = r.prog.train_step(r.prog.context, r.model.paramPtrs.data(), r.model.statePtrs.data(),
-                             b.inputs.as<float>(), b.labels.data(), b.size, seed, r.step, &loss,
-                             r.gradPtrs.data(), ms.data());
+      st = r.runner->train(r.model, b, seed, r.step, &loss, r.gradPtrs.data(), ms.data());
     }
-    if (rc != 0)
-      return errorf("train_step failed at step %lld (epoch %lld)", (long long)r.step + 1,
-                    (long long)epoch + 1);
+    if (!st.isOk())
+      return errorf("step %lld (epoch %lld): %s", (long long)r.step + 1, (long long)epoch + 1,
+                    st.message().c_str());
     MODELRT_TRY(checkFinite(r, loss, epoch, batchIndex));
     r.windowLoss += loss, r.windowBatches += 1, r.windowSamples += b.size;
     if (acc.add(r.gradPtrs.data())) {
@@ -219,6 +218,10 @@ Status setup(Run &r, int64_t &startEpoch) {
     return data.status();
   r.data = data.take();
   r.model = initModelState(r.prog, r.cfg.seed);
+  auto runner = StepRunner::create(r.prog, r.opts.device);
+  if (!runner)
+    return runner.status();
+  r.runner = runner.take();
   LoaderConfig lc;
   lc.batchSize = r.cfg.batch_size, lc.seed = r.cfg.seed, lc.dropLast = r.cfg.data.drop_last;
   lc.flipProbability = r.cfg.data.flip_prob, lc.cropPadding = r.cfg.data.crop_padding;
@@ -272,7 +275,7 @@ Expected<bool> finishEpoch(Run &r, int64_t epoch, const EvalResult &train, doubl
   double monitored = train.loss;
   if (r.data.validation) {
     auto val = evaluateDataset(prog, r.model, *r.data.validation, r.cfg.batch_size,
-                               r.cfg.data.one_hot);
+                               r.cfg.data.one_hot, r.runner.get());
     if (!val)
       return val.status();
     result.lastValidation = *val;
@@ -333,8 +336,25 @@ Expected<TrainResult> trainProgram(const ModelrtProgram &prog, const ModelrtTrai
   return result;
 }
 
+/// \p runner, or a new CPU runner kept in \p owned.
+static Expected<StepRunner *> runnerOrCpu(const ModelrtProgram &prog, StepRunner *runner,
+                                          std::unique_ptr<StepRunner> &owned) {
+  if (runner)
+    return runner;
+  auto cpu = StepRunner::create(prog, Device::Cpu);
+  if (!cpu)
+    return cpu.status();
+  owned = cpu.take();
+  return owned.get();
+}
+
 Expected<EvalResult> evaluateDataset(const ModelrtProgram &prog, ModelState &model,
-                                     const Dataset &data, int64_t batchSize, bool oneHot) {
+                                     const Dataset &data, int64_t batchSize, bool oneHot,
+                                     StepRunner *runner) {
+  std::unique_ptr<StepRunner> owned;
+  auto steps = runnerOrCpu(prog, runner, owned);
+  if (!steps)
+    return steps.status();
   LoaderConfig lc;
   lc.batchSize = batchSize, lc.shuffle = false, lc.prefetch = 0;
   lc.oneHotClasses = oneHot ? prog.num_classes : 0;
@@ -348,9 +368,8 @@ Expected<EvalResult> evaluateDataset(const ModelrtProgram &prog, ModelState &mod
     float loss = 0;
     std::fill(ms.begin(), ms.end(), 0.0);
     PhaseTimer timer(Phase::Eval);
-    if (prog.eval_step(prog.context, model.paramPtrs.data(), model.statePtrs.data(),
-                       b.inputs.as<float>(), b.labels.data(), b.size, &loss, ms.data()) != 0)
-      return errorf("%s: eval_step failed", data.name.c_str());
+    if (Status st = (*steps)->eval(model, b, &loss, ms.data()); !st.isOk())
+      return errorf("%s: %s", data.name.c_str(), st.message().c_str());
     sums.loss += double(loss) * b.size;
     for (size_t i = 0; i < ms.size(); ++i)
       sums.metrics[i] += ms[i];
@@ -363,7 +382,11 @@ Expected<EvalResult> evaluateDataset(const ModelrtProgram &prog, ModelState &mod
 }
 
 Expected<Tensor> predictTensor(const ModelrtProgram &prog, ModelState &model, const Tensor &x,
-                               int64_t batchSize) {
+                               int64_t batchSize, StepRunner *runner) {
+  std::unique_ptr<StepRunner> owned;
+  auto steps = runnerOrCpu(prog, runner, owned);
+  if (!steps)
+    return steps.status();
   int64_t n = x.dim(0), per = x.numElements() / std::max<int64_t>(n, 1);
   int64_t outPer = shapeNumElements(std::vector<int64_t>(prog.output_shape,
                                                          prog.output_shape + prog.output_rank));
@@ -372,9 +395,11 @@ Expected<Tensor> predictTensor(const ModelrtProgram &prog, ModelState &model, co
   Tensor out(DType::F32, shape);
   for (int64_t s = 0; s < n; s += batchSize) {
     int64_t b = std::min(batchSize, n - s);
-    if (prog.predict(prog.context, model.paramPtrs.data(), model.statePtrs.data(),
-                     x.as<float>() + s * per, b, out.as<float>() + s * outPer) != 0)
-      return errorf("predict failed on samples %lld..%lld", (long long)s, (long long)(s + b - 1));
+    if (Status st = (*steps)->predict(model, x.as<float>() + s * per, b,
+                                      out.as<float>() + s * outPer);
+        !st.isOk())
+      return errorf("%s on samples %lld..%lld", st.message().c_str(), (long long)s,
+                    (long long)(s + b - 1));
   }
   return out;
 }

@@ -10,6 +10,13 @@
 // metric_sums[0], state outputs (written to scratch buffers so they never
 // alias the state inputs) are copied back into the runtime's state.
 //
+// The GPU adapters (`modelc_gpu_*`, calling `_mlir_ciface_gpu_<fn>`) take
+// device pointers for tensors. Their scalar results live in the runtime's
+// device scratch cells (modelrt_cuda_scratch) and are downloaded before
+// the same conversions; state outputs go through a device buffer; the seed
+// stays in host memory (the GPU pipeline reads it on the host); the
+// adapter returns modelrt_cuda_status(), non-zero after any CUDA error.
+//
 //===----------------------------------------------------------------------===//
 
 #include "modelc/Codegen/ProgramEmitter.h"
@@ -30,14 +37,15 @@ struct RawArgs {
 /// Work to do after the kernel returns.
 struct Fixup {
   SlotKind kind;
-  llvm::Value *scratch;   ///< the kernel's result buffer
+  llvm::Value *scratch;   ///< the kernel's result buffer (device on the GPU)
   llvm::Value *dest;      ///< state pointer for StateOut
   llvm::Value *bytes;     ///< size for StateOut
 };
 
 class AdapterBuilder {
 public:
-  AdapterBuilder(llvm::Module &m, llvm::IRBuilder<> &b) : m(m), b(b) {}
+  AdapterBuilder(llvm::Module &m, llvm::IRBuilder<> &b, bool gpu)
+      : m(m), b(b), gpu(gpu) {}
 
   /// Emits the kernel call for `abi` with `raw`; returns false (and sets
   /// `error`) when a slot has nothing to read from.
@@ -46,7 +54,13 @@ public:
 private:
   llvm::Module &m;
   llvm::IRBuilder<> &b;
+  bool gpu;                 ///< device pointers, `gpu_` kernels
+  int32_t nextScratch = 0;  ///< next device scratch cell (GPU)
   llvm::Type *i64() { return b.getInt64Ty(); }
+  /// A device scratch cell for one scalar result (GPU).
+  llvm::Value *deviceScratch();
+  /// Downloads `bytes` from device `src` into a new host cell of `type`.
+  llvm::Value *download(llvm::Value *src, llvm::Type *type, uint64_t bytes);
   llvm::Value *slotData(const AbiSlot &s, const RawArgs &raw,
                         std::vector<Fixup> &fixups);
   llvm::Value *descriptor(const AbiSlot &s, llvm::Value *data,
@@ -117,6 +131,11 @@ llvm::Value *AdapterBuilder::slotData(const AbiSlot &s, const RawArgs &raw,
   case SlotKind::StateIn:
     return raw.state ? tableEntry(raw.state, s.index) : nullptr;
   case SlotKind::Loss:
+    if (gpu && raw.loss) {
+      llvm::Value *cell = deviceScratch();
+      fixups.push_back({s.kind, cell, nullptr, nullptr});
+      return cell;
+    }
     return raw.loss;
   case SlotKind::Grad:
     return raw.grads ? tableEntry(raw.grads, s.index) : nullptr;
@@ -129,7 +148,7 @@ llvm::Value *AdapterBuilder::slotData(const AbiSlot &s, const RawArgs &raw,
                         : i64();
     if (s.type != (s.kind == SlotKind::LossSum ? AbiType::F32 : AbiType::I64))
       return nullptr;
-    llvm::Value *cell = b.CreateAlloca(t);
+    llvm::Value *cell = gpu ? deviceScratch() : b.CreateAlloca(t);
     fixups.push_back({s.kind, cell, nullptr, nullptr});
     return cell;
   }
@@ -139,7 +158,8 @@ llvm::Value *AdapterBuilder::slotData(const AbiSlot &s, const RawArgs &raw,
     llvm::Value *bytes = b.getInt64(int64_t(elementBytes(s.type)));
     bytes = b.CreateMul(bytes, elementCount(s, raw.batch));
     llvm::FunctionCallee mallocFn =
-        m.getOrInsertFunction("malloc", b.getPtrTy(), i64());
+        gpu ? m.getOrInsertFunction("modelrt_cuda_alloc", b.getPtrTy(), i64())
+            : m.getOrInsertFunction("malloc", b.getPtrTy(), i64());
     llvm::Value *scratch = b.CreateCall(mallocFn, {bytes});
     fixups.push_back({s.kind, scratch, tableEntry(raw.state, s.index), bytes});
     return scratch;
@@ -148,11 +168,38 @@ llvm::Value *AdapterBuilder::slotData(const AbiSlot &s, const RawArgs &raw,
   return nullptr;
 }
 
+llvm::Value *AdapterBuilder::deviceScratch() {
+  llvm::FunctionCallee fn = m.getOrInsertFunction(
+      "modelrt_cuda_scratch", b.getPtrTy(), b.getInt32Ty());
+  return b.CreateCall(fn, {b.getInt32(nextScratch++)});
+}
+
+llvm::Value *AdapterBuilder::download(llvm::Value *src, llvm::Type *type,
+                                      uint64_t bytes) {
+  llvm::Value *cell = b.CreateAlloca(type);
+  llvm::FunctionCallee fn = m.getOrInsertFunction(
+      "modelrt_cuda_download", b.getVoidTy(), b.getPtrTy(), b.getPtrTy(),
+      i64());
+  b.CreateCall(fn, {cell, src, b.getInt64(bytes)});
+  return cell;
+}
+
 void AdapterBuilder::applyFixups(const std::vector<Fixup> &fixups,
                                  const RawArgs &raw) {
   llvm::FunctionCallee freeFn =
-      m.getOrInsertFunction("free", b.getVoidTy(), b.getPtrTy());
-  for (const Fixup &f : fixups) {
+      gpu ? m.getOrInsertFunction("modelrt_cuda_free", b.getVoidTy(),
+                                  b.getPtrTy())
+          : m.getOrInsertFunction("free", b.getVoidTy(), b.getPtrTy());
+  for (Fixup f : fixups) {
+    if (gpu && f.kind == SlotKind::Loss) {
+      llvm::Value *host = download(f.scratch, b.getFloatTy(), 4);
+      b.CreateStore(b.CreateLoad(b.getFloatTy(), host), raw.loss);
+      continue;
+    }
+    if (gpu && (f.kind == SlotKind::LossSum || f.kind == SlotKind::Correct))
+      f.scratch = f.kind == SlotKind::LossSum
+                      ? download(f.scratch, b.getFloatTy(), 4)
+                      : download(f.scratch, i64(), 8);
     if (f.kind == SlotKind::LossSum && raw.loss) {
       llvm::Value *sum = b.CreateLoad(b.getFloatTy(), f.scratch);
       llvm::Value *n = b.CreateSIToFP(raw.batch, b.getFloatTy());
@@ -163,8 +210,13 @@ void AdapterBuilder::applyFixups(const std::vector<Fixup> &fixups,
       llvm::Value *add = b.CreateSIToFP(count, b.getDoubleTy());
       b.CreateStore(b.CreateFAdd(old, add), raw.metrics);
     } else if (f.kind == SlotKind::StateOut) {
-      b.CreateMemCpy(f.dest, llvm::MaybeAlign(4), f.scratch,
-                     llvm::MaybeAlign(4), f.bytes);
+      if (gpu)
+        b.CreateCall(m.getOrInsertFunction("modelrt_cuda_copy", b.getVoidTy(),
+                                           b.getPtrTy(), b.getPtrTy(), i64()),
+                     {f.dest, f.scratch, f.bytes});
+      else
+        b.CreateMemCpy(f.dest, llvm::MaybeAlign(4), f.scratch,
+                       llvm::MaybeAlign(4), f.bytes);
       b.CreateCall(freeFn, {f.scratch});
     }
   }
@@ -199,7 +251,7 @@ bool AdapterBuilder::emitCall(const EntryAbi &abi, const RawArgs &raw,
       return false;
   llvm::SmallVector<llvm::Type *> ptrs(descs.size(), b.getPtrTy());
   llvm::FunctionCallee kernel = m.getOrInsertFunction(
-      "_mlir_ciface_" + abi.symbol,
+      (gpu ? "_mlir_ciface_gpu_" : "_mlir_ciface_") + abi.symbol,
       llvm::FunctionType::get(b.getVoidTy(), ptrs, false));
   b.CreateCall(kernel, descs);
   applyFixups(fixups, raw);
@@ -210,15 +262,22 @@ bool AdapterBuilder::emitCall(const EntryAbi &abi, const RawArgs &raw,
 /// its parameters, which are bound into a RawArgs by `bind`.
 static llvm::Function *
 makeAdapter(llvm::Module &m, llvm::StringRef name, llvm::FunctionType *type,
-            const EntryAbi &abi, std::string &error,
+            const EntryAbi &abi, bool gpu, std::string &error,
             llvm::function_ref<RawArgs(llvm::Function *)> bind) {
   auto *fn = llvm::Function::Create(type, llvm::GlobalValue::InternalLinkage,
-                                    name, m);
+                                    (gpu ? "modelc_gpu_" : "modelc_") + name,
+                                    m);
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(m.getContext(), "entry", fn));
-  AdapterBuilder builder(m, b);
+  AdapterBuilder builder(m, b, gpu);
   if (!builder.emitCall(abi, bind(fn), error))
     return nullptr;
-  b.CreateRet(b.getInt32(0));
+  if (!gpu) {
+    b.CreateRet(b.getInt32(0));
+    return fn;
+  }
+  llvm::FunctionCallee status =
+      m.getOrInsertFunction("modelrt_cuda_status", b.getInt32Ty());
+  b.CreateRet(b.CreateCall(status));
   return fn;
 }
 
@@ -264,7 +323,7 @@ static RawArgs predictArgs(llvm::Function *f) {
 }
 
 llvm::Expected<std::array<llvm::Function *, 3>>
-modelc::emitAdapters(llvm::Module &m, const ProgramSpec &spec) {
+modelc::emitAdapters(llvm::Module &m, const ProgramSpec &spec, bool gpu) {
   llvm::LLVMContext &ctx = m.getContext();
   llvm::Type *p = llvm::PointerType::getUnqual(ctx);
   llvm::Type *i32 = llvm::Type::getInt32Ty(ctx);
@@ -274,16 +333,15 @@ modelc::emitAdapters(llvm::Module &m, const ProgramSpec &spec) {
     return llvm::FunctionType::get(i32, params, false);
   };
   std::array<llvm::Function *, 3> fns{};
-  fns[0] = makeAdapter(m, "modelc_train_step",
+  fns[0] = makeAdapter(m, "train_step",
                        fnType({p, p, p, p, p, i64, i64, i64, p, p, p}),
-                       spec.trainStep, error, trainArgs);
+                       spec.trainStep, gpu, error, trainArgs);
   if (fns[0])
-    fns[1] = makeAdapter(m, "modelc_eval_step",
-                         fnType({p, p, p, p, p, i64, p, p}), spec.evalStep,
-                         error, evalArgs);
+    fns[1] = makeAdapter(m, "eval_step", fnType({p, p, p, p, p, i64, p, p}),
+                         spec.evalStep, gpu, error, evalArgs);
   if (fns[1])
-    fns[2] = makeAdapter(m, "modelc_predict", fnType({p, p, p, p, i64, p}),
-                         spec.predict, error, predictArgs);
+    fns[2] = makeAdapter(m, "predict", fnType({p, p, p, p, i64, p}),
+                         spec.predict, gpu, error, predictArgs);
   if (!fns[2])
     return llvm::createStringError(llvm::inconvertibleErrorCode(), error);
   return fns;

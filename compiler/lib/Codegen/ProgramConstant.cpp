@@ -138,6 +138,14 @@ llvm::Error modelc::emitProgram(llvm::Module &m, const ProgramSpec &spec,
   if (!adapters)
     return adapters.takeError();
   ConstantBuilder c(m);
+  std::array<llvm::Constant *, 3> gpu{c.null(), c.null(), c.null()};
+  if (options.withGpu) {
+    llvm::Expected<std::array<llvm::Function *, 3>> gpuAdapters =
+        emitAdapters(m, spec, /*gpu=*/true);
+    if (!gpuAdapters)
+      return gpuAdapters.takeError();
+    std::copy(gpuAdapters->begin(), gpuAdapters->end(), gpu.begin());
+  }
   std::vector<llvm::Constant *> metricNames;
   for (const std::string &name : spec.metrics)
     metricNames.push_back(c.str(name));
@@ -152,7 +160,8 @@ llvm::Error modelc::emitProgram(llvm::Module &m, const ProgramSpec &spec,
       c.i32(int64_t(spec.outputShape.size())), c.i64Array(spec.outputShape),
       c.i32(int64_t(metricNames.size())), c.ptrArray(metricNames),
       c.config(spec.config), c.null(), (*adapters)[0], (*adapters)[1],
-      (*adapters)[2], c.f64(spec.trainFlopsPerSample), c.null()};
+      (*adapters)[2], c.f64(spec.trainFlopsPerSample), c.null(), gpu[0],
+      gpu[1], gpu[2]};
   auto *program = new llvm::GlobalVariable(
       m, c.layout.program, /*isConstant=*/true,
       llvm::GlobalValue::ExternalLinkage,

@@ -52,6 +52,7 @@ ProgramLayout ProgramLayout::get(llvm::LLVMContext &ctx) {
                     {i32, ptr, i32, ptr, i32, ptr,  // abi .. state
                      i32, ptr, i32, i64, i32, ptr,  // input .. label_shape
                      i32, ptr, i32, ptr,            // output .. metric_names
-                     l.trainConfig, ptr, ptr, ptr, ptr, f64, ptr});
+                     l.trainConfig, ptr, ptr, ptr, ptr, f64, ptr,
+                     ptr, ptr, ptr}); // gpu_train_step .. gpu_predict
   return l;
 }

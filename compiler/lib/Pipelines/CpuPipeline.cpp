@@ -87,6 +87,8 @@ struct MemrefCopyToLinalgPass
   }
 };
 
+} // namespace
+
 /// Fusion stage: named ops become linalg.generic (so elementwise named ops
 /// such as linalg.add/linalg.exp can fuse; contractions stay recognisable
 /// for the BLAS rewrite), then producer/consumer elementwise fusion.
@@ -121,6 +123,8 @@ void addBufferizationStage(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }
+
+namespace {
 
 /// Final stage: loops, control flow, and the LLVM dialect.
 void addLLVMStage(OpPassManager &pm, const CpuPipelineOptions &options) {

@@ -35,7 +35,6 @@ namespace {
 constexpr int32_t CblasRowMajor = 101;
 constexpr int32_t CblasNoTrans = 111;
 constexpr int32_t CblasTrans = 112;
-constexpr StringLiteral SgemmName = "cblas_sgemm";
 
 /// How one contraction maps onto sgemm: C[m,n] += opA(A)[m,k] * opB(B)[k,n].
 struct GemmPlan {
@@ -131,17 +130,18 @@ Value buildDim32(OpBuilder &b, Location loc, Value memref, int64_t dim) {
   return arith::IndexCastOp::create(b, loc, b.getI32Type(), size);
 }
 
-/// Declares `cblas_sgemm` in `module` unless it exists; returns its type.
-FunctionType declareSgemm(ModuleOp module) {
+/// Declares the sgemm `callee` (cblas_sgemm's signature) in `module` unless
+/// it exists; returns its type.
+FunctionType declareSgemm(ModuleOp module, StringRef callee) {
   MLIRContext *ctx = module.getContext();
   Type i32 = IntegerType::get(ctx, 32), f32 = Float32Type::get(ctx);
   Type ptr = LLVM::LLVMPointerType::get(ctx);
   auto type = FunctionType::get(
       ctx, {i32, i32, i32, i32, i32, i32, f32, ptr, i32, ptr, i32, f32, ptr, i32},
       {});
-  if (!module.lookupSymbol(SgemmName)) {
+  if (!module.lookupSymbol(callee)) {
     OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
-    auto decl = func::FuncOp::create(b, module.getLoc(), SgemmName, type);
+    auto decl = func::FuncOp::create(b, module.getLoc(), callee, type);
     decl.setPrivate();
   }
   return type;
@@ -197,8 +197,9 @@ Operation *findZeroFill(Operation *op, Value c) {
   return nullptr;
 }
 
-/// Replaces `op` by the sgemm call described by `plan`.
-void rewriteToSgemm(linalg::LinalgOp op, const GemmPlan &plan) {
+/// Replaces `op` by the call to `callee` described by `plan`.
+void rewriteToSgemm(linalg::LinalgOp op, const GemmPlan &plan,
+                    StringRef callee) {
   OpBuilder b(op);
   Location loc = op.getLoc();
   Value a = op.getDpsInputOperand(0)->get();
@@ -224,7 +225,7 @@ void rewriteToSgemm(linalg::LinalgOp op, const GemmPlan &plan) {
       i32(CblasRowMajor), i32(plan.transA ? CblasTrans : CblasNoTrans),
       i32(plan.transB ? CblasTrans : CblasNoTrans), m, n, k, one, ma.ptr,
       ma.ld, mb.ptr, mb.ld, beta, mc.ptr, mc.ld};
-  func::CallOp::create(b, loc, SgemmName, TypeRange{}, args);
+  func::CallOp::create(b, loc, callee, TypeRange{}, args);
   op->erase();
 }
 
@@ -232,6 +233,9 @@ void rewriteToSgemm(linalg::LinalgOp op, const GemmPlan &plan) {
 struct MatmulToBlasPass
     : PassWrapper<MatmulToBlasPass, OperationPass<ModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(MatmulToBlasPass)
+  explicit MatmulToBlasPass(StringRef callee) : callee(callee.str()) {}
+  /// The function called: cblas_sgemm, or the GPU runtime's sgemm.
+  std::string callee;
   StringRef getArgument() const final { return "modelc-matmul-to-blas"; }
   StringRef getDescription() const final {
     return "Rewrite f32 matmuls on memrefs into cblas_sgemm calls";
@@ -248,23 +252,23 @@ struct MatmulToBlasPass
     });
     if (work.empty())
       return;
-    FunctionType type = declareSgemm(getOperation());
-    if (auto existing = getOperation().lookupSymbol<func::FuncOp>(SgemmName);
+    FunctionType type = declareSgemm(getOperation(), callee);
+    if (auto existing = getOperation().lookupSymbol<func::FuncOp>(callee);
         !existing || existing.getFunctionType() != type) {
       getOperation().emitError()
-          << "symbol '" << SgemmName
+          << "symbol '" << callee
           << "' already exists with a signature other than cblas_sgemm's";
       return signalPassFailure();
     }
     for (auto &[op, plan] : work)
-      rewriteToSgemm(op, plan);
+      rewriteToSgemm(op, plan, callee);
   }
 };
 
 } // namespace
 
-std::unique_ptr<Pass> createMatmulToBlasPass() {
-  return std::make_unique<MatmulToBlasPass>();
+std::unique_ptr<Pass> createMatmulToBlasPass(StringRef callee) {
+  return std::make_unique<MatmulToBlasPass>(callee);
 }
 
 } // namespace modelc

@@ -19,6 +19,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/IR/LegacyPassManager.h"
+#include "llvm/Linker/Linker.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
@@ -87,6 +88,7 @@ void modelc::buildTrainingPipeline(mlir::OpPassManager &pm,
 void modelc::registerTrainingPipelineDependencies(
     mlir::DialectRegistry &registry) {
   registerCpuPipelineDependencies(registry);
+  registerGpuPipelineDependencies(registry);
   registry.insert<mlir::mdl::MDLDialect>();
 }
 
@@ -136,8 +138,14 @@ llvm::Error TrainingCompiler::runStage(TrainingStage stage) {
       return inStage(name, s.takeError());
     spec = std::move(*s);
   }
-  if (stage == TrainingStage::Linalg)
-    return inStage(name, bindEntryAbis(module, spec));
+  if (stage == TrainingStage::Linalg) {
+    if (llvm::Error e = bindEntryAbis(module, spec))
+      return inStage(name, std::move(e));
+    if (options.gpu) {
+      gpuModule = module.clone();
+      dropMdlAttributes(*gpuModule);
+    }
+  }
   return llvm::Error::success();
 }
 
@@ -148,6 +156,40 @@ llvm::Error TrainingCompiler::runUntil(TrainingStage stage) {
       return e;
     done = next;
   }
+  return llvm::Error::success();
+}
+
+llvm::Expected<mlir::ModuleOp> TrainingCompiler::runGpu(GpuStage stage) {
+  if (llvm::Error e = runUntil(TrainingStage::Linalg))
+    return std::move(e);
+  if (!gpuModule)
+    return internalError("GPU lowering", "compiled without GPU code");
+  if (gpuDone && *gpuDone >= stage)
+    return *gpuModule;
+  GpuPipelineOptions gpuOptions = options.gpuPipeline;
+  gpuOptions.stopAfter = stage;
+  if (gpuDone)
+    gpuOptions.resumeAfterKernels = true;
+  mlir::PassManager pm(gpuModule->getContext());
+  buildGpuLoweringPipeline(pm, gpuOptions);
+  if (mlir::failed(pm.run(*gpuModule)))
+    return internalError("GPU lowering", "the pass pipeline failed (see the "
+                                         "errors above)");
+  gpuDone = stage;
+  return *gpuModule;
+}
+
+/// Translates the GPU module and links it into `llvmModule`.
+static llvm::Error linkGpuModule(mlir::ModuleOp gpu, llvm::Module &llvmModule,
+                                 llvm::TargetMachine &machine,
+                                 const TargetOptions &target) {
+  auto gpuLL = translateAndOptimize(gpu, llvmModule.getContext(), machine,
+                                    target);
+  if (!gpuLL)
+    return inStage("GPU translation", gpuLL.takeError());
+  if (llvm::Linker::linkModules(llvmModule, std::move(*gpuLL)))
+    return internalError("GPU translation", "cannot link the GPU code into "
+                                            "the CPU code (see above)");
   return llvm::Error::success();
 }
 
@@ -171,7 +213,17 @@ TrainingCompiler::buildLLVMModule(llvm::LLVMContext &context) {
       translateAndOptimize(module, context, *machine, options.target);
   if (!llvmModule)
     return inStage("LLVM translation", llvmModule.takeError());
-  if (llvm::Error e = emitProgram(**llvmModule, spec, options.program))
+  ProgramEmitOptions programOptions = options.program;
+  if (options.gpu) {
+    llvm::Expected<mlir::ModuleOp> gpu = runGpu(GpuStage::LLVM);
+    if (!gpu)
+      return gpu.takeError();
+    if (llvm::Error e = linkGpuModule(*gpu, **llvmModule, *machine,
+                                      options.target))
+      return std::move(e);
+    programOptions.withGpu = true;
+  }
+  if (llvm::Error e = emitProgram(**llvmModule, spec, programOptions))
     return inStage("program emission", std::move(e));
   std::string problems;
   llvm::raw_string_ostream os(problems);

@@ -9,6 +9,7 @@
 #include "mdl/MDLOps.h"
 #include "modelc/Conversion/Passes.h"
 #include "modelc/Pipelines/CpuPipeline.h"
+#include "modelc/Pipelines/GpuPipeline.h"
 #include "modelc/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -21,6 +22,7 @@ int main(int argc, char **argv) {
   mlir::registerAllPasses();
   modelc::registerModelcConversionPasses();
   modelc::registerModelcPipelines();
+  modelc::registerGpuPipelines();
   modelc::registerModelcTransformsPasses();
   mlir::DialectRegistry registry;
   registry.insert<mlir::mdl::MDLDialect>();
@@ -28,6 +30,7 @@ int main(int argc, char **argv) {
   // gpu, ... with their interface models (bufferization, inlining, ...).
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
+  modelc::registerGpuPipelineDependencies(registry);
   return mlir::asMainReturnCode(mlir::MlirOptMain(
       argc, argv, "modelc optimizer driver (mdl dialect)\n", registry));
 }

@@ -14,6 +14,7 @@
 
 #include "modelc/Pipelines/TrainingPipeline.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/IR/LLVMContext.h"
@@ -65,6 +66,7 @@ static CodegenState &state(Compilation &c) {
     options.target.optLevel = c.codegenSettings.optLevel;
     options.target.cpu = c.codegenSettings.targetCpu;
     options.program.emitMain = c.codegenSettings.emitMain;
+    options.gpu = c.codegenSettings.gpu;
     c.codegen->compiler =
         std::make_unique<TrainingCompiler>(*c.mlirModule, options);
   }
@@ -101,6 +103,52 @@ bool modelc::runFused(Compilation &c) {
 
 bool modelc::emitFused(Compilation &c, llvm::raw_ostream &os) {
   c.mlirModule->print(os);
+  return true;
+}
+
+bool modelc::runGpuKernels(Compilation &c) {
+  if (!c.codegenSettings.gpu)
+    return true;
+  return report(state(c).compiler->runGpu(GpuStage::Kernels).takeError());
+}
+
+/// Refuses the GPU stages' output when they did not run.
+static bool checkGpuEnabled(Compilation &c, llvm::StringRef stage) {
+  if (c.codegenSettings.gpu)
+    return true;
+  llvm::WithColor::error(llvm::errs(), "modelc")
+      << "--emit=" << stage << " shows GPU code, but --no-gpu was given\n";
+  return false;
+}
+
+bool modelc::emitGpuKernels(Compilation &c, llvm::raw_ostream &os) {
+  if (!checkGpuEnabled(c, "gpu"))
+    return false;
+  auto module = state(c).compiler->runGpu(GpuStage::Kernels);
+  if (!module)
+    return report(module.takeError());
+  module->print(os);
+  return true;
+}
+
+bool modelc::runPtx(Compilation &c) {
+  if (!c.codegenSettings.gpu)
+    return true;
+  return report(state(c).compiler->runGpu(GpuStage::LLVM).takeError());
+}
+
+bool modelc::emitPtx(Compilation &c, llvm::raw_ostream &os) {
+  if (!checkGpuEnabled(c, "ptx"))
+    return false;
+  auto module = state(c).compiler->runGpu(GpuStage::LLVM);
+  if (!module)
+    return report(module.takeError());
+  module->walk([&](mlir::gpu::BinaryOp binary) {
+    for (mlir::Attribute a : binary.getObjects())
+      if (auto object = llvm::dyn_cast<mlir::gpu::ObjectAttr>(a))
+        os << "//--- " << binary.getSymName() << ".ptx\n"
+           << object.getObject().getValue() << "\n";
+  });
   return true;
 }
 

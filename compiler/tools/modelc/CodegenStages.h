@@ -28,6 +28,8 @@ struct CodegenSettings {
   bool emitMain = true;
   /// Directory holding libmodelrt.a.
   std::string runtimeLibDir;
+  /// Also compile the GPU (CUDA) code (off with --no-gpu).
+  bool gpu = true;
 };
 
 /// Differentiates @train_loss and prepares the entry points.
@@ -45,6 +47,15 @@ bool runFused(Compilation &c);
 
 /// Prints the module with its kernels.
 bool emitFused(Compilation &c, llvm::raw_ostream &os);
+/// Runs the GPU pipeline up to kernel outlining (nothing with --no-gpu).
+bool runGpuKernels(Compilation &c);
+/// Prints the GPU module: host functions launching gpu.func kernels.
+bool emitGpuKernels(Compilation &c, llvm::raw_ostream &os);
+/// Lowers the GPU module to NVVM and PTX (nothing with --no-gpu).
+bool runPtx(Compilation &c);
+/// Prints every kernel's PTX, each after a `//--- <kernel>.ptx` line
+/// (split-file's marker, so that tests can assemble each with ptxas).
+bool emitPtx(Compilation &c, llvm::raw_ostream &os);
 /// CPU lowering, translation to LLVM IR and the runtime glue.
 bool runLLVM(Compilation &c);
 /// Prints the LLVM IR.

@@ -1,7 +1,7 @@
 //===- Stages.cpp - The modelc driver's pipeline of stages ----------------===//
 //
 // The table of stages and their run/emit functions: tokens, ast, sema
-// (semantic analysis), mlir (MLIR generation), then grad, linalg, fused, llvm and
+// (semantic analysis), mlir (MLIR generation), then grad, linalg, fused, gpu, ptx, llvm and
 // obj (code generation, CodegenStages.cpp).
 //
 //===----------------------------------------------------------------------===//
@@ -104,6 +104,12 @@ static const Stage kStages[] = {
      "the fused kernels: one function per fused group or sgemm call, "
      "bufferized, named after the mdl ops it computes",
      "fusion and bufferization", runFused, emitFused},
+    {"gpu",
+     "the GPU version: host functions launching one gpu.func kernel per "
+     "fused group, sgemm calls into cuBLAS",
+     "GPU kernel generation", runGpuKernels, emitGpuKernels},
+    {"ptx", "the PTX of every GPU kernel, each after a `//--- NAME.ptx` line",
+     "PTX generation", runPtx, emitPtx},
     {"llvm", "the LLVM IR: kernels, runtime adapters, modelc_program, main",
      "LLVM code generation", runLLVM, emitLLVM},
     {"obj", "an object file (use -o; never written to a terminal)",

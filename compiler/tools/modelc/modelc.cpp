@@ -72,6 +72,11 @@ struct Options {
       cl::desc("Do not define main: the object exports modelc_program "
                "for a host program"),
       cl::cat(category)};
+  cl::opt<bool> noGpu{
+      "no-gpu",
+      cl::desc("Leave out the GPU (CUDA) code: the executable runs on the "
+               "CPU only (smaller, faster to compile)"),
+      cl::cat(category)};
   cl::opt<std::string> debugInternalError{
       "debug-internal-error", cl::Hidden,
       cl::desc("Test hook: simulate an internal error (fatal|crash)"),
@@ -186,6 +191,7 @@ int main(int argc, char **argv) {
   c.codegenSettings.optLevel = opts.optLevel;
   c.codegenSettings.targetCpu = opts.targetCpu;
   c.codegenSettings.emitMain = !opts.noMain;
+  c.codegenSettings.gpu = !opts.noGpu;
   c.codegenSettings.runtimeLibDir = getRuntimeLibDir(exe);
   if (opts.printImportPath) {
     for (const std::string &dir : c.importPath)

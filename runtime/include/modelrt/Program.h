@@ -155,6 +155,14 @@ typedef struct ModelrtProgram {
   ModelrtSetThreadsFn set_threads; /* may be NULL; called once with the
                                       `--threads N` hint (N >= 1) before any
                                       step when the user gives --threads. */
+  /* The GPU versions of the entry points (NULL when the model was compiled
+   * without GPU code): the same signatures, but params, state, inputs,
+   * labels, grads and outputs are device pointers (loss and metric_sums stay
+   * host pointers). They return non-zero after a CUDA error
+   * (modelrt_cuda_status, runtime/include/modelrt/Cuda.h). */
+  ModelrtTrainStepFn gpu_train_step;
+  ModelrtEvalStepFn gpu_eval_step;
+  ModelrtPredictFn gpu_predict;
 } ModelrtProgram;
 
 /* The executable's main: `train`, `eval`, `predict`, `info` (see docs/cli.md).

@@ -14,6 +14,7 @@
 #ifndef MODELRT_TRAINER_H
 #define MODELRT_TRAINER_H
 
+#include "modelrt/Device.h"
 #include "modelrt/Model.h"
 
 #include <cstdio>
@@ -29,6 +30,7 @@ struct RunOptions {
   int64_t logEverySteps = 50;       ///< TensorBoard step/* scalars every N steps (0 = off)
   int64_t threads = 0;              ///< 1: no prefetch thread; N > 1: queue depth N; 0: 2
   FILE *console = stdout;           ///< progress and per-epoch lines
+  Device device = Device::Cpu;      ///< where the steps run (chooseDevice)
 };
 
 /// Loss and metric means over a data set.
@@ -52,11 +54,14 @@ struct TrainResult {
 Expected<TrainResult> trainProgram(const ModelrtProgram &program, const ModelrtTrainConfig &config,
                                    const RunOptions &options);
 /// Runs eval_step over \p data in batches of \p batchSize.
+/// Runs the steps on \p runner's device (null: the CPU).
 Expected<EvalResult> evaluateDataset(const ModelrtProgram &program, ModelState &model,
-                                     const Dataset &data, int64_t batchSize, bool oneHot);
+                                     const Dataset &data, int64_t batchSize, bool oneHot,
+                                     StepRunner *runner = nullptr);
 /// Runs predict on every sample of \p inputs ([N, input...] f32, transformed).
 Expected<Tensor> predictTensor(const ModelrtProgram &program, ModelState &model,
-                               const Tensor &inputs, int64_t batchSize);
+                               const Tensor &inputs, int64_t batchSize,
+                               StepRunner *runner = nullptr);
 
 } // namespace modelrt
 

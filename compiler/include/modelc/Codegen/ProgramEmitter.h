@@ -31,6 +31,10 @@ struct ProgramEmitOptions {
   /// Define `main` (calling modelrt_main). Off when the object is linked
   /// into a host application that drives `modelc_program` itself.
   bool emitMain = true;
+  /// The module also holds the GPU kernels (`_mlir_ciface_gpu_*`, from the
+  /// GPU pipeline): emit the GPU adapters and fill the program's GPU entry
+  /// points.
+  bool withGpu = false;
 };
 
 /// Adds the adapters, `modelc_program` and `main` to `module`, which must
@@ -40,9 +44,10 @@ llvm::Error emitProgram(llvm::Module &module, const ProgramSpec &spec,
                         const ProgramEmitOptions &options = {});
 
 /// Adds the three runtime-ABI adapters to `module` and returns them
-/// (train_step, eval_step, predict), for emitProgram.
+/// (train_step, eval_step, predict), for emitProgram; with `gpu`, the
+/// adapters of the GPU kernels (device pointers).
 llvm::Expected<std::array<llvm::Function *, 3>>
-emitAdapters(llvm::Module &module, const ProgramSpec &spec);
+emitAdapters(llvm::Module &module, const ProgramSpec &spec, bool gpu = false);
 
 } // namespace modelc
 

@@ -34,7 +34,8 @@ enum ProgramField : unsigned {
   PF_InputRank, PF_InputShape, PF_LabelDType, PF_NumClasses, PF_LabelRank,
   PF_LabelShape, PF_OutputRank, PF_OutputShape, PF_NumMetrics,
   PF_MetricNames, PF_Config, PF_Context, PF_TrainStep, PF_EvalStep,
-  PF_Predict, PF_TrainFlops, PF_SetThreads, PF_Count
+  PF_Predict, PF_TrainFlops, PF_SetThreads, PF_GpuTrainStep, PF_GpuEvalStep,
+  PF_GpuPredict, PF_Count
 };
 
 } // namespace modelc

@@ -69,8 +69,11 @@ void registerModelcPipelines();
 
 /// Creates the pass rewriting f32 contractions on memrefs (linalg.matmul with
 /// any transposition, linalg.contract, contraction linalg.generic) into calls
-/// to `cblas_sgemm`. Ops it cannot express are left untouched.
-std::unique_ptr<mlir::Pass> createMatmulToBlasPass();
+/// to `callee`, a function with cblas_sgemm's signature (`cblas_sgemm` on the
+/// CPU, `modelrt_cuda_sgemm` for the GPU). Ops it cannot express are left
+/// untouched.
+std::unique_ptr<mlir::Pass>
+createMatmulToBlasPass(llvm::StringRef callee = "cblas_sgemm");
 
 /// Creates the pass moving each top-level kernel of the public functions
 /// into its own noinline function `@<fn>.k<N>.<mdl op names>`; with
@@ -79,6 +82,14 @@ std::unique_ptr<mlir::Pass> createOutlineKernelsPass(bool instrument);
 
 /// Registers `modelc-outline-kernels` with MLIR's global pass registry.
 void registerOutlineKernelsPass();
+
+/// Appends the fusion stage (named ops generalised, elementwise fusion), the
+/// first stage of both the CPU and the GPU pipelines.
+void addFusionStage(mlir::OpPassManager &pm);
+
+/// Appends the bufferization stage (one-shot bufferization, results as
+/// out-params, deallocations), shared by the CPU and the GPU pipelines.
+void addBufferizationStage(mlir::OpPassManager &pm);
 
 /// Creates the pass marking every public func.func `llvm.emit_c_interface`.
 std::unique_ptr<mlir::Pass> createEmitCInterfacePass();

@@ -21,6 +21,7 @@
 #include "modelc/Codegen/ProgramEmitter.h"
 #include "modelc/Codegen/ProgramSpec.h"
 #include "modelc/Pipelines/CpuPipeline.h"
+#include "modelc/Pipelines/GpuPipeline.h"
 #include "modelc/Target/ObjectEmitter.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -29,6 +30,7 @@
 #include "llvm/Support/Error.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace modelc {
@@ -41,6 +43,10 @@ enum class TrainingStage { MLIR, Grad, Linalg, Fused, LLVMDialect };
 /// Everything that configures code generation.
 struct TrainingOptions {
   CpuPipelineOptions cpu;
+  /// Also compile the GPU (CUDA) version of the entry points into the
+  /// executable; the runtime picks the device at run time.
+  bool gpu = false;
+  GpuPipelineOptions gpuPipeline;
   TargetOptions target;
   ProgramEmitOptions program;
 };
@@ -98,9 +104,15 @@ public:
                           llvm::StringRef runtimeLibDir);
 
   const ProgramSpec &getSpec() const { return spec; }
+  /// After Linalg, with TrainingOptions::gpu: runs the GPU pipeline on the
+  /// GPU copy of the module up to `stage` (once) and returns that copy.
+  llvm::Expected<mlir::ModuleOp> runGpu(GpuStage stage);
 
 private:
   mlir::ModuleOp module;
+  /// The linalg module cloned for the GPU pipeline (with options.gpu).
+  mlir::OwningOpRef<mlir::ModuleOp> gpuModule;
+  std::optional<GpuStage> gpuDone;
   TrainingOptions options;
   ProgramSpec spec;
   TrainingStage done = TrainingStage::MLIR;

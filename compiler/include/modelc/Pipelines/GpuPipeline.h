@@ -1,0 +1,86 @@
+//===- GpuPipeline.h - The named GPU (CUDA) lowering pipeline ---*- C++ -*-===//
+//
+// Declares the GPU lowering pipeline: the same linalg-on-tensors module as
+// the CPU pipeline -> fusion and bufferization (shared) -> matrix products
+// as calls to the runtime's cuBLAS sgemm -> one kernel per remaining linalg
+// op (scf.parallel -> gpu.launch -> outlined gpu.func) -> NVVM -> PTX for
+// sm_90, embedded as gpu.binary -> host code calling the runtime's mgpu*
+// functions. Public functions get the prefix `gpu_`, so the CPU and the GPU
+// versions of a model link into one executable. Registered as
+// `modelc-gpu-lowering`; see docs/gpu.md.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MODELC_PIPELINES_GPUPIPELINE_H
+#define MODELC_PIPELINES_GPUPIPELINE_H
+
+#include "mlir/Pass/PassManager.h"
+
+#include <memory>
+#include <string>
+
+namespace modelc {
+
+/// The last stage the GPU pipeline runs.
+enum class GpuStage {
+  Kernels, ///< host functions launching outlined gpu.func kernels.
+  LLVM,    ///< the LLVM dialect with the PTX embedded as gpu.binary.
+};
+
+/// Options of the GPU lowering pipeline.
+struct GpuPipelineOptions {
+  /// The GPU architecture of the PTX (the driver JIT-compiles it for the
+  /// device; it runs on this architecture and newer ones).
+  std::string chip = "sm_90";
+  /// PTX ISA features; sm_90 needs PTX 8.0 or later.
+  std::string features = "+ptx80";
+  /// Threads per block of the generated kernels.
+  int64_t blockSize = 256;
+  /// Prefix of the public functions (`gpu_train_step`, ...).
+  std::string symbolPrefix = "gpu_";
+  /// The last stage to run.
+  GpuStage stopAfter = GpuStage::LLVM;
+  /// Run only the stages after `Kernels` (the module already went through
+  /// the pipeline with stopAfter = Kernels).
+  bool resumeAfterKernels = false;
+};
+
+/// The runtime function the GPU pipeline calls for matrix products
+/// (cblas_sgemm's signature, device pointers; runtime/include/modelrt/Cuda.h).
+inline constexpr const char *kCudaSgemmName = "modelrt_cuda_sgemm";
+
+/// Appends the GPU lowering pipeline to `pm` (anchored on builtin.module).
+void buildGpuLoweringPipeline(mlir::OpPassManager &pm,
+                              const GpuPipelineOptions &options);
+
+/// Creates `modelc-gpu-prepare` (GpuPrepare.cpp).
+std::unique_ptr<mlir::Pass> createGpuPreparePass();
+/// Creates `modelc-gpu-map-loops` with `blockSize` threads per block.
+std::unique_ptr<mlir::Pass> createGpuMapLoopsPass(int64_t blockSize);
+/// Creates `modelc-gpu-device-memory` (GpuDeviceMemory.cpp).
+std::unique_ptr<mlir::Pass> createGpuDeviceMemoryPass();
+/// Creates `modelc-gpu-merge-modules`: every outlined kernel into the one
+/// gpu.module `name`.
+std::unique_ptr<mlir::Pass> createGpuMergeModulesPass(llvm::StringRef name);
+/// Creates `modelc-gpu-math-approximation` (GpuMathApproximation.cpp).
+std::unique_ptr<mlir::Pass> createGpuMathApproximationPass();
+/// Creates `modelc-prefix-symbols`: prepends `prefix` to the name of every
+/// public function with a body (and to its uses).
+std::unique_ptr<mlir::Pass> createPrefixSymbolsPass(llvm::StringRef prefix);
+
+/// Register the passes above with MLIR's global registry.
+void registerGpuPreparePass();
+void registerGpuMapLoopsPass();
+void registerGpuDeviceMemoryPass();
+void registerGpuMergeModulesPass();
+void registerGpuMathApproximationPass();
+
+/// Registers the GPU passes and the `modelc-gpu-lowering` pipeline.
+void registerGpuPipelines();
+
+/// Adds what the GPU pipeline and the translation of its output need: the
+/// NVVM target, the GPU/NVVM to LLVM IR translations.
+void registerGpuPipelineDependencies(mlir::DialectRegistry &registry);
+
+} // namespace modelc
+
+#endif // MODELC_PIPELINES_GPUPIPELINE_H

@@ -1,0 +1,82 @@
+//===- GpuMergeModules.cpp - All kernels in one gpu.module ----------------===//
+//
+// Implements `modelc-gpu-merge-modules`, run after gpu-kernel-outlining,
+// which puts every kernel in a gpu.module of its own. Moving them all into
+// one module `@<prefix>kernels` (each kernel renamed after its old module,
+// which is unique) makes one PTX translation unit: the NVPTX back end is
+// set up once at compile time instead of once per kernel, and the driver
+// JIT-compiles one module at run time.
+//
+//===----------------------------------------------------------------------===//
+#include "modelc/Pipelines/GpuPipeline.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Pass/Pass.h"
+
+using namespace mlir;
+
+namespace modelc {
+namespace {
+
+struct GpuMergeModulesPass
+    : PassWrapper<GpuMergeModulesPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(GpuMergeModulesPass)
+  GpuMergeModulesPass() = default;
+  GpuMergeModulesPass(const GpuMergeModulesPass &other) : PassWrapper(other) {}
+  explicit GpuMergeModulesPass(StringRef name) { mergedName = name.str(); }
+  StringRef getArgument() const final { return "modelc-gpu-merge-modules"; }
+  StringRef getDescription() const final {
+    return "Move every outlined kernel into one gpu.module";
+  }
+  Option<std::string> mergedName{*this, "name",
+                                 llvm::cl::desc("The merged module's name"),
+                                 llvm::cl::init("gpu_kernels")};
+
+  void runOnOperation() final {
+    ModuleOp module = getOperation();
+    SmallVector<gpu::GPUModuleOp> modules(module.getOps<gpu::GPUModuleOp>());
+    if (modules.empty())
+      return;
+    if (module.lookupSymbol(mergedName)) {
+      module.emitError("symbol '") << mergedName.getValue()
+                                   << "' already exists";
+      return signalPassFailure();
+    }
+    OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+    auto merged = gpu::GPUModuleOp::create(b, module.getLoc(), mergedName);
+    MLIRContext *ctx = &getContext();
+    // old module name -> kernel name in the merged module.
+    llvm::StringMap<StringAttr> renamed;
+    for (gpu::GPUModuleOp old : modules) {
+      for (auto func :
+           llvm::make_early_inc_range(old.getOps<gpu::GPUFuncOp>())) {
+        StringAttr name = old.getSymNameAttr();
+        renamed[(name.getValue() + "::" + func.getName()).str()] = name;
+        func->moveBefore(merged.getBody(), merged.getBody()->end());
+        SymbolTable::setSymbolName(func, name);
+      }
+    }
+    module.walk([&](gpu::LaunchFuncOp launch) {
+      SymbolRefAttr kernel = launch.getKernel();
+      std::string key = (kernel.getRootReference().getValue() + "::" +
+                         kernel.getLeafReference().getValue())
+                            .str();
+      if (StringAttr name = renamed.lookup(key))
+        launch.setKernelAttr(SymbolRefAttr::get(
+            merged.getSymNameAttr(), {FlatSymbolRefAttr::get(ctx, name)}));
+    });
+    for (gpu::GPUModuleOp old : modules)
+      old.erase();
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Pass> createGpuMergeModulesPass(StringRef name) {
+  return std::make_unique<GpuMergeModulesPass>(name);
+}
+
+void registerGpuMergeModulesPass() { PassRegistration<GpuMergeModulesPass>(); }
+
+} // namespace modelc

@@ -1,0 +1,76 @@
+//===- Device.h - Where a compiled model's steps run: CPU or GPU -----------===//
+//
+// Implements the choice of the device (`--device auto|cpu|cuda`, the
+// environment variable MODELRT_DEVICE) and `StepRunner`, which calls a
+// program's entry points on that device. On the CPU it calls the program's
+// own train_step / eval_step / predict. On the GPU it calls the gpu_*
+// entry points (compiled by modelc's GPU pipeline) with device mirrors of
+// the parameters, state, gradients and batch: the host copy of the model
+// stays the reference (the optimizer, checkpoints and the NaN check use
+// it), so every runtime feature works the same on both devices and a
+// checkpoint written on one resumes on the other.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MODELRT_DEVICE_H
+#define MODELRT_DEVICE_H
+
+#include "modelrt/DataLoader.h"
+#include "modelrt/Model.h"
+#include "modelrt/Status.h"
+
+#include <cstdio>
+#include <memory>
+#include <string>
+
+namespace modelrt {
+
+/// The devices a program can run on.
+enum class Device { Cpu, Cuda };
+
+/// The device's name as the CLI spells it ("cpu", "cuda").
+const char *deviceName(Device device);
+
+/// Resolves a --device request ("auto", "cpu" or "cuda"; "" means
+/// MODELRT_DEVICE or else "auto"). "auto" picks the GPU when the program
+/// has GPU code and a usable GPU is found; \p note then names the GPU, or
+/// says why the program runs on the CPU ("" for an explicit "cpu").
+/// "cuda" fails with that reason.
+Expected<Device> chooseDevice(const ModelrtProgram &program,
+                              const std::string &request, std::string &note);
+
+/// A program's entry points bound to one device.
+class StepRunner {
+public:
+  /// Creates the runner; for the GPU this initialises CUDA.
+  static Expected<std::unique_ptr<StepRunner>>
+  create(const ModelrtProgram &program, Device device);
+  virtual ~StepRunner();
+
+  /// One training step: \p grads receives the gradients, \p loss the mean
+  /// loss, \p metrics the metric sums (host memory); \p model's state may be
+  /// updated (running statistics).
+  virtual Status train(ModelState &model, const Batch &batch, uint64_t seed,
+                       int64_t step, float *loss, float *const *grads,
+                       double *metrics) = 0;
+  /// One evaluation step (loss mean and metric sums).
+  virtual Status eval(ModelState &model, const Batch &batch, float *loss,
+                      double *metrics) = 0;
+  /// The outputs of \p count samples of \p inputs ([count, input...]).
+  virtual Status predict(ModelState &model, const float *inputs,
+                         int64_t count, float *outputs) = 0;
+  Device device() const { return dev; }
+
+protected:
+  StepRunner(const ModelrtProgram &program, Device device)
+      : prog(program), dev(device) {}
+  const ModelrtProgram &prog;
+  Device dev;
+};
+
+/// Creates the GPU runner (DeviceSteps.cpp; needs a usable GPU).
+Expected<std::unique_ptr<StepRunner>>
+createGpuStepRunner(const ModelrtProgram &program);
+
+} // namespace modelrt
+
+#endif // MODELRT_DEVICE_H

@@ -1,0 +1,149 @@
+//===- CudaContext.cpp - The context, the streams and the scratch cells ----===//
+//
+// Implements initCuda(), synchronize(), computeStream() and the internal
+// cudaState()/requireCuda() of CudaDriver.h: the primary context of the probed
+// device, a non-blocking compute stream that orders all generated work, a
+// copy stream for asynchronous uploads, and 64 zeroed 64-byte scratch cells.
+// Every entry point binds the context to the calling thread on first use.
+//
+//===----------------------------------------------------------------------===//
+#include "CudaDriver.h"
+
+#include <mutex>
+
+namespace modelrt {
+namespace cuda {
+namespace {
+
+constexpr int kScratchCells = 64;
+constexpr int kScratchCellBytes = 64;
+
+struct StateSlot {
+  std::mutex mutex;
+  bool tried = false;
+  bool ok = false;
+  std::string why;
+  CudaState state;
+};
+
+StateSlot &stateSlot() {
+  static StateSlot *slot = new StateSlot(); // never destroyed
+  return *slot;
+}
+
+thread_local CUcontext boundContext = nullptr;
+
+/// Creates the context, streams and scratch cells; an error message or "".
+std::string createState(const DriverApi &api, int ordinal, CudaState &s) {
+  CUresult r = api.cuDeviceGet(&s.device, ordinal);
+  const char *what = "cuDeviceGet";
+  if (r == CUDA_SUCCESS && (what = "cuDevicePrimaryCtxRetain"))
+    r = api.cuDevicePrimaryCtxRetain(&s.context, s.device);
+  if (r == CUDA_SUCCESS && (what = "cuCtxSetCurrent"))
+    r = api.cuCtxSetCurrent(s.context);
+  if (r == CUDA_SUCCESS && (what = "cuStreamCreate"))
+    r = api.cuStreamCreate(&s.compute, CU_STREAM_NON_BLOCKING);
+  if (r == CUDA_SUCCESS)
+    r = api.cuStreamCreate(&s.copy, CU_STREAM_NON_BLOCKING);
+  if (r == CUDA_SUCCESS && (what = "cuMemAlloc (scratch cells)"))
+    r = api.cuMemAlloc(&s.scratch, kScratchCells * kScratchCellBytes);
+  if (r == CUDA_SUCCESS && (what = "cuMemsetD8Async (scratch cells)"))
+    r = api.cuMemsetD8Async(s.scratch, 0, kScratchCells * kScratchCellBytes,
+                            s.compute);
+  if (r == CUDA_SUCCESS && (what = "cuStreamSynchronize"))
+    r = api.cuStreamSynchronize(s.compute);
+  if (r != CUDA_SUCCESS)
+    return std::string("CUDA initialisation: ") + what + " failed with " +
+           resultName(r);
+  boundContext = s.context;
+  return "";
+}
+
+} // namespace
+
+Status initCuda() {
+  StateSlot &slot = stateSlot();
+  std::lock_guard<std::mutex> lock(slot.mutex);
+  if (!slot.tried) {
+    slot.tried = true;
+    const Availability &a = probeCuda();
+    if (!a.usable) {
+      slot.why = "the GPU is not usable: " + a.reason;
+    } else {
+      slot.why = createState(*driverApi(), a.deviceIndex, slot.state);
+      slot.ok = slot.why.empty();
+    }
+  }
+  if (!slot.ok)
+    return Status::error(slot.why);
+  if (boundContext != slot.state.context) {
+    CUresult r = driverApi()->cuCtxSetCurrent(slot.state.context);
+    if (r != CUDA_SUCCESS)
+      return Status::error("cuCtxSetCurrent failed with " + resultName(r));
+    boundContext = slot.state.context;
+  }
+  return Status::ok();
+}
+
+CudaState *cudaState() {
+  StateSlot &slot = stateSlot();
+  std::lock_guard<std::mutex> lock(slot.mutex);
+  return slot.ok ? &slot.state : nullptr;
+}
+
+CudaState *requireCuda(const char *caller) {
+  Status s = initCuda();
+  if (!s) {
+    setStickyError(-1, std::string(caller) + ": " + s.message());
+    return nullptr;
+  }
+  return cudaState();
+}
+
+Status synchronize() {
+  MODELRT_TRY(stickyStatus());
+  CudaState *s = cudaState();
+  if (!s)
+    return Status::ok(); // nothing was ever enqueued
+  MODELRT_TRY(initCuda()); // binds the context to this thread
+  if (!checkCu(driverApi()->cuStreamSynchronize(s->compute),
+               "cuStreamSynchronize (compute stream)"))
+    return stickyStatus();
+  return Status::ok();
+}
+
+void *computeStream() {
+  CudaState *s = cudaState();
+  return s ? s->compute : nullptr;
+}
+
+void resetStateForTesting() {
+  StateSlot &slot = stateSlot();
+  std::lock_guard<std::mutex> lock(slot.mutex);
+  slot.tried = false;
+  slot.ok = false;
+  slot.why.clear();
+  slot.state.device = 0;
+  slot.state.context = nullptr;
+  slot.state.compute = slot.state.copy = nullptr;
+  slot.state.scratch = 0;
+  slot.state.memcpyPending = false;
+  boundContext = nullptr;
+}
+
+} // namespace cuda
+} // namespace modelrt
+
+using namespace modelrt::cuda;
+
+extern "C" void *modelrt_cuda_scratch(int32_t slot) {
+  if (slot < 0 || slot >= kScratchCells) {
+    setStickyError(-1, "modelrt_cuda_scratch: slot " + std::to_string(slot) +
+                           " is outside 0..63");
+    return nullptr;
+  }
+  CudaState *s = requireCuda("modelrt_cuda_scratch");
+  if (!s)
+    return nullptr;
+  return reinterpret_cast<void *>(s->scratch + slot * kScratchCellBytes);
+}

@@ -1,0 +1,182 @@
+//===- DeviceMemory.cpp - Device buffers, pinned buffers and copies --------===//
+//
+// Implements the memory part of modelrt/Cuda.h: the process's DevicePool over
+// cuMemAlloc, DeviceBuffer and PinnedBuffer, synchronous-for-the-host
+// upload/download, and uploadAsync on the copy stream ordered against the
+// compute stream with two events (UploadFence).
+//
+//===----------------------------------------------------------------------===//
+#include "CudaDriver.h"
+#include "DevicePool.h"
+
+namespace modelrt {
+namespace cuda {
+namespace {
+
+/// cuMemAlloc / cuMemFree of the current context.
+class CudaAllocator : public DeviceAllocator {
+public:
+  AllocResult allocate(uint64_t bytes, void **ptr,
+                       std::string &error) override {
+    CUdeviceptr dev = 0;
+    CUresult r = driverApi()->cuMemAlloc(&dev, bytes);
+    if (r == CUDA_ERROR_OUT_OF_MEMORY)
+      return AllocResult::OutOfMemory;
+    if (r != CUDA_SUCCESS) {
+      error = "cuMemAlloc of " + std::to_string(bytes) + " bytes failed with " +
+              resultName(r);
+      return AllocResult::Failed;
+    }
+    *ptr = reinterpret_cast<void *>(dev);
+    return AllocResult::Ok;
+  }
+  void release(void *ptr) override {
+    checkCu(driverApi()->cuMemFree(reinterpret_cast<CUdeviceptr>(ptr)),
+            "cuMemFree");
+  }
+  uint64_t freeBytes() override {
+    size_t freeMem = 0, total = 0;
+    driverApi()->cuMemGetInfo(&freeMem, &total);
+    return freeMem;
+  }
+  void waitIdle() override {
+    if (CudaState *s = cudaState())
+      checkCu(driverApi()->cuStreamSynchronize(s->compute),
+              "cuStreamSynchronize (before releasing cached memory)");
+  }
+};
+
+CUdeviceptr devPtr(const void *ptr) {
+  return reinterpret_cast<CUdeviceptr>(ptr);
+}
+
+/// The compute stream after initCuda(), or an error.
+Expected<CUstream> computeOrError() {
+  MODELRT_TRY(initCuda());
+  MODELRT_TRY(stickyStatus());
+  return cudaState()->compute;
+}
+
+/// A CUresult as a Status that is also recorded as the sticky error.
+Status cuStatus(CUresult r, const char *what) {
+  return checkCu(r, what) ? Status::ok() : stickyStatus();
+}
+
+} // namespace
+
+static DevicePool *&poolSlot() {
+  static CudaAllocator *backend = new CudaAllocator(); // never destroyed
+  static DevicePool *pool = new DevicePool(*backend);
+  return pool;
+}
+
+DevicePool &devicePool() { return *poolSlot(); }
+
+void resetPoolForTesting() {
+  static CudaAllocator *backend = new CudaAllocator();
+  poolSlot() = new DevicePool(*backend); // the old one leaks: tests only
+}
+
+DevicePoolStats devicePoolStats() { return devicePool().stats(); }
+
+void devicePoolTrim() {
+  if (cudaState() && initCuda())
+    devicePool().trim();
+}
+
+Expected<DeviceBuffer> DeviceBuffer::allocate(uint64_t bytes) {
+  MODELRT_TRY(initCuda());
+  Expected<void *> ptr = devicePool().allocate(bytes);
+  if (!ptr)
+    return ptr.status();
+  DeviceBuffer buffer;
+  buffer.ptr = *ptr;
+  buffer.bytes = bytes;
+  return buffer;
+}
+
+DeviceBuffer::DeviceBuffer(DeviceBuffer &&other) noexcept
+    : ptr(other.ptr), bytes(other.bytes) {
+  other.ptr = nullptr;
+  other.bytes = 0;
+}
+
+DeviceBuffer &DeviceBuffer::operator=(DeviceBuffer &&other) noexcept {
+  if (this != &other) {
+    reset();
+    std::swap(ptr, other.ptr);
+    std::swap(bytes, other.bytes);
+  }
+  return *this;
+}
+
+DeviceBuffer::~DeviceBuffer() { reset(); }
+
+void DeviceBuffer::reset() {
+  if (ptr)
+    devicePool().free(ptr); // it came from the pool: cannot fail
+  ptr = nullptr;
+  bytes = 0;
+}
+
+Expected<PinnedBuffer> PinnedBuffer::allocate(uint64_t bytes) {
+  MODELRT_TRY(initCuda());
+  PinnedBuffer buffer;
+  CUresult r = driverApi()->cuMemAllocHost(&buffer.ptr, bytes ? bytes : 1);
+  if (r != CUDA_SUCCESS)
+    return Status::error("cuMemAllocHost of " + std::to_string(bytes) +
+                         " bytes failed with " + resultName(r));
+  buffer.bytes = bytes;
+  return buffer;
+}
+
+PinnedBuffer::PinnedBuffer(PinnedBuffer &&other) noexcept
+    : ptr(other.ptr), bytes(other.bytes) {
+  other.ptr = nullptr;
+  other.bytes = 0;
+}
+
+PinnedBuffer &PinnedBuffer::operator=(PinnedBuffer &&other) noexcept {
+  if (this != &other) {
+    reset();
+    std::swap(ptr, other.ptr);
+    std::swap(bytes, other.bytes);
+  }
+  return *this;
+}
+
+PinnedBuffer::~PinnedBuffer() { reset(); }
+
+void PinnedBuffer::reset() {
+  if (ptr && initCuda())
+    checkCu(driverApi()->cuMemFreeHost(ptr), "cuMemFreeHost");
+  ptr = nullptr;
+  bytes = 0;
+}
+
+Status upload(void *dev, const void *host, uint64_t bytes) {
+  if (bytes == 0)
+    return Status::ok();
+  Expected<CUstream> stream = computeOrError();
+  if (!stream)
+    return stream.status();
+  return cuStatus(
+      driverApi()->cuMemcpyHtoDAsync(devPtr(dev), host, bytes, *stream),
+      "cuMemcpyHtoDAsync (upload)");
+}
+
+Status download(void *host, const void *dev, uint64_t bytes) {
+  if (bytes == 0)
+    return Status::ok();
+  Expected<CUstream> stream = computeOrError();
+  if (!stream)
+    return stream.status();
+  MODELRT_TRY(cuStatus(
+      driverApi()->cuMemcpyDtoHAsync(host, devPtr(dev), bytes, *stream),
+      "cuMemcpyDtoHAsync (download)"));
+  return cuStatus(driverApi()->cuStreamSynchronize(*stream),
+                  "cuStreamSynchronize (download)");
+}
+
+} // namespace cuda
+} // namespace modelrt

@@ -1,0 +1,157 @@
+//===- GpuSteps.cpp - The GPU step runner: device mirrors of the model ------===//
+//
+// Implements createGpuStepRunner. Each step uploads what the host changed
+// (parameters after the optimizer's update, state, the batch), calls the
+// program's gpu_* entry point with device pointers, and downloads what the
+// host needs (gradients, updated state, outputs). The buffers are allocated
+// once, at the first step (the batch buffers grow to the largest batch), from
+// the runtime's device pool. A CUDA error anywhere becomes an error naming
+// the step and the CUDA message.
+//
+//===----------------------------------------------------------------------===//
+#include "modelrt/Device.h"
+
+#include "modelrt/Cuda.h"
+
+namespace modelrt {
+namespace {
+
+/// Device copies of a list of host tensors, with their pointer table.
+struct Mirror {
+  std::vector<cuda::DeviceBuffer> buffers;
+  std::vector<float *> ptrs;
+
+  /// Allocates one buffer per host vector (once).
+  Status allocate(const std::vector<std::vector<float>> &host) {
+    if (!buffers.empty() || host.empty())
+      return Status::ok();
+    for (const std::vector<float> &t : host) {
+      auto b = cuda::DeviceBuffer::allocate(std::max<uint64_t>(t.size(), 1) * sizeof(float));
+      if (!b)
+        return b.status();
+      ptrs.push_back(b->floats());
+      buffers.push_back(b.take());
+    }
+    return Status::ok();
+  }
+  Status upload(const std::vector<std::vector<float>> &host) {
+    for (size_t i = 0; i < host.size(); ++i)
+      MODELRT_TRY(cuda::uploadFloats(buffers[i], host[i].data(), host[i].size()));
+    return Status::ok();
+  }
+  Status download(std::vector<std::vector<float>> &host) {
+    for (size_t i = 0; i < host.size(); ++i)
+      MODELRT_TRY(cuda::downloadFloats(host[i].data(), buffers[i], host[i].size()));
+    return Status::ok();
+  }
+};
+
+/// A device buffer that grows to the largest request.
+struct Staging {
+  cuda::DeviceBuffer buffer;
+  Expected<void *> fit(uint64_t bytes) {
+    if (buffer.size() < bytes) {
+      auto b = cuda::DeviceBuffer::allocate(bytes);
+      if (!b)
+        return b.status();
+      buffer = b.take();
+    }
+    return buffer.data();
+  }
+  /// Uploads \p bytes of \p host; returns the device pointer.
+  Expected<void *> put(const void *host, uint64_t bytes) {
+    auto dev = fit(std::max<uint64_t>(bytes, 1));
+    if (!dev)
+      return dev;
+    MODELRT_TRY(cuda::upload(*dev, host, bytes));
+    return *dev;
+  }
+};
+
+/// The CUDA error after an entry point returned \p rc.
+Status cudaFailure(const char *what, int rc) {
+  Status sticky = cuda::stickyStatus();
+  if (!sticky.isOk())
+    return errorf("%s on the GPU: %s", what, sticky.message().c_str());
+  return errorf("%s on the GPU failed (code %d)", what, rc);
+}
+
+class GpuStepRunner final : public StepRunner {
+public:
+  explicit GpuStepRunner(const ModelrtProgram &p) : StepRunner(p, Device::Cuda) {}
+
+  Status train(ModelState &m, const Batch &b, uint64_t seed, int64_t step, float *loss,
+               float *const *grads, double *metrics) override {
+    MODELRT_TRY(bindModel(m));
+    MODELRT_TRY(gradMirror.allocate(m.params));
+    auto in = inputs.put(b.inputs.data(), b.inputs.numBytes());
+    auto lab = in ? labels.put(b.labels.data(), b.labels.numBytes()) : in;
+    if (!lab)
+      return lab.status();
+    int rc = prog.gpu_train_step(prog.context, params.ptrs.data(), state.ptrs.data(),
+                                 static_cast<const float *>(*in), *lab, b.size, seed, step,
+                                 loss, gradMirror.ptrs.data(), metrics);
+    if (rc != 0)
+      return cudaFailure("train_step", rc);
+    for (size_t i = 0; i < m.params.size(); ++i)
+      MODELRT_TRY(cuda::downloadFloats(grads[i], gradMirror.buffers[i], m.params[i].size()));
+    return state.download(m.state);
+  }
+
+  Status eval(ModelState &m, const Batch &b, float *loss, double *metrics) override {
+    MODELRT_TRY(bindModel(m));
+    auto in = inputs.put(b.inputs.data(), b.inputs.numBytes());
+    auto lab = in ? labels.put(b.labels.data(), b.labels.numBytes()) : in;
+    if (!lab)
+      return lab.status();
+    int rc = prog.gpu_eval_step(prog.context, params.ptrs.data(), state.ptrs.data(),
+                                static_cast<const float *>(*in), *lab, b.size, loss, metrics);
+    return rc != 0 ? cudaFailure("eval_step", rc) : cuda::synchronize();
+  }
+
+  Status predict(ModelState &m, const float *x, int64_t count, float *outputs) override {
+    MODELRT_TRY(bindModel(m));
+    uint64_t inBytes = uint64_t(count) * perSample(prog.input_rank, prog.input_shape);
+    uint64_t outBytes = uint64_t(count) * perSample(prog.output_rank, prog.output_shape);
+    auto in = inputs.put(x, inBytes);
+    auto out = in ? results.fit(std::max<uint64_t>(outBytes, 1)) : in;
+    if (!out)
+      return out.status();
+    int rc = prog.gpu_predict(prog.context, params.ptrs.data(), state.ptrs.data(),
+                              static_cast<const float *>(*in), count,
+                              static_cast<float *>(*out));
+    if (rc != 0)
+      return cudaFailure("predict", rc);
+    return cuda::download(outputs, *out, outBytes);
+  }
+
+private:
+  Mirror params, state, gradMirror;
+  Staging inputs, labels, results;
+
+  /// Bytes of one f32 sample of the given shape.
+  static uint64_t perSample(int32_t rank, const int64_t *shape) {
+    uint64_t n = sizeof(float);
+    for (int32_t i = 0; i < rank; ++i)
+      n *= uint64_t(shape[i]);
+    return n;
+  }
+  /// Uploads the host model (the reference copy) into the mirrors.
+  Status bindModel(const ModelState &m) {
+    MODELRT_TRY(params.allocate(m.params));
+    MODELRT_TRY(state.allocate(m.state));
+    MODELRT_TRY(params.upload(m.params));
+    return state.upload(m.state);
+  }
+};
+
+} // namespace
+
+Expected<std::unique_ptr<StepRunner>> createGpuStepRunner(const ModelrtProgram &p) {
+  if (!p.gpu_train_step || !p.gpu_eval_step || !p.gpu_predict)
+    return errorf("this executable has no GPU code (compiled with --no-gpu)");
+  MODELRT_TRY(cuda::initCuda());
+  return std::unique_ptr<StepRunner>(new GpuStepRunner(p));
+}
+
+} // namespace modelrt

@@ -1,0 +1,123 @@
+//===- CudaMemoryTest.cpp - Buffers, copies, scratch cells and sgemm -------===//
+//
+// Checks the memory and cuBLAS parts of modelrt/Cuda.h on the fake driver:
+// DeviceBuffer/PinnedBuffer, upload/download/copy (C and C++), the scratch
+// cells, uploadAsync's stream ordering, and modelrt_cuda_sgemm against a
+// row-major reference, plus its sticky argument errors.
+//
+//===----------------------------------------------------------------------===//
+#include "CudaTestSupport.h"
+
+#include <vector>
+
+using namespace modelrt;
+using namespace modelrt::cuda;
+
+TEST_F(FakeDriverTest, UploadCopyDownloadRoundTrip) {
+  std::vector<float> host = {1, 2, 3, 4, 5};
+  Expected<DeviceBuffer> a = DeviceBuffer::allocate(host.size() * 4);
+  Expected<DeviceBuffer> b = DeviceBuffer::allocate(host.size() * 4);
+  ASSERT_TRUE(a.isOk() && b.isOk());
+  ASSERT_TRUE(uploadFloats(*a, host.data(), host.size()).isOk());
+  modelrt_cuda_copy(b->data(), a->data(), host.size() * 4);
+  std::vector<float> back(host.size(), 0.0f);
+  modelrt_cuda_download(back.data(), b->data(), host.size() * 4);
+  EXPECT_EQ(back, host);
+  modelrt_cuda_upload(a->data(), back.data() + 1, 4);
+  float first = 0;
+  ASSERT_TRUE(download(&first, a->data(), 4).isOk());
+  EXPECT_EQ(first, 2.0f);
+  EXPECT_TRUE(synchronize().isOk());
+  EXPECT_EQ(modelrt_cuda_status(), 0) << modelrt_cuda_error_message();
+}
+
+TEST_F(FakeDriverTest, DeviceBufferReturnsToThePool) {
+  void *first = nullptr;
+  {
+    Expected<DeviceBuffer> a = DeviceBuffer::allocate(1 << 20);
+    ASSERT_TRUE(a.isOk()) << a.message();
+    first = a->data();
+    DeviceBuffer moved = a.take();
+    EXPECT_EQ(moved.data(), first);
+    EXPECT_EQ(devicePoolStats().bytesInUse, uint64_t(1) << 20);
+  }
+  EXPECT_EQ(devicePoolStats().bytesInUse, 0u);
+  Expected<DeviceBuffer> again = DeviceBuffer::allocate(1 << 20);
+  EXPECT_EQ(again->data(), first);
+}
+
+TEST_F(FakeDriverTest, ScratchCellsAreDistinctZeroedAndBounded) {
+  auto *c0 = static_cast<char *>(modelrt_cuda_scratch(0));
+  auto *c63 = static_cast<char *>(modelrt_cuda_scratch(63));
+  ASSERT_NE(c0, nullptr);
+  EXPECT_EQ(c63 - c0, 63 * 64);
+  char cells[64 * 64];
+  modelrt_cuda_download(cells, c0, sizeof(cells));
+  for (char c : cells)
+    ASSERT_EQ(c, 0);
+  EXPECT_EQ(modelrt_cuda_status(), 0);
+  EXPECT_EQ(modelrt_cuda_scratch(64), nullptr);
+  EXPECT_STREQ(modelrt_cuda_error_message(),
+               "modelrt_cuda_scratch: slot 64 is outside 0..63");
+}
+
+TEST_F(FakeDriverTest, NegativeSizeIsASticky) {
+  modelrt_cuda_upload(nullptr, nullptr, -4);
+  EXPECT_STREQ(modelrt_cuda_error_message(),
+               "modelrt_cuda_upload: negative size -4");
+}
+
+TEST_F(FakeDriverTest, AsyncUploadOrdersBothStreams) {
+  Expected<PinnedBuffer> pinned = PinnedBuffer::allocate(16);
+  Expected<DeviceBuffer> dev = DeviceBuffer::allocate(16);
+  Expected<UploadFence> fence = UploadFence::create();
+  ASSERT_TRUE(pinned.isOk() && dev.isOk() && fence.isOk());
+  for (int i = 0; i < 4; ++i)
+    pinned->floats()[i] = float(i) + 0.5f;
+  ASSERT_TRUE(uploadAsync(dev->data(), *pinned, 16, *fence).isOk());
+  // compute -> copy, then copy -> compute.
+  EXPECT_EQ(counters().eventRecords, 2);
+  EXPECT_EQ(counters().streamWaits, 2);
+  ASSERT_TRUE(fence->wait().isOk());
+  float back[4];
+  ASSERT_TRUE(download(back, dev->data(), 16).isOk());
+  EXPECT_EQ(back[3], 3.5f);
+  Status tooBig = uploadAsync(dev->data(), *pinned, 32, *fence);
+  EXPECT_EQ(tooBig.message(),
+            "uploadAsync of 32 bytes from a pinned buffer of 16");
+  UploadFence never;
+  EXPECT_FALSE(never.wait().isOk());
+}
+
+TEST_F(FakeDriverTest, SgemmRowMajorMatchesAReference) {
+  // C(3x2) = 2 * A^T(3x4) B(4x2) + 0.5 C, row-major, A stored 4x3.
+  const int64_t M = 3, N = 2, K = 4;
+  std::vector<float> A(K * M), B(K * N), C(M * N, 1.0f);
+  for (size_t i = 0; i < A.size(); ++i)
+    A[i] = float(i) - 5.0f;
+  for (size_t i = 0; i < B.size(); ++i)
+    B[i] = 0.25f * float(i);
+  std::vector<float> expected(M * N);
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t j = 0; j < N; ++j) {
+      float sum = 0;
+      for (int64_t p = 0; p < K; ++p)
+        sum += A[p * M + i] * B[p * N + j];
+      expected[i * N + j] = 2.0f * sum + 0.5f * C[i * N + j];
+    }
+  // "Device" memory of the fake is host memory.
+  modelrt_cuda_sgemm(101, 112, 111, M, N, K, 2.0f, A.data(), M, B.data(), N,
+                     0.5f, C.data(), N);
+  EXPECT_EQ(modelrt_cuda_status(), 0) << modelrt_cuda_error_message();
+  EXPECT_EQ(counters().sgemms, 1);
+  for (size_t i = 0; i < C.size(); ++i)
+    EXPECT_FLOAT_EQ(C[i], expected[i]) << i;
+}
+
+TEST_F(FakeDriverTest, SgemmBadArgumentIsSticky) {
+  float x = 0;
+  modelrt_cuda_sgemm(101, 111, 111, 2, 2, 2, 1.0f, &x, 1, &x, 2, 0.0f, &x, 2);
+  EXPECT_STREQ(modelrt_cuda_error_message(),
+               "modelrt_cuda_sgemm: lda = 1, must be at least 2");
+  EXPECT_EQ(counters().sgemms, 0);
+}

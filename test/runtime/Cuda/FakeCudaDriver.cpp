@@ -1,0 +1,348 @@
+//===- FakeCudaDriver.cpp - A fake libcuda + cuBLAS over host memory -------===//
+//
+// Implements FakeCudaDriver.h: the driver entry points modelrt's CudaDriver.h
+// table names (with cuda.h's versioned symbol names) and the cuBLAS ones
+// CudaBlas.cpp loads, enough to run the mgpu shim, the pool, the copies and
+// sgemm end to end in unit tests on a machine without a GPU.
+//
+//===----------------------------------------------------------------------===//
+#include "FakeCudaDriver.h"
+
+#include <cublas_v2.h>
+#include <cuda.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <string>
+
+namespace {
+
+FakeCudaConfig config = {0, 1, 9, 0, uint64_t(1) << 30, 13000};
+FakeCudaCounters counters;
+bool initialized = false;
+std::map<void *, size_t> allocations;
+int contextObject, streamObjects[64], eventObjects[64];
+int nextStream, nextEvent;
+
+struct FakeModule {
+  std::string image;
+};
+
+using Kernel = void (*)(void **params, long threads);
+
+void fillKernel(void **params, long threads) {
+  float *dst = *static_cast<float **>(params[0]);
+  float value = *static_cast<float *>(params[1]);
+  int64_t n = *static_cast<int64_t *>(params[2]);
+  for (long i = 0; i < threads && i < n; ++i)
+    dst[i] = value;
+}
+
+void scaleKernel(void **params, long threads) {
+  float *data = *static_cast<float **>(params[0]);
+  float factor = *static_cast<float *>(params[1]);
+  int64_t n = *static_cast<int64_t *>(params[2]);
+  for (long i = 0; i < threads && i < n; ++i)
+    data[i] *= factor;
+}
+
+/// The kernel MLIR outlines from GeneratedHostCode.mlir: data[i] += v for a
+/// memref<16xf32> passed expanded (allocated, aligned, offset, size, stride).
+void mlirFillKernel(void **params, long threads) {
+  float *aligned = *static_cast<float **>(params[1]);
+  int64_t offset = *static_cast<int64_t *>(params[2]);
+  int64_t stride = *static_cast<int64_t *>(params[4]);
+  float v = *static_cast<float *>(params[5]);
+  for (long i = 0; i < threads; ++i)
+    aligned[offset + i * stride] += v;
+}
+
+void *ptr(CUdeviceptr p) { return reinterpret_cast<void *>(p); }
+
+} // namespace
+
+extern "C" {
+
+void fakeCudaConfigure(const FakeCudaConfig *c) {
+  config = *c;
+  for (auto &a : allocations)
+    std::free(a.first);
+  allocations.clear();
+  counters = FakeCudaCounters();
+  initialized = false;
+}
+
+FakeCudaCounters fakeCudaCounters(void) { return counters; }
+
+CUresult cuInit(unsigned int) {
+  counters.inits++;
+  initialized = config.initResult == 0;
+  return static_cast<CUresult>(config.initResult);
+}
+
+CUresult cuDriverGetVersion(int *v) {
+  *v = config.driverVersion;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGetErrorName(CUresult r, const char **name) {
+  static const std::map<int, const char *> names = {
+      {0, "CUDA_SUCCESS"}, {1, "CUDA_ERROR_INVALID_VALUE"},
+      {2, "CUDA_ERROR_OUT_OF_MEMORY"}, {3, "CUDA_ERROR_NOT_INITIALIZED"},
+      {100, "CUDA_ERROR_NO_DEVICE"}, {200, "CUDA_ERROR_INVALID_IMAGE"},
+      {218, "CUDA_ERROR_INVALID_PTX"}, {500, "CUDA_ERROR_NOT_FOUND"}};
+  auto it = names.find(static_cast<int>(r));
+  *name = it == names.end() ? nullptr : it->second;
+  return it == names.end() ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
+}
+
+CUresult cuGetErrorString(CUresult r, const char **s) {
+  return cuGetErrorName(r, s);
+}
+
+CUresult cuDeviceGetCount(int *count) {
+  if (!initialized)
+    return CUDA_ERROR_NOT_INITIALIZED;
+  *count = config.deviceCount;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGet(CUdevice *dev, int ordinal) {
+  if (ordinal < 0 || ordinal >= config.deviceCount)
+    return CUDA_ERROR_INVALID_DEVICE;
+  *dev = ordinal;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGetName(char *name, int len, CUdevice dev) {
+  std::snprintf(name, len, "Fake H200 #%d", dev);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGetAttribute(int *value, CUdevice_attribute attr, CUdevice) {
+  if (attr == CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)
+    *value = config.ccMajor;
+  else if (attr == CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)
+    *value = config.ccMinor;
+  else
+    return CUDA_ERROR_INVALID_VALUE;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceTotalMem(size_t *bytes, CUdevice) {
+  *bytes = config.totalBytes;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDevicePrimaryCtxRetain(CUcontext *ctx, CUdevice) {
+  counters.contextRetains++;
+  *ctx = reinterpret_cast<CUcontext>(&contextObject);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuCtxSetCurrent(CUcontext) { return CUDA_SUCCESS; }
+
+CUresult cuMemGetInfo(size_t *freeBytes, size_t *total) {
+  *total = config.totalBytes;
+  *freeBytes = config.totalBytes - counters.bytesAllocated;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemAlloc(CUdeviceptr *p, size_t bytes) {
+  if (counters.bytesAllocated + bytes > config.totalBytes)
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  void *block = std::aligned_alloc(256, (bytes + 255) / 256 * 256);
+  allocations[block] = bytes;
+  counters.memAllocs++;
+  counters.bytesAllocated += bytes;
+  *p = reinterpret_cast<CUdeviceptr>(block);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemFree(CUdeviceptr p) {
+  auto it = allocations.find(ptr(p));
+  if (it == allocations.end())
+    return CUDA_ERROR_INVALID_VALUE;
+  counters.bytesAllocated -= it->second;
+  counters.memFrees++;
+  std::free(it->first);
+  allocations.erase(it);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemAllocManaged(CUdeviceptr *p, size_t bytes, unsigned int) {
+  return cuMemAlloc(p, bytes);
+}
+
+CUresult cuMemAllocHost(void **p, size_t bytes) {
+  *p = std::malloc(bytes);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemFreeHost(void *p) {
+  std::free(p);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemHostRegister(void *, size_t, unsigned int) {
+  return CUDA_SUCCESS;
+}
+CUresult cuMemHostUnregister(void *) { return CUDA_SUCCESS; }
+
+CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream) {
+  std::memcpy(ptr(dst), ptr(src), n);
+  return CUDA_SUCCESS;
+}
+CUresult cuMemcpyHtoDAsync(CUdeviceptr dst, const void *src, size_t n,
+                           CUstream) {
+  std::memcpy(ptr(dst), src, n);
+  return CUDA_SUCCESS;
+}
+CUresult cuMemcpyDtoHAsync(void *dst, CUdeviceptr src, size_t n, CUstream) {
+  std::memcpy(dst, ptr(src), n);
+  return CUDA_SUCCESS;
+}
+CUresult cuMemcpyDtoDAsync(CUdeviceptr dst, CUdeviceptr src, size_t n,
+                           CUstream) {
+  std::memcpy(ptr(dst), ptr(src), n);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned int v, size_t n,
+                          CUstream) {
+  for (size_t i = 0; i < n; ++i)
+    static_cast<unsigned int *>(ptr(dst))[i] = v;
+  return CUDA_SUCCESS;
+}
+CUresult cuMemsetD16Async(CUdeviceptr dst, unsigned short v, size_t n,
+                          CUstream) {
+  for (size_t i = 0; i < n; ++i)
+    static_cast<unsigned short *>(ptr(dst))[i] = v;
+  return CUDA_SUCCESS;
+}
+CUresult cuMemsetD8Async(CUdeviceptr dst, unsigned char v, size_t n,
+                         CUstream) {
+  std::memset(ptr(dst), v, n);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuStreamCreate(CUstream *s, unsigned int) {
+  *s = reinterpret_cast<CUstream>(&streamObjects[nextStream++ % 64]);
+  return CUDA_SUCCESS;
+}
+CUresult cuStreamDestroy(CUstream) { return CUDA_SUCCESS; }
+CUresult cuStreamSynchronize(CUstream) { return CUDA_SUCCESS; }
+CUresult cuStreamWaitEvent(CUstream, CUevent, unsigned int) {
+  counters.streamWaits++;
+  return CUDA_SUCCESS;
+}
+CUresult cuEventCreate(CUevent *e, unsigned int) {
+  *e = reinterpret_cast<CUevent>(&eventObjects[nextEvent++ % 64]);
+  return CUDA_SUCCESS;
+}
+CUresult cuEventDestroy(CUevent) { return CUDA_SUCCESS; }
+CUresult cuEventRecord(CUevent, CUstream) {
+  counters.eventRecords++;
+  return CUDA_SUCCESS;
+}
+CUresult cuEventSynchronize(CUevent) { return CUDA_SUCCESS; }
+
+CUresult cuModuleLoadData(CUmodule *m, const void *image) {
+  counters.moduleLoads++;
+  if (std::strncmp(static_cast<const char *>(image), "BAD", 3) == 0)
+    return CUDA_ERROR_INVALID_IMAGE;
+  *m = reinterpret_cast<CUmodule>(
+      new FakeModule{static_cast<const char *>(image)});
+  return CUDA_SUCCESS;
+}
+
+CUresult cuModuleLoadDataEx(CUmodule *m, const void *image, unsigned int n,
+                            CUjit_option *options, void **values) {
+  counters.moduleLoads++;
+  if (std::strncmp(static_cast<const char *>(image), "BAD", 3) != 0) {
+    counters.moduleLoads--;
+    return cuModuleLoadData(m, image);
+  }
+  for (unsigned i = 0; i < n; ++i)
+    if (options[i] == CU_JIT_ERROR_LOG_BUFFER)
+      std::strcpy(static_cast<char *>(values[i]), "ptxas fatal: bad PTX");
+  return CUDA_ERROR_INVALID_PTX;
+}
+
+CUresult cuModuleUnload(CUmodule m) {
+  delete reinterpret_cast<FakeModule *>(m);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name) {
+  auto *module = reinterpret_cast<FakeModule *>(m);
+  if (module->image.find(name) == std::string::npos)
+    return CUDA_ERROR_NOT_FOUND;
+  Kernel k = std::strcmp(name, "fake_fill") == 0    ? fillKernel
+             : std::strcmp(name, "fake_scale") == 0 ? scaleKernel
+             : std::strcmp(name, "fill_kernel") == 0 ? mlirFillKernel
+                                                     : nullptr;
+  if (!k)
+    return CUDA_ERROR_NOT_FOUND;
+  *f = reinterpret_cast<CUfunction>(k);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuFuncSetAttribute(CUfunction, CUfunction_attribute, int) {
+  return CUDA_SUCCESS;
+}
+
+CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz,
+                        unsigned bx, unsigned by, unsigned bz, unsigned,
+                        CUstream, void **params, void **) {
+  counters.launches++;
+  reinterpret_cast<Kernel>(f)(params, long(gx) * gy * gz * bx * by * bz);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuLaunchKernelEx(const CUlaunchConfig *c, CUfunction f,
+                          void **params, void **extra) {
+  return cuLaunchKernel(f, c->gridDimX, c->gridDimY, c->gridDimZ,
+                        c->blockDimX, c->blockDimY, c->blockDimZ,
+                        c->sharedMemBytes, c->hStream, params, extra);
+}
+
+// ---- cuBLAS ---------------------------------------------------------------
+
+cublasStatus_t cublasCreate_v2(cublasHandle_t *h) {
+  static int handleObject;
+  *h = reinterpret_cast<cublasHandle_t>(&handleObject);
+  return CUBLAS_STATUS_SUCCESS;
+}
+cublasStatus_t cublasDestroy_v2(cublasHandle_t) { return CUBLAS_STATUS_SUCCESS; }
+cublasStatus_t cublasSetStream_v2(cublasHandle_t, cudaStream_t) {
+  return CUBLAS_STATUS_SUCCESS;
+}
+cublasStatus_t cublasGetProperty(libraryPropertyType type, int *value) {
+  *value = type == MAJOR_VERSION ? 13 : 1;
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+/// Naive column-major sgemm.
+cublasStatus_t cublasSgemm_v2(cublasHandle_t, cublasOperation_t ta,
+                              cublasOperation_t tb, int m, int n, int k,
+                              const float *alpha, const float *A, int lda,
+                              const float *B, int ldb, const float *beta,
+                              float *C, int ldc) {
+  counters.sgemms++;
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < m; ++i) {
+      double sum = 0;
+      for (int p = 0; p < k; ++p) {
+        float a = ta == CUBLAS_OP_N ? A[i + p * lda] : A[p + i * lda];
+        float b = tb == CUBLAS_OP_N ? B[p + j * ldb] : B[j + p * ldb];
+        sum += double(a) * b;
+      }
+      float old = *beta == 0.0f ? 0.0f : C[i + j * ldc];
+      C[i + j * ldc] = float(*alpha * sum + *beta * old);
+    }
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+} // extern "C"

@@ -1,0 +1,44 @@
+//===- FakeCudaDriver.h - Control of the fake libcuda used by CudaTests ----===//
+//
+// Declares the control functions of FakeCudaDriver.cpp, a shared library that
+// implements the subset of the CUDA driver API and cuBLAS that modelrt loads,
+// over host memory: "device" pointers are host pointers, every stream runs
+// synchronously, and modules know two kernels, `fake_fill` (float *dst,
+// float value, int64_t n), `fake_scale` (float *data, float factor,
+// int64_t n) and `fill_kernel`, the host-side twin of the kernel in
+// GeneratedHostCode.mlir. Tests point MODELRT_CUDA_DRIVER and MODELRT_CUBLAS
+// at it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MODELRT_TEST_FAKECUDADRIVER_H
+#define MODELRT_TEST_FAKECUDADRIVER_H
+
+#include <cstdint>
+
+extern "C" {
+/// What the fake device looks like.
+struct FakeCudaConfig {
+  int initResult;        ///< what cuInit returns (0 = CUDA_SUCCESS)
+  int deviceCount;
+  int ccMajor, ccMinor;
+  uint64_t totalBytes;   ///< cuMemAlloc fails with OUT_OF_MEMORY beyond this
+  int driverVersion;     ///< e.g. 13000
+};
+
+/// Counts of calls since the last fakeCudaConfigure.
+struct FakeCudaCounters {
+  int inits, contextRetains, memAllocs, memFrees, moduleLoads, launches,
+      sgemms, eventRecords, streamWaits;
+  uint64_t bytesAllocated;
+};
+
+/// Resets the fake (frees its memory) and sets the device's description.
+void fakeCudaConfigure(const FakeCudaConfig *config);
+/// The counters.
+FakeCudaCounters fakeCudaCounters(void);
+
+typedef void (*FakeCudaConfigureFn)(const FakeCudaConfig *);
+typedef FakeCudaCounters (*FakeCudaCountersFn)(void);
+}
+
+#endif // MODELRT_TEST_FAKECUDADRIVER_H
