@@ -107,11 +107,12 @@ struct GpuMapLoopsPass
       op.emitError("GPU lowering: expected a loop from 0 with step 1");
       return false;
     }
+    MLIRContext *ctx = op.getContext();
     if (op.getNumLoops() > 1)
       op = collapse(rewriter, op);
+    // Tiling replaces `op`: only the two new loops are valid afterwards.
     auto [outer, inner] =
         scf::tileParallelLoop(op, {blockSize}, /*noMinMaxBounds=*/true);
-    MLIRContext *ctx = op.getContext();
     bool ok = succeeded(gpu::setMappingAttr(
                   outer, {mapTo(ctx, gpu::Processor::BlockX)})) &&
               succeeded(gpu::setMappingAttr(

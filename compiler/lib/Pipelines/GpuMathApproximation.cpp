@@ -194,8 +194,10 @@ struct GpuMathApproximationPass
 
 } // namespace
 
-std::unique_ptr<Pass> createGpuMathApproximationPass() {
-  return std::make_unique<GpuMathApproximationPass>();
+std::unique_ptr<Pass> createGpuMathApproximationPass(bool host) {
+  auto pass = std::make_unique<GpuMathApproximationPass>();
+  pass->host = host;
+  return pass;
 }
 
 void registerGpuMathApproximationPass() {

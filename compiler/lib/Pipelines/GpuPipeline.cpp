@@ -139,6 +139,7 @@ void registerGpuPipelines() {
   registerGpuDeviceMemoryPass();
   registerGpuMergeModulesPass();
   registerGpuMathApproximationPass();
+  registerGpuEmulateLaunchesPass();
   PassRegistration<PrefixSymbolsPass>();
   PassPipelineRegistration<GpuPipelineCLOptions>(
       "modelc-gpu-lowering",

@@ -64,6 +64,10 @@ void modelc::buildTrainingStagePasses(mlir::OpPassManager &pm,
     pm.addPass(createConvertMDLToLinalg());
     break;
   case TrainingStage::Fused: {
+    if (options.emulateGpu) {
+      buildGpuEmulationPipeline(pm, options.gpuPipeline);
+      break;
+    }
     CpuPipelineOptions cpu = options.cpu;
     cpu.stopAfter = CpuStage::Kernels;
     buildCpuLoweringPipeline(pm, cpu);
@@ -183,10 +187,22 @@ llvm::Expected<mlir::ModuleOp> TrainingCompiler::runGpu(GpuStage stage) {
 static llvm::Error linkGpuModule(mlir::ModuleOp gpu, llvm::Module &llvmModule,
                                  llvm::TargetMachine &machine,
                                  const TargetOptions &target) {
+  // The host side of the GPU code only orders launches, copies and sgemm
+  // calls, in long straight-line functions (a ResNet's train step is tens of
+  // thousands of instructions): optimising them gains nothing at run time
+  // and cost seconds (superlinear register allocation), so they are kept
+  // unoptimised (optnone: also the fast instruction selector).
+  TargetOptions hostOptions = target;
+  hostOptions.optLevel = 0;
   auto gpuLL = translateAndOptimize(gpu, llvmModule.getContext(), machine,
-                                    target);
+                                    hostOptions);
   if (!gpuLL)
     return inStage("GPU translation", gpuLL.takeError());
+  for (llvm::Function &f : **gpuLL)
+    if (!f.isDeclaration()) {
+      f.addFnAttr(llvm::Attribute::NoInline);
+      f.addFnAttr(llvm::Attribute::OptimizeNone);
+    }
   if (llvm::Linker::linkModules(llvmModule, std::move(*gpuLL)))
     return internalError("GPU translation", "cannot link the GPU code into "
                                             "the CPU code (see above)");

@@ -67,6 +67,7 @@ static CodegenState &state(Compilation &c) {
     options.target.cpu = c.codegenSettings.targetCpu;
     options.program.emitMain = c.codegenSettings.emitMain;
     options.gpu = c.codegenSettings.gpu;
+    options.emulateGpu = c.codegenSettings.emulateGpu;
     c.codegen->compiler =
         std::make_unique<TrainingCompiler>(*c.mlirModule, options);
   }

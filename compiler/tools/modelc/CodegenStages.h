@@ -30,6 +30,8 @@ struct CodegenSettings {
   std::string runtimeLibDir;
   /// Also compile the GPU (CUDA) code (off with --no-gpu).
   bool gpu = true;
+  /// --debug-gpu-emulation: the CPU entry points run the GPU kernels' code.
+  bool emulateGpu = false;
 };
 
 /// Differentiates @train_loss and prepares the entry points.

@@ -77,6 +77,11 @@ struct Options {
       cl::desc("Leave out the GPU (CUDA) code: the executable runs on the "
                "CPU only (smaller, faster to compile)"),
       cl::cat(category)};
+  cl::opt<bool> debugGpuEmulation{
+      "debug-gpu-emulation", cl::Hidden,
+      cl::desc("Test hook: the CPU entry points run the GPU kernels' code "
+               "emulated on the CPU (implies --no-gpu)"),
+      cl::cat(category)};
   cl::opt<std::string> debugInternalError{
       "debug-internal-error", cl::Hidden,
       cl::desc("Test hook: simulate an internal error (fatal|crash)"),
@@ -191,7 +196,8 @@ int main(int argc, char **argv) {
   c.codegenSettings.optLevel = opts.optLevel;
   c.codegenSettings.targetCpu = opts.targetCpu;
   c.codegenSettings.emitMain = !opts.noMain;
-  c.codegenSettings.gpu = !opts.noGpu;
+  c.codegenSettings.gpu = !opts.noGpu && !opts.debugGpuEmulation;
+  c.codegenSettings.emulateGpu = opts.debugGpuEmulation;
   c.codegenSettings.runtimeLibDir = getRuntimeLibDir(exe);
   if (opts.printImportPath) {
     for (const std::string &dir : c.importPath)

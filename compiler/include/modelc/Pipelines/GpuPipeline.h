@@ -61,8 +61,18 @@ std::unique_ptr<mlir::Pass> createGpuDeviceMemoryPass();
 /// Creates `modelc-gpu-merge-modules`: every outlined kernel into the one
 /// gpu.module `name`.
 std::unique_ptr<mlir::Pass> createGpuMergeModulesPass(llvm::StringRef name);
-/// Creates `modelc-gpu-math-approximation` (GpuMathApproximation.cpp).
-std::unique_ptr<mlir::Pass> createGpuMathApproximationPass();
+/// Creates `modelc-gpu-math-approximation` (GpuMathApproximation.cpp); with
+/// `host`, on host functions marked `modelc.approximate`.
+std::unique_ptr<mlir::Pass> createGpuMathApproximationPass(bool host = false);
+/// Creates `modelc-gpu-emulate-launches` (GpuEmulation.cpp).
+std::unique_ptr<mlir::Pass> createGpuEmulateLaunchesPass();
+
+/// Appends the GPU pipeline up to the launches, then runs the launches as
+/// loops on the CPU (GpuEmulation.cpp): the CPU pipeline's LLVM stage
+/// (CpuPipelineOptions::resumeAfterKernels) finishes the module. For tests
+/// of the GPU kernels' code on machines without a GPU.
+void buildGpuEmulationPipeline(mlir::OpPassManager &pm,
+                               const GpuPipelineOptions &options);
 /// Creates `modelc-prefix-symbols`: prepends `prefix` to the name of every
 /// public function with a body (and to its uses).
 std::unique_ptr<mlir::Pass> createPrefixSymbolsPass(llvm::StringRef prefix);
@@ -73,6 +83,7 @@ void registerGpuMapLoopsPass();
 void registerGpuDeviceMemoryPass();
 void registerGpuMergeModulesPass();
 void registerGpuMathApproximationPass();
+void registerGpuEmulateLaunchesPass();
 
 /// Registers the GPU passes and the `modelc-gpu-lowering` pipeline.
 void registerGpuPipelines();

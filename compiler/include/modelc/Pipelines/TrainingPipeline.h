@@ -47,6 +47,9 @@ struct TrainingOptions {
   /// executable; the runtime picks the device at run time.
   bool gpu = false;
   GpuPipelineOptions gpuPipeline;
+  /// Tests only: the CPU entry points run the GPU kernels' code, emulated
+  /// on the CPU (buildGpuEmulationPipeline), instead of the CPU code.
+  bool emulateGpu = false;
   TargetOptions target;
   ProgramEmitOptions program;
 };
