@@ -6,8 +6,9 @@
 # Uses the lead's build (build/bin/modelc; BUILD=DIR or MODELC=... to
 # choose another) to compile examples/fashion_mnist/{mlp,cnn}.model and bench/compare/mlp.model
 # (the issue's 784-256-128-10 benchmark MLP) into OUT_DIR/{mlp,cnn,benchmlp},
-# and copies BUILD/bin/modelrt-optimizer-kernel-check (the GPU kernels'
-# check; a warning when the build has none);
+# and copies BUILD/bin/modelrt-optimizer-kernel-check (the optimizer
+# kernels' check) and BUILD/bin/CudaGpuCheck (the runtime's CUDA layer
+# against the real driver and cuBLAS; a warning when the build lacks one);
 # copies the shared libraries those executables need that the GPU machine
 # lacks (OpenBLAS and gfortran's, gzip-compressed into OUT_DIR/lib; the
 # check unpacks them), the 4 Fashion-MNIST files into OUT_DIR/data,
@@ -37,13 +38,15 @@ echo "compiling models with $MODELC"
 "$MODELC" "$ROOT/examples/fashion_mnist/cnn.model" -o "$OUT/cnn"
 "$MODELC" "$ROOT/bench/compare/mlp.model" -o "$OUT/benchmlp"
 
-check=$BUILD/bin/modelrt-optimizer-kernel-check
-if [ -x "$check" ]; then
-  cp "$check" "$OUT/"
-else
-  echo "warning: no $check (build the target modelrt-optimizer-kernel-check):" \
-    "gpu-check.sh will report the kernel check as failed" >&2
-fi
+for tool in modelrt-optimizer-kernel-check CudaGpuCheck; do
+  check=$BUILD/bin/$tool
+  if [ -x "$check" ]; then
+    cp "$check" "$OUT/"
+  else
+    echo "warning: no $check (build the target $tool):" \
+      "gpu-check.sh will report its check as failed" >&2
+  fi
+done
 
 # Libraries outside the C/C++ base system (libc, libm, libstdc++, libgcc_s,
 # zlib are expected on the GPU machine): OpenBLAS and what it pulls in.

@@ -119,6 +119,12 @@ for m in "${MODELS[@]}"; do
 done
 
 section "b. correctness: CPU against GPU (optimizer kernels, check-device)"
+if [ -x "$BUNDLE/CudaGpuCheck" ]; then
+  step "runtime CUDA layer (driver, mgpu, sgemm, pool)" 120 "$OUT/cuda-layer.log" \
+    "$BUNDLE/CudaGpuCheck"
+else
+  record "runtime CUDA layer (no CudaGpuCheck in the bundle)" 1
+fi
 if [ -x "$BUNDLE/modelrt-optimizer-kernel-check" ]; then
   step "optimizer kernels against the CPU" 60 "$OUT/optimizer-kernels.log" \
     "$BUNDLE/modelrt-optimizer-kernel-check"

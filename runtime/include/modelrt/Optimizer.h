@@ -56,12 +56,16 @@ public:
   std::vector<std::vector<float>> &secondMoments() { return v; }
   /// Restores the step count (with the moments, from a checkpoint).
   void setStepCount(int64_t n) { steps = n; }
+  /// Lets step() split large updates over two threads (runInTwoParts; on by
+  /// default). The results are the same either way.
+  void setParallelUpdates(bool on) { parallelUpdates = on; }
 
 private:
   OptimizerConfig cfg;
   std::vector<int64_t> paramSizes;
   std::vector<std::vector<float>> m, v;
   int64_t steps = 0;
+  bool parallelUpdates = true;
 };
 
 /// The L2 norm of all gradients together.
