@@ -25,6 +25,8 @@
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/Path.h"
 
+#include <future>
+
 using namespace modelc;
 
 char CompileError::ID = 0;
@@ -166,6 +168,11 @@ llvm::Error TrainingCompiler::runUntil(TrainingStage stage) {
 llvm::Expected<mlir::ModuleOp> TrainingCompiler::runGpu(GpuStage stage) {
   if (llvm::Error e = runUntil(TrainingStage::Linalg))
     return std::move(e);
+  return runGpuPipeline(stage);
+}
+
+llvm::Expected<mlir::ModuleOp>
+TrainingCompiler::runGpuPipeline(GpuStage stage) {
   if (!gpuModule)
     return internalError("GPU lowering", "compiled without GPU code");
   if (gpuDone && *gpuDone >= stage)
@@ -220,7 +227,7 @@ llvm::Error TrainingCompiler::getMachine() {
 }
 
 llvm::Expected<std::unique_ptr<llvm::Module>>
-TrainingCompiler::buildLLVMModule(llvm::LLVMContext &context) {
+TrainingCompiler::translateCpuModule(llvm::LLVMContext &context) {
   if (llvm::Error e = runUntil(TrainingStage::LLVMDialect))
     return std::move(e);
   if (llvm::Error e = getMachine())
@@ -229,12 +236,38 @@ TrainingCompiler::buildLLVMModule(llvm::LLVMContext &context) {
       translateAndOptimize(module, context, *machine, options.target);
   if (!llvmModule)
     return inStage("LLVM translation", llvmModule.takeError());
+  return llvmModule;
+}
+
+llvm::Expected<std::unique_ptr<llvm::Module>>
+TrainingCompiler::buildLLVMModule(llvm::LLVMContext &context) {
+  // The GPU pipeline (mostly the NVPTX back end) runs on its own thread
+  // while the CPU pipeline and its LLVM translation run on this one: the
+  // two modules share only the MLIRContext, whose uniquing is thread-safe,
+  // and every dialect is loaded before (registerTrainingPipelineDependencies
+  // + loadAllAvailableDialects).
+  std::future<llvm::Error> gpuJob;
+  if (options.gpu) {
+    if (llvm::Error e = runUntil(TrainingStage::Linalg))
+      return std::move(e);
+    gpuJob = std::async(std::launch::async, [this] {
+      return runGpuPipeline(GpuStage::LLVM).takeError();
+    });
+  }
+  auto llvmModule = translateCpuModule(context);
+  llvm::Error gpu = gpuJob.valid() ? gpuJob.get() : llvm::Error::success();
+  if (!llvmModule) {
+    llvm::consumeError(std::move(gpu));
+    return llvmModule.takeError();
+  }
+  if (gpu)
+    return std::move(gpu);
   ProgramEmitOptions programOptions = options.program;
   if (options.gpu) {
-    llvm::Expected<mlir::ModuleOp> gpu = runGpu(GpuStage::LLVM);
-    if (!gpu)
-      return gpu.takeError();
-    if (llvm::Error e = linkGpuModule(*gpu, **llvmModule, *machine,
+    llvm::Expected<mlir::ModuleOp> gpuCode = runGpu(GpuStage::LLVM);
+    if (!gpuCode)
+      return gpuCode.takeError();
+    if (llvm::Error e = linkGpuModule(*gpuCode, **llvmModule, *machine,
                                       options.target))
       return std::move(e);
     programOptions.withGpu = true;

@@ -108,9 +108,10 @@ bool modelc::emitFused(Compilation &c, llvm::raw_ostream &os) {
 }
 
 bool modelc::runGpuKernels(Compilation &c) {
-  if (!c.codegenSettings.gpu)
-    return true;
-  return report(state(c).compiler->runGpu(GpuStage::Kernels).takeError());
+  // Nothing to do before its own --emit: emitGpuKernels runs the stage, and
+  // a full compilation runs the GPU pipeline beside the CPU one
+  // (TrainingCompiler::buildLLVMModule).
+  return true;
 }
 
 /// Refuses the GPU stages' output when they did not run.
@@ -133,9 +134,7 @@ bool modelc::emitGpuKernels(Compilation &c, llvm::raw_ostream &os) {
 }
 
 bool modelc::runPtx(Compilation &c) {
-  if (!c.codegenSettings.gpu)
-    return true;
-  return report(state(c).compiler->runGpu(GpuStage::LLVM).takeError());
+  return true; // as runGpuKernels: emitPtx or buildLLVMModule run it
 }
 
 bool modelc::emitPtx(Compilation &c, llvm::raw_ostream &os) {

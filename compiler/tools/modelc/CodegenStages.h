@@ -49,11 +49,13 @@ bool runFused(Compilation &c);
 
 /// Prints the module with its kernels.
 bool emitFused(Compilation &c, llvm::raw_ostream &os);
-/// Runs the GPU pipeline up to kernel outlining (nothing with --no-gpu).
+/// Does nothing: emitGpuKernels runs the GPU pipeline up to kernel
+/// outlining, and a full compilation runs the GPU pipeline beside the CPU
+/// pipeline in the llvm stage.
 bool runGpuKernels(Compilation &c);
 /// Prints the GPU module: host functions launching gpu.func kernels.
 bool emitGpuKernels(Compilation &c, llvm::raw_ostream &os);
-/// Lowers the GPU module to NVVM and PTX (nothing with --no-gpu).
+/// Does nothing (see runGpuKernels); emitPtx lowers to PTX.
 bool runPtx(Compilation &c);
 /// Prints every kernel's PTX, each after a `//--- <kernel>.ptx` line
 /// (split-file's marker, so that tests can assemble each with ptxas).

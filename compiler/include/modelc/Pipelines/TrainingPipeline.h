@@ -122,6 +122,12 @@ private:
   std::unique_ptr<llvm::TargetMachine> machine;
 
   llvm::Error runStage(TrainingStage stage);
+  /// runGpu without running the CPU stages first (they must have reached
+  /// Linalg); safe on another thread than the CPU stages.
+  llvm::Expected<mlir::ModuleOp> runGpuPipeline(GpuStage stage);
+  /// The CPU stages up to LLVMDialect, translated and optimised.
+  llvm::Expected<std::unique_ptr<llvm::Module>>
+  translateCpuModule(llvm::LLVMContext &context);
   llvm::Error getMachine();
 };
 
