@@ -93,10 +93,10 @@ Status runEval(const ModelrtProgram &p, const CliArgs &a) {
   auto m = loadModel(p, a.flags.at("--checkpoint"));
   if (!m)
     return m.status();
-  auto data = loadTrainingData(p, cfg);
+  auto data = loadEvaluationData(p, cfg);
   if (!data)
     return data.status();
-  const Dataset &set = data->validation ? *data->validation : data->train;
+  const Dataset &set = *data;
   auto device = selectDevice(p, a);
   if (!device)
     return device.status();

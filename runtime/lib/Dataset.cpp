@@ -3,6 +3,7 @@
 
 #include "modelrt/Rng.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <numeric>
@@ -84,10 +85,13 @@ Status normalizeDataset(Dataset &data, double scale, const std::vector<double> &
   int64_t per = data.sampleElements();
   int64_t perChannel = channels > 1 ? per / channels : per;
   float *x = data.inputs.as<float>();
-  for (int64_t i = 0, e = data.inputs.numElements(); i < e; ++i) {
-    int64_t c = channels > 1 ? (i % per) / perChannel : 0;
+  // Runs of perChannel values share one channel's mean and deviation.
+  for (int64_t start = 0, e = data.inputs.numElements(); start < e; start += perChannel) {
+    int64_t c = channels > 1 ? (start % per) / perChannel : 0;
     double m = channels ? mean[c] : 0.0, s = channels ? stddev[c] : 1.0;
-    x[i] = static_cast<float>((x[i] * scale - m) / s);
+    float *run = x + start;
+    for (int64_t i = 0, n = std::min(perChannel, e - start); i < n; ++i)
+      run[i] = static_cast<float>((run[i] * scale - m) / s);
   }
   return Status::ok();
 }

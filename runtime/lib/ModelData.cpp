@@ -68,6 +68,21 @@ static Status prepare(Dataset &d, const ModelrtProgram &p, const ModelrtDataConf
   return Status::ok();
 }
 
+Expected<Dataset> loadEvaluationData(const ModelrtProgram &p, const ModelrtTrainConfig &cfg) {
+  const ModelrtDataConfig &c = cfg.data;
+  if (c.test_inputs && !(c.val_fraction > 0)) { // the training set is not needed
+    auto test = readPair(p, c, c.test_inputs, c.test_labels);
+    if (!test)
+      return test.status();
+    MODELRT_TRY(prepare(*test, p, c));
+    return test.take();
+  }
+  auto data = loadTrainingData(p, cfg);
+  if (!data)
+    return data.status();
+  return data->validation ? std::move(*data->validation) : std::move(data->train);
+}
+
 Expected<TrainingData> loadTrainingData(const ModelrtProgram &p, const ModelrtTrainConfig &cfg) {
   const ModelrtDataConfig &c = cfg.data;
   auto train = readPair(p, c, c.train_inputs, c.train_labels);

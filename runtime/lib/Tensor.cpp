@@ -61,10 +61,24 @@ double Tensor::getAsDouble(int64_t i) const {
   return 0;
 }
 
+/// out[i] = (To)(double)in[i]: one typed loop per source type (the
+/// compiler vectorises it; 47M u8 -> f32 values of Fashion-MNIST in a few
+/// milliseconds instead of a dispatch per element).
+template <typename To, typename From>
+static void convertLoop(const From *in, int64_t n, To *out) {
+  for (int64_t i = 0; i < n; ++i)
+    out[i] = static_cast<To>(static_cast<double>(in[i]));
+}
+
 template <typename To> static void convertInto(const Tensor &from, To *out) {
   int64_t n = from.numElements();
-  for (int64_t i = 0; i < n; ++i)
-    out[i] = static_cast<To>(from.getAsDouble(i));
+  switch (from.dtype()) {
+  case DType::F32: return convertLoop(from.as<float>(), n, out);
+  case DType::F64: return convertLoop(from.as<double>(), n, out);
+  case DType::I32: return convertLoop(from.as<int32_t>(), n, out);
+  case DType::I64: return convertLoop(from.as<int64_t>(), n, out);
+  case DType::U8: return convertLoop(from.as<uint8_t>(), n, out);
+  }
 }
 
 Tensor Tensor::convertTo(DType to) const {

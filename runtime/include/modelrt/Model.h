@@ -58,6 +58,10 @@ struct TrainingData {
 /// Reads, normalises and validates the data named by \p config.
 Expected<TrainingData> loadTrainingData(const ModelrtProgram &program,
                                         const ModelrtTrainConfig &config);
+/// The set `eval` evaluates: the test files (read alone), else the
+/// validation split of the training set, else the training set.
+Expected<Dataset> loadEvaluationData(const ModelrtProgram &program,
+                                     const ModelrtTrainConfig &config);
 /// Applies the data configuration's scale/mean/std to \p data.
 Status applyInputTransforms(Dataset &data, const ModelrtDataConfig &config);
 
