@@ -6,7 +6,8 @@
 // the loss, the metric sums, each parameter's gradient, each state tensor,
 // the eval loss and the predict outputs of one step; then the parameters
 // after N optimizer steps, with each device's own gradients (which checks
-// the whole training loop, dropout masks included). A tensor passes when its
+// the whole training loop, dropout masks included), and once more with the
+// optimizer on the GPU (the fused kernels). A tensor passes when its
 // largest difference is within the tolerance times its largest magnitude
 // (float32 results of different summation orders). Prints one line per
 // tensor; fails when any tensor is off or the GPU is not usable.
@@ -119,6 +120,37 @@ Expected<ModelState> trainSteps(const ModelrtProgram &p, StepRunner &runner,
   return m;
 }
 
+/// Trains \p steps steps on the GPU with the optimizer on the device too
+/// (adoptOptimizer: the fused optimizer kernels); returns the synced model.
+Expected<ModelState> trainResident(const ModelrtProgram &p, const ModelState &init,
+                                   DataLoader &loader, int64_t steps) {
+  auto gpu = StepRunner::create(p, Device::Cuda);
+  if (!gpu)
+    return gpu.status();
+  ModelState m = init;
+  m.bind();
+  Optimizer opt(toOptimizerConfig(p.config.optimizer), m.paramSizes());
+  auto adopted = (*gpu)->adoptOptimizer(m, opt);
+  if (!adopted)
+    return adopted.status();
+  std::vector<std::vector<float>> grads;
+  std::vector<float *> gp;
+  for (int64_t n : m.paramSizes())
+    grads.emplace_back(n, 0.0f);
+  for (std::vector<float> &g : grads)
+    gp.push_back(g.data());
+  std::vector<double> metrics(p.num_metrics);
+  Batch b;
+  for (int64_t s = 0; s < steps && loader.next(b); ++s) {
+    float loss = 0;
+    MODELRT_TRY((*gpu)->train(m, b, mixSeed(p.config.seed, 0x57e9, uint64_t(s)), 0, &loss,
+                              gp.data(), metrics.data()));
+    MODELRT_TRY((*gpu)->update(opt, p.config.optimizer.lr));
+  }
+  MODELRT_TRY((*gpu)->syncToHost(m, opt));
+  return m;
+}
+
 } // namespace
 
 Status runCheckDevice(const ModelrtProgram &p, const CliArgs &a) {
@@ -172,6 +204,14 @@ Status runCheckDevice(const ModelrtProgram &p, const CliArgs &a) {
     return mg.status();
   for (int32_t i = 0; i < p.num_params; ++i)
     ok = compare(p.params[i].name, mc->params[i].data(), mg->params[i].data(),
+                 mc->params[i].size(), tol * 10) && ok;
+  std::printf("the same steps with the optimizer on the GPU (fused kernels):\n");
+  DataLoader lres(data->train, lc);
+  auto mr = trainResident(p, init, lres, steps);
+  if (!mr)
+    return mr.status();
+  for (int32_t i = 0; i < p.num_params; ++i)
+    ok = compare(p.params[i].name, mc->params[i].data(), mr->params[i].data(),
                  mc->params[i].size(), tol * 10) && ok;
   if (!ok)
     return errorf("check-device: the GPU results differ from the CPU results (tolerance %g)",

@@ -48,6 +48,14 @@ Expected<Device> chooseDevice(const ModelrtProgram &p, const std::string &reques
 
 StepRunner::~StepRunner() = default;
 
+Expected<bool> StepRunner::adoptOptimizer(ModelState &, Optimizer &) { return false; }
+
+Status StepRunner::update(Optimizer &, double) {
+  return errorf("internal error: update() on a runner that adopted no optimizer");
+}
+
+Status StepRunner::syncToHost(ModelState &, Optimizer &) { return Status::ok(); }
+
 namespace {
 
 /// Calls the program's CPU entry points.

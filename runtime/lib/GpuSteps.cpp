@@ -1,17 +1,28 @@
 //===- GpuSteps.cpp - The GPU step runner: device mirrors of the model ------===//
 //
-// Implements createGpuStepRunner. Each step uploads what the host changed
-// (parameters after the optimizer's update, state, the batch), calls the
-// program's gpu_* entry point with device pointers, and downloads what the
-// host needs (gradients, updated state, outputs). The buffers are allocated
-// once, at the first step (the batch buffers grow to the largest batch), from
-// the runtime's device pool. A CUDA error anywhere becomes an error naming
-// the step and the CUDA message.
+// Implements createGpuStepRunner. Two modes:
+//  * mirrored (eval, predict, and training with gradient accumulation or
+//    clipping): each step uploads what the host changed (parameters after
+//    the host optimizer's update, state, the batch), calls the program's
+//    gpu_* entry point with device pointers, and downloads the gradients and
+//    the updated state;
+//  * resident (training after adoptOptimizer): parameters, state, gradients
+//    and moments stay on the device; a step uploads the batch, runs the
+//    program and downloads the loss and the gradients' global norm (4
+//    bytes; all gradients only when it is not finite, so that the trainer
+//    names the bad element); the update is DeviceOptimizer's fused launch;
+//    syncToHost brings everything back for checkpoints.
+// The buffers are allocated once, at the first step (the batch buffers grow
+// to the largest batch), from the runtime's device pool. A CUDA error
+// anywhere becomes an error naming the step and the CUDA message.
 //
 //===----------------------------------------------------------------------===//
 #include "modelrt/Device.h"
 
 #include "modelrt/Cuda.h"
+#include "modelrt/DeviceOptimizer.h"
+
+#include <cmath>
 
 namespace modelrt {
 namespace {
@@ -82,7 +93,8 @@ public:
 
   Status train(ModelState &m, const Batch &b, uint64_t seed, int64_t step, float *loss,
                float *const *grads, double *metrics) override {
-    MODELRT_TRY(bindModel(m));
+    if (!resident)
+      MODELRT_TRY(bindModel(m));
     MODELRT_TRY(gradMirror.allocate(m.params));
     auto in = inputs.put(b.inputs.data(), b.inputs.numBytes());
     auto lab = in ? labels.put(b.labels.data(), b.labels.numBytes()) : in;
@@ -93,13 +105,48 @@ public:
                                  loss, gradMirror.ptrs.data(), metrics);
     if (rc != 0)
       return cudaFailure("train_step", rc);
+    if (resident) {
+      auto norm = optimizer->gradNorm();
+      if (!norm)
+        return norm.status();
+      if (std::isfinite(*norm))
+        return Status::ok();
+    }
     for (size_t i = 0; i < m.params.size(); ++i)
       MODELRT_TRY(cuda::downloadFloats(grads[i], gradMirror.buffers[i], m.params[i].size()));
     return state.download(m.state);
   }
 
-  Status eval(ModelState &m, const Batch &b, float *loss, double *metrics) override {
+  Expected<bool> adoptOptimizer(ModelState &m, Optimizer &opt) override {
     MODELRT_TRY(bindModel(m));
+    MODELRT_TRY(gradMirror.allocate(m.params));
+    auto dev = DeviceOptimizer::create(opt.config(), params.ptrs, gradMirror.ptrs, opt.sizes());
+    if (!dev)
+      return dev.status();
+    optimizer = dev.take();
+    MODELRT_TRY(optimizer->uploadMoments(opt));
+    resident = true;
+    return true;
+  }
+
+  Status update(Optimizer &opt, double lr) override {
+    if (!optimizer)
+      return StepRunner::update(opt, lr);
+    opt.setStepCount(opt.stepCount() + 1);
+    return optimizer->step(opt.stepCount(), lr);
+  }
+
+  Status syncToHost(ModelState &m, Optimizer &opt) override {
+    if (!resident)
+      return Status::ok();
+    MODELRT_TRY(params.download(m.params));
+    MODELRT_TRY(state.download(m.state));
+    return optimizer->downloadMoments(opt);
+  }
+
+  Status eval(ModelState &m, const Batch &b, float *loss, double *metrics) override {
+    if (!resident)
+      MODELRT_TRY(bindModel(m));
     auto in = inputs.put(b.inputs.data(), b.inputs.numBytes());
     auto lab = in ? labels.put(b.labels.data(), b.labels.numBytes()) : in;
     if (!lab)
@@ -110,7 +157,8 @@ public:
   }
 
   Status predict(ModelState &m, const float *x, int64_t count, float *outputs) override {
-    MODELRT_TRY(bindModel(m));
+    if (!resident)
+      MODELRT_TRY(bindModel(m));
     uint64_t inBytes = uint64_t(count) * perSample(prog.input_rank, prog.input_shape);
     uint64_t outBytes = uint64_t(count) * perSample(prog.output_rank, prog.output_shape);
     auto in = inputs.put(x, inBytes);
@@ -128,6 +176,8 @@ public:
 private:
   Mirror params, state, gradMirror;
   Staging inputs, labels, results;
+  std::unique_ptr<DeviceOptimizer> optimizer;
+  bool resident = false; ///< the device copies are the reference
 
   /// Bytes of one f32 sample of the given shape.
   static uint64_t perSample(int32_t rank, const int64_t *shape) {

@@ -30,6 +30,7 @@ struct Run {
   std::unique_ptr<EarlyStopping> early;
   std::unique_ptr<DataLoader> loader;
   std::unique_ptr<StepRunner> runner;
+  bool deviceUpdates = false; ///< the runner adopted the optimizer (GPU)
   std::vector<std::vector<float>> grads;
   std::vector<float *> gradPtrs;
   int64_t step = 0;
@@ -134,11 +135,15 @@ Status logSteps(Run &r, double lr) {
 
 /// Applies one optimizer step with the (accumulated) gradients.
 Status applyStep(Run &r, GradAccumulator &acc) {
-  float *const *g = acc.mean();
-  if (r.cfg.optimizer.clip_norm > 0)
-    clipGradNorm(g, r.model.paramSizes(), r.cfg.optimizer.clip_norm);
   double lr = r.sched->lr();
-  r.opt->step(r.model.paramPtrs.data(), g, lr);
+  if (r.deviceUpdates) {
+    MODELRT_TRY(r.runner->update(*r.opt, lr));
+  } else {
+    float *const *g = acc.mean();
+    if (r.cfg.optimizer.clip_norm > 0)
+      clipGradNorm(g, r.model.paramSizes(), r.cfg.optimizer.clip_norm);
+    r.opt->step(r.model.paramPtrs.data(), g, lr);
+  }
   r.sched->onStep();
   acc.reset();
   ++r.step;
@@ -245,6 +250,14 @@ Status setup(Run &r, int64_t &startEpoch) {
   startEpoch = 0;
   if (!r.opts.resume.empty())
     MODELRT_TRY(resume(r, startEpoch));
+  // The GPU runner keeps the model on the device and updates it there,
+  // except with gradient accumulation or clipping (host updates).
+  if (r.cfg.optimizer.accumulate <= 1 && !(r.cfg.optimizer.clip_norm > 0)) {
+    auto adopted = r.runner->adoptOptimizer(r.model, *r.opt);
+    if (!adopted)
+      return adopted.status();
+    r.deviceUpdates = *adopted;
+  }
   r.logDir = r.opts.logDir.empty() ? r.opts.checkpointDir : r.opts.logDir;
   MODELRT_TRY(makeDirectories(r.opts.checkpointDir));
   MODELRT_TRY(makeDirectories(r.logDir));
@@ -300,6 +313,7 @@ Expected<bool> finishEpoch(Run &r, int64_t epoch, const EvalResult &train, doubl
   if (isBest)
     r.bestLoss = monitored, r.hasBestLoss = true;
   CheckpointPolicy policy{r.opts.checkpointDir, r.opts.keep};
+  MODELRT_TRY(r.runner->syncToHost(r.model, *r.opt));
   MODELRT_TRY(saveEpochCheckpoint(policy, snapshot(r, epoch + 1, metrics), isBest));
   return stop;
 }
@@ -331,6 +345,7 @@ Expected<TrainResult> trainProgram(const ModelrtProgram &prog, const ModelrtTrai
     }
   }
   result.steps = r.step;
+  MODELRT_TRY(r.runner->syncToHost(r.model, *r.opt));
   result.model = std::move(r.model);
   result.model.bind();
   return result;

@@ -58,6 +58,20 @@ public:
   /// The outputs of \p count samples of \p inputs ([count, input...]).
   virtual Status predict(ModelState &model, const float *inputs,
                          int64_t count, float *outputs) = 0;
+
+  /// Takes over \p optimizer's updates, with \p model's parameters and
+  /// state kept on the device between steps (the GPU runner: the fused
+  /// optimizer kernels, no copies of parameters or gradients per step).
+  /// Returns false when the runner updates nothing itself (the CPU runner):
+  /// the caller then calls Optimizer::step on the host copies.
+  virtual Expected<bool> adoptOptimizer(ModelState &model, Optimizer &optimizer);
+  /// One update of the adopted optimizer with learning rate \p lr (its
+  /// step count advances as on the host).
+  virtual Status update(Optimizer &optimizer, double lr);
+  /// After adoptOptimizer: copies the parameters, the state and the
+  /// optimizer's moments back into \p model and \p optimizer (before a
+  /// checkpoint, and at the end of training).
+  virtual Status syncToHost(ModelState &model, Optimizer &optimizer);
   Device device() const { return dev; }
 
 protected:

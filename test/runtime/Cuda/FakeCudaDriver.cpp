@@ -8,9 +8,12 @@
 //===----------------------------------------------------------------------===//
 #include "FakeCudaDriver.h"
 
+#include "modelrt/OptimizerKernels.h"
+
 #include <cublas_v2.h>
 #include <cuda.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -45,6 +48,84 @@ void scaleKernel(void **params, long threads) {
   int64_t n = *static_cast<int64_t *>(params[2]);
   for (long i = 0; i < threads && i < n; ++i)
     data[i] *= factor;
+}
+
+/// One element of an optimizer step kernel (OptimizerKernels.cu's body).
+struct ElementStep {
+  template <bool Second, bool NormaliseFirst, bool First, bool Nesterov, bool Adam>
+  static void run(const modelrt::StepCoeffs &c, const modelrt::OptTensor &t, int64_t i) {
+    float noM = 0, noV = 0;
+    modelrt::stepElement<Second, NormaliseFirst, First, Nesterov, Adam>(
+        c, t.param[i], t.grad[i], First ? t.m[i] : noM, Second ? t.v[i] : noV);
+  }
+};
+
+/// The optimizer step kernels of OptimizerKernels.h, run on the host with
+/// the same chunk loop and element rule (as one block of one thread: any
+/// grid covers every element once).
+template <modelrt::StepVariant V> void optimizerStepKernel(void **params, long) {
+  auto *tensors = *static_cast<const modelrt::OptTensor **>(params[0]);
+  auto *chunks = *static_cast<const modelrt::OptChunk **>(params[1]);
+  int32_t count = *static_cast<int32_t *>(params[2]);
+  int64_t chunkSize = *static_cast<int64_t *>(params[3]);
+  modelrt::StepCoeffs c = *static_cast<modelrt::StepCoeffs *>(params[4]);
+  modelrt::forEachChunkElement(
+      chunks, count, chunkSize, 0, 1, 0, 1,
+      [&](int32_t t) { return tensors[t].size; },
+      [&](int32_t t, int64_t i) {
+        modelrt::dispatchStepVariant<ElementStep>(V, c, tensors[t], i);
+      });
+}
+
+/// modelrt_grad_sumsq: partials[k] = sum of grad^2 over chunk k.
+void gradSumsqKernel(void **params, long) {
+  auto *tensors = *static_cast<const modelrt::OptTensor **>(params[0]);
+  auto *chunks = *static_cast<const modelrt::OptChunk **>(params[1]);
+  int32_t count = *static_cast<int32_t *>(params[2]);
+  int64_t chunkSize = *static_cast<int64_t *>(params[3]);
+  double *partials = *static_cast<double **>(params[4]);
+  for (int32_t k = 0; k < count; ++k) {
+    modelrt::OptChunk c = chunks[k];
+    modelrt::ChunkRange r = modelrt::chunkRange(c, tensors[c.tensor].size, chunkSize);
+    double s = 0;
+    for (int64_t i = r.begin; i < r.end; ++i)
+      s += double(tensors[c.tensor].grad[i]) * tensors[c.tensor].grad[i];
+    partials[k] = s;
+  }
+}
+
+/// modelrt_grad_norm_finalize: out[0] = the norm, out[1] = the clip scale.
+void gradNormFinalizeKernel(void **params, long) {
+  const double *partials = *static_cast<const double **>(params[0]);
+  int32_t count = *static_cast<int32_t *>(params[1]);
+  float maxNorm = *static_cast<float *>(params[2]);
+  float *out = *static_cast<float **>(params[3]);
+  double s = 0;
+  for (int32_t k = 0; k < count; ++k)
+    s += partials[k];
+  out[0] = float(std::sqrt(s));
+  out[1] = maxNorm > 0 && out[0] > maxNorm ? maxNorm / (out[0] + 1e-6f) : 1.0f;
+}
+
+/// The fake of an optimizer step kernel named \p name, or null.
+using KernelFn = void (*)(void **params, long threads);
+KernelFn optimizerKernel(const char *name) {
+  if (std::strcmp(name, modelrt::kGradSumsqKernel) == 0)
+    return gradSumsqKernel;
+  if (std::strcmp(name, modelrt::kGradNormFinalizeKernel) == 0)
+    return gradNormFinalizeKernel;
+  using modelrt::StepVariant;
+  static const std::pair<StepVariant, KernelFn> table[] = {
+      {StepVariant::Sgd, optimizerStepKernel<StepVariant::Sgd>},
+      {StepVariant::SgdMomentum, optimizerStepKernel<StepVariant::SgdMomentum>},
+      {StepVariant::SgdNesterov, optimizerStepKernel<StepVariant::SgdNesterov>},
+      {StepVariant::Rmsprop, optimizerStepKernel<StepVariant::Rmsprop>},
+      {StepVariant::RmspropMomentum, optimizerStepKernel<StepVariant::RmspropMomentum>},
+      {StepVariant::Adam, optimizerStepKernel<StepVariant::Adam>}};
+  for (const auto &[variant, fn] : table)
+    if (std::strcmp(name, modelrt::stepKernelName(variant)) == 0)
+      return fn;
+  return nullptr;
 }
 
 /// The kernel MLIR outlines from GeneratedHostCode.mlir: data[i] += v for a
@@ -282,7 +363,7 @@ CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name) {
   Kernel k = std::strcmp(name, "fake_fill") == 0    ? fillKernel
              : std::strcmp(name, "fake_scale") == 0 ? scaleKernel
              : std::strcmp(name, "fill_kernel") == 0 ? mlirFillKernel
-                                                     : nullptr;
+                                                     : optimizerKernel(name);
   if (!k)
     return CUDA_ERROR_NOT_FOUND;
   *f = reinterpret_cast<CUfunction>(k);
