@@ -56,6 +56,8 @@ Status StepRunner::update(Optimizer &, double) {
 
 Status StepRunner::syncToHost(ModelState &, Optimizer &) { return Status::ok(); }
 
+Status StepRunner::planMemory(ModelState &, int64_t) { return Status::ok(); }
+
 namespace {
 
 /// Calls the program's CPU entry points.

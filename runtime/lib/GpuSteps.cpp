@@ -23,6 +23,8 @@
 #include "modelrt/DeviceOptimizer.h"
 
 #include <cmath>
+#include <cstdio>
+#include <string>
 
 namespace modelrt {
 namespace {
@@ -79,6 +81,32 @@ struct Staging {
   }
 };
 
+/// "1.23 GiB"-style size.
+std::string gib(uint64_t bytes) {
+  const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double v = double(bytes);
+  int u = 0;
+  while (v >= 1024 && u < 4)
+    v /= 1024, ++u;
+  char buf[32];
+  std::snprintf(buf, sizeof buf, u ? "%.2f %s" : "%.0f %s", v, units[u]);
+  return buf;
+}
+
+/// A batch of \p n zero samples with the program's input and label types.
+Batch zeroBatch(const ModelrtProgram &p, int64_t n) {
+  Batch b;
+  std::vector<int64_t> in = {n}, lab = {n};
+  in.insert(in.end(), p.input_shape, p.input_shape + p.input_rank);
+  bool classes = p.label_dtype == MODELRT_I64;
+  if (!classes)
+    lab.insert(lab.end(), p.label_shape, p.label_shape + p.label_rank);
+  b.inputs = Tensor(DType::F32, in);
+  b.labels = Tensor(classes ? DType::I64 : DType::F32, lab);
+  b.size = n;
+  return b;
+}
+
 /// The CUDA error after an entry point returned \p rc.
 Status cudaFailure(const char *what, int rc) {
   Status sticky = cuda::stickyStatus();
@@ -105,7 +133,7 @@ public:
                                  loss, gradMirror.ptrs.data(), metrics);
     if (rc != 0)
       return cudaFailure("train_step", rc);
-    if (resident) {
+    if (resident && optimizer) {
       auto norm = optimizer->gradNorm();
       if (!norm)
         return norm.status();
@@ -134,6 +162,41 @@ public:
       return StepRunner::update(opt, lr);
     opt.setStepCount(opt.stepCount() + 1);
     return optimizer->step(opt.stepCount(), lr);
+  }
+
+  Status planMemory(ModelState &m, int64_t batch) override {
+    MODELRT_TRY(bindModel(m));
+    // The peak memory of steps of two sizes gives the bytes per sample
+    // (sizes of 16 and 256 samples at most: large enough that the pool's
+    // size classes round little, small enough to fit where the batch would).
+    int64_t sizes[2] = {std::min<int64_t>(batch, 16), std::min<int64_t>(batch, 256)};
+    uint64_t peak[2];
+    for (int k = 0; k < 2; ++k) {
+      cuda::devicePoolResetPeak();
+      MODELRT_TRY(zeroStep(m, sizes[k]));
+      peak[k] = cuda::devicePoolStats().peakInUse;
+    }
+    int64_t extra = sizes[1] - sizes[0];
+    uint64_t perSample =
+        extra > 0 && peak[1] > peak[0] ? (peak[1] - peak[0] + extra - 1) / uint64_t(extra) : 0;
+    uint64_t fixed = peak[0] - std::min(peak[0], perSample * uint64_t(sizes[0]));
+    // The pool rounds blocks up by at most 1/8.
+    uint64_t need = (fixed + uint64_t(batch) * perSample) / 8 * 9;
+    uint64_t have = cuda::availableDeviceBytes() + cuda::devicePoolStats().bytesInUse;
+    if (need > have) {
+      uint64_t usable = have / 9 * 8;
+      int64_t fits = perSample && usable > fixed ? int64_t((usable - fixed) / perSample) : 0;
+      return errorf("GPU memory: a training step of %lld samples needs about %llu bytes (%s: "
+                    "%s per sample + %s for the model and optimizer), %llu (%s) are free; %s",
+                    (long long)batch, (unsigned long long)need, gib(need).c_str(),
+                    gib(perSample).c_str(), gib(fixed).c_str(), (unsigned long long)have,
+                    gib(have).c_str(),
+                    fits > 0 ? ("the largest batch that fits is " + std::to_string(fits) +
+                                " (--batch " + std::to_string(fits) + ")").c_str()
+                             : "not even one sample fits");
+    }
+    MODELRT_TRY(zeroStep(m, batch)); // the pool now holds every buffer
+    return bindModel(m);             // undo the state the steps changed
   }
 
   Status syncToHost(ModelState &m, Optimizer &opt) override {
@@ -186,6 +249,28 @@ private:
       n *= uint64_t(shape[i]);
     return n;
   }
+  /// One training step on \p n zero samples (gradients and state change on
+  /// the device only); waits for it.
+  Status zeroStep(const ModelState &m, int64_t n) {
+    Batch b = zeroBatch(prog, n);
+    ModelState scratch = m; // receives whatever the step downloads
+    scratch.bind();
+    std::vector<float *> grads;
+    std::vector<std::vector<float>> host;
+    for (const std::vector<float> &p : m.params)
+      host.emplace_back(p.size());
+    for (std::vector<float> &h : host)
+      grads.push_back(h.data());
+    std::vector<double> metrics(prog.num_metrics);
+    float loss = 0;
+    bool wasResident = resident;
+    resident = true; // runs on the device copies as they are
+    Status st = train(scratch, b, 0, 0, &loss, grads.data(), metrics.data());
+    resident = wasResident;
+    MODELRT_TRY(st);
+    return cuda::synchronize();
+  }
+
   /// Uploads the host model (the reference copy) into the mirrors.
   Status bindModel(const ModelState &m) {
     MODELRT_TRY(params.allocate(m.params));

@@ -258,6 +258,7 @@ Status setup(Run &r, int64_t &startEpoch) {
       return adopted.status();
     r.deviceUpdates = *adopted;
   }
+  MODELRT_TRY(r.runner->planMemory(r.model, r.cfg.batch_size));
   r.logDir = r.opts.logDir.empty() ? r.opts.checkpointDir : r.opts.logDir;
   MODELRT_TRY(makeDirectories(r.opts.checkpointDir));
   MODELRT_TRY(makeDirectories(r.logDir));

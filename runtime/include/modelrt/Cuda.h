@@ -159,8 +159,15 @@ struct DevicePoolStats {
 /// A snapshot of the device pool's counters.
 DevicePoolStats devicePoolStats();
 
+/// Starts a new peak measurement (peakInUse = bytesInUse).
+void devicePoolResetPeak();
+
 /// Returns the pool's cached blocks to the driver (waits for the stream).
 void devicePoolTrim();
+
+/// Bytes modelrt can still get: free on the device (cuMemGetInfo) plus the
+/// pool's cached blocks. 0 when the GPU is not initialised.
+uint64_t availableDeviceBytes();
 
 /// A device allocation from the pool, freed (back to the pool) on destruction.
 class DeviceBuffer {

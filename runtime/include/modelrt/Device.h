@@ -68,6 +68,13 @@ public:
   /// One update of the adopted optimizer with learning rate \p lr (its
   /// step count advances as on the host).
   virtual Status update(Optimizer &optimizer, double lr);
+  /// Sets aside the device memory of training steps of \p batch samples
+  /// before the first step (GPU: runs steps of zeros of 16 and 256 samples to
+  /// measure the memory per sample, fails when \p batch cannot fit, naming
+  /// the bytes needed and free and the largest batch that fits, else runs
+  /// one step of \p batch so that the pool holds every buffer). \p model
+  /// is unchanged. Nothing to do on the CPU.
+  virtual Status planMemory(ModelState &model, int64_t batch);
   /// After adoptOptimizer: copies the parameters, the state and the
   /// optimizer's moments back into \p model and \p optimizer (before a
   /// checkpoint, and at the end of training).

@@ -79,6 +79,8 @@ void resetPoolForTesting() {
 
 DevicePoolStats devicePoolStats() { return devicePool().stats(); }
 
+void devicePoolResetPeak() { devicePool().resetPeak(); }
+
 void devicePoolTrim() {
   if (cudaState() && initCuda())
     devicePool().trim();
@@ -176,6 +178,15 @@ Status download(void *host, const void *dev, uint64_t bytes) {
       "cuMemcpyDtoHAsync (download)"));
   return cuStatus(driverApi()->cuStreamSynchronize(*stream),
                   "cuStreamSynchronize (download)");
+}
+
+uint64_t availableDeviceBytes() {
+  if (!cudaState())
+    return 0;
+  size_t freeMem = 0, total = 0;
+  if (driverApi()->cuMemGetInfo(&freeMem, &total) != CUDA_SUCCESS)
+    return 0;
+  return uint64_t(freeMem) + devicePoolStats().bytesCached;
 }
 
 } // namespace cuda

@@ -126,6 +126,11 @@ bool DevicePool::owns(void *ptr) {
   return inUse.count(ptr) != 0;
 }
 
+void DevicePool::resetPeak() {
+  std::lock_guard<std::mutex> lock(mutex);
+  counters.peakInUse = counters.bytesInUse;
+}
+
 DevicePoolStats DevicePool::stats() {
   std::lock_guard<std::mutex> lock(mutex);
   return counters;

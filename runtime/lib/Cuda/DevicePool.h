@@ -58,6 +58,8 @@ public:
   /// True when \p ptr is a block currently handed out.
   bool owns(void *ptr);
   DevicePoolStats stats();
+  /// Starts a new peak measurement: peakInUse = bytesInUse.
+  void resetPeak();
 
 private:
   void *takeCached(uint64_t sizeClass);

@@ -12,6 +12,8 @@
 #include "CudaTestSupport.h"
 #include "SoftmaxProgram.h"
 
+#include <unistd.h>
+
 using namespace modelrt;
 using namespace modelrt_test;
 
@@ -43,8 +45,9 @@ TEST_F(GpuTrainingTest, ResidentTrainingEqualsCpuTraining) {
   int64_t launches = counters().launches;
   auto gpu = trainProgram(fx.prog, fx.prog.config, onDevice(fx, "gpu", Device::Cuda));
   ASSERT_TRUE(gpu.isOk()) << gpu.message();
-  // One fused optimizer launch and two grad-norm launches per step.
-  EXPECT_EQ(counters().launches - launches, 3 * gpu->steps);
+  // One fused optimizer launch and two grad-norm launches per step, and the
+  // grad norms of the 3 steps of zeros that plan the memory.
+  EXPECT_EQ(counters().launches - launches, 3 * gpu->steps + 2 * 3);
   EXPECT_EQ(flat(gpu->model), flat(cpu->model));
   // Every checkpoint (parameters, moments, step counts) is the same bytes.
   EXPECT_EQ(slurp(fx.dir.path("gpu/last.safetensors")),
@@ -98,4 +101,30 @@ TEST_F(GpuTrainingTest, AccumulationRunsMirroredAndEqualsCpu) {
   ASSERT_TRUE(cpu.isOk() && gpu.isOk()) << gpu.message();
   EXPECT_EQ(counters().launches, launches); // host updates: no optimizer kernel
   EXPECT_EQ(flat(gpu->model), flat(cpu->model));
+}
+
+TEST_F(GpuTrainingTest, MemoryPlanNamesTheLargestBatchThatFits) {
+  // 64 KiB of device memory: the model fits, 4096 samples per step do not.
+  configure(FakeCudaConfig{0, 1, 9, 0, uint64_t(64) << 10, 13000});
+  ASSERT_TRUE(cuda::initCuda().isOk());
+  Fixture fx;
+  addGpuEntryPoints(fx.prog);
+  ModelrtTrainConfig c = fx.prog.config;
+  c.batch_size = 4096;
+  c.epochs = 1;
+  auto r = trainProgram(fx.prog, c, onDevice(fx, "big", Device::Cuda));
+  ASSERT_FALSE(r.isOk());
+  const std::string &msg = r.message();
+  EXPECT_EQ(msg.rfind("GPU memory: a training step of 4096 samples needs about ", 0), 0u) << msg;
+  size_t at = msg.find("the largest batch that fits is ");
+  ASSERT_NE(at, std::string::npos) << msg;
+  int64_t fits = std::stoll(msg.substr(at + 31));
+  EXPECT_GT(fits, 16);
+  EXPECT_LT(fits, 4096);
+  EXPECT_NE(msg.find("(--batch " + std::to_string(fits) + ")"), std::string::npos) << msg;
+  // Nothing was written, and the suggested batch trains.
+  EXPECT_NE(access(fx.dir.path("big/last.safetensors").c_str(), F_OK), 0);
+  c.batch_size = fits;
+  auto ok = trainProgram(fx.prog, c, onDevice(fx, "fits", Device::Cuda));
+  EXPECT_TRUE(ok.isOk()) << ok.message();
 }
