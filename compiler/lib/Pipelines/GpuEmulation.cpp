@@ -18,15 +18,12 @@
 #include "modelc/Pipelines/CpuPipeline.h"
 #include "modelc/Pipelines/GpuPipeline.h"
 
-#include "mlir/Conversion/SCFToGPU/SCFToGPUPass.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Pass/Pass.h"
-#include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
 
@@ -109,13 +106,7 @@ void buildGpuEmulationPipeline(OpPassManager &pm,
                                const GpuPipelineOptions &options) {
   addFusionStage(pm);
   addBufferizationStage(pm);
-  pm.addPass(createMatmulToBlasPass()); // cblas_sgemm stands for cuBLAS
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
-  pm.addPass(createGpuPreparePass());
-  pm.addPass(createConvertLinalgToParallelLoopsPass());
-  pm.addPass(createGpuMapLoopsPass(options.blockSize));
-  pm.addPass(createConvertParallelLoopToGpuPass());
+  addLaunchStage(pm, options, "cblas_sgemm"); // OpenBLAS stands for cuBLAS
   pm.addPass(createGpuEmulateLaunchesPass());
   pm.addPass(createGpuMathApproximationPass(/*host=*/true));
 }

@@ -61,15 +61,7 @@ struct PrefixSymbolsPass
 
 /// Linalg on memrefs -> one outlined kernel per op (GpuStage::Kernels).
 void addKernelStage(OpPassManager &pm, const GpuPipelineOptions &options) {
-  pm.addPass(createMatmulToBlasPass(kCudaSgemmName));
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
-  // No canonicalisation from here to the launches: it would fold the
-  // one-iteration loops that keep scalar work on the device.
-  pm.addPass(createGpuPreparePass());
-  pm.addPass(createConvertLinalgToParallelLoopsPass());
-  pm.addPass(createGpuMapLoopsPass(options.blockSize));
-  pm.addPass(createConvertParallelLoopToGpuPass());
+  addLaunchStage(pm, options, kCudaSgemmName);
   pm.addPass(createGpuDeviceMemoryPass());
   pm.addPass(std::make_unique<PrefixSymbolsPass>(options.symbolPrefix));
   pm.addPass(createGpuKernelOutliningPass());
@@ -80,6 +72,19 @@ void addKernelStage(OpPassManager &pm, const GpuPipelineOptions &options) {
 }
 
 } // namespace
+
+void addLaunchStage(OpPassManager &pm, const GpuPipelineOptions &options,
+                    StringRef sgemm) {
+  pm.addPass(createMatmulToBlasPass(sgemm));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  // No canonicalisation from here to the launches: it would fold the
+  // one-iteration loops that keep scalar work on the device.
+  pm.addPass(createGpuPreparePass());
+  pm.addPass(createConvertLinalgToParallelLoopsPass());
+  pm.addPass(createGpuMapLoopsPass(options.blockSize));
+  pm.addPass(createConvertParallelLoopToGpuPass());
+}
 
 std::unique_ptr<Pass> createPrefixSymbolsPass(StringRef prefix) {
   return std::make_unique<PrefixSymbolsPass>(prefix);

@@ -48,6 +48,13 @@ struct GpuPipelineOptions {
 /// (cblas_sgemm's signature, device pointers; runtime/include/modelrt/Cuda.h).
 inline constexpr const char *kCudaSgemmName = "modelrt_cuda_sgemm";
 
+/// Appends the passes from linalg on memrefs to one `gpu.launch` per op:
+/// matrix products as calls to `sgemm` (cblas_sgemm's signature), scalar
+/// work in one-iteration loops, loops collapsed, tiled and mapped. Shared by
+/// the GPU pipeline and its CPU emulation.
+void addLaunchStage(mlir::OpPassManager &pm, const GpuPipelineOptions &options,
+                    llvm::StringRef sgemm);
+
 /// Appends the GPU lowering pipeline to `pm` (anchored on builtin.module).
 void buildGpuLoweringPipeline(mlir::OpPassManager &pm,
                               const GpuPipelineOptions &options);
