@@ -125,12 +125,18 @@ extern "C" void *mgpuModuleGetFunction(void *module, const char *name) {
     setStickyError(-1, "mgpuModuleGetFunction: null module or name");
     return nullptr;
   }
+  {
+    // The hot path (every launch of generated code): a known kernel.
+    std::lock_guard<std::mutex> lock(m->mutex);
+    auto it = m->functions.find(name);
+    if (it != m->functions.end())
+      return it->second;
+  }
   std::string caller = std::string("mgpuModuleGetFunction(") + name + ")";
   if (!requireCuda(caller.c_str()))
     return nullptr;
   std::lock_guard<std::mutex> lock(m->mutex);
-  auto it = m->functions.find(name);
-  if (it != m->functions.end())
+  if (auto it = m->functions.find(name); it != m->functions.end())
     return it->second;
   if (!ensureLoaded(*m))
     return nullptr;
