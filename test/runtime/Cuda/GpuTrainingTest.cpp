@@ -6,7 +6,8 @@
 // the GPU runner's whole protocol runs: the model uploaded once, the batch
 // per step, the gradient norm checked on the device, the optimizer's fused
 // launch, the sync before every checkpoint, mirrored mode for gradient
-// accumulation. The results must be the CPU's, bit for bit.
+// accumulation; eval and predict in mirrored mode. The results must be the
+// CPU's, bit for bit.
 //
 //===----------------------------------------------------------------------===//
 #include "CudaTestSupport.h"
@@ -127,4 +128,29 @@ TEST_F(GpuTrainingTest, MemoryPlanNamesTheLargestBatchThatFits) {
   c.batch_size = fits;
   auto ok = trainProgram(fx.prog, c, onDevice(fx, "fits", Device::Cuda));
   EXPECT_TRUE(ok.isOk()) << ok.message();
+}
+
+TEST_F(GpuTrainingTest, EvalAndPredictThroughTheGpuRunnerEqualTheCpu) {
+  ASSERT_TRUE(cuda::initCuda().isOk());
+  Fixture fx;
+  addGpuEntryPoints(fx.prog);
+  auto trained = trainProgram(fx.prog, fx.prog.config, onDevice(fx, "t", Device::Cpu));
+  ASSERT_TRUE(trained.isOk());
+  auto data = loadEvaluationData(fx.prog, fx.prog.config);
+  ASSERT_TRUE(data) << data.message();
+  auto cpu = StepRunner::create(fx.prog, Device::Cpu);
+  auto gpu = StepRunner::create(fx.prog, Device::Cuda);
+  ASSERT_TRUE(cpu && gpu);
+  // Odd batch sizes: the last batch is partial, the staging buffers regrow.
+  auto ec = evaluateDataset(fx.prog, trained->model, *data, 7, false, cpu->get());
+  auto eg = evaluateDataset(fx.prog, trained->model, *data, 7, false, gpu->get());
+  ASSERT_TRUE(ec && eg) << eg.message();
+  EXPECT_EQ(ec->loss, eg->loss);
+  EXPECT_EQ(ec->metrics, eg->metrics);
+  EXPECT_EQ(eg->samples, 30);
+  auto pc = predictTensor(fx.prog, trained->model, data->inputs, 11, cpu->get());
+  auto pg = predictTensor(fx.prog, trained->model, data->inputs, 11, gpu->get());
+  ASSERT_TRUE(pc && pg) << pg.message();
+  ASSERT_EQ(pc->numBytes(), pg->numBytes());
+  EXPECT_EQ(0, std::memcmp(pc->data(), pg->data(), pc->numBytes()));
 }
