@@ -35,5 +35,16 @@ Operation *MDLDialect::materializeConstant(OpBuilder &builder, Attribute value,
   return ConstantOp::create(builder, loc, elements);
 }
 
+bool mlir::mdl::configHasMetric(Operation *module, StringRef metric) {
+  auto config = module->getAttrOfType<DictionaryAttr>("mdl.config");
+  auto metrics = config ? config.getAs<ArrayAttr>("metrics") : nullptr;
+  if (!metrics)
+    return false;
+  return llvm::any_of(metrics, [&](Attribute a) {
+    auto s = dyn_cast<StringAttr>(a);
+    return s && s.getValue() == metric;
+  });
+}
+
 #define GET_OP_CLASSES
 #include "mdl/MDLOps.cpp.inc"

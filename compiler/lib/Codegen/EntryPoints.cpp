@@ -19,18 +19,6 @@
 
 using namespace modelc;
 
-/// True when the mdl.config metrics list contains "accuracy".
-static bool wantsAccuracy(mlir::ModuleOp module) {
-  auto config = module->getAttrOfType<mlir::DictionaryAttr>("mdl.config");
-  auto metrics = config ? config.getAs<mlir::ArrayAttr>("metrics") : nullptr;
-  if (!metrics)
-    return false;
-  return llvm::any_of(metrics, [](mlir::Attribute a) {
-    auto s = llvm::dyn_cast<mlir::StringAttr>(a);
-    return s && s.getValue() == "accuracy";
-  });
-}
-
 /// sum(cast(argmax(logits, 1) == labels, i64)) as a tensor<i64>.
 static mlir::Value correctCount(mlir::OpBuilder &b, mlir::Location l,
                                 mlir::Value logits, mlir::Value labels) {
@@ -109,7 +97,7 @@ llvm::LogicalResult modelc::prepareEntryPoints(mlir::ModuleOp module) {
   bool classifier = llvm::isa<mlir::IntegerType>(
       llvm::cast<mlir::RankedTensorType>(eval.getArgumentTypes()[1])
           .getElementType());
-  if (wantsAccuracy(module)) {
+  if (mlir::mdl::configHasMetric(module, "accuracy")) {
     if (!classifier || eval.getNumResults() != 2)
       return eval.emitError("accuracy needs integer class labels and "
                             "@eval_metrics returning (loss sum, correct)");

@@ -44,18 +44,6 @@ static mlir::mdl::InitAttr initAttr(mlir::MLIRContext &ctx,
                                   mlir::DenseF64ArrayAttr::get(&ctx, init.args));
 }
 
-/// True when the module's mdl.config asks for the `accuracy` metric.
-static bool wantsAccuracy(mlir::ModuleOp module) {
-  auto config = module->getAttrOfType<mlir::DictionaryAttr>("mdl.config");
-  auto metrics = config ? config.getAs<mlir::ArrayAttr>("metrics") : nullptr;
-  if (!metrics)
-    return false;
-  return llvm::any_of(metrics, [](mlir::Attribute a) {
-    auto s = mlir::dyn_cast<mlir::StringAttr>(a);
-    return s && s.getValue() == "accuracy";
-  });
-}
-
 /// Creates `func.func @name(args) -> results` and emits its body.
 static void buildFunction(mlir::OpBuilder &b, mlir::ModuleOp module,
                           const Graph &g, const llvm::SourceMgr &sm, Role role,
@@ -88,7 +76,8 @@ static void buildFunction(mlir::OpBuilder &b, mlir::ModuleOp module,
   llvm::SmallVector<mlir::Value> results = em.emit(roots);
   const Node &loss = g.loss ? g.nodes[*g.loss] : g.nodes[g.output];
   if (role == Role::EvalMetrics && loss.kind == OpKind::CrossEntropy &&
-      loss.operands[0] == g.output && wantsAccuracy(module)) {
+      loss.operands[0] == g.output &&
+      mlir::mdl::configHasMetric(module, "accuracy")) {
     // correct = sum(cast(argmax(logits, 1) == labels, i64))
     mlir::Location l = results[0].getLoc();
     llvm::SmallVector<mlir::Value> logits = em.emit({g.output});
