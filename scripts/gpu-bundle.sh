@@ -49,8 +49,14 @@ for tool in modelrt-optimizer-kernel-check CudaGpuCheck; do
 done
 
 # Libraries outside the C/C++ base system (libc, libm, libstdc++, libgcc_s,
-# zlib are expected on the GPU machine): OpenBLAS and what it pulls in.
-for lib in $(ldd "$OUT/mlp" "$OUT/cnn" | awk '/=> \// {print $3}' | sort -u); do
+# zlib are expected on the GPU machine): OpenBLAS, which the executables
+# open at start-up (runtime/include/modelrt/Blas.h), and what it pulls in.
+blas=$(ldconfig -p | awk '/libopenblas\.so\.0 / {print $NF; exit}')
+if [ -z "$blas" ]; then
+  echo "$0: libopenblas.so.0 not found (install libopenblas0)" >&2
+  exit 1
+fi
+for lib in "$blas" $(ldd "$blas" "$OUT/mlp" "$OUT/cnn" | awk '/=> \// {print $3}' | sort -u); do
   case "$(basename "$lib")" in
   libopenblas*|libgfortran*|libquadmath*|libblas*|liblapack*)
     gzip -c -6 "$lib" >"$OUT/lib/$(basename "$lib").gz" ;;

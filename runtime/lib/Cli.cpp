@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "CliInternal.h"
+#include "modelrt/Blas.h"
 
 #include <algorithm>
 #include <cmath>
@@ -187,29 +188,9 @@ Status applyThreads(const ModelrtProgram &p, const CliArgs &a, int64_t &threads)
 
 } // namespace modelrt
 
-/// OpenBLAS's thread control, when the executable links OpenBLAS (every
-/// modelc executable does; runtime unit tests do not).
-extern "C" void openblas_set_num_threads(int) __attribute__((weak));
-
-namespace modelrt {
-/// Runs the BLAS single-threaded unless the user chose a thread count
-/// (OPENBLAS_NUM_THREADS, OMP_NUM_THREADS). The data loader's prefetch
-/// thread has the other core. Measured on the 2-core development machine
-/// while it was busy (`train --profile`, MLP, batch 64): the first layer's
-/// sgemm took 21 ms per call with OpenBLAS's 2 threads (they spin for the
-/// busy core) and 0.6 ms with one (docs/cli.md, "Threads").
-static void configureBlasThreads() {
-  if (!openblas_set_num_threads || std::getenv("OPENBLAS_NUM_THREADS") ||
-      std::getenv("OMP_NUM_THREADS"))
-    return;
-  openblas_set_num_threads(1);
-}
-} // namespace modelrt
-
 extern "C" int modelrt_main(int argc, char **argv, const ModelrtProgram *program) {
   using namespace modelrt;
   const char *self = argc > 0 ? argv[0] : "model";
-  configureBlasThreads();
   if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "help")) {
     printUsage(argc < 2 ? stderr : stdout, self);
     if (argc < 2)
@@ -241,7 +222,11 @@ extern "C" int modelrt_main(int argc, char **argv, const ModelrtProgram *program
     return 1;
   }
   const std::string &c = args->command;
-  Status s = c == "train"  ? runTrain(*program, *args)
+  // OpenBLAS, with the CPU's own kernels and one thread (Blas.h), before
+  // any thread starts: loading it edits the environment for a moment.
+  Status s = c == "info" || c == "check-device" ? Status::ok() : loadBlas();
+  if (s.isOk())
+    s = c == "train"  ? runTrain(*program, *args)
              : c == "eval" ? runEval(*program, *args)
              : c == "info" ? runInfo(*program, *args)
              : c == "check-device" ? runCheckDevice(*program, *args)

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "modelrt/Profile.h"
+#include "modelrt/Blas.h"
 
 #include <algorithm>
 #include <atomic>
@@ -109,6 +110,9 @@ void writeProfileReport(FILE *f, size_t maxKernels) {
   }
   if (ks.size() > maxKernels)
     std::fprintf(f, "  ... %zu more kernels\n", ks.size() - maxKernels);
+  std::string core = blasCoreName();
+  if (!core.empty())
+    std::fprintf(f, "profile: matrix products by OpenBLAS, %s kernels\n", core.c_str());
 }
 
 } // namespace modelrt

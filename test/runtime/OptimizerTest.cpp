@@ -5,10 +5,12 @@
 //
 //===----------------------------------------------------------------------===//
 #include "modelrt/Optimizer.h"
+#include "OptimizerLoops.h" // runtime/lib: the per-ISA builds
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <string>
 
@@ -130,9 +132,9 @@ TEST(Optimizer, AccumulationAveragesMicroBatches) {
 
 // Large updates are split over two threads (runInTwoParts): every variant
 // gives bit for bit the parameters and moments of the one-thread update,
-// on sizes that are not multiples of the split (70001, 33, 65537).
+// on sizes that are not multiples of the split (1100001, 33, 1048579).
 TEST(Optimizer, TwoThreadUpdateEqualsOneThread) {
-  std::vector<int64_t> sizes = {70001, 33, 65537};
+  std::vector<int64_t> sizes = {1100001, 33, 1048579}; // over 2^21 in all
   for (OptimizerKind kind : {OptimizerKind::SGD, OptimizerKind::Adam, OptimizerKind::AdamW,
                              OptimizerKind::RMSprop}) {
     OptimizerConfig cfg;
@@ -162,4 +164,62 @@ TEST(Optimizer, TwoThreadUpdateEqualsOneThread) {
     EXPECT_EQ(one.firstMoments(), two.firstMoments()) << "kind " << int(kind);
     EXPECT_EQ(one.secondMoments(), two.secondMoments()) << "kind " << int(kind);
   }
+}
+
+// Each build of the CPU loop (OptimizerLoops.h: x86-64 baseline, AVX2,
+// AVX-512) gives bit for bit the baseline's parameters and moments, for every
+// variant, on lengths around the vector widths (1, 7, 15, 17, 63, 65, 1000).
+// Builds this CPU cannot run are skipped, named in the output.
+TEST(Optimizer, EveryIsaBuildEqualsBaseline) {
+  std::vector<std::pair<const char *, StepLoopFn>> builds = {{"baseline", stepLoopBaseline}};
+#if defined(__x86_64__)
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+    builds.push_back({"avx2", stepLoopAvx2});
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl"))
+    builds.push_back({"avx512", stepLoopAvx512});
+#endif
+  if (builds.size() < 3)
+    std::printf("note: %zu of 3 builds run on this CPU\n", builds.size());
+  OptimizerConfig cfg;
+  cfg.weightDecay = 0.01;
+  cfg.momentum = 0.9;
+  for (StepVariant variant : {StepVariant::Sgd, StepVariant::SgdMomentum,
+                              StepVariant::SgdNesterov, StepVariant::Rmsprop,
+                              StepVariant::RmspropMomentum, StepVariant::Adam}) {
+    cfg.kind = variant == StepVariant::Adam ? OptimizerKind::Adam
+               : variant == StepVariant::Rmsprop || variant == StepVariant::RmspropMomentum
+                   ? OptimizerKind::RMSprop
+                   : OptimizerKind::SGD;
+    cfg.momentum = variant == StepVariant::Sgd || variant == StepVariant::Rmsprop ? 0 : 0.9;
+    cfg.nesterov = variant == StepVariant::SgdNesterov;
+    for (int64_t n : {1, 7, 15, 17, 63, 65, 1000}) {
+      std::vector<std::vector<float>> ref;
+      for (auto [name, loop] : builds) {
+        std::vector<float> p(n), g(n), m(n, 0.01f), v(n, 0.02f);
+        for (int64_t j = 0; j < n; ++j) {
+          p[j] = std::sin(0.37f * float(j)) + 0.5f;
+          g[j] = std::cos(0.11f * float(j)) * 0.3f;
+        }
+        for (int64_t step = 1; step <= 3; ++step)
+          loop(variant, stepCoeffsFor(cfg, step, 0.01), n, p.data(), g.data(), m.data(),
+               v.data());
+        std::vector<float> all = p;
+        all.insert(all.end(), m.begin(), m.end());
+        all.insert(all.end(), v.begin(), v.end());
+        if (ref.empty())
+          ref.push_back(all);
+        for (size_t j = 0; j < all.size(); ++j)
+          ASSERT_EQ(all[j], ref[0][j]) << name << " variant " << int(variant) << " n=" << n
+                                       << " element " << j;
+      }
+    }
+  }
+}
+
+// The loop the optimizer uses is one of the builds, and MODELRT_CPU_ISA caps
+// it (read once per process, so only checked against the uncapped choice).
+TEST(Optimizer, BestStepLoopIsABuild) {
+  StepLoopFn best = bestStepLoop();
+  EXPECT_TRUE(best == stepLoopBaseline || best == stepLoopAvx2 || best == stepLoopAvx512);
 }

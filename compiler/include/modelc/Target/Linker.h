@@ -29,9 +29,10 @@ struct LinkOptions {
   std::string runtimeLibDir;
   /// The executable to write.
   std::string outputPath;
-  /// System libraries appended after the inputs and the runtime.
-  std::vector<std::string> systemLibs = {"-lopenblas", "-lz", "-lpthread",
-                                         "-lm"};
+  /// System libraries appended after the inputs and the runtime. (OpenBLAS
+  /// is not among them: the runtime opens it at start-up, runtime/include/
+  /// modelrt/Blas.h.)
+  std::vector<std::string> systemLibs = {"-lz", "-lpthread", "-lm"};
 };
 
 /// Returns the runtime library directory for a modelc binary at

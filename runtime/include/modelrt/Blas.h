@@ -1,0 +1,50 @@
+//===- Blas.h - OpenBLAS, loaded at start-up with the CPU's own kernels ----===//
+//
+// Declares modelrt's BLAS layer. Compiled models call `cblas_sgemm` for
+// matrix products and convolutions (compiler/lib/Pipelines/MatmulToBlas.cpp);
+// the runtime defines that symbol and forwards it to OpenBLAS
+// (libopenblas.so.0), which it opens with dlopen so that it decides what
+// OpenBLAS sees when it picks its kernels:
+//   - OPENBLAS_CORETYPE from the environment is NOT passed on: OpenBLAS
+//     detects the CPU. (Machines that set OPENBLAS_CORETYPE=Haswell on an
+//     AVX-512 CPU halve every matrix product: MLP training 59k -> 80k
+//     samples/s on the development machine once it is ignored.)
+//   - MODELRT_OPENBLAS_CORETYPE=NAME chooses OpenBLAS's core (as
+//     OPENBLAS_CORETYPE would), for the rare CPU OpenBLAS misdetects.
+//   - OpenBLAS runs single-threaded unless OPENBLAS_NUM_THREADS or
+//     OMP_NUM_THREADS is set (the data loader has the other core; see
+//     docs/cli.md, "Threads").
+//
+//===----------------------------------------------------------------------===//
+#ifndef MODELRT_BLAS_H
+#define MODELRT_BLAS_H
+
+#include "modelrt/Status.h"
+
+#include <string>
+
+namespace modelrt {
+
+/// Opens OpenBLAS once (thread-safe) and configures it as above. Returns the
+/// same error on every call when it cannot be opened (naming the library and
+/// the package that provides it).
+Status loadBlas();
+
+/// OpenBLAS's name for the kernels it chose ("SkylakeX", "Haswell", ...);
+/// empty when OpenBLAS was not opened (this does not open it).
+std::string blasCoreName();
+
+} // namespace modelrt
+
+extern "C" {
+/// CBLAS's sgemm, forwarded to OpenBLAS (loaded on first use if loadBlas()
+/// was not called). If OpenBLAS cannot be opened it prints loadBlas()'s
+/// error and aborts: it returns nothing to report through, and the CLI
+/// calls loadBlas() first, so this is only reached by programs embedding the
+/// runtime without checking.
+void cblas_sgemm(int order, int transA, int transB, int M, int N, int K, float alpha,
+                 const float *A, int lda, const float *B, int ldb, float beta, float *C,
+                 int ldc);
+}
+
+#endif // MODELRT_BLAS_H

@@ -1,0 +1,114 @@
+//===- Blas.cpp - OpenBLAS through dlopen, with the CPU's own kernels ------===//
+//
+// Implements Blas.h: opens libopenblas.so.0 with OPENBLAS_CORETYPE replaced
+// by MODELRT_OPENBLAS_CORETYPE (or removed) for the duration of the dlopen
+// (OpenBLAS reads it in its constructor), restores the environment, sets the
+// thread count, and forwards cblas_sgemm.
+//
+//===----------------------------------------------------------------------===//
+#include "modelrt/Blas.h"
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <dlfcn.h>
+#include <mutex>
+#include <optional>
+
+namespace modelrt {
+namespace {
+
+using SgemmFn = void (*)(int, int, int, int, int, int, float, const float *, int,
+                         const float *, int, float, float *, int);
+using SetThreadsFn = void (*)(int);
+using CoreNameFn = char *(*)();
+
+/// Set once library() has run (blasCoreName() does not open the library).
+std::atomic<bool> opened{false};
+
+/// The opened library (or why it is not).
+struct BlasLibrary {
+  SgemmFn sgemm = nullptr;
+  CoreNameFn coreName = nullptr;
+  Status status = Status::ok();
+};
+
+/// Runs \p f with OPENBLAS_CORETYPE set to \p value (unset when null), then
+/// restores the variable.
+template <typename F> void withCoreType(const char *value, F f) {
+  const char *old = std::getenv("OPENBLAS_CORETYPE");
+  std::optional<std::string> saved;
+  if (old)
+    saved = old;
+  if (value)
+    setenv("OPENBLAS_CORETYPE", value, 1);
+  else
+    unsetenv("OPENBLAS_CORETYPE");
+  f();
+  if (saved)
+    setenv("OPENBLAS_CORETYPE", saved->c_str(), 1);
+  else
+    unsetenv("OPENBLAS_CORETYPE");
+}
+
+BlasLibrary open() {
+  BlasLibrary lib;
+  const char *path = std::getenv("MODELRT_OPENBLAS");
+  if (!path || !*path)
+    path = "libopenblas.so.0";
+  void *handle = nullptr;
+  withCoreType(std::getenv("MODELRT_OPENBLAS_CORETYPE"),
+               [&] { handle = dlopen(path, RTLD_NOW | RTLD_LOCAL); });
+  if (!handle) {
+    const char *why = dlerror();
+    lib.status = errorf("cannot open OpenBLAS (%s): %s; install Debian's libopenblas0 "
+                        "(or set MODELRT_OPENBLAS to the library's path)",
+                        path, why ? why : "unknown error");
+    return lib;
+  }
+  lib.sgemm = reinterpret_cast<SgemmFn>(dlsym(handle, "cblas_sgemm"));
+  lib.coreName = reinterpret_cast<CoreNameFn>(dlsym(handle, "openblas_get_corename"));
+  auto setThreads = reinterpret_cast<SetThreadsFn>(dlsym(handle, "openblas_set_num_threads"));
+  if (!lib.sgemm) {
+    lib.status = errorf("%s has no cblas_sgemm: it is not OpenBLAS", path);
+    return lib;
+  }
+  if (setThreads && !std::getenv("OPENBLAS_NUM_THREADS") && !std::getenv("OMP_NUM_THREADS"))
+    setThreads(1);
+  return lib;
+}
+
+const BlasLibrary &library() {
+  static std::once_flag once;
+  static BlasLibrary lib;
+  std::call_once(once, [] {
+    lib = open();
+    opened = true;
+  });
+  return lib;
+}
+
+} // namespace
+
+Status loadBlas() { return library().status; }
+
+std::string blasCoreName() {
+  if (!opened.load())
+    return "";
+  const BlasLibrary &lib = library();
+  const char *name = lib.coreName ? lib.coreName() : nullptr;
+  return name ? name : "";
+}
+
+} // namespace modelrt
+
+extern "C" void cblas_sgemm(int order, int transA, int transB, int M, int N, int K,
+                            float alpha, const float *A, int lda, const float *B, int ldb,
+                            float beta, float *C, int ldc) {
+  const modelrt::BlasLibrary &lib = modelrt::library();
+  if (!lib.sgemm) {
+    std::fprintf(stderr, "modelrt: %s\n", lib.status.message().c_str());
+    std::abort();
+  }
+  lib.sgemm(order, transA, transB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+}
