@@ -97,6 +97,7 @@ void addFusionStage(OpPassManager &pm) {
   pm.addPass(createLinalgElementwiseOpFusionPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  pm.addPass(createWidenBoolTensorsPass());
 }
 
 /// Bufferization stage: one-shot bufferization across function boundaries
@@ -239,6 +240,7 @@ void registerModelcPipelines() {
   PassRegistration<EmitCInterfacePass>();
   PassRegistration<MemrefCopyToLinalgPass>();
   registerOutlineKernelsPass();
+  registerWidenBoolTensorsPass();
   PassPipelineRegistration<CpuPipelineCLOptions>(
       "modelc-cpu-lowering",
       "Lower linalg/tensor/arith/math on tensors to the LLVM dialect (CPU)",

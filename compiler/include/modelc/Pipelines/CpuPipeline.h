@@ -83,8 +83,17 @@ std::unique_ptr<mlir::Pass> createOutlineKernelsPass(bool instrument);
 /// Registers `modelc-outline-kernels` with MLIR's global pass registry.
 void registerOutlineKernelsPass();
 
-/// Appends the fusion stage (named ops generalised, elementwise fusion), the
-/// first stage of both the CPU and the GPU pipelines.
+/// Creates `modelc-widen-bool-tensors`: i1 tensors passed from one
+/// linalg.generic to others are stored as i8 (loops over i1 memory are never
+/// vectorised).
+std::unique_ptr<mlir::Pass> createWidenBoolTensorsPass();
+
+/// Registers `modelc-widen-bool-tensors` with MLIR's global pass registry.
+void registerWidenBoolTensorsPass();
+
+/// Appends the fusion stage (named ops generalised, elementwise fusion, i1
+/// tensors widened to i8), the first stage of both the CPU and the GPU
+/// pipelines.
 void addFusionStage(mlir::OpPassManager &pm);
 
 /// Appends the bufferization stage (one-shot bufferization, results as

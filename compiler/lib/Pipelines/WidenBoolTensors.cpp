@@ -1,0 +1,103 @@
+//===- WidenBoolTensors.cpp - i1 tensors between kernels stored as i8 -----===//
+//
+// Implements `modelc-widen-bool-tensors`, run after elementwise fusion:
+// a linalg.generic that produces an i1 tensor (a dropout mask, the `x > 0`
+// of relu's gradient) into a fresh tensor.empty, and whose every use is an
+// input of another linalg.generic, produces an i8 tensor instead (yield
+// arith.extui) and its consumers read it back with arith.trunci. The values
+// are the same; the memory is not: LLVM's loop vectorizer never vectorizes
+// loads or stores of i1 (a vector of i1 is bit-packed, memory is a byte per
+// element), so every loop touching an i1 buffer ran one element at a time
+// (the MLP's dropout gradient: 17 us per 16k elements, 1 ns each). With i8
+// buffers those loops take whole vectors.
+//
+// Left as they are: i1 tensors whose init is read by the payload, that cross
+// a function boundary or feed anything but a linalg.generic input.
+//
+//===----------------------------------------------------------------------===//
+#include "modelc/Pipelines/CpuPipeline.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Pass/Pass.h"
+
+using namespace mlir;
+
+namespace modelc {
+namespace {
+
+/// True when result \p index of \p g can become i8: an i1 tensor built in a
+/// tensor.empty the payload never reads, used only as generic inputs.
+bool canWiden(linalg::GenericOp g, unsigned index) {
+  auto type = dyn_cast<RankedTensorType>(g->getResult(index).getType());
+  if (!type || !type.getElementType().isInteger(1))
+    return false;
+  OpOperand *init = g.getDpsInitOperand(index);
+  if (!init->get().getDefiningOp<tensor::EmptyOp>() || g.payloadUsesValueFromOperand(init))
+    return false;
+  for (OpOperand &use : g->getResult(index).getUses()) {
+    auto consumer = dyn_cast<linalg::GenericOp>(use.getOwner());
+    if (!consumer || !consumer.isDpsInput(&use))
+      return false;
+  }
+  return true;
+}
+
+/// Rewrites result \p index of \p g to i8 and its consumers to read i8.
+void widen(linalg::GenericOp g, unsigned index) {
+  OpBuilder b(g);
+  Type i8 = b.getI8Type();
+  OpOperand *init = g.getDpsInitOperand(index);
+  auto empty = init->get().getDefiningOp<tensor::EmptyOp>();
+  auto type = cast<RankedTensorType>(empty.getType()).clone(i8);
+  init->set(tensor::EmptyOp::create(b, empty.getLoc(), type, empty.getDynamicSizes()));
+  g.getMatchingBlockArgument(init).setType(i8);
+  Operation *yield = g.getBody()->getTerminator();
+  b.setInsertionPoint(yield);
+  Value bit = yield->getOperand(index);
+  yield->setOperand(index, arith::ExtUIOp::create(b, bit.getLoc(), i8, bit));
+  Value result = g->getResult(index);
+  result.setType(type);
+  for (OpOperand &use : result.getUses()) {
+    auto consumer = cast<linalg::GenericOp>(use.getOwner());
+    BlockArgument arg = consumer.getMatchingBlockArgument(&use);
+    arg.setType(i8);
+    b.setInsertionPointToStart(consumer.getBody());
+    auto bitBack = arith::TruncIOp::create(b, arg.getLoc(), b.getI1Type(), arg);
+    arg.replaceAllUsesExcept(bitBack, bitBack);
+  }
+}
+
+struct WidenBoolTensorsPass
+    : PassWrapper<WidenBoolTensorsPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(WidenBoolTensorsPass)
+  StringRef getArgument() const final { return "modelc-widen-bool-tensors"; }
+  StringRef getDescription() const final {
+    return "Store i1 tensors passed between linalg.generic ops as i8";
+  }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<arith::ArithDialect, tensor::TensorDialect>();
+  }
+
+  void runOnOperation() final {
+    SmallVector<std::pair<linalg::GenericOp, unsigned>> todo;
+    getOperation().walk([&](linalg::GenericOp g) {
+      for (unsigned i = 0; i < g->getNumResults(); ++i)
+        if (canWiden(g, i))
+          todo.push_back({g, i});
+    });
+    for (auto [g, i] : todo)
+      widen(g, i);
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Pass> createWidenBoolTensorsPass() {
+  return std::make_unique<WidenBoolTensorsPass>();
+}
+
+void registerWidenBoolTensorsPass() { PassRegistration<WidenBoolTensorsPass>(); }
+
+} // namespace modelc

@@ -1,0 +1,83 @@
+//===- BlasTest.cpp - cblas_sgemm through the runtime's OpenBLAS loader ----===//
+//
+// The runtime's cblas_sgemm (runtime/lib/Blas.cpp) against a float64 loop
+// written here: every transpose combination, products with one row or one
+// column (served by sgemv) and general ones (sgemm), padded leading
+// dimensions, alpha and beta, sizes around the vector widths.
+//
+//===----------------------------------------------------------------------===//
+#include "modelrt/Blas.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+using namespace modelrt;
+
+namespace {
+
+/// C = alpha op(A) op(B) + beta C, row-major, in float64.
+void reference(bool tA, bool tB, int M, int N, int K, double alpha, const std::vector<float> &A,
+               int lda, const std::vector<float> &B, int ldb, double beta, std::vector<double> &C,
+               int ldc) {
+  for (int m = 0; m < M; ++m)
+    for (int n = 0; n < N; ++n) {
+      double sum = 0;
+      for (int k = 0; k < K; ++k)
+        sum += double(tA ? A[k * lda + m] : A[m * lda + k]) *
+               double(tB ? B[n * ldb + k] : B[k * ldb + n]);
+      C[m * ldc + n] = alpha * sum + beta * C[m * ldc + n];
+    }
+}
+
+float value(int i, int salt) { return std::sin(0.7f * float(i) + float(salt)) * 0.5f; }
+
+} // namespace
+
+TEST(Blas, LoadsOpenBlas) {
+  Status s = loadBlas();
+  ASSERT_TRUE(s.isOk()) << s.message();
+  EXPECT_FALSE(blasCoreName().empty());
+}
+
+TEST(Blas, SgemmMatchesFloat64Reference) {
+  struct Shape {
+    int M, N, K;
+  };
+  std::vector<Shape> shapes = {{1, 1, 1},    {1, 7, 65},  {1, 256, 784}, {1, 10, 128},
+                               {65, 1, 7},   {1000, 1, 3}, {7, 1, 63},   {5, 9, 17},
+                               {64, 10, 128}, {63, 65, 1}};
+  for (Shape sh : shapes)
+    for (int tA = 0; tA < 2; ++tA)
+      for (int tB = 0; tB < 2; ++tB)
+        for (float beta : {0.0f, 0.5f}) {
+          int pad = 3; // leading dimensions larger than the rows
+          int aRows = tA ? sh.K : sh.M, aCols = tA ? sh.M : sh.K;
+          int bRows = tB ? sh.N : sh.K, bCols = tB ? sh.K : sh.N;
+          int lda = aCols + pad, ldb = bCols + pad, ldc = sh.N + pad;
+          std::vector<float> A(size_t(aRows) * lda), B(size_t(bRows) * ldb),
+              C(size_t(sh.M) * ldc);
+          for (size_t i = 0; i < A.size(); ++i)
+            A[i] = value(int(i), 1);
+          for (size_t i = 0; i < B.size(); ++i)
+            B[i] = value(int(i), 2);
+          for (size_t i = 0; i < C.size(); ++i)
+            C[i] = value(int(i), 3);
+          std::vector<double> want(C.begin(), C.end());
+          reference(tA, tB, sh.M, sh.N, sh.K, 1.5, A, lda, B, ldb, beta, want, ldc);
+          cblas_sgemm(101, tA ? 112 : 111, tB ? 112 : 111, sh.M, sh.N, sh.K, 1.5f, A.data(),
+                      lda, B.data(), ldb, beta, C.data(), ldc);
+          for (int m = 0; m < sh.M; ++m)
+            for (int n = 0; n < ldc; ++n) {
+              size_t i = size_t(m) * ldc + n;
+              double tol = 1e-5 * (1 + std::sqrt(double(sh.K)));
+              if (n >= sh.N) // padding is never written
+                ASSERT_EQ(C[i], value(int(i), 3)) << "padding at " << m << "," << n;
+              else
+                ASSERT_NEAR(C[i], want[i], tol)
+                    << sh.M << "x" << sh.N << "x" << sh.K << " tA=" << tA << " tB=" << tB
+                    << " beta=" << beta << " at " << m << "," << n;
+            }
+        }
+}
