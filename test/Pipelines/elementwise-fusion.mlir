@@ -34,6 +34,10 @@ func.func @chain(%x: tensor<?x65xf32>, %y: tensor<?x65xf32>) -> tensor<?x65xf32>
 // BUF-LABEL: func.func @chain(
 // BUF-SAME: %[[OUT:[a-z0-9]+]]: memref<?x65xf32>)
 // BUF-NOT: memref.alloc
-// BUF: linalg.generic {{.*}} outs(%[[OUT]]
+// The nest is one loop over the B*65 elements (modelc-collapse-loop-dims),
+// writing through a view of the out-param.
+// BUF: %[[VIEW:.*]] = memref.collapse_shape %[[OUT]] {{\[}}[0, 1]] : memref<?x65xf32> into memref<?xf32>
+// BUF-NOT: memref.alloc
+// BUF: linalg.generic {{.*}} iterator_types = ["parallel"]{{.*}} outs(%[[VIEW]]
 // BUF-NOT: linalg.generic
 // BUF: return

@@ -110,3 +110,34 @@ func.func @reshaped_mask(%x: tensor<8xf32>) -> tensor<2x4xi1> {
   %r = tensor.expand_shape %m [[0, 1]] output_shape [2, 4] : tensor<8xi1> into tensor<2x4xi1>
   return %r : tensor<2x4xi1>
 }
+
+// -----
+
+// A mask made on a flat view and reshaped before its consumer (dropout's
+// mask, computed in one loop over the elements): the reshape carries i8.
+#flat = affine_map<(d0) -> (d0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func.func @mask_through_reshape
+// CHECK: %[[M:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<8xi8>)
+// CHECK: %[[R:.*]] = tensor.expand_shape %[[M]] {{.*}} : tensor<8xi8> into tensor<2x4xi8>
+// CHECK: linalg.generic {{.*}} ins(%[[R]], %{{.*}} : tensor<2x4xi8>, tensor<2x4xf32>)
+// CHECK: arith.trunci %{{.*}} : i8 to i1
+func.func @mask_through_reshape(%x: tensor<8xf32>, %g: tensor<2x4xf32>) -> tensor<2x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8xi1>
+  %ef = tensor.empty() : tensor<2x4xf32>
+  %m = linalg.generic {indexing_maps = [#flat, #flat], iterator_types = ["parallel"]}
+      ins(%x : tensor<8xf32>) outs(%e : tensor<8xi1>) {
+  ^bb0(%v: f32, %o: i1):
+    %c = arith.cmpf ogt, %v, %zero : f32
+    linalg.yield %c : i1
+  } -> tensor<8xi1>
+  %r = tensor.expand_shape %m [[0, 1]] output_shape [2, 4] : tensor<8xi1> into tensor<2x4xi1>
+  %y = linalg.generic {indexing_maps = [#id2, #id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%r, %g : tensor<2x4xi1>, tensor<2x4xf32>) outs(%ef : tensor<2x4xf32>) {
+  ^bb0(%b: i1, %v: f32, %o: f32):
+    %s = arith.select %b, %v, %zero : f32
+    linalg.yield %s : f32
+  } -> tensor<2x4xf32>
+  return %y : tensor<2x4xf32>
+}

@@ -98,6 +98,8 @@ void addFusionStage(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createWidenBoolTensorsPass());
+  pm.addPass(createCollapseLoopDimsPass());
+  pm.addPass(createCanonicalizerPass());
 }
 
 /// Bufferization stage: one-shot bufferization across function boundaries
@@ -241,6 +243,7 @@ void registerModelcPipelines() {
   PassRegistration<MemrefCopyToLinalgPass>();
   registerOutlineKernelsPass();
   registerWidenBoolTensorsPass();
+  registerCollapseLoopDimsPass();
   PassPipelineRegistration<CpuPipelineCLOptions>(
       "modelc-cpu-lowering",
       "Lower linalg/tensor/arith/math on tensors to the LLVM dialect (CPU)",

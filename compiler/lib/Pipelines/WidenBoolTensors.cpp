@@ -4,7 +4,8 @@
 // a linalg.generic that produces an i1 tensor (a dropout mask, the `x > 0`
 // of relu's gradient) into a fresh tensor.empty, and whose every use is an
 // input of another linalg.generic, produces an i8 tensor instead (yield
-// arith.extui) and its consumers read it back with arith.trunci. The values
+// arith.extui) and its consumers read it back with arith.trunci. Reshapes
+// (expand_shape, collapse_shape) between them carry the i8 tensor. The values
 // are the same; the memory is not: LLVM's loop vectorizer never vectorizes
 // loads or stores of i1 (a vector of i1 is bit-packed, memory is a byte per
 // element), so every loop touching an i1 buffer ran one element at a time
@@ -12,7 +13,8 @@
 // buffers those loops take whole vectors.
 //
 // Left as they are: i1 tensors whose init is read by the payload, that cross
-// a function boundary or feed anything but a linalg.generic input.
+// a function boundary or feed anything but a linalg.generic input or a
+// reshape.
 //
 //===----------------------------------------------------------------------===//
 #include "modelc/Pipelines/CpuPipeline.h"
@@ -27,8 +29,35 @@ using namespace mlir;
 namespace modelc {
 namespace {
 
+/// True when \p v is an op result that reshapes (expand_shape or
+/// collapse_shape) can carry as i8.
+bool isReshape(Operation *op) {
+  return isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op);
+}
+
+/// Collects into \p leaves the generic inputs that read \p v, through
+/// reshapes (collected into \p reshapes); false if anything else reads it.
+bool collectUses(Value v, SmallVectorImpl<OpOperand *> &leaves,
+                 SmallVectorImpl<Operation *> &reshapes) {
+  for (OpOperand &use : v.getUses()) {
+    Operation *owner = use.getOwner();
+    if (isReshape(owner)) {
+      reshapes.push_back(owner);
+      if (!collectUses(owner->getResult(0), leaves, reshapes))
+        return false;
+      continue;
+    }
+    auto consumer = dyn_cast<linalg::GenericOp>(owner);
+    if (!consumer || !consumer.isDpsInput(&use))
+      return false;
+    leaves.push_back(&use);
+  }
+  return true;
+}
+
 /// True when result \p index of \p g can become i8: an i1 tensor built in a
-/// tensor.empty the payload never reads, used only as generic inputs.
+/// tensor.empty the payload never reads, used only as generic inputs
+/// (directly or through reshapes).
 bool canWiden(linalg::GenericOp g, unsigned index) {
   auto type = dyn_cast<RankedTensorType>(g->getResult(index).getType());
   if (!type || !type.getElementType().isInteger(1))
@@ -36,12 +65,9 @@ bool canWiden(linalg::GenericOp g, unsigned index) {
   OpOperand *init = g.getDpsInitOperand(index);
   if (!init->get().getDefiningOp<tensor::EmptyOp>() || g.payloadUsesValueFromOperand(init))
     return false;
-  for (OpOperand &use : g->getResult(index).getUses()) {
-    auto consumer = dyn_cast<linalg::GenericOp>(use.getOwner());
-    if (!consumer || !consumer.isDpsInput(&use))
-      return false;
-  }
-  return true;
+  SmallVector<OpOperand *> leaves;
+  SmallVector<Operation *> reshapes;
+  return collectUses(g->getResult(index), leaves, reshapes);
 }
 
 /// Rewrites result \p index of \p g to i8 and its consumers to read i8.
@@ -58,10 +84,17 @@ void widen(linalg::GenericOp g, unsigned index) {
   Value bit = yield->getOperand(index);
   yield->setOperand(index, arith::ExtUIOp::create(b, bit.getLoc(), i8, bit));
   Value result = g->getResult(index);
+  SmallVector<OpOperand *> leaves;
+  SmallVector<Operation *> reshapes;
+  collectUses(result, leaves, reshapes);
   result.setType(type);
-  for (OpOperand &use : result.getUses()) {
-    auto consumer = cast<linalg::GenericOp>(use.getOwner());
-    BlockArgument arg = consumer.getMatchingBlockArgument(&use);
+  for (Operation *r : reshapes) {
+    auto t = cast<RankedTensorType>(r->getResult(0).getType());
+    r->getResult(0).setType(t.clone(i8));
+  }
+  for (OpOperand *use : leaves) {
+    auto consumer = cast<linalg::GenericOp>(use->getOwner());
+    BlockArgument arg = consumer.getMatchingBlockArgument(use);
     arg.setType(i8);
     b.setInsertionPointToStart(consumer.getBody());
     auto bitBack = arith::TruncIOp::create(b, arg.getLoc(), b.getI1Type(), arg);

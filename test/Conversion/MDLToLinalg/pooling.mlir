@@ -1,14 +1,34 @@
-// Structure of the pooling lowering: -inf padding and accumulator for max,
-// zero padding, a sum and a division by the kernel area for avg.
+// Structure of the pooling lowering: max without padding reads each window
+// position through its own map (no reduction loop); max with padding has
+// -inf padding and accumulator; avg has zero padding, a sum and a division
+// by the kernel area.
 // RUN: modelc-opt %s --convert-mdl-to-linalg | FileCheck %s
 
+// CHECK-DAG: #[[P00:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2 * 2, d3 * 2)>
+// CHECK-DAG: #[[P01:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2 * 2, d3 * 2 + 1)>
+// CHECK-DAG: #[[P10:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2 * 2 + 1, d3 * 2)>
+// CHECK-DAG: #[[P11:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2 * 2 + 1, d3 * 2 + 1)>
 // CHECK-LABEL: func.func @max
-// CHECK: %[[NEGINF:.*]] = arith.constant 0xFF800000 : f32
-// CHECK: linalg.fill ins(%[[NEGINF]]
-// CHECK: linalg.pooling_nchw_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+// CHECK-NOT: linalg.pooling_nchw_max
+// CHECK: linalg.generic {indexing_maps = [#[[P00]], #[[P01]], #[[P10]], #[[P11]], #{{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+// CHECK: ^bb0(%[[A:.*]]: f32, %[[B:.*]]: f32, %[[C:.*]]: f32, %[[D:.*]]: f32, %{{.*}}: f32):
+// CHECK: %[[M1:.*]] = arith.maximumf %[[A]], %[[B]] : f32
+// CHECK: %[[M2:.*]] = arith.maximumf %[[M1]], %[[C]] : f32
+// CHECK: %[[M3:.*]] = arith.maximumf %[[M2]], %[[D]] : f32
+// CHECK: linalg.yield %[[M3]]
 func.func @max(%x: tensor<?x32x28x28xf32>) -> tensor<?x32x14x14xf32> {
   %0 = mdl.max_pool2d %x {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : tensor<?x32x28x28xf32> -> tensor<?x32x14x14xf32>
   return %0 : tensor<?x32x14x14xf32>
+}
+
+// CHECK-LABEL: func.func @max_padded
+// CHECK: %[[NEGINF:.*]] = arith.constant 0xFF800000 : f32
+// CHECK: tensor.pad
+// CHECK: linalg.fill ins(%[[NEGINF]]
+// CHECK: linalg.pooling_nchw_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+func.func @max_padded(%x: tensor<?x3x7x7xf32>) -> tensor<?x3x4x4xf32> {
+  %0 = mdl.max_pool2d %x {kernel = array<i64: 3, 3>, stride = array<i64: 2, 2>, padding = array<i64: 1, 1>} : tensor<?x3x7x7xf32> -> tensor<?x3x4x4xf32>
+  return %0 : tensor<?x3x4x4xf32>
 }
 
 // CHECK-LABEL: func.func @avg

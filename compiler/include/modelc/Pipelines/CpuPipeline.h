@@ -91,6 +91,14 @@ std::unique_ptr<mlir::Pass> createWidenBoolTensorsPass();
 /// Registers `modelc-widen-bool-tensors` with MLIR's global pass registry.
 void registerWidenBoolTensorsPass();
 
+/// Creates `modelc-collapse-loop-dims`: the contiguous iteration dimensions
+/// of elementwise linalg.generic ops are merged into one (long inner loops
+/// vectorise; short ones run mostly in their scalar remainder).
+std::unique_ptr<mlir::Pass> createCollapseLoopDimsPass();
+
+/// Registers `modelc-collapse-loop-dims` with MLIR's global pass registry.
+void registerCollapseLoopDimsPass();
+
 /// Appends the fusion stage (named ops generalised, elementwise fusion, i1
 /// tensors widened to i8), the first stage of both the CPU and the GPU
 /// pipelines.

@@ -252,3 +252,38 @@ DenseIntElementsAttr i64Elements(OpBuilder &b, ArrayRef<int64_t> values) {
 }
 
 } // namespace modelc::lowering
+
+bool modelc::lowering::canUnrollWindow(ArrayRef<int64_t> kernel,
+                                       ArrayRef<int64_t> padding) {
+  return padding[0] == 0 && padding[1] == 0 &&
+         kernel[0] * kernel[1] <= kMaxUnrolledWindow;
+}
+
+Value modelc::lowering::windowGeneric(
+    OpBuilder &b, Location loc, Value input, RankedTensorType resultType,
+    ValueRange resultDynamicSizes, ArrayRef<int64_t> kernel,
+    ArrayRef<int64_t> stride,
+    function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
+  MLIRContext *ctx = b.getContext();
+  auto dim = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  SmallVector<AffineMap> maps;
+  SmallVector<Value> inputs;
+  for (int64_t kh = 0; kh < kernel[0]; ++kh)
+    for (int64_t kw = 0; kw < kernel[1]; ++kw) {
+      maps.push_back(AffineMap::get(
+          4, 0,
+          {dim(0), dim(1), dim(2) * stride[0] + kh, dim(3) * stride[1] + kw},
+          ctx));
+      inputs.push_back(input);
+    }
+  maps.push_back(AffineMap::getMultiDimIdentityMap(4, ctx));
+  Value init = emptyTensor(b, loc, resultType, resultDynamicSizes);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{resultType}, inputs, ValueRange{init}, maps,
+             parallelIterators(4),
+             [&](OpBuilder &nb, Location nl, ValueRange args) {
+               linalg::YieldOp::create(nb, nl,
+                                       body(nb, nl, args.drop_back()));
+             })
+      .getResult(0);
+}

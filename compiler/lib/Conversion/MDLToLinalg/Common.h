@@ -113,6 +113,28 @@ mlir::Value padSpatial(mlir::OpBuilder &b, mlir::Location loc,
                        mlir::Value input, llvm::ArrayRef<int64_t> pad,
                        mlir::Value value);
 
+/// The largest window (KH * KW) that windowGeneric unrolls.
+constexpr int64_t kMaxUnrolledWindow = 16;
+
+/// Whether a pooling window can be unrolled: no padding (every window lies
+/// inside the input) and at most kMaxUnrolledWindow positions.
+bool canUnrollWindow(llvm::ArrayRef<int64_t> kernel,
+                     llvm::ArrayRef<int64_t> padding);
+
+/// An all-parallel linalg.generic over the N x C x OH x OW windows of the
+/// NCHW `input` (no padding): the body gets the KH * KW values of one window
+/// in row-major window order, each read through its own affine input map
+/// (n, c, oh * SH + kh, ow * SW + kw), and returns the window's value of
+/// `resultType`. No reduction loop: the window is combined in registers and
+/// the OW loop reads the input with a constant stride, which vectorises.
+mlir::Value windowGeneric(
+    mlir::OpBuilder &b, mlir::Location loc, mlir::Value input,
+    mlir::RankedTensorType resultType, mlir::ValueRange resultDynamicSizes,
+    llvm::ArrayRef<int64_t> kernel, llvm::ArrayRef<int64_t> stride,
+    llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location,
+                                   mlir::ValueRange)>
+        body);
+
 /// A DenseIntElementsAttr `tensor<Nxi64>` (the strides/dilations form of
 /// linalg convolution and pooling ops).
 mlir::DenseIntElementsAttr i64Elements(mlir::OpBuilder &b,

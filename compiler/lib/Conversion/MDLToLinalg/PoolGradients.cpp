@@ -133,10 +133,39 @@ FailureOr<Value> lowerAvgPoolGrad(AvgPool2DGradOp op,
                        contribution);
 }
 
+/// windowArgmax without padding: the same scan (first maximum, a NaN taken
+/// over anything before it) over the window's values in registers.
+Value unrolledArgmax(OpBuilder &b, Location loc, Value input, Value grad,
+                     const PoolGeometry &geo) {
+  auto gType = cast<RankedTensorType>(grad.getType());
+  auto idxType = RankedTensorType::get(gType.getShape(), b.getI64Type());
+  return windowGeneric(
+      b, loc, input, idxType, dynamicSizesFrom(b, loc, gType, grad),
+      geo.kernel, geo.stride, [](OpBuilder &nb, Location nl, ValueRange window) {
+        Value best = window[0];
+        Value where = scalarConstant(nb, nl, nb.getI64Type(), 0);
+        for (size_t p = 1; p < window.size(); ++p) {
+          Value v = window[p];
+          Value take = arith::OrIOp::create(
+              nb, nl,
+              arith::CmpFOp::create(nb, nl, arith::CmpFPredicate::OGT, v, best),
+              arith::CmpFOp::create(nb, nl, arith::CmpFPredicate::UNO, v, v));
+          best = arith::SelectOp::create(nb, nl, take, v, best);
+          where = arith::SelectOp::create(
+              nb, nl, take,
+              scalarConstant(nb, nl, nb.getI64Type(), int64_t(p)), where);
+        }
+        return where;
+      });
+}
+
 /// The row-major in-window index (kh * KW + kw, i64) of each window's
 /// maximum, -1 for a window of padding only (N x C x OH x OW).
 Value windowArgmax(OpBuilder &b, Location loc, Value input, Value grad,
                    const PoolGeometry &geo) {
+  if (canUnrollWindow(geo.kernel, geo.padding) &&
+      isa<FloatType>(elementTypeOf(input)))
+    return unrolledArgmax(b, loc, input, grad, geo);
   MLIRContext *ctx = b.getContext();
   Type elem = elementTypeOf(input);
   Value lowest = lowestValue(b, loc, elem);

@@ -1,7 +1,9 @@
 //===- Pooling.cpp - mdl max_pool2d / avg_pool2d -> linalg ----------------===//
 //
 // max_pool2d: tensor.pad with -inf, linalg.pooling_nchw_max into a -inf
-// accumulator. avg_pool2d: tensor.pad with 0, linalg.pooling_nchw_sum, then
+// accumulator; without padding and with at most 16 window positions, one
+// all-parallel generic reading each window position through its own map
+// (windowGeneric: no reduction loop, vectorises along OW). avg_pool2d: tensor.pad with 0, linalg.pooling_nchw_sum, then
 // a division by the full kernel area (count_include_pad).
 //
 //===----------------------------------------------------------------------===//
@@ -33,6 +35,21 @@ Value pool(OpBuilder &b, OpTy op, Value input, Value padValue, Value init) {
 FailureOr<Value> lowerMaxPool(MaxPool2DOp op, MaxPool2DOp::Adaptor adaptor,
                               ConversionPatternRewriter &rewriter) {
   Type elem = elementTypeOf(adaptor.getInput());
+  if (canUnrollWindow(op.getKernel(), op.getPadding()) && isa<FloatType>(elem)) {
+    // maximumf over the window in row-major order: the value
+    // pooling_nchw_max gives (NaN propagates; max(-inf, v) is v).
+    auto type = cast<RankedTensorType>(op.getType());
+    return windowGeneric(
+        rewriter, op.getLoc(), adaptor.getInput(), type,
+        dynamicSizesFrom(rewriter, op.getLoc(), type, adaptor.getInput()),
+        op.getKernel(), op.getStride(),
+        [](OpBuilder &b, Location l, ValueRange window) {
+          Value m = window[0];
+          for (Value v : window.drop_front())
+            m = arith::MaximumFOp::create(b, l, m, v);
+          return m;
+        });
+  }
   Value lowest = lowestValue(rewriter, op.getLoc(), elem);
   return pool<linalg::PoolingNchwMaxOp>(rewriter, op, adaptor.getInput(),
                                         lowest, lowest);

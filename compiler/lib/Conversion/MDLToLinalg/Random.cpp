@@ -63,34 +63,37 @@ struct DropoutLowering : OpConversionPattern<DropoutOp> {
     Location loc = op.getLoc();
     Value x = adaptor.getInput();
     auto type = cast<RankedTensorType>(x.getType());
-    int64_t rank = type.getRank();
     double rate = op.getRate().convertToDouble();
     Value seed = tensor::ExtractOp::create(rewriter, loc, adaptor.getSeed(),
                                            ValueRange{});
     std::array<Value, 2> key = split64(rewriter, loc, seed);
-    // Row-major strides of x, for the linear index.
-    SmallVector<Value> strides(rank);
-    Value stride = arith::ConstantIndexOp::create(rewriter, loc, 1);
-    for (int64_t d = rank - 1; d >= 0; --d) {
-      strides[d] = stride;
-      stride = arith::MulIOp::create(rewriter, loc, stride,
-                                     tensor::DimOp::create(rewriter, loc, x, d));
+    // One loop over the row-major elements: linalg.index 0 is the linear
+    // index, and the loop is as long as the tensor (a nest whose innermost
+    // loop has 14 iterations does not vectorise).
+    // (A 0-d tensor becomes a 1-element one: no reassociation groups.)
+    SmallVector<ReassociationIndices> reassoc;
+    if (type.getRank() > 0) {
+      reassoc.emplace_back();
+      for (int64_t d = 0; d < type.getRank(); ++d)
+        reassoc.back().push_back(d);
     }
-    auto maskType = RankedTensorType::get(type.getShape(), rewriter.getI1Type());
-    SmallVector<Value> dyn = dynamicSizesFrom(rewriter, loc, type, x);
-    Value outInit = emptyTensor(rewriter, loc, type, dyn);
+    Value flat = x;
+    if (type.getRank() > 1)
+      flat = tensor::CollapseShapeOp::create(rewriter, loc, x, reassoc);
+    else if (type.getRank() == 0)
+      flat = tensor::ExpandShapeOp::create(
+          rewriter, loc, RankedTensorType::get({1}, type.getElementType()), x, reassoc);
+    auto flatType = cast<RankedTensorType>(flat.getType());
+    auto maskType = RankedTensorType::get(flatType.getShape(), rewriter.getI1Type());
+    SmallVector<Value> dyn = dynamicSizesFrom(rewriter, loc, flatType, flat);
+    Value outInit = emptyTensor(rewriter, loc, flatType, dyn);
     Value maskInit = emptyTensor(rewriter, loc, maskType, dyn);
-    AffineMap id = AffineMap::getMultiDimIdentityMap(rank, rewriter.getContext());
+    AffineMap id = AffineMap::getMultiDimIdentityMap(1, rewriter.getContext());
     auto generic = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{type, maskType}, ValueRange{x},
-        ValueRange{outInit, maskInit}, {id, id, id}, parallelIterators(rank),
+        rewriter, loc, TypeRange{flatType, maskType}, ValueRange{flat},
+        ValueRange{outInit, maskInit}, {id, id, id}, parallelIterators(1),
         [&](OpBuilder &b, Location l, ValueRange args) {
-          Value linear = arith::ConstantIndexOp::create(b, l, 0);
-          for (int64_t d = 0; d < rank; ++d)
-            linear = arith::AddIOp::create(
-                b, l, linear,
-                arith::MulIOp::create(b, l, linalg::IndexOp::create(b, l, d),
-                                      strides[d]));
+          Value linear = linalg::IndexOp::create(b, l, 0);
           auto [lo, hi] = split64(
               b, l, arith::IndexCastOp::create(b, l, b.getI64Type(), linear));
           Value zero = i32Const(b, l, 0);
@@ -109,7 +112,16 @@ struct DropoutLowering : OpConversionPattern<DropoutOp> {
                                               scalarConstant(b, l, elem, 0));
           linalg::YieldOp::create(b, l, ValueRange{out, keep});
         });
-    rewriter.replaceOp(op, generic.getResults());
+    SmallVector<Value> results(generic.getResults());
+    auto fullMask = RankedTensorType::get(type.getShape(), rewriter.getI1Type());
+    if (type.getRank() > 1) {
+      results[0] = tensor::ExpandShapeOp::create(rewriter, loc, type, results[0], reassoc);
+      results[1] = tensor::ExpandShapeOp::create(rewriter, loc, fullMask, results[1], reassoc);
+    } else if (type.getRank() == 0) {
+      results[0] = tensor::CollapseShapeOp::create(rewriter, loc, type, results[0], reassoc);
+      results[1] = tensor::CollapseShapeOp::create(rewriter, loc, fullMask, results[1], reassoc);
+    }
+    rewriter.replaceOp(op, results);
     return success();
   }
 };
