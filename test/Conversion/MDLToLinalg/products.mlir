@@ -28,7 +28,8 @@ func.func @bmm(%a: tensor<?x8x16xf32>, %b: tensor<?x16x8xf32>) -> tensor<?x8x8xf
 
 // groups == 1: im2col (tensor.generate gathering the padded input into
 // [C*KH*KW, N*OH*OW]), the weight viewed as [O, C*KH*KW], one rank-2
-// contraction generic, then back to NCHW with the bias added.
+// contraction generic, then back to NCHW with the bias added: a loop over
+// N x O x (H*W) (the innermost loop H*W long) and an expand_shape.
 // CHECK-LABEL: func.func @conv
 // CHECK: tensor.pad %arg0 low[0, 0, 1, 1] high[0, 0, 1, 1]
 // CHECK: tensor.generate
@@ -38,7 +39,8 @@ func.func @bmm(%a: tensor<?x8x16xf32>, %b: tensor<?x16x8xf32>) -> tensor<?x8x8xf
 // CHECK: tensor.extract %arg1
 // CHECK: } : tensor<32x9xf32>
 // CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]} ins(%{{.*}}, %{{.*}} : tensor<32x9xf32>, tensor<9x?xf32>) outs(%{{.*}} : tensor<32x?xf32>)
-// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %arg2 : tensor<32x?xf32>, tensor<32xf32>) outs(%{{.*}} : tensor<?x32x28x28xf32>)
+// CHECK: %[[NOHW:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel"]} ins(%{{.*}}, %arg2 : tensor<32x?xf32>, tensor<32xf32>) outs(%{{.*}} : tensor<?x32x784xf32>)
+// CHECK: tensor.expand_shape %[[NOHW]] {{\[}}[0], [1], [2, 3]] {{.*}} : tensor<?x32x784xf32> into tensor<?x32x28x28xf32>
 // CHECK-NOT: linalg.conv_2d
 // CHECK-LABEL: func.func @grouped
 func.func @conv(%x: tensor<?x1x28x28xf32>, %w: tensor<32x1x3x3xf32>, %b: tensor<32xf32>) -> tensor<?x32x28x28xf32> {
