@@ -15,6 +15,8 @@
 #include <dlfcn.h>
 #include <mutex>
 #include <optional>
+#include <thread>
+#include <algorithm>
 
 namespace modelrt {
 namespace {
@@ -33,6 +35,10 @@ std::atomic<bool> opened{false};
 struct BlasLibrary {
   SgemmFn sgemm = nullptr;
   SgemvFn sgemv = nullptr;
+  SetThreadsFn setThreads = nullptr; ///< null when the user chose the count
+  int (*getThreads)() = nullptr;     ///< openblas_get_num_threads
+  int maxThreads = 1;                ///< the cores OpenBLAS may use
+  int threads = 1;                   ///< the count last set
   CoreNameFn coreName = nullptr;
   Status status = Status::ok();
 };
@@ -72,18 +78,22 @@ BlasLibrary open() {
   }
   lib.sgemm = reinterpret_cast<SgemmFn>(dlsym(handle, "cblas_sgemm"));
   lib.sgemv = reinterpret_cast<SgemvFn>(dlsym(handle, "cblas_sgemv"));
+  lib.getThreads = reinterpret_cast<int (*)()>(dlsym(handle, "openblas_get_num_threads"));
   lib.coreName = reinterpret_cast<CoreNameFn>(dlsym(handle, "openblas_get_corename"));
   auto setThreads = reinterpret_cast<SetThreadsFn>(dlsym(handle, "openblas_set_num_threads"));
   if (!lib.sgemm) {
     lib.status = errorf("%s has no cblas_sgemm: it is not OpenBLAS", path);
     return lib;
   }
-  if (setThreads && !std::getenv("OPENBLAS_NUM_THREADS") && !std::getenv("OMP_NUM_THREADS"))
+  if (setThreads && !std::getenv("OPENBLAS_NUM_THREADS") && !std::getenv("OMP_NUM_THREADS")) {
     setThreads(1);
+    lib.setThreads = setThreads;
+    lib.maxThreads = std::max(1u, std::thread::hardware_concurrency());
+  }
   return lib;
 }
 
-const BlasLibrary &library() {
+BlasLibrary &library() {
   static std::once_flag once;
   static BlasLibrary lib;
   std::call_once(once, [] {
@@ -94,6 +104,26 @@ const BlasLibrary &library() {
 }
 
 enum { RowMajor = 101, NoTrans = 111, Trans = 112 };
+
+/// Multiply-adds per OpenBLAS thread: products below it run on one thread.
+constexpr double kMacsPerThread = 16.0 * 1024 * 1024;
+
+/// Sets OpenBLAS's thread count for an M x N x K product (unless the user
+/// chose it): one thread per 16M multiply-adds, at most one per core. Small
+/// products stay on one thread (a second one costs more to wake than it
+/// saves, and spins afterwards against the data loader: MLP training at
+/// batch 64 went from 1453 to 1078 steps/s with two); the CNN's
+/// convolutions (up to 231M) run ~1.8x faster on two.
+void chooseThreads(BlasLibrary &lib, int M, int N, int K) {
+  if (!lib.setThreads)
+    return;
+  double macs = double(M) * double(N) * double(K);
+  int want = int(std::min<double>(lib.maxThreads, std::max(1.0, macs / kMacsPerThread)));
+  if (want != lib.threads) {
+    lib.setThreads(want);
+    lib.threads = want;
+  }
+}
 
 /// A row-major product with one row or one column of C, as sgemv. OpenBLAS
 /// 0.3.21's sgemm packs the whole other matrix even then (0.8 MB per call
@@ -127,6 +157,11 @@ bool productAsGemv(const BlasLibrary &lib, int order, int tA, int tB, int M, int
 
 Status loadBlas() { return library().status; }
 
+int blasThreadCount() {
+  const BlasLibrary &lib = library();
+  return lib.getThreads ? lib.getThreads() : 0;
+}
+
 std::string blasCoreName() {
   if (!opened.load())
     return "";
@@ -140,12 +175,14 @@ std::string blasCoreName() {
 extern "C" void cblas_sgemm(int order, int transA, int transB, int M, int N, int K,
                             float alpha, const float *A, int lda, const float *B, int ldb,
                             float beta, float *C, int ldc) {
-  const modelrt::BlasLibrary &lib = modelrt::library();
+  modelrt::BlasLibrary &lib = modelrt::library();
   if (!lib.sgemm) {
     std::fprintf(stderr, "modelrt: %s\n", lib.status.message().c_str());
     std::abort();
   }
-  if (!modelrt::productAsGemv(lib, order, transA, transB, M, N, K, alpha, A, lda, B, ldb, beta,
-                              C, ldc))
-    lib.sgemm(order, transA, transB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+  if (modelrt::productAsGemv(lib, order, transA, transB, M, N, K, alpha, A, lda, B, ldb, beta,
+                             C, ldc))
+    return;
+  modelrt::chooseThreads(lib, M, N, K);
+  lib.sgemm(order, transA, transB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
 }

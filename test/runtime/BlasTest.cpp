@@ -10,7 +10,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <thread>
 #include <vector>
 
 using namespace modelrt;
@@ -80,4 +83,25 @@ TEST(Blas, SgemmMatchesFloat64Reference) {
                     << " beta=" << beta << " at " << m << "," << n;
             }
         }
+}
+
+// Products below 16M multiply-adds run on one OpenBLAS thread, larger ones on
+// one thread per 16M, at most one per core (unless OPENBLAS_NUM_THREADS or
+// OMP_NUM_THREADS is set: then the count is the user's and is not checked).
+TEST(Blas, ThreadsFollowTheProductSize) {
+  ASSERT_TRUE(loadBlas().isOk());
+  if (std::getenv("OPENBLAS_NUM_THREADS") || std::getenv("OMP_NUM_THREADS"))
+    GTEST_SKIP() << "the thread count is the user's";
+  int cores = int(std::max(1u, std::thread::hardware_concurrency()));
+  auto run = [](int M, int N, int K) {
+    std::vector<float> A(size_t(M) * K, 0.5f), B(size_t(K) * N, 0.25f), C(size_t(M) * N);
+    cblas_sgemm(101, 111, 111, M, N, K, 1.0f, A.data(), K, B.data(), N, 0.0f, C.data(), N);
+    return C[0];
+  };
+  EXPECT_FLOAT_EQ(run(64, 256, 784), 0.125f * 784); // 12.8M multiply-adds
+  EXPECT_EQ(blasThreadCount(), 1);
+  EXPECT_FLOAT_EQ(run(256, 256, 1024), 0.125f * 1024); // 64M: 4 threads wanted
+  EXPECT_EQ(blasThreadCount(), std::min(cores, 4));
+  run(64, 256, 784);
+  EXPECT_EQ(blasThreadCount(), 1);
 }

@@ -11,9 +11,10 @@
 //     samples/s on the development machine once it is ignored.)
 //   - MODELRT_OPENBLAS_CORETYPE=NAME chooses OpenBLAS's core (as
 //     OPENBLAS_CORETYPE would), for the rare CPU OpenBLAS misdetects.
-//   - OpenBLAS runs single-threaded unless OPENBLAS_NUM_THREADS or
-//     OMP_NUM_THREADS is set (the data loader has the other core; see
-//     docs/cli.md, "Threads").
+//   - OpenBLAS gets one thread per 16M multiply-adds of each product, at
+//     most one per core, unless OPENBLAS_NUM_THREADS or OMP_NUM_THREADS is
+//     set (docs/cli.md, "Threads");
+//   - a product with one row or one column runs as sgemv.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MODELRT_BLAS_H
@@ -33,6 +34,10 @@ Status loadBlas();
 /// OpenBLAS's name for the kernels it chose ("SkylakeX", "Haswell", ...);
 /// empty when OpenBLAS was not opened (this does not open it).
 std::string blasCoreName();
+
+/// OpenBLAS's current thread count (openblas_get_num_threads; 0 when it
+/// has none or is not loaded). Opens OpenBLAS.
+int blasThreadCount();
 
 } // namespace modelrt
 
