@@ -8,6 +8,7 @@
 
 #include "modelrt/Cuda.h"
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace modelrt {
@@ -73,17 +74,67 @@ public:
       return errorf("train_step failed");
     return Status::ok();
   }
+  /// Evaluation and prediction are per sample (no batch statistics in
+  /// eval mode), so a large batch runs in chunks whose activations stay in
+  /// the caches (chunkSize). The CNN's eval at batch 1000 took 3.8 s per
+  /// 10,000 images in one piece, 1.9 s in chunks of 64; the MLP's is best in
+  /// one piece (a 1000-row product runs on two cores). The loss is the
+  /// chunks' means weighted by their sizes.
   Status eval(ModelState &m, const Batch &b, float *loss, double *metrics) override {
-    if (prog.eval_step(prog.context, m.paramPtrs.data(), m.statePtrs.data(),
-                       b.inputs.as<float>(), b.labels.data(), b.size, loss, metrics) != 0)
-      return errorf("eval_step failed");
+    int64_t n = b.size, chunk = evenChunk(n);
+    size_t inBytes = n ? b.inputs.numBytes() / size_t(n) : 0;
+    size_t labBytes = n ? b.labels.numBytes() / size_t(n) : 0;
+    double lossSum = 0;
+    for (int64_t at = 0; at < n || (n == 0 && at == 0); at += chunk) {
+      int64_t size = std::min(chunk, n - at);
+      float part = 0;
+      const char *in = static_cast<const char *>(b.inputs.data()) + size_t(at) * inBytes;
+      const char *lab = static_cast<const char *>(b.labels.data()) + size_t(at) * labBytes;
+      if (prog.eval_step(prog.context, m.paramPtrs.data(), m.statePtrs.data(),
+                         reinterpret_cast<const float *>(in), lab, size, &part, metrics) != 0)
+        return errorf("eval_step failed");
+      lossSum += double(part) * double(size);
+      if (n == 0)
+        break;
+    }
+    *loss = n ? float(lossSum / double(n)) : 0.0f;
     return Status::ok();
   }
   Status predict(ModelState &m, const float *inputs, int64_t count, float *outputs) override {
-    if (prog.predict(prog.context, m.paramPtrs.data(), m.statePtrs.data(), inputs, count,
-                     outputs) != 0)
-      return errorf("predict failed");
+    int64_t chunk = evenChunk(count);
+    int64_t in = elements(prog.input_rank, prog.input_shape);
+    int64_t out = elements(prog.output_rank, prog.output_shape);
+    for (int64_t at = 0; at < count; at += chunk)
+      if (prog.predict(prog.context, m.paramPtrs.data(), m.statePtrs.data(), inputs + at * in,
+                       std::min(chunk, count - at), outputs + at * out) != 0)
+        return errorf("predict failed");
     return Status::ok();
+  }
+
+private:
+  /// The samples per eval_step/predict call: about 1 GFLOP of training work
+  /// (train_flops_per_sample: a proxy for the activations' size; the CNN's
+  /// 25 MFLOP per sample give 40, the MLP's 1 MFLOP give 1000), and never
+  /// fewer than the training batch size or 64.
+  int64_t chunkSize() const {
+    int64_t least = std::max<int64_t>(64, prog.config.batch_size);
+    double flops = prog.train_flops_per_sample;
+    if (!(flops > 0))
+      return least;
+    return std::max<int64_t>(least, int64_t(1e9 / flops));
+  }
+  /// chunkSize() adjusted so that \p n splits into round(n / chunkSize())
+  /// equal parts (1000 samples with a chunk of 993 stay one call).
+  int64_t evenChunk(int64_t n) const {
+    int64_t c = chunkSize();
+    int64_t parts = std::max<int64_t>(1, (n + c / 2) / c);
+    return std::max<int64_t>(1, (n + parts - 1) / parts);
+  }
+  static int64_t elements(int32_t rank, const int64_t *shape) {
+    int64_t n = 1;
+    for (int32_t i = 0; i < rank; ++i)
+      n *= shape[i];
+    return n;
   }
 };
 

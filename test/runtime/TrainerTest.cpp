@@ -172,3 +172,68 @@ TEST(Trainer, KeepsTheLastNEpochsAndTheBestByValidationLoss) {
   EXPECT_EQ(best->epoch, bestEpoch);
   EXPECT_NEAR(best->bestLoss, bestLoss, 1e-6 * bestLoss);
 }
+
+namespace {
+int64_t gEvalCalls = 0, gLargestEvalCall = 0, gPredictCalls = 0;
+int countingEval(void *ctx, float *const *p, float *const *s, const float *x, const void *y,
+                 int64_t n, float *loss, double *metrics) {
+  ++gEvalCalls;
+  gLargestEvalCall = std::max(gLargestEvalCall, n);
+  return evalStep(ctx, p, s, x, y, n, loss, metrics);
+}
+int countingPredict(void *ctx, float *const *p, float *const *s, const float *x, int64_t n,
+                    float *out) {
+  ++gPredictCalls;
+  return predictFn(ctx, p, s, x, n, out);
+}
+} // namespace
+
+// The CPU runner evaluates and predicts a large batch in chunks of about
+// 1 GFLOP of training work (here 1e8 FLOPs per sample: chunks of the 64-sample
+// minimum, split evenly), with the loss, the metric sums and the outputs of
+// one call over the whole batch.
+TEST(Trainer, CpuEvalAndPredictInChunksEqualOneCall) {
+  Fixture fx;
+  fx.prog.train_flops_per_sample = 1e8;
+  fx.prog.eval_step = countingEval;
+  fx.prog.predict = countingPredict;
+  ModelState m = initModelState(fx.prog, 7);
+  const int64_t n = 1000;
+  Batch b;
+  b.inputs = Tensor(DType::F32, {n, kF});
+  b.labels = Tensor(DType::I64, {n});
+  b.size = n;
+  Rng rng(3);
+  for (int64_t i = 0; i < n; ++i) {
+    b.labels.as<int64_t>()[i] = i % kC;
+    for (int64_t f = 0; f < kF; ++f)
+      b.inputs.as<float>()[i * kF + f] = float(rng.normal());
+  }
+  auto runner = StepRunner::create(fx.prog, Device::Cpu);
+  ASSERT_TRUE(runner.isOk()) << runner.status().message();
+  float loss = 0, oneLoss = 0;
+  double metrics[1] = {0}, oneMetrics[1] = {0};
+  ASSERT_TRUE((*runner)->eval(m, b, &loss, metrics).isOk());
+  EXPECT_EQ(gEvalCalls, 16); // round(1000 / 64) parts of 63 (the last 55)
+  EXPECT_EQ(gLargestEvalCall, 63);
+  evalStep(nullptr, m.paramPtrs.data(), m.statePtrs.data(), b.inputs.as<float>(),
+           b.labels.data(), n, &oneLoss, oneMetrics);
+  EXPECT_NEAR(loss, oneLoss, 1e-6 * std::fabs(oneLoss));
+  EXPECT_EQ(metrics[0], oneMetrics[0]);
+  std::vector<float> out(n * kC), oneOut(n * kC);
+  ASSERT_TRUE((*runner)->predict(m, b.inputs.as<float>(), n, out.data()).isOk());
+  EXPECT_EQ(gPredictCalls, 16);
+  predictFn(nullptr, m.paramPtrs.data(), m.statePtrs.data(), b.inputs.as<float>(), n,
+            oneOut.data());
+  EXPECT_EQ(out, oneOut);
+  // Without a FLOP count the chunk is the training batch size (64 at least).
+  gEvalCalls = 0;
+  fx.prog.train_flops_per_sample = 0;
+  fx.prog.config.batch_size = 250;
+  auto plain = StepRunner::create(fx.prog, Device::Cpu);
+  ASSERT_TRUE(plain.isOk());
+  metrics[0] = 0;
+  ASSERT_TRUE((*plain)->eval(m, b, &loss, metrics).isOk());
+  EXPECT_EQ(gEvalCalls, 4);
+  EXPECT_EQ(metrics[0], oneMetrics[0]);
+}
