@@ -45,7 +45,8 @@ func.func @bias(%x: tensor<?x32x28x28xf32>, %b: tensor<32xf32>) -> tensor<?x32x2
 
 // -----
 
-// A reduction (max pooling, window 2) is left alone.
+// Max pooling (window 2) is left alone: its input map is not a projected
+// permutation.
 #in = affine_map<(d0, d1, d2) -> (d0, d1 * 2 + d2)>
 #win = affine_map<(d0, d1, d2) -> (d2)>
 #out = affine_map<(d0, d1, d2) -> (d0, d1)>
@@ -138,4 +139,23 @@ func.func @fill(%e: tensor<4x6xf32>) -> tensor<4x6xf32> {
     linalg.yield %zero : f32
   } -> tensor<4x6xf32>
   return %y : tensor<4x6xf32>
+}
+
+// -----
+
+// A sum over N, H and W (a conv bias gradient): H and W, both reductions
+// and contiguous everywhere, merge, so the innermost loop is 784 long.
+#in = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#out = affine_map<(d0, d1, d2, d3) -> (d1)>
+// CHECK-LABEL: func.func @bias_grad
+// CHECK: tensor.collapse_shape %{{.*}} {{\[}}[0], [1], [2, 3]] : tensor<?x32x28x28xf32> into tensor<?x32x784xf32>
+// CHECK: linalg.generic {{.*}} iterator_types = ["reduction", "parallel", "reduction"]
+func.func @bias_grad(%x: tensor<?x32x28x28xf32>, %acc: tensor<32xf32>) -> tensor<32xf32> {
+  %y = linalg.generic {indexing_maps = [#in, #out], iterator_types = ["reduction", "parallel", "reduction", "reduction"]}
+      ins(%x : tensor<?x32x28x28xf32>) outs(%acc : tensor<32xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %s = arith.addf %v, %o : f32
+    linalg.yield %s : f32
+  } -> tensor<32xf32>
+  return %y : tensor<32xf32>
 }
