@@ -12,9 +12,15 @@
 // CHECK-NOT: linalg.pooling_nchw_max
 // CHECK: linalg.generic {indexing_maps = [#[[P00]], #[[P01]], #[[P10]], #[[P11]], #{{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
 // CHECK: ^bb0(%[[A:.*]]: f32, %[[B:.*]]: f32, %[[C:.*]]: f32, %[[D:.*]]: f32, %{{.*}}: f32):
-// CHECK: %[[M1:.*]] = arith.maximumf %[[A]], %[[B]] : f32
-// CHECK: %[[M2:.*]] = arith.maximumf %[[M1]], %[[C]] : f32
-// CHECK: %[[M3:.*]] = arith.maximumf %[[M2]], %[[D]] : f32
+// The first maximum wins, a NaN is taken over anything before it:
+// CHECK: %[[G1:.*]] = arith.cmpf ogt, %[[B]], %[[A]] : f32
+// CHECK: %[[N1:.*]] = arith.cmpf uno, %[[B]], %[[B]] : f32
+// CHECK: %[[T1:.*]] = arith.ori %[[G1]], %[[N1]] : i1
+// CHECK: %[[M1:.*]] = arith.select %[[T1]], %[[B]], %[[A]] : f32
+// CHECK: arith.cmpf ogt, %[[C]], %[[M1]] : f32
+// CHECK: %[[M2:.*]] = arith.select %{{.*}}, %[[C]], %[[M1]] : f32
+// CHECK: arith.cmpf ogt, %[[D]], %[[M2]] : f32
+// CHECK: %[[M3:.*]] = arith.select %{{.*}}, %[[D]], %[[M2]] : f32
 // CHECK: linalg.yield %[[M3]]
 func.func @max(%x: tensor<?x32x28x28xf32>) -> tensor<?x32x14x14xf32> {
   %0 = mdl.max_pool2d %x {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : tensor<?x32x28x28xf32> -> tensor<?x32x14x14xf32>

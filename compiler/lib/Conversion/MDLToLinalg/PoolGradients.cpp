@@ -146,10 +146,9 @@ Value unrolledArgmax(OpBuilder &b, Location loc, Value input, Value grad,
         Value where = scalarConstant(nb, nl, nb.getI64Type(), 0);
         for (size_t p = 1; p < window.size(); ++p) {
           Value v = window[p];
-          Value take = arith::OrIOp::create(
-              nb, nl,
-              arith::CmpFOp::create(nb, nl, arith::CmpFPredicate::OGT, v, best),
-              arith::CmpFOp::create(nb, nl, arith::CmpFPredicate::UNO, v, v));
+          Value greater = arith::CmpFOp::create(nb, nl, arith::CmpFPredicate::OGT, v, best);
+          Value nan = arith::CmpFOp::create(nb, nl, arith::CmpFPredicate::UNO, v, v);
+          Value take = arith::OrIOp::create(nb, nl, greater, nan);
           best = arith::SelectOp::create(nb, nl, take, v, best);
           where = arith::SelectOp::create(
               nb, nl, take,

@@ -3,7 +3,8 @@
 // max_pool2d: tensor.pad with -inf, linalg.pooling_nchw_max into a -inf
 // accumulator; without padding and with at most 16 window positions, one
 // all-parallel generic reading each window position through its own map
-// (windowGeneric: no reduction loop, vectorises along OW). avg_pool2d: tensor.pad with 0, linalg.pooling_nchw_sum, then
+// (windowGeneric: no reduction loop) and keeping the first maximum (a NaN
+// wins), as PyTorch does. avg_pool2d: tensor.pad with 0, linalg.pooling_nchw_sum, then
 // a division by the full kernel area (count_include_pad).
 //
 //===----------------------------------------------------------------------===//
@@ -36,8 +37,12 @@ FailureOr<Value> lowerMaxPool(MaxPool2DOp op, MaxPool2DOp::Adaptor adaptor,
                               ConversionPatternRewriter &rewriter) {
   Type elem = elementTypeOf(adaptor.getInput());
   if (canUnrollWindow(op.getKernel(), op.getPadding()) && isa<FloatType>(elem)) {
-    // maximumf over the window in row-major order: the value
-    // pooling_nchw_max gives (NaN propagates; max(-inf, v) is v).
+    // The scan of PyTorch's kernel and of the arg-max in PoolGradients.cpp,
+    // over the window in row-major order: take v when v > max or v is NaN.
+    // The values are pooling_nchw_max's except that of +0 and -0 the first
+    // wins; as compares and selects it vectorises where maximumf (a NaN-
+    // propagating max, ~8 scalar x86 instructions) did not: CNN pooling
+    // 60-89 -> 31-40 ms per 40 steps.
     auto type = cast<RankedTensorType>(op.getType());
     return windowGeneric(
         rewriter, op.getLoc(), adaptor.getInput(), type,
@@ -45,8 +50,12 @@ FailureOr<Value> lowerMaxPool(MaxPool2DOp op, MaxPool2DOp::Adaptor adaptor,
         op.getKernel(), op.getStride(),
         [](OpBuilder &b, Location l, ValueRange window) {
           Value m = window[0];
-          for (Value v : window.drop_front())
-            m = arith::MaximumFOp::create(b, l, m, v);
+          for (Value v : window.drop_front()) {
+            Value greater = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT, v, m);
+            Value nan = arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNO, v, v);
+            Value take = arith::OrIOp::create(b, l, greater, nan);
+            m = arith::SelectOp::create(b, l, take, v, m);
+          }
           return m;
         });
   }
