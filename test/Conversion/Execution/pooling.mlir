@@ -1,10 +1,11 @@
 // Numerical check of the max_pool2d / avg_pool2d lowering against float64 references
-// (Inputs/gen.py: PyTorch pooling in double), through the CPU back end (Inputs/runner.cpp).
+// (Inputs/gen.py: PyTorch pooling in double), through the CPU back end (Inputs/runner.cpp);
+// max pooling also on integer-valued inputs with NaNs (ties, NaN propagation).
 // RUN: /usr/bin/python3 %S/Inputs/gen.py pooling %t.cases
 // RUN: modelc-opt %s --convert-mdl-to-linalg -o %t.mlir
 // RUN: modelc-backend-test %t.mlir --emit=exe --link-arg=-rdynamic --link-arg=-ldl --link-input=%S/Inputs/runner.cpp -o %t.exe
 // RUN: %t.exe %t.cases | FileCheck %s
-// CHECK: 6 cases: PASS
+// CHECK: 8 cases: PASS
 
 func.func @max_pool(%x: tensor<?x3x7x9xf32>) -> tensor<?x3x3x4xf32> {
   %0 = mdl.max_pool2d %x {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : tensor<?x3x7x9xf32> -> tensor<?x3x3x4xf32>

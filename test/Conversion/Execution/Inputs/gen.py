@@ -115,6 +115,12 @@ def pooling():
         case("max_pool_pad", [("f32", x)], [("f32", F.max_pool2d(t, 3, 2, padding=1).numpy())])
         case("avg_pool_pad", [("f32", x)],
              [("f32", F.avg_pool2d(t, 3, 2, padding=1, count_include_pad=True).numpy())])
+        # Ties (integer values) and NaNs: a NaN anywhere in a window is the
+        # window's maximum, as in PyTorch.
+        xt = np.round(f32(n, 3, 7, 9) * 2).astype(np.float32)
+        xt.reshape(-1)[::17] = np.nan
+        tt = torch.tensor(d(xt))
+        case("max_pool", [("f32", xt)], [("f32", F.max_pool2d(tt, 2, 2).numpy())])
 
 
 def reductions():
