@@ -18,6 +18,13 @@ Expected<Device> selectDevice(const ModelrtProgram &p, const CliArgs &a) {
   return device;
 }
 
+Expected<std::unique_ptr<StepRunner>> selectRunner(const ModelrtProgram &p, const CliArgs &a) {
+  auto device = selectDevice(p, a);
+  if (!device)
+    return device.status();
+  return StepRunner::create(p, *device);
+}
+
 ModelrtDataConfig applyDataDir(const ModelrtDataConfig &data, const CliArgs &a,
                                std::vector<std::string> &storage) {
   auto it = a.flags.find("--data-dir");
@@ -97,10 +104,7 @@ Status runEval(const ModelrtProgram &p, const CliArgs &a) {
   if (!data)
     return data.status();
   const Dataset &set = *data;
-  auto device = selectDevice(p, a);
-  if (!device)
-    return device.status();
-  auto runner = StepRunner::create(p, *device);
+  auto runner = selectRunner(p, a);
   if (!runner)
     return runner.status();
   setProfiling(a.flags.count("--profile") > 0);
@@ -115,17 +119,6 @@ Status runEval(const ModelrtProgram &p, const CliArgs &a) {
   if (profiling())
     writeProfileReport(stdout);
   return Status::ok();
-}
-
-/// "1.23 MiB"-style size.
-static std::string humanBytes(double b) {
-  const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  int u = 0;
-  while (b >= 1024 && u < 4)
-    b /= 1024, ++u;
-  char buf[32];
-  std::snprintf(buf, sizeof buf, u ? "%.2f %s" : "%.0f %s", b, units[u]);
-  return buf;
 }
 
 /// Prints the parameter and state table; returns the element totals.
@@ -166,7 +159,7 @@ Status runInfo(const ModelrtProgram &p, const CliArgs &a) {
     std::printf("FLOPs per training step: unknown (the program does not say)\n");
   double bytes = 4.0 * double(2 * total + stateTotal + optimState);
   std::printf("memory for params + grads + state + optimizer state: %s (%lld + %lld + %lld + "
-              "%lld f32 values)\n", humanBytes(bytes).c_str(), (long long)total,
+              "%lld f32 values)\n", formatBytes(bytes).c_str(), (long long)total,
               (long long)total, (long long)stateTotal, (long long)optimState);
   return Status::ok();
 }

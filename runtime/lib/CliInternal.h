@@ -40,6 +40,10 @@ Status applyThreads(const ModelrtProgram &program, const CliArgs &args, int64_t 
 /// ("<self>: note: GPU: ..." or why the GPU is not used) on stderr.
 Expected<Device> selectDevice(const ModelrtProgram &program, const CliArgs &args);
 
+/// selectDevice, then the step runner for that device (eval, predict).
+Expected<std::unique_ptr<StepRunner>> selectRunner(const ModelrtProgram &program,
+                                                   const CliArgs &args);
+
 /// The data configuration with --data-dir DIR applied: every data file is
 /// looked for in DIR under its own file name. \p storage owns the new paths.
 ModelrtDataConfig applyDataDir(const ModelrtDataConfig &data, const CliArgs &args,

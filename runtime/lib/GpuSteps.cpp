@@ -81,18 +81,6 @@ struct Staging {
   }
 };
 
-/// "1.23 GiB"-style size.
-std::string gib(uint64_t bytes) {
-  const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  double v = double(bytes);
-  int u = 0;
-  while (v >= 1024 && u < 4)
-    v /= 1024, ++u;
-  char buf[32];
-  std::snprintf(buf, sizeof buf, u ? "%.2f %s" : "%.0f %s", v, units[u]);
-  return buf;
-}
-
 /// A batch of \p n zero samples with the program's input and label types.
 Batch zeroBatch(const ModelrtProgram &p, int64_t n) {
   Batch b;
@@ -188,9 +176,9 @@ public:
       int64_t fits = perSample && usable > fixed ? int64_t((usable - fixed) / perSample) : 0;
       return errorf("GPU memory: a training step of %lld samples needs about %llu bytes (%s: "
                     "%s per sample + %s for the model and optimizer), %llu (%s) are free; %s",
-                    (long long)batch, (unsigned long long)need, gib(need).c_str(),
-                    gib(perSample).c_str(), gib(fixed).c_str(), (unsigned long long)have,
-                    gib(have).c_str(),
+                    (long long)batch, (unsigned long long)need, formatBytes(need).c_str(),
+                    formatBytes(perSample).c_str(), formatBytes(fixed).c_str(), (unsigned long long)have,
+                    formatBytes(have).c_str(),
                     fits > 0 ? ("the largest batch that fits is " + std::to_string(fits) +
                                 " (--batch " + std::to_string(fits) + ")").c_str()
                              : "not even one sample fits");

@@ -152,10 +152,7 @@ Status runPredict(const ModelrtProgram &p, const CliArgs &a) {
       return d.status();
     inputs.push_back(d.take());
   }
-  auto device = selectDevice(p, a);
-  if (!device)
-    return device.status();
-  auto runner = StepRunner::create(p, *device);
+  auto runner = selectRunner(p, a);
   if (!runner)
     return runner.status();
   for (const Dataset &d : inputs) {

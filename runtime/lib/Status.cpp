@@ -1,4 +1,4 @@
-//===- Status.cpp - printf-style construction of errors --------------------===//
+//===- Status.cpp - printf-style construction of errors, sizes in messages ===//
 #include "modelrt/Status.h"
 
 #include <cstdarg>
@@ -18,6 +18,16 @@ Status errorf(const char *fmt, ...) {
   std::vsnprintf(buf.data(), buf.size(), fmt, args);
   va_end(args);
   return Status::error(std::string(buf.data()));
+}
+
+std::string formatBytes(double bytes) {
+  const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int u = 0;
+  while (bytes >= 1024 && u < 4)
+    bytes /= 1024, ++u;
+  char buf[32];
+  std::snprintf(buf, sizeof buf, u ? "%.2f %s" : "%.0f %s", bytes, units[u]);
+  return buf;
 }
 
 } // namespace modelrt

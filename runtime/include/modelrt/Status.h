@@ -3,6 +3,7 @@
 // Implements `Status` (success or an error message) and `Expected<T>` (a value
 // or an error). Every public runtime function reports failure through these;
 // messages name the file and the place (byte offset, line:column, step).
+// Also the helpers that build messages: errorf, formatBytes.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MODELRT_STATUS_H
@@ -66,6 +67,9 @@ private:
 
 /// Builds an error Status from printf-style arguments.
 Status errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/// A size for messages: "512 B", "1.23 MiB", "139.80 GiB" (powers of 1024).
+std::string formatBytes(double bytes);
 
 } // namespace modelrt
 
