@@ -92,9 +92,12 @@ static LogicalResult rule(SqrtOp op, GB &e) {
   e.set(0, e.div(e.mul(e.grad(), e.scalar(0.5, y)), y));
   return success();
 }
+// On y = relu(x) rather than x (y > 0 exactly when x > 0, NaN and -0
+// included): x then has no other use and fuses into its producer (a
+// convolution's bias add, a product's epilogue).
 static LogicalResult rule(ReluOp op, GB &e) {
-  Value x = op.getOperand();
-  e.set(0, e.maskOrZero(e.cmp(CmpPredicate::gt, x, e.scalar(0.0, x)),
+  Value y = op.getResult();
+  e.set(0, e.maskOrZero(e.cmp(CmpPredicate::gt, y, e.scalar(0.0, y)),
                         e.grad()));
   return success();
 }

@@ -94,7 +94,7 @@ struct MemrefCopyToLinalgPass
 /// for the BLAS rewrite), then producer/consumer elementwise fusion.
 void addFusionStage(OpPassManager &pm) {
   pm.addPass(createLinalgGeneralizeNamedOpsPass());
-  pm.addPass(createLinalgElementwiseOpFusionPass());
+  pm.addPass(createFuseElementwisePass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createWidenBoolTensorsPass());
@@ -244,6 +244,7 @@ void registerModelcPipelines() {
   registerOutlineKernelsPass();
   registerWidenBoolTensorsPass();
   registerCollapseLoopDimsPass();
+  registerFuseElementwisePass();
   PassPipelineRegistration<CpuPipelineCLOptions>(
       "modelc-cpu-lowering",
       "Lower linalg/tensor/arith/math on tensors to the LLVM dialect (CPU)",

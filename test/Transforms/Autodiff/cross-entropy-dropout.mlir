@@ -4,7 +4,7 @@
 // cross_entropy's gradient is the stable fused form (softmax - onehot,
 // scaled by the reduction) with no log or softmax of its own; dropout's
 // gradient reuses the forward mask (no second dropout); relu's is a select
-// on x > 0. A parameter the loss does not reach gets zeros and a warning.
+// on y > 0 (its result, so that x has no other use). A parameter the loss does not reach gets zeros and a warning.
 
 mdl.parameter @w : tensor<4x3xf32> {init = #mdl.init<zeros>}
 mdl.parameter @unused : tensor<2xf32> {init = #mdl.init<zeros>}
@@ -22,12 +22,13 @@ func.func @train_loss(%x: tensor<?x4xf32>, %labels: tensor<?xi64>, %seed: tensor
 // CHECK-DAG: %[[ZEROS:.*]] = mdl.constant dense<0.000000e+00> : tensor<2xf32>
 // CHECK-DAG: %[[SCALE:.*]] = mdl.constant dense<1.33333337> : tensor<f32>
 // CHECK: %[[H:.*]] = mdl.matmul
+// CHECK: %[[R:.*]] = mdl.relu %[[H]]
 // CHECK: %[[D:[a-z0-9_]+]], %[[MASK:[a-z0-9_]+]] = mdl.dropout
 // CHECK: %[[L:.*]] = mdl.cross_entropy mean %[[D]]
 // CHECK: %[[DL:.*]] = mdl.cross_entropy_grad mean %[[D]], %{{.*}}, %{{.*}} : tensor<?x3xf32>, tensor<?xi64>, tensor<f32> -> tensor<?x3xf32>
 // CHECK: %[[S:.*]] = mdl.mul %[[DL]], %[[SCALE]]
 // CHECK: %[[DD:.*]] = mdl.select %[[MASK]], %[[S]], %{{.*}} : tensor<?x3xi1>, tensor<?x3xf32>, tensor<f32> -> tensor<?x3xf32>
-// CHECK: %[[POS:.*]] = mdl.cmp gt, %[[H]], %{{.*}}
+// CHECK: %[[POS:.*]] = mdl.cmp gt, %[[R]], %{{.*}}
 // CHECK: %[[DH:.*]] = mdl.select %[[POS]], %[[DD]], %{{.*}}
 // CHECK: %[[DW:.*]] = mdl.matmul %{{.*}}, %[[DH]]
 // CHECK: return %[[L]], %[[DW]], %[[ZEROS]]

@@ -91,6 +91,14 @@ std::unique_ptr<mlir::Pass> createWidenBoolTensorsPass();
 /// Registers `modelc-widen-bool-tensors` with MLIR's global pass registry.
 void registerWidenBoolTensorsPass();
 
+/// Creates `modelc-fuse-elementwise`: producer/consumer fusion of
+/// elementwise linalg.generic ops and reshape propagation through them, as
+/// upstream's linalg-fuse-elementwise-ops but never reshaping a contraction.
+std::unique_ptr<mlir::Pass> createFuseElementwisePass();
+
+/// Registers `modelc-fuse-elementwise` with MLIR's global pass registry.
+void registerFuseElementwisePass();
+
 /// Creates `modelc-collapse-loop-dims`: the contiguous iteration dimensions
 /// of elementwise linalg.generic ops are merged into one (long inner loops
 /// vectorise; short ones run mostly in their scalar remainder).

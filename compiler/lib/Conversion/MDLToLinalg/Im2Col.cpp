@@ -1,15 +1,14 @@
 //===- Im2Col.cpp - im2col / col2im + GEMM builders for conv2d ------------===//
 //
 // Implements the builders declared in Im2Col.h: the GEMM operands (im2col
-// columns, the weight matrix, the channel-major gradient) are built with
-// tensor.generate + tensor.extract rather than linalg.generic/reshapes,
-// because the CPU pipeline's elementwise fusion and reshape propagation
-// would otherwise fuse them into the contraction (a rank-4+ or non-affine
-// contraction that modelc-matmul-to-blas cannot take); rank-2 contraction
-// generics; the result read back into NCHW / OIHW by generics with affine
-// (linearising) maps; col2im as a gather over kernel positions (no scatter:
-// each input element sums the column entries that read it, selected by
-// divisibility and range tests on its index).
+// columns, the channel-major gradient) are rank-4/6 linalg.generic copies
+// with affine maps, collapsed into matrices; the weight is a collapse of
+// OIHW (no copy). modelc-fuse-elementwise never propagates these reshapes
+// into the contraction, which stays rank 2 for modelc-matmul-to-blas. The
+// products are rank-2 contraction generics; the result is read back into
+// NCHW by a generic with a linearising map; col2im is a gather over kernel
+// positions (no scatter: each input element sums the column entries that
+// read it, selected by divisibility and range tests on its index).
 //
 //===----------------------------------------------------------------------===//
 #include "Im2Col.h"
@@ -53,38 +52,6 @@ std::pair<Value, Value> sourcePosition(OpBuilder &b, Location loc, Value x,
           arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, o,
                                 cst(out))));
   return {arith::SelectOp::create(b, loc, valid, o, zero), valid};
-}
-
-/// Splits the linear index `i` into mixed-radix digits with the given
-/// (static) inner sizes: sizes = {A, B, C} gives (i / (B*C), (i / C) % B,
-/// i % C). The leading digit is not wrapped.
-SmallVector<Value> unflatten(OpBuilder &b, Location loc, Value i,
-                             ArrayRef<int64_t> sizes) {
-  SmallVector<Value> digits(sizes.size());
-  Value rest = i;
-  for (size_t k = sizes.size(); k-- > 1;) {
-    Value size = arith::ConstantIndexOp::create(b, loc, sizes[k]);
-    digits[k] = arith::RemUIOp::create(b, loc, rest, size);
-    rest = arith::DivUIOp::create(b, loc, rest, size);
-  }
-  digits[0] = rest;
-  return digits;
-}
-
-/// A rank-2 tensor.generate of `type` whose element (row, col) is `fn`'s
-/// value. tensor.generate (not linalg) on purpose: the CPU pipeline's
-/// elementwise fusion and reshape propagation do not see through it, so the
-/// consuming GEMM stays a rank-2 contraction that BLAS can take.
-Value generateMatrix(
-    OpBuilder &b, Location loc, RankedTensorType type, ValueRange dynSizes,
-    llvm::function_ref<Value(OpBuilder &, Location, Value, Value)> fn) {
-  auto gen = tensor::GenerateOp::create(b, loc, type, dynSizes);
-  OpBuilder::InsertionGuard guard(b);
-  Block *body = b.createBlock(&gen.getBody(), {},
-                              {b.getIndexType(), b.getIndexType()}, {loc, loc});
-  tensor::YieldOp::create(
-      b, loc, fn(b, loc, body->getArgument(0), body->getArgument(1)));
-  return gen;
 }
 
 /// The col2im body at loop (n, c, h, w, kh, kw): `acc` plus the entry of
@@ -145,32 +112,34 @@ LogicalResult modelc::lowering::convGeometry(
 
 Value modelc::lowering::im2colColumns(OpBuilder &b, Location loc, Value input,
                                       const ConvGeometry &g) {
+  MLIRContext *ctx = b.getContext();
   Type elem = elementTypeOf(input);
   Value zero = scalarConstant(b, loc, elem, 0);
   Value padded = padSpatial(b, loc, input, g.padding, zero);
+  // Loops (c, kh, kw, n, oh, ow) over the columns seen as
+  // C x KH x KW x N x OH x OW: every read is affine (no division) and the
+  // innermost loop copies a row segment of the padded input.
+  // modelc-fuse-elementwise never pushes the collapse into the product.
+  auto d = [&](unsigned i) { return dimExpr(ctx, i); };
   auto type = RankedTensorType::get(
+      {g.channels, g.kh, g.kw, ShapedType::kDynamic, g.oh, g.ow}, elem);
+  Value init = emptyTensor(b, loc, type,
+                           {Value(tensor::DimOp::create(b, loc, input, 0))});
+  AffineMap read = AffineMap::get(
+      6, 0,
+      {d(3), d(0), d(4) * g.stride[0] + d(1) * g.dilation[0],
+       d(5) * g.stride[1] + d(2) * g.dilation[1]},
+      ctx);
+  Value cols =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{type}, ValueRange{padded}, ValueRange{init},
+          {read, AffineMap::getMultiDimIdentityMap(6, ctx)},
+          parallelIterators(6), yieldFirst)
+          .getResult(0);
+  auto matrix = RankedTensorType::get(
       {g.channels * g.kh * g.kw, ShapedType::kDynamic}, elem);
-  Value batch = tensor::DimOp::create(b, loc, input, 0);
-  Value cols = arith::MulIOp::create(
-      b, loc, batch, arith::ConstantIndexOp::create(b, loc, g.oh * g.ow));
-  return generateMatrix(
-      b, loc, type, {cols},
-      [&](OpBuilder &nb, Location nl, Value row, Value col) -> Value {
-        SmallVector<Value> k = unflatten(nb, nl, row, {g.channels, g.kh, g.kw});
-        SmallVector<Value> o = unflatten(nb, nl, col, {0, g.oh, g.ow});
-        auto at = [&](Value out, Value tap, int64_t s, int64_t d) -> Value {
-          return arith::AddIOp::create(
-              nb, nl,
-              arith::MulIOp::create(nb, nl, out,
-                                    arith::ConstantIndexOp::create(nb, nl, s)),
-              arith::MulIOp::create(nb, nl, tap,
-                                    arith::ConstantIndexOp::create(nb, nl, d)));
-        };
-        return tensor::ExtractOp::create(
-            nb, nl, padded,
-            ValueRange{o[0], k[0], at(o[1], k[1], g.stride[0], g.dilation[0]),
-                       at(o[2], k[2], g.stride[1], g.dilation[1])});
-      });
+  SmallVector<ReassociationIndices> groups = {{0, 1, 2}, {3, 4, 5}};
+  return tensor::CollapseShapeOp::create(b, loc, matrix, cols, groups);
 }
 
 Value modelc::lowering::gemm(OpBuilder &b, Location loc, Value lhs,
@@ -201,35 +170,41 @@ Value modelc::lowering::gemm(OpBuilder &b, Location loc, Value lhs,
 
 Value modelc::lowering::weightMatrix(OpBuilder &b, Location loc,
                                      Value weight) {
+  // OIHW is already [O, C*KH*KW] in memory: a collapse (no copy), which
+  // modelc-fuse-elementwise keeps out of the product.
   auto wType = cast<RankedTensorType>(weight.getType());
-  int64_t c = wType.getDimSize(1), kh = wType.getDimSize(2),
-          kw = wType.getDimSize(3);
-  auto type = RankedTensorType::get({wType.getDimSize(0), c * kh * kw},
-                                    wType.getElementType());
-  return generateMatrix(
-      b, loc, type, {},
-      [&](OpBuilder &nb, Location nl, Value row, Value col) -> Value {
-        SmallVector<Value> k = unflatten(nb, nl, col, {c, kh, kw});
-        return tensor::ExtractOp::create(nb, nl, weight,
-                                         ValueRange{row, k[0], k[1], k[2]});
-      });
+  auto type = RankedTensorType::get(
+      {wType.getDimSize(0),
+       wType.getDimSize(1) * wType.getDimSize(2) * wType.getDimSize(3)},
+      wType.getElementType());
+  SmallVector<ReassociationIndices> groups = {{0}, {1, 2, 3}};
+  return tensor::CollapseShapeOp::create(b, loc, type, weight, groups);
 }
 
 Value modelc::lowering::channelMajor(OpBuilder &b, Location loc, Value y) {
+  MLIRContext *ctx = b.getContext();
   auto yType = cast<RankedTensorType>(y.getType());
-  int64_t h = yType.getDimSize(2), w = yType.getDimSize(3);
+  // Loops (c, n, h, w) over C x N x H x W, collapsed into the matrix
+  // [C, N*H*W] (the collapse stays out of the product it feeds).
   auto type = RankedTensorType::get(
+      {yType.getDimSize(1), yType.getDimSize(0), yType.getDimSize(2),
+       yType.getDimSize(3)},
+      yType.getElementType());
+  SmallVector<Value> dyn;
+  if (type.isDynamicDim(1))
+    dyn.push_back(tensor::DimOp::create(b, loc, y, 0));
+  Value init = emptyTensor(b, loc, type, dyn);
+  auto d = [&](unsigned i) { return dimExpr(ctx, i); };
+  Value t = linalg::GenericOp::create(
+                b, loc, TypeRange{type}, ValueRange{y}, ValueRange{init},
+                {AffineMap::get(4, 0, {d(1), d(0), d(2), d(3)}, ctx),
+                 AffineMap::getMultiDimIdentityMap(4, ctx)},
+                parallelIterators(4), yieldFirst)
+                .getResult(0);
+  auto matrix = RankedTensorType::get(
       {yType.getDimSize(1), ShapedType::kDynamic}, yType.getElementType());
-  Value cols = arith::MulIOp::create(
-      b, loc, tensor::DimOp::create(b, loc, y, 0),
-      arith::ConstantIndexOp::create(b, loc, h * w));
-  return generateMatrix(
-      b, loc, type, {cols},
-      [&](OpBuilder &nb, Location nl, Value row, Value col) -> Value {
-        SmallVector<Value> p = unflatten(nb, nl, col, {0, h, w});
-        return tensor::ExtractOp::create(nb, nl, y,
-                                         ValueRange{p[0], row, p[1], p[2]});
-      });
+  SmallVector<ReassociationIndices> groups = {{0}, {1, 2, 3}};
+  return tensor::CollapseShapeOp::create(b, loc, matrix, t, groups);
 }
 
 Value modelc::lowering::fromChannelMajor(OpBuilder &b, Location loc,
@@ -277,17 +252,8 @@ Value modelc::lowering::fromChannelMajor(OpBuilder &b, Location loc,
 Value modelc::lowering::weightFromMatrix(OpBuilder &b, Location loc,
                                          Value matrix,
                                          RankedTensorType type) {
-  MLIRContext *ctx = b.getContext();
-  auto d = [&](unsigned i) { return dimExpr(ctx, i); };
-  int64_t kh = type.getDimSize(2), kw = type.getDimSize(3);
-  AffineMap read =
-      AffineMap::get(4, 0, {d(0), d(1) * (kh * kw) + d(2) * kw + d(3)}, ctx);
-  Value init = emptyTensor(b, loc, type, {});
-  return linalg::GenericOp::create(
-             b, loc, TypeRange{type}, ValueRange{matrix}, ValueRange{init},
-             {read, AffineMap::getMultiDimIdentityMap(4, ctx)},
-             parallelIterators(4), yieldFirst)
-      .getResult(0);
+  SmallVector<ReassociationIndices> groups = {{0}, {1, 2, 3}};
+  return tensor::ExpandShapeOp::create(b, loc, type, matrix, groups);
 }
 
 Value modelc::lowering::col2im(OpBuilder &b, Location loc, Value cols,

@@ -35,7 +35,8 @@ convGeometry(mlir::RankedTensorType input, mlir::RankedTensorType weight,
              ConvGeometry &geom);
 
 /// im2col of the (unpadded) NCHW `input`: [C*KH*KW, N*OH*OW] with
-/// `cols[(c,kh,kw), (n,oh,ow)] = xpad[n, c, oh*s + kh*d, ow*s + kw*d]`.
+/// `cols[(c,kh,kw), (n,oh,ow)] = xpad[n, c, oh*s + kh*d, ow*s + kw*d]`
+/// (a rank-6 generic, collapsed).
 mlir::Value im2colColumns(mlir::OpBuilder &b, mlir::Location loc,
                           mlir::Value input, const ConvGeometry &geom);
 
@@ -45,11 +46,12 @@ mlir::Value gemm(mlir::OpBuilder &b, mlir::Location loc, mlir::Value lhs,
                  bool transLhs, mlir::Value rhs, bool transRhs,
                  mlir::Value acc);
 
-/// The OIHW weight gathered into the matrix [O, C*KH*KW].
+/// The OIHW weight viewed as the matrix [O, C*KH*KW] (a collapse_shape).
 mlir::Value weightMatrix(mlir::OpBuilder &b, mlir::Location loc,
                          mlir::Value weight);
 
-/// The NCHW tensor `y` as the channel-major matrix [C, N*H*W].
+/// The NCHW tensor `y` as the channel-major matrix [C, N*H*W] (a transposing
+/// copy over C x N x H x W, collapsed).
 mlir::Value channelMajor(mlir::OpBuilder &b, mlir::Location loc,
                          mlir::Value y);
 
@@ -61,8 +63,8 @@ mlir::Value fromChannelMajor(mlir::OpBuilder &b, mlir::Location loc,
                              mlir::Value matrix, mlir::RankedTensorType type,
                              mlir::Value batchOf, mlir::Value bias);
 
-/// The matrix [O, C*KH*KW] back to the OIHW weight `type` (a copy generic
-/// rather than expand_shape, which would be propagated into the GEMM).
+/// The matrix [O, C*KH*KW] viewed as the OIHW weight `type` (an
+/// expand_shape).
 mlir::Value weightFromMatrix(mlir::OpBuilder &b, mlir::Location loc,
                              mlir::Value matrix, mlir::RankedTensorType type);
 

@@ -9,6 +9,10 @@
 // The arg-max of each window (row-major window order, first maximum wins as
 // in PyTorch, padding never wins, NaN counts as the maximum) comes from one
 // reduction generic over the -inf padded input with two accumulators.
+// When the max-pool windows tile the input (stride = kernel, no padding,
+// sizes divisible: max_pool(2) on even sizes), the gradient is instead one
+// generic over the input seen as N x C x OH x KH x OW x KW that recomputes
+// each window's arg-max in registers (tiledMaxPoolGrad).
 //
 //===----------------------------------------------------------------------===//
 #include "Common.h"
@@ -133,29 +137,95 @@ FailureOr<Value> lowerAvgPoolGrad(AvgPool2DGradOp op,
                        contribution);
 }
 
-/// windowArgmax without padding: the same scan (first maximum, a NaN taken
-/// over anything before it) over the window's values in registers.
+/// The in-window index (i64) of the first maximum of `window` (row-major
+/// values in registers), a NaN taken over anything before it.
+Value scanArgmax(OpBuilder &b, Location loc, ValueRange window) {
+  Value best = window[0];
+  Value where = scalarConstant(b, loc, b.getI64Type(), 0);
+  for (size_t p = 1; p < window.size(); ++p) {
+    Value v = window[p];
+    Value greater =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, v, best);
+    Value nan = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, v, v);
+    Value take = arith::OrIOp::create(b, loc, greater, nan);
+    best = arith::SelectOp::create(b, loc, take, v, best);
+    where = arith::SelectOp::create(
+        b, loc, take, scalarConstant(b, loc, b.getI64Type(), int64_t(p)),
+        where);
+  }
+  return where;
+}
+
+/// windowArgmax without padding: scanArgmax over each window.
 Value unrolledArgmax(OpBuilder &b, Location loc, Value input, Value grad,
                      const PoolGeometry &geo) {
   auto gType = cast<RankedTensorType>(grad.getType());
   auto idxType = RankedTensorType::get(gType.getShape(), b.getI64Type());
-  return windowGeneric(
-      b, loc, input, idxType, dynamicSizesFrom(b, loc, gType, grad),
-      geo.kernel, geo.stride, [](OpBuilder &nb, Location nl, ValueRange window) {
-        Value best = window[0];
-        Value where = scalarConstant(nb, nl, nb.getI64Type(), 0);
-        for (size_t p = 1; p < window.size(); ++p) {
-          Value v = window[p];
-          Value greater = arith::CmpFOp::create(nb, nl, arith::CmpFPredicate::OGT, v, best);
-          Value nan = arith::CmpFOp::create(nb, nl, arith::CmpFPredicate::UNO, v, v);
-          Value take = arith::OrIOp::create(nb, nl, greater, nan);
-          best = arith::SelectOp::create(nb, nl, take, v, best);
-          where = arith::SelectOp::create(
-              nb, nl, take,
-              scalarConstant(nb, nl, nb.getI64Type(), int64_t(p)), where);
-        }
-        return where;
-      });
+  return windowGeneric(b, loc, input, idxType,
+                       dynamicSizesFrom(b, loc, gType, grad), geo.kernel,
+                       geo.stride, scanArgmax);
+}
+
+/// Whether the windows tile the input exactly: stride == kernel, no
+/// padding, and H = OH * KH, W = OW * KW (max_pool(2) on even sizes).
+bool windowsTileInput(const PoolGeometry &geo) {
+  return geo.kernel[0] == geo.stride[0] && geo.kernel[1] == geo.stride[1] &&
+         geo.padding[0] == 0 && geo.padding[1] == 0 &&
+         geo.inH == geo.outH * geo.kernel[0] &&
+         geo.inW == geo.outW * geo.kernel[1] &&
+         canUnrollWindow(geo.kernel, geo.padding);
+}
+
+/// The max-pool gradient when the windows tile the input: one generic over
+/// (n, c, oh, ow, kh, kw), writing the input seen as N x C x OH x KH x OW x
+/// KW, where each element takes its window's gradient if it is the window's
+/// arg-max (recomputed from the window's values in registers) and 0
+/// otherwise. Every element is written once: no fill, no accumulation, no
+/// division, no arg-max tensor.
+Value tiledMaxPoolGrad(OpBuilder &b, Location loc, Value input, Value grad,
+                       RankedTensorType inType, const PoolGeometry &geo) {
+  MLIRContext *ctx = b.getContext();
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  int64_t kh = geo.kernel[0], kw = geo.kernel[1];
+  SmallVector<Value> inputs = {grad};
+  SmallVector<AffineMap> maps = {
+      AffineMap::get(6, 0, {d(0), d(1), d(2), d(3)}, ctx)};
+  for (int64_t i = 0; i < kh; ++i)
+    for (int64_t j = 0; j < kw; ++j) {
+      inputs.push_back(input);
+      maps.push_back(AffineMap::get(
+          6, 0, {d(0), d(1), d(2) * kh + i, d(3) * kw + j}, ctx));
+    }
+  // The window loops innermost: LLVM unrolls them and computes the arg-max
+  // once per window.
+  maps.push_back(
+      AffineMap::get(6, 0, {d(0), d(1), d(2), d(4), d(3), d(5)}, ctx));
+  auto type = RankedTensorType::get({inType.getDimSize(0), inType.getDimSize(1),
+                                     geo.outH, kh, geo.outW, kw},
+                                    inType.getElementType());
+  Value init =
+      emptyTensor(b, loc, type, dynamicSizesFrom(b, loc, inType, input));
+  auto body = [&](OpBuilder &nb, Location nl, ValueRange args) {
+    Value where = scanArgmax(nb, nl, args.slice(1, kh * kw));
+    Value here = arith::AddIOp::create(
+        nb, nl,
+        arith::MulIOp::create(nb, nl, linalg::IndexOp::create(nb, nl, 4),
+                              arith::ConstantIndexOp::create(nb, nl, kw)),
+        linalg::IndexOp::create(nb, nl, 5));
+    Value hit = arith::CmpIOp::create(
+        nb, nl, arith::CmpIPredicate::eq, where,
+        arith::IndexCastOp::create(nb, nl, nb.getI64Type(), here));
+    linalg::YieldOp::create(
+        nb, nl,
+        Value(arith::SelectOp::create(
+            nb, nl, hit, args[0], scalarConstant(nb, nl, args[0].getType(), 0))));
+  };
+  Value tiles = linalg::GenericOp::create(b, loc, TypeRange{type}, inputs,
+                                          ValueRange{init}, maps,
+                                          parallelIterators(6), body)
+                    .getResult(0);
+  SmallVector<ReassociationIndices> groups = {{0}, {1}, {2, 3}, {4, 5}};
+  return tensor::CollapseShapeOp::create(b, loc, inType, tiles, groups);
 }
 
 /// The row-major in-window index (kh * KW + kw, i64) of each window's
@@ -240,6 +310,10 @@ FailureOr<Value> lowerMaxPoolGrad(MaxPool2DGradOp op,
   if (failed(geo))
     return failure();
   Location loc = op.getLoc();
+  auto inType = cast<RankedTensorType>(op.getType());
+  if (windowsTileInput(*geo) && isa<FloatType>(inType.getElementType()))
+    return tiledMaxPoolGrad(rewriter, loc, adaptor.getInput(),
+                            adaptor.getGrad(), inType, *geo);
   Value argmax = windowArgmax(rewriter, loc, adaptor.getInput(),
                               adaptor.getGrad(), *geo);
   int64_t kw = geo->kernel[1];

@@ -249,6 +249,19 @@ def pool_grads():
             g = f32(*y.shape)
             (dx,) = torch.autograd.grad(y, t, torch.tensor(d(g)))
             case("avg_grad_" + name, [("f32", g), ("f32", x)], [("f32", dx.numpy())], 1e-6)
+        # 2x2 windows tiling an 8x6 input (the one-generic form): random,
+        # tied and NaN-holding windows (PyTorch: a NaN is the maximum, the
+        # last NaN of a window wins).
+        tied = rng.integers(0, 3, (n, 3, 8, 6)).astype(np.float32)
+        nans = tied.copy()
+        nans[rng.random(nans.shape) < 0.15] = np.nan
+        for kind, data in (("", f32(n, 3, 8, 6)), ("_ties", tied), ("_nan", nans)):
+            t = torch.tensor(d(data), requires_grad=True)
+            y = F.max_pool2d(t, 2, 2)
+            g = f32(*y.shape)
+            (dx,) = torch.autograd.grad(y, t, torch.tensor(d(g)))
+            case("max_grad_tiled" + kind, [("f32", g), ("f32", data)],
+                 [("f32", dx.numpy())], 1e-6)
 
 
 def scatter_grads():
