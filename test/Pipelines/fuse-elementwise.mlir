@@ -171,3 +171,39 @@ func.func @collapse_into_window_producer(%m: tensor<3x?xf32>, %b: tensor<3xf32>,
   } -> tensor<?x3x4x4xf32>
   return %r : tensor<?x3x4x4xf32>
 }
+
+// -----
+
+// An elementwise producer with one use (eval's relu before the next layer)
+// is not fused into the product reading it: the contraction keeps its
+// plain multiply-add body, which the BLAS rewrite recognises.
+#x = affine_map<(d0, d1) -> (d0, d1)>
+#a = affine_map<(d0, d1, d2) -> (d0, d2)>
+#b = affine_map<(d0, d1, d2) -> (d2, d1)>
+#c = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-LABEL: func.func @no_fusion_into_product
+// CHECK: arith.maximumf
+// CHECK: linalg.yield
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]}
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: arith.mulf
+// CHECK-NEXT: arith.addf
+// CHECK-NEXT: linalg.yield
+func.func @no_fusion_into_product(%h: tensor<4x8xf32>, %w: tensor<8x3xf32>, %acc: tensor<4x3xf32>) -> tensor<4x3xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x8xf32>
+  %r = linalg.generic {indexing_maps = [#x, #x], iterator_types = ["parallel", "parallel"]}
+      ins(%h : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %m = arith.maximumf %v, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<4x8xf32>
+  %p = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%r, %w : tensor<4x8xf32>, tensor<8x3xf32>) outs(%acc : tensor<4x3xf32>) {
+  ^bb0(%u: f32, %v: f32, %o: f32):
+    %t = arith.mulf %u, %v : f32
+    %s = arith.addf %o, %t : f32
+    linalg.yield %s : f32
+  } -> tensor<4x3xf32>
+  return %p : tensor<4x3xf32>
+}

@@ -17,7 +17,7 @@
 // (dropout runs over the flattened tensor; see reshapeable).
 //
 // Fusion itself only takes a producer with one use (otherwise its work would
-// be repeated in every consumer). `tensor.dim` of a result (the lowering's
+// be repeated in every consumer), and never into a contraction. `tensor.dim` of a result (the lowering's
 // run-time size checks) does not count as a use: such dims are first
 // resolved to the sizes of the op's init or inputs.
 //
@@ -52,10 +52,14 @@ bool reshapeable(Operation *op) {
          !linalgOp.hasIndexSemantics();
 }
 
-/// Fusion control: the producer of \p fused must have one use.
+/// Fusion control: the producer of \p fused must have one use, and the
+/// consumer must not be a contraction (relu fused into the product that
+/// reads it would hide the product from the BLAS rewrite: a naive loop).
 bool producerHasOneUse(OpOperand *fused) {
   Operation *producer = fused->get().getDefiningOp();
-  return producer && producer->hasOneUse();
+  auto consumer = dyn_cast<linalg::LinalgOp>(fused->getOwner());
+  return producer && producer->hasOneUse() &&
+         !(consumer && linalg::isaContractionOpInterface(consumer));
 }
 
 /// Reshape-propagation control: as producerHasOneUse, and the generic that
