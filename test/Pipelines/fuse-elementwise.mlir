@@ -207,3 +207,34 @@ func.func @no_fusion_into_product(%h: tensor<4x8xf32>, %w: tensor<8x3xf32>, %acc
   } -> tensor<4x3xf32>
   return %p : tensor<4x3xf32>
 }
+
+// -----
+
+// A transpose (a generic that only moves data) does fuse into the product:
+// the product reads the weight through a permuted map (the BLAS rewrite's
+// transposed operand) and no transposed copy is made.
+#t_in = affine_map<(d0, d1) -> (d1, d0)>
+#t_out = affine_map<(d0, d1) -> (d0, d1)>
+#pa = affine_map<(d0, d1, d2) -> (d0, d2)>
+#pb = affine_map<(d0, d1, d2) -> (d2, d1)>
+#pc = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-DAG: #[[WT:map[0-9]*]] = affine_map<(d0, d1, d2) -> (d1, d2)>
+// CHECK-LABEL: func.func @transpose_into_product
+// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #[[WT]], #{{.*}}], iterator_types = ["parallel", "parallel", "reduction"]} ins(%arg0, %arg1 : tensor<4x8xf32>, tensor<3x8xf32>)
+// CHECK-NOT: linalg.generic
+func.func @transpose_into_product(%x: tensor<4x8xf32>, %w: tensor<3x8xf32>, %acc: tensor<4x3xf32>) -> tensor<4x3xf32> {
+  %e = tensor.empty() : tensor<8x3xf32>
+  %wt = linalg.generic {indexing_maps = [#t_in, #t_out], iterator_types = ["parallel", "parallel"]}
+      ins(%w : tensor<3x8xf32>) outs(%e : tensor<8x3xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    linalg.yield %v : f32
+  } -> tensor<8x3xf32>
+  %p = linalg.generic {indexing_maps = [#pa, #pb, #pc], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %wt : tensor<4x8xf32>, tensor<8x3xf32>) outs(%acc : tensor<4x3xf32>) {
+  ^bb0(%u: f32, %v: f32, %o: f32):
+    %t = arith.mulf %u, %v : f32
+    %s = arith.addf %o, %t : f32
+    linalg.yield %s : f32
+  } -> tensor<4x3xf32>
+  return %p : tensor<4x3xf32>
+}

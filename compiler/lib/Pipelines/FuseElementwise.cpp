@@ -17,7 +17,8 @@
 // (dropout runs over the flattened tensor; see reshapeable).
 //
 // Fusion itself only takes a producer with one use (otherwise its work would
-// be repeated in every consumer), and never into a contraction. `tensor.dim` of a result (the lowering's
+// be repeated in every consumer), and into a contraction only when it is a
+// transpose or a broadcast. `tensor.dim` of a result (the lowering's
 // run-time size checks) does not count as a use: such dims are first
 // resolved to the sizes of the op's init or inputs.
 //
@@ -52,14 +53,30 @@ bool reshapeable(Operation *op) {
          !linalgOp.hasIndexSemantics();
 }
 
-/// Fusion control: the producer of \p fused must have one use, and the
-/// consumer must not be a contraction (relu fused into the product that
-/// reads it would hide the product from the BLAS rewrite: a naive loop).
+/// Whether \p op is a generic that only moves data: its body yields one of
+/// its input elements (a transpose or broadcast).
+bool onlyMovesData(Operation *op) {
+  auto generic = dyn_cast_or_null<linalg::GenericOp>(op);
+  if (!generic || generic.getNumDpsInputs() != 1 || generic.getNumResults() != 1)
+    return false;
+  Block &body = generic.getRegion().front();
+  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  return &body.front() == yield.getOperation() &&
+         yield.getOperand(0) == body.getArgument(0);
+}
+
+/// Fusion control: the producer of \p fused must have one use. Into a
+/// contraction, only a transpose or broadcast fuses (its product then reads
+/// the operand through a permuted map, which the BLAS rewrite turns into a
+/// transposed operand); anything else (relu fused into the product that
+/// reads it) would hide the product from the BLAS rewrite: a naive loop.
 bool producerHasOneUse(OpOperand *fused) {
   Operation *producer = fused->get().getDefiningOp();
+  if (!producer || !producer->hasOneUse())
+    return false;
   auto consumer = dyn_cast<linalg::LinalgOp>(fused->getOwner());
-  return producer && producer->hasOneUse() &&
-         !(consumer && linalg::isaContractionOpInterface(consumer));
+  return !(consumer && linalg::isaContractionOpInterface(consumer)) ||
+         onlyMovesData(producer);
 }
 
 /// Reshape-propagation control: as producerHasOneUse, and the generic that
