@@ -1,9 +1,7 @@
 //===- Reductions.cpp - mdl reductions, argmax, softmax -> linalg ---------===//
 //
 // reduce_sum / reduce_max: one reduction linalg.generic (keepdims through
-// tensor.expand_shape); reduce_mean divides the sum by the element count. A
-// sum whose innermost dimension is reduced, and also a leading one (the
-// conv bias gradient over N, H, W), is split in two (sumDims).
+// tensor.expand_shape); reduce_mean divides the sum by the element count.
 // argmax: one generic with a (value, index) accumulator pair, strict `>` so
 // the first maximum wins. softmax / log_softmax: max-subtracted, as a max
 // reduction, a sum-of-exp reduction and one elementwise generic.
@@ -37,46 +35,6 @@ Value maxScalar(OpBuilder &b, Location loc, Value x, Value y) {
   return arith::MaxSIOp::create(b, loc, x, y);
 }
 
-/// The first stage of a sum split in two, or an empty mask: when the
-/// innermost dimension is reduced and so is a dimension before the last
-/// kept one (a conv bias gradient sums [N, C, H, W] over N, H and W), the
-/// dimensions before the last kept one are summed first. That stage's
-/// innermost loop is parallel (whole rows are added, vectorised); the
-/// second sums what is left over a tensor N times smaller. A single
-/// reduction with a reduced innermost loop stays scalar (LLVM may not
-/// reorder float additions).
-SmallVector<bool> leadingStage(ArrayRef<bool> reduced) {
-  int64_t rank = reduced.size();
-  int64_t lastKept = -1;
-  for (int64_t d = 0; d < rank; ++d)
-    if (!reduced[d])
-      lastKept = d;
-  if (rank == 0 || !reduced[rank - 1] || lastKept < 0)
-    return {};
-  SmallVector<bool> first(rank, false);
-  bool any = false;
-  for (int64_t d = 0; d < lastKept; ++d)
-    any |= first[d] = reduced[d];
-  return any ? first : SmallVector<bool>{};
-}
-
-/// reduceDims for a sum, in two stages where leadingStage says so.
-Value sumDims(OpBuilder &b, Location loc, Value input,
-              ArrayRef<bool> reduced, Value zero) {
-  auto add = [](OpBuilder &nb, Location l, ValueRange args) {
-    return addScalar(nb, l, args[0], args[1]);
-  };
-  SmallVector<bool> first = leadingStage(reduced);
-  if (first.empty())
-    return reduceDims(b, loc, input, reduced, zero, add);
-  Value partial = reduceDims(b, loc, input, first, zero, add);
-  SmallVector<bool> rest;
-  for (size_t d = 0; d < reduced.size(); ++d)
-    if (!first[d])
-      rest.push_back(reduced[d]);
-  return reduceDims(b, loc, partial, rest, zero, add);
-}
-
 template <typename OpTy>
 FailureOr<Value> lowerReduce(OpTy op, typename OpTy::Adaptor adaptor,
                              ConversionPatternRewriter &rewriter) {
@@ -88,12 +46,11 @@ FailureOr<Value> lowerReduce(OpTy op, typename OpTy::Adaptor adaptor,
   constexpr bool isMax = std::is_same_v<OpTy, ReduceMaxOp>;
   Value init = isMax ? lowestValue(rewriter, loc, elem)
                      : scalarConstant(rewriter, loc, elem, 0);
-  Value result =
-      isMax ? reduceDims(rewriter, loc, input, reduced, init,
-                         [](OpBuilder &b, Location l, ValueRange args) {
-                           return maxScalar(b, l, args[0], args[1]);
-                         })
-            : sumDims(rewriter, loc, input, reduced, init);
+  Value result = reduceDims(rewriter, loc, input, reduced, init,
+                            [](OpBuilder &b, Location l, ValueRange args) {
+                              return isMax ? maxScalar(b, l, args[0], args[1])
+                                           : addScalar(b, l, args[0], args[1]);
+                            });
   if constexpr (std::is_same_v<OpTy, ReduceMeanOp>) {
     Value count = countAsFloat(rewriter, loc, input, reduced, elem);
     result = broadcastGeneric(
