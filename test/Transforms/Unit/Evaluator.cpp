@@ -82,8 +82,9 @@ int64_t modelc::test::normAxis(int64_t axis, int64_t rank) {
   return axis < 0 ? axis + rank : axis;
 }
 
-uint32_t modelc::test::philoxFirstWord(uint64_t seed, uint64_t index) {
-  uint32_t c[4] = {uint32_t(index), uint32_t(index >> 32), 0, 0};
+uint32_t modelc::test::dropoutWord(uint64_t seed, uint64_t index) {
+  uint64_t group = index / 4;
+  uint32_t c[4] = {uint32_t(group), uint32_t(group >> 32), 0, 0};
   uint32_t k[2] = {uint32_t(seed), uint32_t(seed >> 32)};
   for (int round = 0; round < 10; ++round) {
     uint64_t p0 = uint64_t(0xD2511F53u) * c[0];
@@ -94,7 +95,7 @@ uint32_t modelc::test::philoxFirstWord(uint64_t seed, uint64_t index) {
     k[0] += 0x9E3779B9u;
     k[1] += 0xBB67AE85u;
   }
-  return c[0];
+  return c[index % 4];
 }
 
 bool Evaluator::run(func::FuncOp fn, const std::vector<Tensor> &args,

@@ -50,9 +50,9 @@ private:
   std::map<std::string, Tensor> params;
 };
 
-/// Philox4x32-10's first output word for `counter` under `key` (the dropout
-/// mask generator of docs/dialect.md).
-uint32_t philoxFirstWord(uint64_t seed, uint64_t index);
+/// The dropout word of element `index` (docs/dialect.md): output word
+/// index % 4 of Philox4x32-10 with key `seed` and counter index / 4.
+uint32_t dropoutWord(uint64_t seed, uint64_t index);
 
 } // namespace modelc::test
 

@@ -272,7 +272,7 @@ static void addNN(llvm::StringMap<Handler> &map) {
     auto seed = static_cast<uint64_t>(int64_t(env.in(op, 1).data[0]));
     Tensor y(x.shape), mask(x.shape);
     for (int64_t i = 0; i < x.numel(); ++i) {
-      double u = (philoxFirstWord(seed, i) >> 8) * (1.0 / 16777216.0);
+      double u = (dropoutWord(seed, i) >> 8) * (1.0 / 16777216.0);
       mask.data[i] = u >= rate;
       y.data[i] = x.data[i] * mask.data[i] / (1.0 - rate);
     }

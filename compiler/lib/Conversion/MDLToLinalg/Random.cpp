@@ -2,10 +2,13 @@
 //
 // dropout becomes one linalg.generic with two results (output, mask). For
 // the element with row-major linear index i, Philox4x32-10 runs with key
-// (lo32(seed), hi32(seed)) and counter (lo32(i), hi32(i), 0, 0); the first
-// output word w gives u = (w >> 8) * 2^-24 and mask = u >= rate, output =
-// mask ? x / (1 - rate) : 0 (docs/dialect.md, "Dropout semantics"). Pure
-// function of seed and index: CPU and CUDA agree bit for bit.
+// (lo32(seed), hi32(seed)) and counter (lo32(i / 4), hi32(i / 4), 0, 0);
+// its output word i % 4, w, gives u = (w >> 8) * 2^-24 and
+// mask = u >= rate, output = mask ? x / (1 - rate) : 0 (docs/dialect.md,
+// "Dropout semantics"). Pure function of seed and index: CPU and CUDA agree
+// bit for bit. When the element count is a multiple of 4 (known from the
+// static sizes), the generic runs over [n / 4, 4]: the Philox rounds depend
+// on the outer index only, so LLVM computes them once per 4 elements.
 //
 //===----------------------------------------------------------------------===//
 #include "Common.h"
@@ -24,9 +27,9 @@ Value i32Const(OpBuilder &b, Location loc, uint32_t v) {
       b, loc, b.getIntegerAttr(b.getI32Type(), static_cast<int64_t>(v)));
 }
 
-/// The first word of Philox4x32-10 for counter c and key k (all i32).
-Value philoxFirstWord(OpBuilder &b, Location loc, std::array<Value, 4> c,
-                      std::array<Value, 2> k) {
+/// The four words of Philox4x32-10 for counter c and key k (all i32).
+std::array<Value, 4> philox(OpBuilder &b, Location loc, std::array<Value, 4> c,
+                            std::array<Value, 2> k) {
   Value m0 = i32Const(b, loc, kPhiloxM0), m1 = i32Const(b, loc, kPhiloxM1);
   Value w0 = i32Const(b, loc, kPhiloxW0), w1 = i32Const(b, loc, kPhiloxW1);
   for (int round = 0; round < 10; ++round) {
@@ -42,7 +45,7 @@ Value philoxFirstWord(OpBuilder &b, Location loc, std::array<Value, 4> c,
         b, loc, arith::XOrIOp::create(b, loc, p0.getHigh(), c[3]), k[1]);
     c = {n0, p1.getLow(), n2, p0.getLow()};
   }
-  return c[0];
+  return c;
 }
 
 /// Splits an i64 into (lo32, hi32).
@@ -53,6 +56,99 @@ std::array<Value, 2> split64(OpBuilder &b, Location loc, Value v) {
       arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(32)));
   Value hi = arith::TruncIOp::create(b, loc, b.getI32Type(), shifted);
   return {lo, hi};
+}
+
+/// `x` reshaped to `runType` (rank 1 or [?, 4]) through its flattening.
+Value toRunShape(OpBuilder &b, Location loc, Value x, RankedTensorType runType) {
+  auto type = cast<RankedTensorType>(x.getType());
+  Value flat = x;
+  if (type.getRank() == 0)
+    return tensor::ExpandShapeOp::create(b, loc, runType, x,
+                                         ArrayRef<ReassociationIndices>{});
+  if (type.getRank() > 1) {
+    ReassociationIndices all;
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      all.push_back(d);
+    flat = tensor::CollapseShapeOp::create(b, loc, x,
+                                           ArrayRef<ReassociationIndices>{all});
+  }
+  if (runType.getRank() == 1)
+    return flat;
+  SmallVector<OpFoldResult> sizes = {
+      OpFoldResult(b.getIndexAttr(runType.getDimSize(0))),
+      OpFoldResult(b.getIndexAttr(4))};
+  if (runType.isDynamicDim(0))
+    sizes[0] = OpFoldResult(Value(arith::DivUIOp::create(
+        b, loc, tensor::DimOp::create(b, loc, flat, 0),
+        arith::ConstantIndexOp::create(b, loc, 4))));
+  return tensor::ExpandShapeOp::create(b, loc, runType, flat,
+                                       ArrayRef<ReassociationIndices>{{0, 1}},
+                                       sizes);
+}
+
+/// The inverse of toRunShape: `v` back to `type` (sizes from `like`).
+Value fromRunShape(OpBuilder &b, Location loc, Value v, RankedTensorType type,
+                   Value like) {
+  auto runType = cast<RankedTensorType>(v.getType());
+  if (type.getRank() == 0)
+    return tensor::CollapseShapeOp::create(b, loc, type, v,
+                                           ArrayRef<ReassociationIndices>{});
+  Value flat = v;
+  if (runType.getRank() == 2)
+    flat = tensor::CollapseShapeOp::create(
+        b, loc, v, ArrayRef<ReassociationIndices>{{0, 1}});
+  if (type.getRank() == 1)
+    return flat;
+  ReassociationIndices all;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    all.push_back(d);
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    sizes.push_back(type.isDynamicDim(d)
+                        ? OpFoldResult(Value(tensor::DimOp::create(b, loc, like, d)))
+                        : OpFoldResult(b.getIndexAttr(type.getDimSize(d))));
+  return tensor::ExpandShapeOp::create(b, loc, type, flat,
+                                       ArrayRef<ReassociationIndices>{all}, sizes);
+}
+
+/// The dropout body for the element whose Philox counter is `group` and
+/// word `word` (index values): (output, keep).
+std::pair<Value, Value> dropoutElement(OpBuilder &b, Location l, Value x,
+                                       Value group, Value word,
+                                       std::array<Value, 2> key, double rate) {
+  auto [lo, hi] =
+      split64(b, l, arith::IndexCastOp::create(b, l, b.getI64Type(), group));
+  Value zero = i32Const(b, l, 0);
+  std::array<Value, 4> words = philox(b, l, {lo, hi, zero, zero}, key);
+  Value w = words[3];
+  for (int64_t j = 2; j >= 0; --j) {
+    Value is = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, word,
+                                     arith::ConstantIndexOp::create(b, l, j));
+    w = arith::SelectOp::create(b, l, is, words[j], w);
+  }
+  Value top = arith::ShRUIOp::create(b, l, w, i32Const(b, l, 8));
+  Value u = arith::MulFOp::create(
+      b, l, arith::UIToFPOp::create(b, l, b.getF64Type(), top),
+      scalarConstant(b, l, b.getF64Type(), 0x1p-24));
+  Value keep =
+      arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGE, u,
+                            scalarConstant(b, l, b.getF64Type(), rate));
+  Type elem = x.getType();
+  Value scaled =
+      arith::DivFOp::create(b, l, x, scalarConstant(b, l, elem, 1.0 - rate));
+  Value out =
+      arith::SelectOp::create(b, l, keep, scaled, scalarConstant(b, l, elem, 0));
+  return {out, keep};
+}
+
+/// Whether the element count of `type` is a multiple of 4 whatever its
+/// dynamic sizes are.
+bool countDivisibleBy4(RankedTensorType type) {
+  int64_t known = 1;
+  for (int64_t size : type.getShape())
+    if (!ShapedType::isDynamic(size))
+      known *= size;
+  return type.getRank() > 0 && known % 4 == 0;
 }
 
 struct DropoutLowering : OpConversionPattern<DropoutOp> {
@@ -67,61 +163,47 @@ struct DropoutLowering : OpConversionPattern<DropoutOp> {
     Value seed = tensor::ExtractOp::create(rewriter, loc, adaptor.getSeed(),
                                            ValueRange{});
     std::array<Value, 2> key = split64(rewriter, loc, seed);
-    // One loop over the row-major elements: linalg.index 0 is the linear
-    // index, and the loop is as long as the tensor (a nest whose innermost
-    // loop has 14 iterations does not vectorise).
-    // (A 0-d tensor becomes a 1-element one: no reassociation groups.)
-    SmallVector<ReassociationIndices> reassoc;
-    if (type.getRank() > 0) {
-      reassoc.emplace_back();
-      for (int64_t d = 0; d < type.getRank(); ++d)
-        reassoc.back().push_back(d);
-    }
-    Value flat = x;
-    if (type.getRank() > 1)
-      flat = tensor::CollapseShapeOp::create(rewriter, loc, x, reassoc);
-    else if (type.getRank() == 0)
-      flat = tensor::ExpandShapeOp::create(
-          rewriter, loc, RankedTensorType::get({1}, type.getElementType()), x, reassoc);
-    auto flatType = cast<RankedTensorType>(flat.getType());
-    auto maskType = RankedTensorType::get(flatType.getShape(), rewriter.getI1Type());
-    SmallVector<Value> dyn = dynamicSizesFrom(rewriter, loc, flatType, flat);
-    Value outInit = emptyTensor(rewriter, loc, flatType, dyn);
+    // The row-major elements as [n / 4, 4] (loops: Philox counter, word) or
+    // as one long loop [n] (a nest whose innermost loop has 14 iterations
+    // does not vectorise). A 0-d tensor becomes a 1-element one.
+    bool grouped = countDivisibleBy4(type);
+    Type elem = type.getElementType();
+    int64_t count = type.hasStaticShape() ? type.getNumElements()
+                                          : ShapedType::kDynamic;
+    RankedTensorType runType =
+        grouped ? RankedTensorType::get(
+                      {ShapedType::isDynamic(count) ? count : count / 4, 4},
+                      elem)
+                : RankedTensorType::get({count}, elem);
+    Value run = toRunShape(rewriter, loc, x, runType);
+    auto maskType = RankedTensorType::get(runType.getShape(), rewriter.getI1Type());
+    SmallVector<Value> dyn = dynamicSizesFrom(rewriter, loc, runType, run);
+    Value outInit = emptyTensor(rewriter, loc, runType, dyn);
     Value maskInit = emptyTensor(rewriter, loc, maskType, dyn);
-    AffineMap id = AffineMap::getMultiDimIdentityMap(1, rewriter.getContext());
+    unsigned rank = runType.getRank();
+    AffineMap id = AffineMap::getMultiDimIdentityMap(rank, rewriter.getContext());
     auto generic = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{flatType, maskType}, ValueRange{flat},
-        ValueRange{outInit, maskInit}, {id, id, id}, parallelIterators(1),
+        rewriter, loc, TypeRange{runType, maskType}, ValueRange{run},
+        ValueRange{outInit, maskInit}, {id, id, id}, parallelIterators(rank),
         [&](OpBuilder &b, Location l, ValueRange args) {
-          Value linear = linalg::IndexOp::create(b, l, 0);
-          auto [lo, hi] = split64(
-              b, l, arith::IndexCastOp::create(b, l, b.getI64Type(), linear));
-          Value zero = i32Const(b, l, 0);
-          Value w = philoxFirstWord(b, l, {lo, hi, zero, zero}, key);
-          Value top = arith::ShRUIOp::create(b, l, w, i32Const(b, l, 8));
-          Value u = arith::MulFOp::create(
-              b, l, arith::UIToFPOp::create(b, l, b.getF64Type(), top),
-              scalarConstant(b, l, b.getF64Type(), 0x1p-24));
-          Value keep = arith::CmpFOp::create(
-              b, l, arith::CmpFPredicate::OGE, u,
-              scalarConstant(b, l, b.getF64Type(), rate));
-          Type elem = args[0].getType();
-          Value scaled = arith::DivFOp::create(
-              b, l, args[0], scalarConstant(b, l, elem, 1.0 - rate));
-          Value out = arith::SelectOp::create(b, l, keep, scaled,
-                                              scalarConstant(b, l, elem, 0));
+          Value group, word;
+          if (grouped) {
+            group = linalg::IndexOp::create(b, l, 0);
+            word = linalg::IndexOp::create(b, l, 1);
+          } else {
+            Value i = linalg::IndexOp::create(b, l, 0);
+            Value four = arith::ConstantIndexOp::create(b, l, 4);
+            group = arith::DivUIOp::create(b, l, i, four);
+            word = arith::RemUIOp::create(b, l, i, four);
+          }
+          auto [out, keep] =
+              dropoutElement(b, l, args[0], group, word, key, rate);
           linalg::YieldOp::create(b, l, ValueRange{out, keep});
         });
-    SmallVector<Value> results(generic.getResults());
     auto fullMask = RankedTensorType::get(type.getShape(), rewriter.getI1Type());
-    if (type.getRank() > 1) {
-      results[0] = tensor::ExpandShapeOp::create(rewriter, loc, type, results[0], reassoc);
-      results[1] = tensor::ExpandShapeOp::create(rewriter, loc, fullMask, results[1], reassoc);
-    } else if (type.getRank() == 0) {
-      results[0] = tensor::CollapseShapeOp::create(rewriter, loc, type, results[0], reassoc);
-      results[1] = tensor::CollapseShapeOp::create(rewriter, loc, fullMask, results[1], reassoc);
-    }
-    rewriter.replaceOp(op, results);
+    rewriter.replaceOp(
+        op, {fromRunShape(rewriter, loc, generic.getResult(0), type, x),
+             fromRunShape(rewriter, loc, generic.getResult(1), fullMask, x)});
     return success();
   }
 };

@@ -286,7 +286,7 @@ def scatter_grads():
 M32 = 0xFFFFFFFF
 
 
-def philox_first_word(ctr, key):
+def philox(ctr, key):
     c0, c1, c2, c3 = (np.asarray(v, dtype=np.uint64) for v in ctr)
     k0, k1 = (np.uint64(k) for k in key)
     for r in range(10):
@@ -298,23 +298,31 @@ def philox_first_word(ctr, key):
         hi0, lo0 = p0 >> np.uint64(32), p0 & np.uint64(M32)
         hi1, lo1 = p1 >> np.uint64(32), p1 & np.uint64(M32)
         c0, c1, c2, c3 = hi1 ^ c1 ^ k0, lo1, hi0 ^ c3 ^ k1, lo0
-    return c0
+    return c0, c1, c2, c3
 
 
 def random():
     # Known-answer test of this reference (Random123 philox4x32_10, zero
-    # counter and key: first word 0x6627e8d5).
-    assert int(philox_first_word((0, 0, 0, 0), (0, 0))) == 0x6627e8d5
+    # counter and key: 6627e8d5 e169c58d bc57ac4c 9b00dbd8).
+    assert [int(w) for w in philox((0, 0, 0, 0), (0, 0))] == [
+        0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8]
+    # [n, 3, 65] (n * 195 elements: the one-loop form) and [n, 4, 16] (a
+    # multiple of 4: the [n / 4, 4] form).
     for n, seed, rate in ((1, 0, 0.5), (7, 123456789012345, 0.25), (65, -5, 0.9)):
-        x = f32(n, 3, 65)
-        i = np.arange(x.size, dtype=np.uint64)
-        s = seed & 0xFFFFFFFFFFFFFFFF
-        w = philox_first_word((i & np.uint64(M32), i >> np.uint64(32), np.zeros_like(i), np.zeros_like(i)),
-                              (s & M32, s >> 32))
-        u = (w >> np.uint64(8)).astype(np.float64) * 2.0 ** -24
-        mask = (u >= rate).reshape(x.shape)
-        out = np.where(mask, d(x) / d(np.float32(1 - rate)), 0.0)
-        case("dropout_%d" % int(rate * 100), [("f32", x), ("i64", np.array(seed))], [("f32", out), ("i1", mask)])
+        for name, shape in (("", (n, 3, 65)), ("_grouped", (n, 4, 16))):
+            x = f32(*shape)
+            # Element i: word i % 4 of Philox with counter i / 4.
+            i = np.arange(x.size, dtype=np.uint64)
+            g = i // np.uint64(4)
+            s = seed & 0xFFFFFFFFFFFFFFFF
+            words = philox((g & np.uint64(M32), g >> np.uint64(32), np.zeros_like(g), np.zeros_like(g)),
+                           (s & M32, s >> 32))
+            w = np.choose((i % np.uint64(4)).astype(np.int64), words)
+            u = (w >> np.uint64(8)).astype(np.float64) * 2.0 ** -24
+            mask = (u >= rate).reshape(x.shape)
+            out = np.where(mask, d(x) / d(np.float32(1 - rate)), 0.0)
+            case("dropout_%d%s" % (int(rate * 100), name), [("f32", x), ("i64", np.array(seed))],
+                 [("f32", out), ("i1", mask)])
 
 
 def main():
