@@ -4,10 +4,11 @@
 // by MODELRT_OPENBLAS_CORETYPE (or removed) for the duration of the dlopen
 // (OpenBLAS reads it in its constructor), restores the environment, sets the
 // thread count, and forwards cblas_sgemm (as sgemv when C has one row or
-// one column).
+// one column, as two row halves on two threads when it is large and tall).
 //
 //===----------------------------------------------------------------------===//
 #include "modelrt/Blas.h"
+#include "modelrt/Parallel.h"
 
 #include <atomic>
 #include <cstdio>
@@ -153,7 +154,35 @@ bool productAsGemv(const BlasLibrary &lib, int order, int tA, int tB, int M, int
   return false;
 }
 
+/// Rows and multiply-adds from which a product runs as two row halves.
+constexpr int kSplitRows = 512;
+constexpr double kSplitMacs = 32.0 * 1000 * 1000;
+
+/// C = alpha op(A) op(B) + beta C (row-major) as two single-threaded sgemm
+/// calls on row halves of C (multiples of 16 rows), one per thread.
+void sgemmInRowHalves(BlasLibrary &lib, int tA, int tB, int M, int N, int K, float alpha,
+                      const float *A, int lda, const float *B, int ldb, float beta, float *C,
+                      int ldc) {
+  if (lib.threads != 1) {
+    lib.setThreads(1);
+    lib.threads = 1;
+  }
+  int half = (M / 2 + 15) / 16 * 16;
+  runInTwoParts([&](int part) {
+    int m0 = part ? half : 0, rows = part ? M - half : half;
+    const float *a = tA == NoTrans ? A + size_t(m0) * lda : A + m0;
+    lib.sgemm(RowMajor, tA, tB, rows, N, K, alpha, a, lda, B, ldb, beta, C + size_t(m0) * ldc,
+              ldc);
+  });
+}
+
 } // namespace
+
+bool blasSplitsRows(int M, int N, int K) {
+  const BlasLibrary &lib = library();
+  return lib.setThreads && M >= kSplitRows && double(M) * N * K >= kSplitMacs &&
+         twoPartsInParallel();
+}
 
 Status loadBlas() { return library().status; }
 
@@ -183,6 +212,11 @@ extern "C" void cblas_sgemm(int order, int transA, int transB, int M, int N, int
   if (modelrt::productAsGemv(lib, order, transA, transB, M, N, K, alpha, A, lda, B, ldb, beta,
                              C, ldc))
     return;
+  if (order == modelrt::RowMajor && modelrt::blasSplitsRows(M, N, K)) {
+    modelrt::sgemmInRowHalves(lib, transA, transB, M, N, K, alpha, A, lda, B, ldb, beta, C,
+                              ldc);
+    return;
+  }
   modelrt::chooseThreads(lib, M, N, K);
   lib.sgemm(order, transA, transB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
 }

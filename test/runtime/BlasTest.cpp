@@ -105,3 +105,46 @@ TEST(Blas, ThreadsFollowTheProductSize) {
   run(64, 256, 784);
   EXPECT_EQ(blasThreadCount(), 1);
 }
+
+// Products of at least 512 rows and 32M multiply-adds run as two row halves
+// on the runtime's two threads (when it has them and the OpenBLAS thread
+// count is not the user's): odd row counts, both transpositions of A (whose
+// half starts at a row or at a column), padded leading dimensions, beta.
+TEST(Blas, RowHalvesMatchFloat64Reference) {
+  ASSERT_TRUE(loadBlas().isOk());
+  const int M = 515, N = 130, K = 480; // 32.1M multiply-adds
+  bool split = blasSplitsRows(M, N, K);
+  if (!std::getenv("OPENBLAS_NUM_THREADS") && !std::getenv("OMP_NUM_THREADS") &&
+      std::thread::hardware_concurrency() >= 2 && !std::getenv("MODELRT_THREADS"))
+    EXPECT_TRUE(split);
+  EXPECT_FALSE(blasSplitsRows(511, 4096, 4096)); // too few rows
+  EXPECT_FALSE(blasSplitsRows(1000, 16, 16));    // too little work
+  for (int tA = 0; tA < 2; ++tA)
+    for (int tB = 0; tB < 2; ++tB) {
+      int pad = 5;
+      int aRows = tA ? K : M, aCols = tA ? M : K;
+      int bRows = tB ? N : K, bCols = tB ? K : N;
+      int lda = aCols + pad, ldb = bCols + pad, ldc = N + pad;
+      std::vector<float> A(size_t(aRows) * lda), B(size_t(bRows) * ldb), C(size_t(M) * ldc);
+      for (size_t i = 0; i < A.size(); ++i)
+        A[i] = value(int(i), 4);
+      for (size_t i = 0; i < B.size(); ++i)
+        B[i] = value(int(i), 5);
+      for (size_t i = 0; i < C.size(); ++i)
+        C[i] = value(int(i), 6);
+      std::vector<double> want(C.begin(), C.end());
+      reference(tA, tB, M, N, K, 0.75, A, lda, B, ldb, 0.5, want, ldc);
+      cblas_sgemm(101, tA ? 112 : 111, tB ? 112 : 111, M, N, K, 0.75f, A.data(), lda, B.data(),
+                  ldb, 0.5f, C.data(), ldc);
+      double tol = 1e-5 * (1 + std::sqrt(double(K)));
+      for (int m = 0; m < M; ++m)
+        for (int n = 0; n < ldc; ++n) {
+          size_t i = size_t(m) * ldc + n;
+          if (n >= N)
+            ASSERT_EQ(C[i], value(int(i), 6)) << "padding at " << m << "," << n;
+          else
+            ASSERT_NEAR(C[i], want[i], tol) << "tA=" << tA << " tB=" << tB << " at " << m << ","
+                                             << n;
+        }
+    }
+}

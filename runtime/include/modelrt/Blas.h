@@ -14,7 +14,11 @@
 //   - OpenBLAS gets one thread per 16M multiply-adds of each product, at
 //     most one per core, unless OPENBLAS_NUM_THREADS or OMP_NUM_THREADS is
 //     set (docs/cli.md, "Threads");
-//   - a product with one row or one column runs as sgemv.
+//   - a product with one row or one column runs as sgemv;
+//   - a product of at least 512 rows and 32M multiply-adds (the MLP's first
+//     layer at evaluation batch 1000) runs as two single-threaded halves of
+//     its rows on the runtime's two threads (Parallel.h): 245 against
+//     160-228 GFLOP/s for OpenBLAS's own two threads on this shape.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MODELRT_BLAS_H
@@ -34,6 +38,10 @@ Status loadBlas();
 /// OpenBLAS's name for the kernels it chose ("SkylakeX", "Haswell", ...);
 /// empty when OpenBLAS was not opened (this does not open it).
 std::string blasCoreName();
+
+/// Whether cblas_sgemm runs a row-major M x N x K product as two row halves
+/// on the runtime's two threads (see the file comment). Opens OpenBLAS.
+bool blasSplitsRows(int M, int N, int K);
 
 /// OpenBLAS's current thread count (openblas_get_num_threads; 0 when it
 /// has none or is not loaded). Opens OpenBLAS.
