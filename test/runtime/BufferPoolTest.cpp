@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <thread>
 #include <vector>
@@ -114,4 +115,22 @@ TEST(BufferPoolTest, ConcurrentUseKeepsBlocksDistinct) {
   t1.join();
   t2.join();
   EXPECT_EQ(bufferPoolStats().bytesInUse, 0u);
+}
+
+// Blocks of 2 MiB or more start on a 2 MiB boundary (so that the huge-page
+// advice can cover them: BufferPool.cpp), are fully usable, and are reused
+// like the others.
+TEST(BufferPoolTest, LargeBlocksStartOnHugePageBoundaries) {
+  const size_t big = size_t(5) << 20;
+  auto *p = static_cast<unsigned char *>(_mlir_memref_to_llvm_alloc(big));
+  ASSERT_NE(p, nullptr);
+  uintptr_t base = reinterpret_cast<uintptr_t>(p) - 64; // the 64-byte header
+  if (!std::getenv("MODELRT_NO_HUGEPAGES"))
+    EXPECT_EQ(base % (size_t(2) << 20), 0u);
+  std::memset(p, 0xAB, big);
+  EXPECT_EQ(p[0], 0xAB);
+  EXPECT_EQ(p[big - 1], 0xAB);
+  _mlir_memref_to_llvm_free(p);
+  EXPECT_EQ(_mlir_memref_to_llvm_alloc(big), p);
+  _mlir_memref_to_llvm_free(p);
 }
