@@ -1,8 +1,9 @@
 //===- Blas.cpp - OpenBLAS through dlopen, with the CPU's own kernels ------===//
 //
 // Implements Blas.h: opens libopenblas.so.0 with OPENBLAS_CORETYPE replaced
-// by MODELRT_OPENBLAS_CORETYPE (or removed) for the duration of the dlopen
-// (OpenBLAS reads it in its constructor), restores the environment, sets the
+// by MODELRT_OPENBLAS_CORETYPE (or removed) and OPENBLAS_THREAD_TIMEOUT
+// defaulted for the duration of the dlopen (OpenBLAS reads both in its
+// constructor), restores the environment, sets the
 // thread count, and forwards cblas_sgemm (as sgemv when C has one row or
 // one column, as two row halves on two threads when it is large and tall).
 //
@@ -41,25 +42,48 @@ struct BlasLibrary {
   int maxThreads = 1;                ///< the cores OpenBLAS may use
   int threads = 1;                   ///< the count last set
   CoreNameFn coreName = nullptr;
+  int (*threadTimeout)() = nullptr; ///< openblas_thread_timeout
   Status status = Status::ok();
 };
 
-/// Runs \p f with OPENBLAS_CORETYPE set to \p value (unset when null), then
-/// restores the variable.
-template <typename F> void withCoreType(const char *value, F f) {
-  const char *old = std::getenv("OPENBLAS_CORETYPE");
+/// Sets \p name to \p value (unsets it when null) until destroyed, then
+/// restores what the environment had.
+class ScopedEnv {
+public:
+  ScopedEnv(const char *name, const char *value) : name(name) {
+    if (const char *old = std::getenv(name))
+      saved = old;
+    if (value)
+      setenv(name, value, 1);
+    else
+      unsetenv(name);
+  }
+  ~ScopedEnv() {
+    if (saved)
+      setenv(name, saved->c_str(), 1);
+    else
+      unsetenv(name);
+  }
+
+private:
+  const char *name;
   std::optional<std::string> saved;
-  if (old)
-    saved = old;
-  if (value)
-    setenv("OPENBLAS_CORETYPE", value, 1);
-  else
-    unsetenv("OPENBLAS_CORETYPE");
-  f();
-  if (saved)
-    setenv("OPENBLAS_CORETYPE", saved->c_str(), 1);
-  else
-    unsetenv("OPENBLAS_CORETYPE");
+};
+
+/// OpenBLAS's idle threads spin (sched_yield) for 2^28 cycles after each
+/// threaded call unless OPENBLAS_THREAD_TIMEOUT says otherwise (read when
+/// the library loads). Spinning bought nothing measurable (CNN training: the
+/// same step time) and burnt the second core: 1.95 CPUs busy during CNN
+/// training against 1.2 with 2^4. The user's own setting wins.
+constexpr const char *kThreadTimeout = "4";
+
+/// Opens \p path with OPENBLAS_CORETYPE set to \p coreType (unset when
+/// null) and OPENBLAS_THREAD_TIMEOUT defaulted, then restores both.
+void *openWithEnvironment(const char *path, const char *coreType) {
+  ScopedEnv core("OPENBLAS_CORETYPE", coreType);
+  const char *timeout = std::getenv("OPENBLAS_THREAD_TIMEOUT");
+  ScopedEnv spin("OPENBLAS_THREAD_TIMEOUT", timeout ? timeout : kThreadTimeout);
+  return dlopen(path, RTLD_NOW | RTLD_LOCAL);
 }
 
 BlasLibrary open() {
@@ -67,9 +91,7 @@ BlasLibrary open() {
   const char *path = std::getenv("MODELRT_OPENBLAS");
   if (!path || !*path)
     path = "libopenblas.so.0";
-  void *handle = nullptr;
-  withCoreType(std::getenv("MODELRT_OPENBLAS_CORETYPE"),
-               [&] { handle = dlopen(path, RTLD_NOW | RTLD_LOCAL); });
+  void *handle = openWithEnvironment(path, std::getenv("MODELRT_OPENBLAS_CORETYPE"));
   if (!handle) {
     const char *why = dlerror();
     lib.status = errorf("cannot open OpenBLAS (%s): %s; install Debian's libopenblas0 "
@@ -81,6 +103,7 @@ BlasLibrary open() {
   lib.sgemv = reinterpret_cast<SgemvFn>(dlsym(handle, "cblas_sgemv"));
   lib.getThreads = reinterpret_cast<int (*)()>(dlsym(handle, "openblas_get_num_threads"));
   lib.coreName = reinterpret_cast<CoreNameFn>(dlsym(handle, "openblas_get_corename"));
+  lib.threadTimeout = reinterpret_cast<int (*)()>(dlsym(handle, "openblas_thread_timeout"));
   auto setThreads = reinterpret_cast<SetThreadsFn>(dlsym(handle, "openblas_set_num_threads"));
   if (!lib.sgemm) {
     lib.status = errorf("%s has no cblas_sgemm: it is not OpenBLAS", path);
@@ -185,6 +208,11 @@ bool blasSplitsRows(int M, int N, int K) {
 }
 
 Status loadBlas() { return library().status; }
+
+int blasThreadTimeout() {
+  const BlasLibrary &lib = library();
+  return lib.threadTimeout ? lib.threadTimeout() : -1;
+}
 
 int blasThreadCount() {
   const BlasLibrary &lib = library();

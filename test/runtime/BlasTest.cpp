@@ -85,6 +85,22 @@ TEST(Blas, SgemmMatchesFloat64Reference) {
         }
 }
 
+// OpenBLAS loads with OPENBLAS_THREAD_TIMEOUT=4 (its idle threads sleep
+// instead of spinning) unless the user set the variable, and the
+// environment is left as it was.
+TEST(Blas, IdleThreadsSleepUnlessTheUserSetTheTimeout) {
+  const char *user = std::getenv("OPENBLAS_THREAD_TIMEOUT");
+  ASSERT_TRUE(loadBlas().isOk());
+  int timeout = blasThreadTimeout();
+  ASSERT_NE(timeout, -1) << "this OpenBLAS does not report its thread timeout";
+  if (user) {
+    EXPECT_STREQ(std::getenv("OPENBLAS_THREAD_TIMEOUT"), user);
+  } else {
+    EXPECT_EQ(timeout, 4);
+    EXPECT_EQ(std::getenv("OPENBLAS_THREAD_TIMEOUT"), nullptr);
+  }
+}
+
 // Products below 16M multiply-adds run on one OpenBLAS thread, larger ones on
 // one thread per 16M, at most one per core (unless OPENBLAS_NUM_THREADS or
 // OMP_NUM_THREADS is set: then the count is the user's and is not checked).

@@ -14,6 +14,8 @@
 //   - OpenBLAS gets one thread per 16M multiply-adds of each product, at
 //     most one per core, unless OPENBLAS_NUM_THREADS or OMP_NUM_THREADS is
 //     set (docs/cli.md, "Threads");
+//   - OPENBLAS_THREAD_TIMEOUT defaults to 4: OpenBLAS's idle threads sleep
+//     instead of spinning on the second core between products;
 //   - a product with one row or one column runs as sgemv;
 //   - a product of at least 512 rows and 32M multiply-adds (the MLP's first
 //     layer at evaluation batch 1000) runs as two single-threaded halves of
@@ -42,6 +44,12 @@ std::string blasCoreName();
 /// Whether cblas_sgemm runs a row-major M x N x K product as two row halves
 /// on the runtime's two threads (see the file comment). Opens OpenBLAS.
 bool blasSplitsRows(int M, int N, int K);
+
+/// The idle-spin limit OpenBLAS read from OPENBLAS_THREAD_TIMEOUT when it
+/// loaded (as openblas_thread_timeout reports it; -1 when it cannot tell).
+/// The runtime sets 4 (spin 2^4 cycles, then sleep) unless the user set
+/// the variable. Opens OpenBLAS.
+int blasThreadTimeout();
 
 /// OpenBLAS's current thread count (openblas_get_num_threads; 0 when it
 /// has none or is not loaded). Opens OpenBLAS.
