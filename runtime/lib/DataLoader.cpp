@@ -55,11 +55,16 @@ void DataLoader::workerLoop(int64_t from, int64_t to) {
   for (int64_t b = from; b < to; ++b) {
     Batch batch = makeBatch(b);
     std::unique_lock<std::mutex> lock(mu);
-    cv.wait(lock, [&] { return stopping || (int64_t)queue.size() < cfg.prefetch; });
+    if (!stopping && (int64_t)queue.size() >= cfg.prefetch) {
+      workerWaiting = true;
+      cv.wait(lock, [&] { return stopping || !workerWaiting; });
+    }
     if (stopping)
       return;
+    bool wasEmpty = queue.empty();
     queue.push_back(std::move(batch));
-    cv.notify_all();
+    if (wasEmpty) // only then can the consumer be waiting
+      cv.notify_all();
   }
 }
 
@@ -73,6 +78,12 @@ void DataLoader::stopWorker() {
   }
   worker.join();
   queue.clear();
+  workerWaiting = false;
+}
+
+int64_t prefetchDepthFor(int64_t batchBytes) {
+  int64_t fit = (int64_t(8) << 20) / std::max<int64_t>(batchBytes, 1);
+  return std::clamp<int64_t>(fit, 2, 8);
 }
 
 bool DataLoader::next(Batch &batch) {
@@ -91,7 +102,11 @@ bool DataLoader::next(Batch &batch) {
     cv.wait(lock, [&] { return !queue.empty(); });
     batch = std::move(queue.front());
     queue.pop_front();
-    cv.notify_all();
+    // Wake the sleeping worker only once the queue has drained to half.
+    if (workerWaiting && (int64_t)queue.size() <= cfg.prefetch / 2) {
+      workerWaiting = false;
+      cv.notify_all();
+    }
   } else {
     batch = makeBatch(pos.batchIndex);
   }

@@ -231,7 +231,11 @@ Status setup(Run &r, int64_t &startEpoch) {
   lc.batchSize = r.cfg.batch_size, lc.seed = r.cfg.seed, lc.dropLast = r.cfg.data.drop_last;
   lc.flipProbability = r.cfg.data.flip_prob, lc.cropPadding = r.cfg.data.crop_padding;
   lc.oneHotClasses = r.cfg.data.one_hot ? r.prog.num_classes : 0;
-  lc.prefetch = r.opts.threads == 1 ? 0 : r.opts.threads > 1 ? r.opts.threads : 2;
+  int64_t batchBytes = r.cfg.batch_size * (r.data.train.sampleElements() * 4 +
+                                           r.data.train.labelElements() * 8);
+  lc.prefetch = r.opts.threads == 1   ? 0
+                : r.opts.threads > 1 ? r.opts.threads
+                                     : prefetchDepthFor(batchBytes);
   r.loader = std::make_unique<DataLoader>(r.data.train, lc);
   MODELRT_TRY(r.loader->validate());
   OptimizerConfig oc = toOptimizerConfig(r.cfg.optimizer);

@@ -2,6 +2,8 @@
 #include "modelrt/DataLoader.h"
 
 #include <gtest/gtest.h>
+#include <thread>
+#include <chrono>
 
 #include <algorithm>
 #include <cmath>
@@ -157,6 +159,56 @@ TEST(DataLoader, SameSeedSameOrderWithOrWithoutPrefetch) {
     }
     EXPECT_FALSE(b.next(y));
   }
+}
+
+// Deeper queues (the worker refills after the queue drained to half) give
+// the batches of the loader without a worker, for a consumer that is
+// faster or slower than the worker, across epochs and a mid-epoch restore.
+TEST(DataLoader, DeepPrefetchGivesTheSameBatches) {
+  Dataset d = imageData(41);
+  LoaderConfig cfg;
+  cfg.batchSize = 3;
+  cfg.seed = 9;
+  cfg.flipProbability = 0.5;
+  cfg.prefetch = 0;
+  DataLoader ref(d, cfg);
+  std::vector<Batch> want;
+  Batch b;
+  for (int e = 0; e < 2; ++e)
+    while (ref.next(b))
+      want.push_back(b);
+  for (int64_t depth : {1, 3, 8}) {
+    for (bool slow : {false, true}) {
+      cfg.prefetch = depth;
+      DataLoader l(d, cfg);
+      size_t i = 0;
+      for (int e = 0; e < 2; ++e)
+        while (l.next(b)) {
+          if (slow)
+            std::this_thread::sleep_for(std::chrono::microseconds(200));
+          ASSERT_LT(i, want.size());
+          ASSERT_EQ(0, std::memcmp(want[i].inputs.data(), b.inputs.data(), b.inputs.numBytes()))
+              << "depth " << depth << " batch " << i;
+          ++i;
+        }
+      EXPECT_EQ(i, want.size()) << "depth " << depth;
+    }
+    // Restored in the middle of epoch 1 with a full queue behind it.
+    cfg.prefetch = depth;
+    DataLoader a(d, cfg);
+    epochIds(a);
+    for (int k = 0; k < 4; ++k)
+      a.next(b);
+    DataLoader r(d, cfg);
+    r.restore(a.position());
+    size_t i = want.size() / 2 + 4;
+    while (r.next(b))
+      ASSERT_EQ(0, std::memcmp(want[i++].inputs.data(), b.inputs.data(), b.inputs.numBytes()));
+    EXPECT_EQ(i, want.size());
+  }
+  EXPECT_EQ(prefetchDepthFor(200 << 10), 8);  // the MLP's batch: 200 KB
+  EXPECT_EQ(prefetchDepthFor(2 << 20), 4);    // 2 MiB
+  EXPECT_EQ(prefetchDepthFor(38 << 20), 2);   // 64 x 3 x 224 x 224 floats
 }
 
 TEST(DataLoader, SaveAndRestoreMidEpochExactly) {
