@@ -132,6 +132,14 @@ enum { RowMajor = 101, NoTrans = 111, Trans = 112 };
 /// Multiply-adds per OpenBLAS thread: products below it run on one thread.
 constexpr double kMacsPerThread = 16.0 * 1024 * 1024;
 
+/// Sets OpenBLAS's thread count to \p n when it differs from the last one.
+void setThreads(BlasLibrary &lib, int n) {
+  if (n != lib.threads) {
+    lib.setThreads(n);
+    lib.threads = n;
+  }
+}
+
 /// Sets OpenBLAS's thread count for an M x N x K product (unless the user
 /// chose it): one thread per 16M multiply-adds, at most one per core. Small
 /// products stay on one thread (a second one costs more to wake than it
@@ -142,11 +150,7 @@ void chooseThreads(BlasLibrary &lib, int M, int N, int K) {
   if (!lib.setThreads)
     return;
   double macs = double(M) * double(N) * double(K);
-  int want = int(std::min<double>(lib.maxThreads, std::max(1.0, macs / kMacsPerThread)));
-  if (want != lib.threads) {
-    lib.setThreads(want);
-    lib.threads = want;
-  }
+  setThreads(lib, int(std::min<double>(lib.maxThreads, std::max(1.0, macs / kMacsPerThread))));
 }
 
 /// A row-major product with one row or one column of C, as sgemv. OpenBLAS
@@ -186,10 +190,7 @@ constexpr double kSplitMacs = 32.0 * 1000 * 1000;
 void sgemmInRowHalves(BlasLibrary &lib, int tA, int tB, int M, int N, int K, float alpha,
                       const float *A, int lda, const float *B, int ldb, float beta, float *C,
                       int ldc) {
-  if (lib.threads != 1) {
-    lib.setThreads(1);
-    lib.threads = 1;
-  }
+  setThreads(lib, 1);
   int half = (M / 2 + 15) / 16 * 16;
   runInTwoParts([&](int part) {
     int m0 = part ? half : 0, rows = part ? M - half : half;

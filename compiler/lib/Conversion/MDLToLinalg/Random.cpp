@@ -58,6 +58,14 @@ std::array<Value, 2> split64(OpBuilder &b, Location loc, Value v) {
   return {lo, hi};
 }
 
+/// The reassociation merging all \p rank dimensions into one.
+SmallVector<ReassociationIndices> allDims(int64_t rank) {
+  ReassociationIndices all;
+  for (int64_t d = 0; d < rank; ++d)
+    all.push_back(d);
+  return {all};
+}
+
 /// `x` reshaped to `runType` (rank 1 or [?, 4]) through its flattening.
 Value toRunShape(OpBuilder &b, Location loc, Value x, RankedTensorType runType) {
   auto type = cast<RankedTensorType>(x.getType());
@@ -65,13 +73,8 @@ Value toRunShape(OpBuilder &b, Location loc, Value x, RankedTensorType runType) 
   if (type.getRank() == 0)
     return tensor::ExpandShapeOp::create(b, loc, runType, x,
                                          ArrayRef<ReassociationIndices>{});
-  if (type.getRank() > 1) {
-    ReassociationIndices all;
-    for (int64_t d = 0; d < type.getRank(); ++d)
-      all.push_back(d);
-    flat = tensor::CollapseShapeOp::create(b, loc, x,
-                                           ArrayRef<ReassociationIndices>{all});
-  }
+  if (type.getRank() > 1)
+    flat = tensor::CollapseShapeOp::create(b, loc, x, allDims(type.getRank()));
   if (runType.getRank() == 1)
     return flat;
   SmallVector<OpFoldResult> sizes = {
@@ -99,16 +102,13 @@ Value fromRunShape(OpBuilder &b, Location loc, Value v, RankedTensorType type,
         b, loc, v, ArrayRef<ReassociationIndices>{{0, 1}});
   if (type.getRank() == 1)
     return flat;
-  ReassociationIndices all;
-  for (int64_t d = 0; d < type.getRank(); ++d)
-    all.push_back(d);
   SmallVector<OpFoldResult> sizes;
   for (int64_t d = 0; d < type.getRank(); ++d)
     sizes.push_back(type.isDynamicDim(d)
                         ? OpFoldResult(Value(tensor::DimOp::create(b, loc, like, d)))
                         : OpFoldResult(b.getIndexAttr(type.getDimSize(d))));
   return tensor::ExpandShapeOp::create(b, loc, type, flat,
-                                       ArrayRef<ReassociationIndices>{all}, sizes);
+                                       allDims(type.getRank()), sizes);
 }
 
 /// The dropout body for the element whose Philox counter is `group` and
