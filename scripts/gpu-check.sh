@@ -14,8 +14,11 @@
 # kernels against the CPU runtime: modelrt-optimizer-kernel-check; NET
 # check-device); c. modelc training, one epoch on the GPU per model and
 # batch (64, 512) with --profile, and eval images/s at batch 1000;
-# d. PyTorch eager and torch.compile on the same GPU (bench/gpu/torch_gpu.py);
-# e. the comparison table (bench/gpu/compare.py). A failing step is
+# d. checkpoints across devices (the MLP's GPU checkpoint evaluated on both
+# devices and resumed on the CPU, a CPU checkpoint resumed on the GPU);
+# e. PyTorch eager and torch.compile on the same GPU (bench/gpu/torch_gpu.py);
+# f. the comparison table (bench/gpu/compare.py); g. each model's slowest
+# kernels by device time (from section c's --profile). A failing step is
 # recorded and the script goes on; the exit status is 1 if any failed.
 # Every step has a timeout; the whole run keeps to GPU_CHECK_BUDGET seconds
 # (default 450) as far as the timeouts allow. Other settings (environment):
@@ -86,6 +89,20 @@ if compgen -G "$BUNDLE/lib/*.gz" >/dev/null; then
   export LD_LIBRARY_PATH="$OUT/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 fi
 
+# cuBLAS: the runtime opens libcublas.so.13 (then /usr/local/cuda/lib64).
+# A machine whose cuBLAS lives elsewhere (a Python package's nvidia/cu13/lib,
+# say) gets that folder on LD_LIBRARY_PATH, cuBLASLt beside it included.
+if [ -z "${MODELRT_CUBLAS:-}" ] && ! ldconfig -p 2>/dev/null | grep -q 'libcublas\.so\.13 ' &&
+  [ ! -e /usr/local/cuda/lib64/libcublas.so.13 ]; then
+  found=$(find /usr/local /opt /usr/lib -maxdepth 9 -name 'libcublas.so.13' 2>/dev/null | head -n 1)
+  if [ -n "$found" ]; then
+    echo "note: cuBLAS found at $found"
+    export LD_LIBRARY_PATH="$(dirname "$found")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  else
+    echo "note: no libcublas.so.13 found on this machine"
+  fi
+fi
+
 MODELS=()
 for m in mlp benchmlp cnn; do
   [ -x "$BUNDLE/$m" ] && MODELS+=("$m")
@@ -114,6 +131,15 @@ section "a. device"
 step "nvidia-smi" 30 "$OUT/nvidia-smi.log" nvidia-smi
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,power.limit \
   --format=csv 2>&1 | tee -a "$OUT/nvidia-smi.log"
+{
+  echo "host: $(uname -srm); $(grep -m1 PRETTY_NAME /etc/os-release 2>/dev/null)"
+  echo "nproc: $(nproc)"
+  echo "LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}"
+  ldconfig -p 2>/dev/null | grep -E 'libcuda\.so|libcublas(Lt)?\.so' || echo "(ldconfig: no libcuda/libcublas)"
+  ls /usr/local/cuda/lib64/libcublas* 2>/dev/null || echo "(no /usr/local/cuda/lib64/libcublas*)"
+  command -v nvcc >/dev/null && nvcc --version | tail -n 2
+  "$PYTHON" -c 'import torch; print("torch", torch.__version__, "cuda", torch.version.cuda)' 2>&1
+} 2>&1 | tee "$OUT/host.log"
 for m in "${MODELS[@]}"; do
   step "$m info" 30 "$OUT/$m-info.log" "$BUNDLE/$m" info
 done
@@ -134,8 +160,15 @@ fi
 for m in mlp cnn; do
   [ -x "$BUNDLE/$m" ] || continue
   dataArgs "$m" check-device
-  step "$m check-device" "$(left 300 90)" "$OUT/$m-check-device.log" "$BUNDLE/$m" check-device \
-    "${DARGS[@]}"
+  if ! step "$m check-device" "$(left 300 90)" "$OUT/$m-check-device.log" "$BUNDLE/$m" \
+    check-device "${DARGS[@]}" && [ "$DEVICE" = cuda ] && command -v compute-sanitizer >/dev/null; then
+    # A failure on the GPU: the memory checker names the kernel and address
+    # of a bad access (a diagnosis, not a step of its own).
+    echo "+ compute-sanitizer $m check-device --steps 1"
+    timeout --kill-after=10 "$(left 300 90)" compute-sanitizer --tool memcheck \
+      --print-limit 20 "$BUNDLE/$m" check-device --steps 1 "${DARGS[@]}" 2>&1 |
+      tail -n 80 | tee "$OUT/$m-sanitizer.log"
+  fi
 done
 
 section "c. modelc on the GPU: one epoch per model and batch, --profile"
@@ -164,15 +197,57 @@ for m in "${MODELS[@]}"; do
   fi
 done
 
-section "d. PyTorch on the same GPU: eager and torch.compile"
+section "d. checkpoints across devices (mlp): written on one, read on the other"
+# The GPU's checkpoint from section c evaluates to the same loss on both
+# devices, and resumes on the CPU; a CPU checkpoint resumes on the GPU.
+first=$(echo "$BATCHES" | awk '{print $1}')
+ck="$OUT/modelc/mlp-b$first/last.safetensors"
+if [ -x "$BUNDLE/mlp" ] && [ -f "$ck" ] && [ "$DEVICE" = cuda ]; then
+  dataArgs mlp eval
+  for d in cpu cuda; do
+    step "mlp eval of the GPU checkpoint on $d" 60 "$OUT/xdev-eval-$d.log" "$BUNDLE/mlp" eval \
+      --checkpoint "$ck" --batch 1000 --device "$d" "${DARGS[@]}"
+  done
+  "$PYTHON" - "$OUT/xdev-eval-cpu.log" "$OUT/xdev-eval-cuda.log" <<'PY' 2>&1 | tee "$OUT/xdev-eval.log"
+import re, sys
+vals = []
+for path in sys.argv[1:]:
+    m = re.search(r"loss ([-0-9.e+naninf]+) accuracy ([0-9.]+)", open(path).read())
+    vals.append((float(m.group(1)), float(m.group(2))) if m else None)
+print("cpu", vals[0], "cuda", vals[1])
+ok = None not in vals and abs(vals[0][0] - vals[1][0]) <= 1e-4 * max(1.0, abs(vals[0][0])) \
+    and abs(vals[0][1] - vals[1][1]) <= 2e-4
+print("same loss and accuracy on both devices" if ok else "MISMATCH between the devices")
+sys.exit(0 if ok else 1)
+PY
+  record "mlp: GPU checkpoint evaluates alike on CPU and GPU" "${PIPESTATUS[0]}"
+  dataArgs mlp train
+  step "mlp: GPU checkpoint resumes on the CPU" 90 "$OUT/xdev-resume-cpu.log" "$BUNDLE/mlp" \
+    train --resume "$ck" --epochs 2 --batch "$first" --device cpu --out "$OUT/xdev-cpu" \
+    --log-every 0 "${DARGS[@]}"
+  step "mlp: a CPU checkpoint resumes on the GPU" 90 "$OUT/xdev-resume-cuda.log" "$BUNDLE/mlp" \
+    train --resume "$OUT/xdev-cpu/last.safetensors" --epochs 3 --batch "$first" --device cuda \
+    --out "$OUT/xdev-cuda" --log-every 0 "${DARGS[@]}"
+fi
+
+section "e. PyTorch on the same GPU: eager and torch.compile"
 models=$(IFS=,; echo "${MODELS[*]}")
 step "torch_gpu.py" "$(left 15 400)" "$OUT/torch.jsonl" "$PYTHON" "$BENCH/torch_gpu.py" \
   --data "$DATA" --device "$DEVICE" --models "$models" --batches "${BATCHES// /,}" \
   "${TORCH_ARGS[@]}"
 
-section "e. modelc against PyTorch (samples/s; ratio targets: >= 2 eager, >= 1 compile)"
+section "f. modelc against PyTorch (samples/s; ratio targets: >= 2 eager, >= 1 compile)"
 "$PYTHON" "$BENCH/compare.py" "$OUT/modelc.jsonl" "$OUT/torch.jsonl" | tee "$OUT/compare.md"
 record "compare.py" "${PIPESTATUS[0]}"
+
+section "g. where the device time goes (train --profile, batch $first)"
+for m in "${MODELS[@]}"; do
+  log="$OUT/modelc/$m-b$first/train.log"
+  [ -f "$log" ] || continue
+  echo "-- $m"
+  grep -A 14 '^profile: kernels' "$log"
+  grep '^profile: GPU kernels' "$log"
+done
 
 section "summary (${SECONDS}s)"
 printf '%s\n' "${STATUS[@]}" | tee "$OUT/summary.txt"

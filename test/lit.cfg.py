@@ -36,6 +36,13 @@ llvm_config.add_tool_substitutions(
 cuda_root = os.environ.get("MODELC_CUDA_ROOT", "/usr/local/cuda")
 config.substitutions.append(("%ptxas", os.path.join(cuda_root, "bin", "ptxas")))
 
+# The fake libcuda + cuBLAS over host memory (test/runtime/Cuda), built when
+# the CUDA headers are there: compiled models' GPU host code runs on it.
+fake_cuda = os.path.join(config.modelc_obj_root, "test", "Unit", "lib", "libFakeCudaDriver.so")
+config.substitutions.append(("%fakecuda", fake_cuda))
+if os.path.exists(fake_cuda):
+    config.available_features.add("fake-cuda")
+
 # MLIR's C runner utilities (printF32, ...) for mlir-runner tests.
 config.substitutions.append(("%mlir_c_runner_utils", os.path.join(
     os.path.dirname(config.llvm_tools_dir), "lib", "libmlir_c_runner_utils.so")))

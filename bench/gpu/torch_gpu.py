@@ -186,24 +186,37 @@ def emit(record):
     print(json.dumps(record), flush=True)
 
 
-def runModel(name, args, device, train, test):
-    for mode in args.modes:
-        base = {"source": "torch", "mode": mode, "model": name, "device": str(device),
+def runAll(args, device, train, test):
+    """Every figure, training first and batch by batch (the first batch size
+    of every model and mode before the next), so that a run cut short by its
+    time limit still has the figures that matter most."""
+    def base(name, mode):
+        return {"source": "torch", "mode": mode, "model": name, "device": str(device),
                 "torch": torch.__version__}
-        for batch in args.batches:
+
+    def noCompile(mode):
+        return mode == "compile" and not hasattr(torch, "compile")
+
+    for batch in args.batches:
+        for name in args.models:
+            for mode in args.modes:
+                if noCompile(mode) and batch != args.batches[0]:
+                    continue
+                try:
+                    fig = trainFigure(name, mode, batch, train, device, args.warmup,
+                                      args.max_steps)
+                    emit(dict(base(name, mode), kind="train", batch=batch, **fig))
+                except Exception as e:  # report and go on: one figure missing is not fatal
+                    emit(dict(base(name, mode), kind="train", batch=batch,
+                              error="%s: %s" % (type(e).__name__, e)))
+    for name in args.models:
+        for mode in args.modes:
             try:
-                fig = trainFigure(name, mode, batch, train, device, args.warmup, args.max_steps)
-                emit(dict(base, kind="train", batch=batch, **fig))
-            except Exception as e:  # report and go on: one figure missing is not fatal
-                emit(dict(base, kind="train", batch=batch, error="%s: %s" % (type(e).__name__, e)))
-                if mode == "compile" and not hasattr(torch, "compile"):
-                    break
-        try:
-            fig = evalFigure(name, mode, args.eval_batch, test, device, args.repeats)
-            emit(dict(base, kind="eval", batch=args.eval_batch, **fig))
-        except Exception as e:
-            emit(dict(base, kind="eval", batch=args.eval_batch,
-                      error="%s: %s" % (type(e).__name__, e)))
+                fig = evalFigure(name, mode, args.eval_batch, test, device, args.repeats)
+                emit(dict(base(name, mode), kind="eval", batch=args.eval_batch, **fig))
+            except Exception as e:
+                emit(dict(base(name, mode), kind="eval", batch=args.eval_batch,
+                          error="%s: %s" % (type(e).__name__, e)))
 
 
 def parseArgs(argv):
@@ -246,8 +259,7 @@ def main(argv):
     emit({"source": "torch", "kind": "env", "torch": torch.__version__, "device": str(device),
           "gpu": torch.cuda.get_device_name(0) if device.type == "cuda" else None,
           "train_images": int(train[0].shape[0]), "test_images": int(test[0].shape[0])})
-    for name in args.models:
-        runModel(name, args, device, train, test)
+    runAll(args, device, train, test)
 
 
 if __name__ == "__main__":

@@ -50,3 +50,38 @@ func.func @host_alloca() {
   %b = memref.alloca() : memref<4xf32>
   return
 }
+
+// -----
+
+// A 0-d integer argument that a kernel writes is a device cell (here a
+// metric's result, reused by bufferization for a derived seed): the host
+// cannot read it. (Found on an H200: the host faulted on such a load.)
+func.func @scalar_written_by_kernel(%cell: memref<i64>) -> i64 {
+  %c1 = arith.constant 1 : index
+  %k = arith.constant 7 : i64
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    memref.store %k, %cell[] : memref<i64>
+    gpu.terminator
+  }
+  // expected-error @+1 {{GPU lowering: the host would read a scalar argument that a kernel also uses (so it is in device memory)}}
+  %v = memref.load %cell[] : memref<i64>
+  return %v : i64
+}
+
+// -----
+
+// The seed lives in host memory: once the host reads it, a kernel that
+// reads it too is refused (that load, on the host, reports it).
+func.func @seed_read_by_kernel(%seed: memref<i64>, %out: memref<i64>) -> i64 {
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{GPU lowering: the host would read a scalar argument that a kernel also uses (so it is in device memory)}}
+  %s = memref.load %seed[] : memref<i64>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %v = memref.load %seed[] : memref<i64>
+    memref.store %v, %out[] : memref<i64>
+    gpu.terminator
+  }
+  return %s : i64
+}

@@ -3,7 +3,12 @@
 // Implements FakeCudaDriver.h: the driver entry points modelrt's CudaDriver.h
 // table names (with cuda.h's versioned symbol names) and the cuBLAS ones
 // CudaBlas.cpp loads, enough to run the mgpu shim, the pool, the copies and
-// sgemm end to end in unit tests on a machine without a GPU.
+// sgemm end to end in unit tests on a machine without a GPU. Two settings
+// (environment) let a compiled model's GPU host code run on it
+// (test/e2e/gpu-host-code.test): FAKE_CUDA_ANY_KERNEL=1 makes every kernel
+// a no-op (the host code is what is tested; allocations are zeroed, so
+// results stay finite), FAKE_CUDA_OPAQUE=1 makes device addresses fault
+// when the host dereferences them.
 //
 //===----------------------------------------------------------------------===//
 #include "FakeCudaDriver.h"
@@ -25,7 +30,10 @@ FakeCudaConfig config = {0, 1, 9, 0, uint64_t(1) << 30, 13000};
 FakeCudaCounters counters;
 bool initialized = false;
 std::map<void *, size_t> allocations;
-int contextObject, streamObjects[64], eventObjects[64];
+int contextObject, streamObjects[64];
+/// An event holds the fake clock at its last record: every record advances
+/// it by one, and an elapsed time is that difference in milliseconds.
+long eventObjects[64], fakeClock;
 int nextStream, nextEvent;
 
 struct FakeModule {
@@ -139,7 +147,11 @@ void mlirFillKernel(void **params, long threads) {
     aligned[offset + i * stride] += v;
 }
 
-void *ptr(CUdeviceptr p) { return reinterpret_cast<void *>(p); }
+/// FAKE_CUDA_OPAQUE=1: "device" addresses carry bit 62, which makes them
+/// non-canonical, so that host code reading device memory faults as it would
+/// on a real GPU; the fake's own copies and kernels strip it.
+const uintptr_t opaqueTag = std::getenv("FAKE_CUDA_OPAQUE") ? uintptr_t(1) << 62 : 0;
+void *ptr(CUdeviceptr p) { return reinterpret_cast<void *>(p & ~CUdeviceptr(opaqueTag)); }
 
 } // namespace
 
@@ -234,10 +246,11 @@ CUresult cuMemAlloc(CUdeviceptr *p, size_t bytes) {
   if (counters.bytesAllocated + bytes > config.totalBytes)
     return CUDA_ERROR_OUT_OF_MEMORY;
   void *block = std::aligned_alloc(256, (bytes + 255) / 256 * 256);
+  std::memset(block, 0, (bytes + 255) / 256 * 256);
   allocations[block] = bytes;
   counters.memAllocs++;
   counters.bytesAllocated += bytes;
-  *p = reinterpret_cast<CUdeviceptr>(block);
+  *p = reinterpret_cast<CUdeviceptr>(block) | opaqueTag;
   return CUDA_SUCCESS;
 }
 
@@ -323,8 +336,13 @@ CUresult cuEventCreate(CUevent *e, unsigned int) {
   return CUDA_SUCCESS;
 }
 CUresult cuEventDestroy(CUevent) { return CUDA_SUCCESS; }
-CUresult cuEventRecord(CUevent, CUstream) {
+CUresult cuEventRecord(CUevent e, CUstream) {
   counters.eventRecords++;
+  *reinterpret_cast<long *>(e) = ++fakeClock;
+  return CUDA_SUCCESS;
+}
+CUresult cuEventElapsedTime(float *ms, CUevent start, CUevent end) {
+  *ms = float(*reinterpret_cast<long *>(end) - *reinterpret_cast<long *>(start));
   return CUDA_SUCCESS;
 }
 CUresult cuEventSynchronize(CUevent) { return CUDA_SUCCESS; }
@@ -364,6 +382,8 @@ CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name) {
              : std::strcmp(name, "fake_scale") == 0 ? scaleKernel
              : std::strcmp(name, "fill_kernel") == 0 ? mlirFillKernel
                                                      : optimizerKernel(name);
+  if (std::getenv("FAKE_CUDA_ANY_KERNEL"))
+    k = [](void **, long) {};
   if (!k)
     return CUDA_ERROR_NOT_FOUND;
   *f = reinterpret_cast<CUfunction>(k);
@@ -412,6 +432,9 @@ cublasStatus_t cublasSgemm_v2(cublasHandle_t, cublasOperation_t ta,
                               const float *B, int ldb, const float *beta,
                               float *C, int ldc) {
   counters.sgemms++;
+  A = static_cast<const float *>(ptr(reinterpret_cast<CUdeviceptr>(A)));
+  B = static_cast<const float *>(ptr(reinterpret_cast<CUdeviceptr>(B)));
+  C = static_cast<float *>(ptr(reinterpret_cast<CUdeviceptr>(C)));
   for (int j = 0; j < n; ++j)
     for (int i = 0; i < m; ++i) {
       double sum = 0;

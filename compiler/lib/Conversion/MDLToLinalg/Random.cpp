@@ -151,6 +151,30 @@ bool countDivisibleBy4(RankedTensorType type) {
   return type.getRank() > 0 && known % 4 == 0;
 }
 
+/// The i64 seed of \p op. MLIRGen gives the k-th dropout the seed
+/// `mdl.add(%seed, k * stride)`: that sum becomes scalar arithmetic on the
+/// extracted argument here, so that in the GPU code it stays on the host,
+/// which computes the Philox key (as a 0-d tensor add it would run as a
+/// kernel and leave its result in device memory).
+Value seedScalar(DropoutOp op, Value convertedSeed, ConversionPatternRewriter &rewriter) {
+  Location loc = op.getLoc();
+  if (auto add = op.getSeed().getDefiningOp<AddOp>()) {
+    for (auto [base, other] : {std::pair(add.getLhs(), add.getRhs()),
+                               std::pair(add.getRhs(), add.getLhs())}) {
+      auto offset = other.getDefiningOp<ConstantOp>();
+      if (!isa<BlockArgument>(base) || !offset)
+        continue;
+      Value s = tensor::ExtractOp::create(rewriter, loc, rewriter.getRemappedValue(base),
+                                          ValueRange{});
+      APInt k = *cast<ElementsAttr>(offset.getValue()).value_begin<APInt>();
+      return arith::AddIOp::create(
+          rewriter, loc, s,
+          arith::ConstantOp::create(rewriter, loc, rewriter.getI64IntegerAttr(k.getSExtValue())));
+    }
+  }
+  return tensor::ExtractOp::create(rewriter, loc, convertedSeed, ValueRange{});
+}
+
 struct DropoutLowering : OpConversionPattern<DropoutOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -160,8 +184,7 @@ struct DropoutLowering : OpConversionPattern<DropoutOp> {
     Value x = adaptor.getInput();
     auto type = cast<RankedTensorType>(x.getType());
     double rate = op.getRate().convertToDouble();
-    Value seed = tensor::ExtractOp::create(rewriter, loc, adaptor.getSeed(),
-                                           ValueRange{});
+    Value seed = seedScalar(op, adaptor.getSeed(), rewriter);
     std::array<Value, 2> key = split64(rewriter, loc, seed);
     // The row-major elements as [n / 4, 4] (loops: Philox counter, word) or
     // as one long loop [n] (a nest whose innermost loop has 14 iterations
