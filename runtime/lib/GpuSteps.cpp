@@ -21,6 +21,7 @@
 
 #include "modelrt/Cuda.h"
 #include "modelrt/DeviceOptimizer.h"
+#include "modelrt/Profile.h"
 
 #include <cmath>
 #include <cstdio>
@@ -95,6 +96,13 @@ Batch zeroBatch(const ModelrtProgram &p, int64_t n) {
   return b;
 }
 
+/// Turns profiling off for its lifetime.
+struct ProfilingPaused {
+  bool was = profiling();
+  ProfilingPaused() { setProfiling(false); }
+  ~ProfilingPaused() { setProfiling(was); }
+};
+
 /// The CUDA error after an entry point returned \p rc.
 Status cudaFailure(const char *what, int rc) {
   Status sticky = cuda::stickyStatus();
@@ -121,6 +129,7 @@ public:
                                  loss, gradMirror.ptrs.data(), metrics);
     if (rc != 0)
       return cudaFailure("train_step", rc);
+    MODELRT_TRY(cuda::collectProfile());
     if (resident && optimizer) {
       auto norm = optimizer->gradNorm();
       if (!norm)
@@ -153,6 +162,7 @@ public:
   }
 
   Status planMemory(ModelState &m, int64_t batch) override {
+    ProfilingPaused paused; // the steps of zeros are set-up, not training
     MODELRT_TRY(bindModel(m));
     // The peak memory of steps of two sizes gives the bytes per sample
     // (sizes of 16 and 256 samples at most: large enough that the pool's
@@ -204,7 +214,10 @@ public:
       return lab.status();
     int rc = prog.gpu_eval_step(prog.context, params.ptrs.data(), state.ptrs.data(),
                                 static_cast<const float *>(*in), *lab, b.size, loss, metrics);
-    return rc != 0 ? cudaFailure("eval_step", rc) : cuda::synchronize();
+    if (rc != 0)
+      return cudaFailure("eval_step", rc);
+    MODELRT_TRY(cuda::synchronize());
+    return cuda::collectProfile();
   }
 
   Status predict(ModelState &m, const float *x, int64_t count, float *outputs) override {
@@ -221,7 +234,8 @@ public:
                               static_cast<float *>(*out));
     if (rc != 0)
       return cudaFailure("predict", rc);
-    return cuda::download(outputs, *out, outBytes);
+    MODELRT_TRY(cuda::download(outputs, *out, outBytes));
+    return cuda::collectProfile();
   }
 
 private:
@@ -274,6 +288,7 @@ Expected<std::unique_ptr<StepRunner>> createGpuStepRunner(const ModelrtProgram &
   if (!p.gpu_train_step || !p.gpu_eval_step || !p.gpu_predict)
     return errorf("this executable has no GPU code (compiled with --no-gpu)");
   MODELRT_TRY(cuda::initCuda());
+  MODELRT_TRY(cuda::warmUp()); // the kernels' JIT and cuBLAS, before any timed step
   return std::unique_ptr<StepRunner>(new GpuStepRunner(p));
 }
 

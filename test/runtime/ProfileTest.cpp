@@ -81,3 +81,26 @@ TEST(ProfileTest, SumsCallsTimeAndFlopsPerKernel) {
   resetProfile();
   EXPECT_TRUE(kernelStats().empty());
 }
+
+TEST(Profile, GpuDeviceTimesReplaceTheForwardBackwardSplit) {
+  resetProfile();
+  setProfiling(true);
+  {
+    PhaseTimer t(Phase::Step);
+    addKernelTime("gpu_train_step_kernel_3", 0.25, 0);
+    addKernelTime("gpu_train_step_kernel_3", 0.25, 0);
+    addKernelTime("cuBLAS sgemm 64x256x784", 0.125, 1e9);
+  }
+  setProfiling(false);
+  std::vector<KernelStats> ks = kernelStats();
+  ASSERT_EQ(ks.size(), 2u);
+  EXPECT_STREQ(ks[0].name, "gpu_train_step_kernel_3");
+  EXPECT_EQ(ks[0].calls, 2u);
+  EXPECT_DOUBLE_EQ(ks[0].seconds, 0.5);
+  std::string r = report();
+  // 0.5 + 0.125 s of device time; the CPU split (by labels) is left out.
+  EXPECT_NE(r.find("profile: GPU kernels: 0.625 s of device time"), std::string::npos) << r;
+  EXPECT_EQ(r.find("forward kernels"), std::string::npos) << r;
+  EXPECT_NE(r.find("8.00"), std::string::npos) << r; // 1e9 FLOPs in 0.125 s
+  resetProfile();
+}

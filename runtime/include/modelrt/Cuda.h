@@ -136,8 +136,18 @@ bool cudaUsable();
 /// creates the compute and copy streams (once). Fails with the probe's reason.
 Status initCuda();
 
+/// The one-time work of the first step, done ahead (after initCuda()): the
+/// driver's JIT of every embedded kernel module and cuBLAS's handle. A step
+/// timed later then measures the step alone. Errors are sticky ones.
+Status warmUp();
+
 /// Waits for the compute stream; returns the sticky error if there is one.
 Status synchronize();
+
+/// Under `--profile`: waits for the kernels launched since the last call and
+/// adds their device times (CUDA events around each launch and sgemm) to the
+/// profile's kernel table. Nothing to do otherwise.
+Status collectProfile();
 
 /// The sticky error as a Status (ok when none).
 Status stickyStatus();

@@ -74,6 +74,10 @@ struct KernelStats {
   double flops = 0;
 };
 
+/// Adds one call of kernel \p name (a string that outlives the profile) that
+/// took \p seconds and did \p flops: the GPU layer's device times.
+void addKernelTime(const char *name, double seconds, double flops);
+
 /// The kernels seen so far, slowest total first.
 std::vector<KernelStats> kernelStats();
 

@@ -119,6 +119,15 @@ bool fitsInt(const ColumnMajorGemm &g) {
 
 } // namespace
 
+bool createBlasHandle() {
+  CudaState *s = requireCuda("cuBLAS");
+  if (!s)
+    return false;
+  BlasSlot &slot = blasSlot();
+  std::lock_guard<std::mutex> lock(slot.mutex);
+  return blasHandle(slot, *s) != nullptr;
+}
+
 Expected<std::pair<int, int>> cublasVersion() {
   BlasSlot &slot = blasSlot();
   std::lock_guard<std::mutex> lock(slot.mutex);
@@ -175,10 +184,13 @@ extern "C" void modelrt_cuda_sgemm(int32_t order, int32_t transA,
   cublasHandle_t handle = blasHandle(slot, *s);
   if (!handle)
     return;
+  bool timed = profileStart(s->compute);
   cublasStatus_t st = slot.api.cublasSgemm(
       handle, g->transA ? CUBLAS_OP_T : CUBLAS_OP_N,
       g->transB ? CUBLAS_OP_T : CUBLAS_OP_N, int(g->m), int(g->n), int(g->k),
       &alpha, g->A, int(g->lda), g->B, int(g->ldb), &beta, g->C, int(g->ldc));
+  if (timed)
+    profileEnd(s->compute, sgemmLabel(g->m, g->n, g->k), 2.0 * double(g->m) * double(g->n) * double(g->k));
   if (st != CUBLAS_STATUS_SUCCESS)
     setStickyError(-1, "cublasSgemm failed with status " +
                            std::to_string(static_cast<int>(st)));

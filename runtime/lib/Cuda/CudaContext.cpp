@@ -100,6 +100,13 @@ CudaState *requireCuda(const char *caller) {
   return cudaState();
 }
 
+Status warmUp() {
+  MODELRT_TRY(initCuda());
+  if (!loadRecordedModules() || !createBlasHandle())
+    return stickyStatus();
+  return Status::ok();
+}
+
 Status synchronize() {
   MODELRT_TRY(stickyStatus());
   CudaState *s = cudaState();

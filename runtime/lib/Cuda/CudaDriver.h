@@ -30,7 +30,7 @@
   X(cuMemsetD32Async) X(cuMemsetD16Async) X(cuMemsetD8Async)                   \
   X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize)                  \
   X(cuStreamWaitEvent) X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord)     \
-  X(cuEventSynchronize) X(cuModuleLoadData) X(cuModuleLoadDataEx)              \
+  X(cuEventSynchronize) X(cuEventElapsedTime) X(cuModuleLoadData) X(cuModuleLoadDataEx)              \
   X(cuModuleUnload) X(cuModuleGetFunction) X(cuFuncSetAttribute)               \
   X(cuLaunchKernel) X(cuLaunchKernelEx)
 
@@ -95,6 +95,26 @@ void resetProbeForTesting();
 void resetStateForTesting();
 void resetBlasForTesting();
 void resetPoolForTesting();
+
+/// GPU kernel times for `--profile` (GpuProfile.cpp). nameKernel records the
+/// name of a function (once, when it is looked up); kernelName returns it.
+void nameKernel(CUfunction fn, const char *name);
+const char *kernelName(CUfunction fn);
+/// The interned profile label of an sgemm of this shape.
+const char *sgemmLabel(int64_t m, int64_t n, int64_t k);
+/// Records the start event of a launch on \p stream when profiling; true
+/// when it did (then profileEnd must follow the launch).
+bool profileStart(CUstream stream);
+/// Records the end event; the bracket is read by collectProfile().
+void profileEnd(CUstream stream, const char *name, double flops);
+
+/// Loads every module the executable's constructors recorded (MgpuModule.cpp);
+/// false (error recorded) on failure.
+bool loadRecordedModules();
+
+/// Creates the cuBLAS handle on the compute stream now (CudaBlas.cpp); false
+/// (error recorded) on failure.
+bool createBlasHandle();
 
 /// The cuBLAS version as {major, minor}, or an error naming the library
 /// (libcublas.so.13 or MODELRT_CUBLAS).

@@ -12,13 +12,15 @@
 //   void  mgpuLaunchClusterKernel(fn, cx, cy, cz, gx, ..., paramsCount)
 // The loads run in global constructors of every executable, also without a
 // GPU, so they only record the image; the module is loaded on the first
-// mgpuModuleGetFunction. After a sticky error, launches are skipped.
+// mgpuModuleGetFunction, or by loadRecordedModules() (cuda::warmUp()). After a sticky error, launches are skipped.
 //
 //===----------------------------------------------------------------------===//
 #include "CudaDriver.h"
 
+#include <algorithm>
 #include <map>
 #include <mutex>
+#include <vector>
 
 using namespace modelrt;
 using namespace modelrt::cuda;
@@ -94,26 +96,59 @@ CudaState *launchState(CUfunction fn, const char *caller) {
   return s;
 }
 
+/// The modules recorded and not unloaded, for loadRecordedModules().
+struct ModuleRegistry {
+  std::mutex mutex;
+  std::vector<LazyModule *> modules;
+};
+ModuleRegistry &registry() {
+  static ModuleRegistry *r = new ModuleRegistry(); // never destroyed
+  return *r;
+}
+
+LazyModule *record(LazyModule *m) {
+  ModuleRegistry &r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  r.modules.push_back(m);
+  return m;
+}
+
 } // namespace
+
+bool modelrt::cuda::loadRecordedModules() {
+  ModuleRegistry &r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  for (LazyModule *m : r.modules) {
+    std::lock_guard<std::mutex> moduleLock(m->mutex);
+    if (!ensureLoaded(*m))
+      return false;
+  }
+  return true;
+}
 
 extern "C" void *mgpuModuleLoad(void *data, size_t size) {
   LazyModule *m = new LazyModule();
   m->data = data;
   m->size = size;
-  return m;
+  return record(m);
 }
 
 extern "C" void *mgpuModuleLoadJIT(void *data, int optLevel) {
   LazyModule *m = new LazyModule();
   m->data = data;
   m->jitOptLevel = optLevel < 0 ? 0 : optLevel;
-  return m;
+  return record(m);
 }
 
 extern "C" void mgpuModuleUnload(void *module) {
   LazyModule *m = static_cast<LazyModule *>(module);
   if (!m)
     return;
+  {
+    ModuleRegistry &r = registry();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    r.modules.erase(std::remove(r.modules.begin(), r.modules.end(), m), r.modules.end());
+  }
   if (m->module && cudaState() && initCuda())
     driverApi()->cuModuleUnload(m->module); // at exit: errors do not matter
   delete m;
@@ -146,6 +181,7 @@ extern "C" void *mgpuModuleGetFunction(void *module, const char *name) {
                what.c_str()))
     return nullptr;
   m->functions[name] = fn;
+  nameKernel(fn, name);
   return fn;
 }
 
@@ -162,10 +198,13 @@ extern "C" void mgpuLaunchKernel(void *function, intptr_t gridX,
   const DriverApi &api = *driverApi();
   if (!allowSharedMemory(api, fn, smem))
     return;
+  CUstream on = orCompute(static_cast<CUstream>(stream), *s);
+  bool timed = profileStart(on);
   checkCu(api.cuLaunchKernel(fn, gridX, gridY, gridZ, blockX, blockY, blockZ,
-                             smem, orCompute(static_cast<CUstream>(stream), *s),
-                             params, extra),
+                             smem, on, params, extra),
           "cuLaunchKernel");
+  if (timed)
+    profileEnd(on, kernelName(fn), 0);
 }
 
 extern "C" void mgpuLaunchClusterKernel(
@@ -196,5 +235,8 @@ extern "C" void mgpuLaunchClusterKernel(
   config.hStream = orCompute(static_cast<CUstream>(stream), *s);
   config.attrs = &attr;
   config.numAttrs = 1;
+  bool timed = profileStart(config.hStream);
   checkCu(api.cuLaunchKernelEx(&config, fn, params, extra), "cuLaunchKernelEx");
+  if (timed)
+    profileEnd(config.hStream, kernelName(fn), 0);
 }

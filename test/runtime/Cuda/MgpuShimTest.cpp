@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "CudaTestSupport.h"
 
+#include "modelrt/Profile.h"
+
 #include <string>
 #include <vector>
 
@@ -106,6 +108,76 @@ TEST_F(FakeDriverTest, ModuleLoadsLazilyAndKernelsRun) {
   mgpuStreamDestroy(stream); // the compute stream survives
   EXPECT_EQ(computeStream(), stream);
   EXPECT_EQ(modelrt_cuda_status(), 0) << modelrt_cuda_error_message();
+  mgpuModuleUnload(module);
+}
+
+TEST_F(FakeDriverTest, WarmUpLoadsEveryRecordedModuleAndCuBlasOnce) {
+  // Modules recorded by this test binary's own constructors (the generated
+  // host code of GeneratedHostCodeTest) are loaded by the first warm-up.
+  ASSERT_TRUE(modelrt::cuda::warmUp().isOk()) << modelrt_cuda_error_message();
+  int base = counters().moduleLoads;
+  void *a = mgpuModuleLoad(kImage, sizeof(kImage));
+  void *b = mgpuModuleLoadJIT(kImage, 2);
+  void *gone = mgpuModuleLoad(kImage, sizeof(kImage));
+  mgpuModuleUnload(gone); // unloaded before the warm-up: not loaded by it
+  EXPECT_EQ(counters().moduleLoads, base);
+  ASSERT_TRUE(modelrt::cuda::warmUp().isOk()) << modelrt_cuda_error_message();
+  EXPECT_EQ(counters().moduleLoads, base + 2);
+  ASSERT_TRUE(modelrt::cuda::warmUp().isOk());
+  EXPECT_EQ(counters().moduleLoads, base + 2); // once each
+  EXPECT_NE(mgpuModuleGetFunction(a, "fake_fill"), nullptr);
+  EXPECT_NE(mgpuModuleGetFunction(b, "fake_scale"), nullptr);
+  EXPECT_EQ(counters().moduleLoads, base + 2);
+  mgpuModuleUnload(b);
+  mgpuModuleUnload(a);
+}
+
+/// The profile's entry for \p name, or null.
+static const KernelStats *findKernel(const std::vector<KernelStats> &ks, const std::string &name) {
+  for (const KernelStats &k : ks)
+    if (name == k.name)
+      return &k;
+  return nullptr;
+}
+
+TEST_F(FakeDriverTest, ProfileTimesEachLaunchAndSgemmWithEvents) {
+  void *module = mgpuModuleLoad(kImage, sizeof(kImage));
+  void *fill = mgpuModuleGetFunction(module, "fake_fill");
+  ASSERT_NE(fill, nullptr);
+  auto *dev = static_cast<float *>(mgpuMemAlloc(64 * sizeof(float), nullptr, false));
+  resetProfile();
+  launchFill(fill, nullptr, dev, 1.0f, 16); // profiling off: no events
+  EXPECT_EQ(counters().eventRecords, 0);
+  setProfiling(true);
+  for (int i = 0; i < 3; ++i)
+    launchFill(fill, nullptr, dev, 1.0f, 16);
+  // C[2x2] = A[2x3] * B[3x2], row-major: 2*2*3 multiply-adds.
+  modelrt_cuda_sgemm(101, 111, 111, 2, 2, 3, 1.0f, dev, 3, dev + 8, 2, 0.0f, dev + 16, 2);
+  ASSERT_TRUE(collectProfile().isOk()) << modelrt_cuda_error_message();
+  setProfiling(false);
+  EXPECT_EQ(counters().eventRecords, 8); // two per timed launch
+  std::vector<KernelStats> ks = kernelStats();
+  const KernelStats *k = findKernel(ks, "fake_fill");
+  ASSERT_NE(k, nullptr);
+  EXPECT_EQ(k->calls, 3u);
+  EXPECT_DOUBLE_EQ(k->seconds, 3e-3); // the fake clock: 1 ms per bracket
+  EXPECT_EQ(k->flops, 0);
+  ASSERT_EQ(ks.size(), 2u);
+  const KernelStats &g = ks[0].calls == 1 ? ks[0] : ks[1];
+  EXPECT_EQ(std::string(g.name).rfind("cuBLAS sgemm ", 0), 0u) << g.name;
+  EXPECT_EQ(g.flops, 2.0 * 2 * 2 * 3);
+  EXPECT_TRUE(collectProfile().isOk()); // nothing pending: nothing added
+  EXPECT_EQ(findKernel(kernelStats(), "fake_fill")->calls, 3u);
+  resetProfile();
+  mgpuMemFree(dev, nullptr);
+  mgpuModuleUnload(module);
+}
+
+TEST_F(FakeDriverTest, WarmUpReportsABadModule) {
+  void *module = mgpuModuleLoadJIT(kBadImage, 2);
+  EXPECT_EQ(modelrt::cuda::warmUp().message(),
+            "CUDA error: cuModuleLoadDataEx (JIT of the embedded PTX) "
+            "failed with CUDA_ERROR_INVALID_PTX: ptxas fatal: bad PTX");
   mgpuModuleUnload(module);
 }
 
