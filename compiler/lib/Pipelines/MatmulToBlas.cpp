@@ -6,7 +6,9 @@
 // operands have a unit innermost stride becomes a call
 //   cblas_sgemm(RowMajor, tA, tB, M, N, K, 1, A, lda, B, ldb, 1, C, ldc)
 // (beta = 1: linalg contractions accumulate into their init; beta = 0 when
-// the init is a zero fill that nothing else reads, which is then erased).
+// the init is a zero fill that nothing else reads, which is then erased, or
+// a copy of a zero-filled buffer, which is erased, and the fill with it once
+// no copy reads it).
 // Anything else
 // is left for the generic loop lowering. Pointers are formed from the
 // memref's aligned pointer plus its offset; leading dimensions from its
@@ -178,23 +180,85 @@ bool isZeroFillOf(Operation *op, Value buffer) {
          matchPattern(value, m_AnyZeroFloat());
 }
 
-/// Returns the zero fill of `op`'s output `c` if it is the last op before
-/// `op` (in the same block) that touches c's buffer; null otherwise. sgemm
-/// can then overwrite (beta = 0) instead of accumulating into zeros.
-Operation *findZeroFill(Operation *op, Value c) {
+/// The memrefs `op` uses, in its operands and regions.
+llvm::SetVector<Value> usedMemrefs(Operation *op) {
+  llvm::SetVector<Value> used(op->operand_begin(), op->operand_end());
+  for (Region &r : op->getRegions())
+    getUsedValuesDefinedAbove(r, used);
+  used.remove_if([](Value v) { return !isa<BaseMemRefType>(v.getType()); });
+  return used;
+}
+
+/// True if `op` uses the buffer `root` (through reshapes), a reshape of it
+/// apart.
+bool touches(Operation *op, Value root) {
+  if (isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(op))
+    return false;
+  return llvm::any_of(usedMemrefs(op), [&](Value v) { return throughReshapes(v) == root; });
+}
+
+/// The source of a whole-buffer copy into `target` (memref.copy or
+/// linalg.copy), or null.
+Value copySourceInto(Operation *op, Value target) {
+  if (auto copy = dyn_cast<memref::CopyOp>(op); copy && copy.getTarget() == target)
+    return copy.getSource();
+  if (auto copy = dyn_cast<linalg::CopyOp>(op);
+      copy && copy.getOutputs().front() == target)
+    return copy.getInputs().front();
+  return nullptr;
+}
+
+/// The zero fill of `src` if it is its last writer before `op` (ops that
+/// only copy from `src` may come between); null otherwise.
+Operation *zeroFillBefore(Operation *op, Value src) {
+  Value root = throughReshapes(src);
+  for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
+    if (isZeroFillOf(prev, src) || isZeroFillOf(prev, root))
+      return prev;
+    auto copy = dyn_cast<memref::CopyOp>(prev);
+    bool readsOnly = copy && throughReshapes(copy.getTarget()) != root;
+    if (!readsOnly && touches(prev, root))
+      return nullptr;
+  }
+  return nullptr;
+}
+
+/// How `op`'s output `c` comes to hold zeros just before it.
+struct ZeroInit {
+  Operation *init = nullptr; ///< the zero fill of c, or a copy of zeros into c
+  Operation *fill = nullptr; ///< the fill of the copy's source
+};
+
+/// Finds the last op before `op` (in the same block) that touches c's
+/// buffer when it is a zero fill of c or a copy of a zero-filled buffer
+/// into c (bufferization's copy of one zero tensor shared by several
+/// products). sgemm can then overwrite (beta = 0) instead of accumulating
+/// into zeros.
+ZeroInit findZeroInit(Operation *op, Value c) {
   Value root = throughReshapes(c);
   for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
     if (isZeroFillOf(prev, c) || isZeroFillOf(prev, root))
-      return prev;
-    llvm::SetVector<Value> used(prev->operand_begin(), prev->operand_end());
-    for (Region &r : prev->getRegions())
-      getUsedValuesDefinedAbove(r, used);
-    for (Value v : used)
-      if (isa<BaseMemRefType>(v.getType()) && throughReshapes(v) == root &&
-          !isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(prev))
-        return nullptr;
+      return {prev, nullptr};
+    for (Value target : {c, root})
+      if (Value src = copySourceInto(prev, target))
+        if (Operation *fill = zeroFillBefore(prev, src))
+          return {prev, fill};
+    if (touches(prev, root))
+      return {};
   }
-  return nullptr;
+  return {};
+}
+
+/// Erases `fill` when nothing but deallocations uses its buffer any more.
+void eraseIfUnread(Operation *fill) {
+  Value buffer = cast<linalg::LinalgOp>(fill).getDpsInitOperand(0)->get();
+  Value root = throughReshapes(buffer);
+  for (Operation *user : root.getUsers())
+    if (user != fill && !isa<memref::DeallocOp>(user) &&
+        !(isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(user) &&
+          user->getResult(0) == buffer && buffer.hasOneUse()))
+      return;
+  fill->erase();
 }
 
 /// Replaces `op` by the call to `callee` described by `plan`.
@@ -211,10 +275,12 @@ void rewriteToSgemm(linalg::LinalgOp op, const GemmPlan &plan,
   Value one = arith::ConstantFloatOp::create(b, loc, b.getF32Type(),
                                              APFloat(1.0f));
   Value beta = one;
-  if (Operation *fill = findZeroFill(op, c)) {
+  if (ZeroInit zero = findZeroInit(op, c); zero.init) {
     beta = arith::ConstantFloatOp::create(b, loc, b.getF32Type(),
                                           APFloat(0.0f));
-    fill->erase();
+    zero.init->erase();
+    if (zero.fill)
+      eraseIfUnread(zero.fill);
   }
   BlasMatrix ma = buildBlasMatrix(b, loc, a);
   BlasMatrix mb = buildBlasMatrix(b, loc, bm);
