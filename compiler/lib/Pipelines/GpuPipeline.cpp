@@ -14,7 +14,6 @@
 #include "mlir/Dialect/GPU/Pipelines/Passes.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
-#include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVM/NVVM/Target.h"
@@ -83,7 +82,7 @@ void addLaunchStage(OpPassManager &pm, const GpuPipelineOptions &options,
   // one-iteration loops that keep scalar work on the device.
   pm.addPass(createGpuPreparePass());
   pm.addPass(createConvertLinalgToParallelLoopsPass());
-  pm.addPass(createParallelLoopFusionPass());
+  pm.addNestedPass<func::FuncOp>(createGpuFuseLoopsPass());
   pm.addPass(createGpuMapLoopsPass(options.blockSize));
   pm.addPass(createConvertParallelLoopToGpuPass());
 }
@@ -142,6 +141,7 @@ struct GpuPipelineCLOptions
 
 void registerGpuPipelines() {
   registerGpuPreparePass();
+  registerGpuFuseLoopsPass();
   registerGpuMapLoopsPass();
   registerGpuDeviceMemoryPass();
   registerGpuMergeModulesPass();

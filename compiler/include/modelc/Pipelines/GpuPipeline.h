@@ -61,6 +61,8 @@ void buildGpuLoweringPipeline(mlir::OpPassManager &pm,
 
 /// Creates `modelc-gpu-prepare` (GpuPrepare.cpp).
 std::unique_ptr<mlir::Pass> createGpuPreparePass();
+/// Creates `modelc-gpu-fuse-loops` (GpuFuseLoops.cpp).
+std::unique_ptr<mlir::Pass> createGpuFuseLoopsPass();
 /// Creates `modelc-gpu-map-loops` with `blockSize` threads per block.
 std::unique_ptr<mlir::Pass> createGpuMapLoopsPass(int64_t blockSize);
 /// Creates `modelc-gpu-device-memory` (GpuDeviceMemory.cpp).
@@ -86,6 +88,7 @@ std::unique_ptr<mlir::Pass> createPrefixSymbolsPass(llvm::StringRef prefix);
 
 /// Register the passes above with MLIR's global registry.
 void registerGpuPreparePass();
+void registerGpuFuseLoopsPass();
 void registerGpuMapLoopsPass();
 void registerGpuDeviceMemoryPass();
 void registerGpuMergeModulesPass();
