@@ -12,10 +12,11 @@
 //
 // The GPU adapters (`modelc_gpu_*`, calling `_mlir_ciface_gpu_<fn>`) take
 // device pointers for tensors. Their scalar results live in the runtime's
-// device scratch cells (modelrt_cuda_scratch) and are downloaded before
-// the same conversions; state outputs go through a device buffer; the seed
-// stays in host memory (the GPU pipeline reads it on the host); the
-// adapter returns modelrt_cuda_status(), non-zero after any CUDA error.
+// device scratch cells (modelrt_cuda_scratch), all fetched with one copy and
+// one wait (modelrt_cuda_fetch_scratch) before the same conversions; state
+// outputs go through a device buffer; the seed is written into its own
+// device cell (modelrt_cuda_seed_cell), which the kernels read; the adapter
+// returns modelrt_cuda_status(), non-zero after any CUDA error.
 //
 //===----------------------------------------------------------------------===//
 
@@ -40,6 +41,7 @@ struct Fixup {
   llvm::Value *scratch;   ///< the kernel's result buffer (device on the GPU)
   llvm::Value *dest;      ///< state pointer for StateOut
   llvm::Value *bytes;     ///< size for StateOut
+  int32_t slot = -1;      ///< the scratch cell's index (GPU scalars)
 };
 
 class AdapterBuilder {
@@ -59,8 +61,6 @@ private:
   llvm::Type *i64() { return b.getInt64Ty(); }
   /// A device scratch cell for one scalar result (GPU).
   llvm::Value *deviceScratch();
-  /// Downloads `bytes` from device `src` into a new host cell of `type`.
-  llvm::Value *download(llvm::Value *src, llvm::Type *type, uint64_t bytes);
   llvm::Value *slotData(const AbiSlot &s, const RawArgs &raw,
                         std::vector<Fixup> &fixups);
   llvm::Value *descriptor(const AbiSlot &s, llvm::Value *data,
@@ -122,6 +122,9 @@ llvm::Value *AdapterBuilder::slotData(const AbiSlot &s, const RawArgs &raw,
   case SlotKind::Labels:
     return raw.labels;
   case SlotKind::Seed: {
+    if (gpu) // a device cell, which the kernels read (modelc-gpu-sink-scalars)
+      return b.CreateCall(m.getOrInsertFunction("modelrt_cuda_seed_cell", b.getPtrTy(), i64()),
+                          {raw.seed ? raw.seed : b.getInt64(0)});
     llvm::Value *cell = b.CreateAlloca(i64());
     b.CreateStore(raw.seed ? raw.seed : b.getInt64(0), cell);
     return cell;
@@ -132,8 +135,9 @@ llvm::Value *AdapterBuilder::slotData(const AbiSlot &s, const RawArgs &raw,
     return raw.state ? tableEntry(raw.state, s.index) : nullptr;
   case SlotKind::Loss:
     if (gpu && raw.loss) {
+      int32_t slot = nextScratch;
       llvm::Value *cell = deviceScratch();
-      fixups.push_back({s.kind, cell, nullptr, nullptr});
+      fixups.push_back({s.kind, cell, nullptr, nullptr, slot});
       return cell;
     }
     return raw.loss;
@@ -148,8 +152,9 @@ llvm::Value *AdapterBuilder::slotData(const AbiSlot &s, const RawArgs &raw,
                         : i64();
     if (s.type != (s.kind == SlotKind::LossSum ? AbiType::F32 : AbiType::I64))
       return nullptr;
+    int32_t slot = gpu ? nextScratch : -1;
     llvm::Value *cell = gpu ? deviceScratch() : b.CreateAlloca(t);
-    fixups.push_back({s.kind, cell, nullptr, nullptr});
+    fixups.push_back({s.kind, cell, nullptr, nullptr, slot});
     return cell;
   }
   case SlotKind::StateOut: {
@@ -174,32 +179,26 @@ llvm::Value *AdapterBuilder::deviceScratch() {
   return b.CreateCall(fn, {b.getInt32(nextScratch++)});
 }
 
-llvm::Value *AdapterBuilder::download(llvm::Value *src, llvm::Type *type,
-                                      uint64_t bytes) {
-  llvm::Value *cell = b.CreateAlloca(type);
-  llvm::FunctionCallee fn = m.getOrInsertFunction(
-      "modelrt_cuda_download", b.getVoidTy(), b.getPtrTy(), b.getPtrTy(),
-      i64());
-  b.CreateCall(fn, {cell, src, b.getInt64(bytes)});
-  return cell;
-}
-
 void AdapterBuilder::applyFixups(const std::vector<Fixup> &fixups,
                                  const RawArgs &raw) {
   llvm::FunctionCallee freeFn =
       gpu ? m.getOrInsertFunction("modelrt_cuda_free", b.getVoidTy(),
                                   b.getPtrTy())
           : m.getOrInsertFunction("free", b.getVoidTy(), b.getPtrTy());
+  // GPU scalars: every cell comes back with one copy and one wait.
+  llvm::Value *mirror = nullptr;
+  for (const Fixup &f : fixups)
+    if (gpu && f.slot >= 0 && !mirror)
+      mirror = b.CreateCall(m.getOrInsertFunction("modelrt_cuda_fetch_scratch",
+                                                  b.getPtrTy(), b.getInt32Ty()),
+                            {b.getInt32(nextScratch)});
   for (Fixup f : fixups) {
+    if (mirror && f.slot >= 0)
+      f.scratch = b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), mirror, uint64_t(f.slot) * 64);
     if (gpu && f.kind == SlotKind::Loss) {
-      llvm::Value *host = download(f.scratch, b.getFloatTy(), 4);
-      b.CreateStore(b.CreateLoad(b.getFloatTy(), host), raw.loss);
+      b.CreateStore(b.CreateLoad(b.getFloatTy(), f.scratch), raw.loss);
       continue;
     }
-    if (gpu && (f.kind == SlotKind::LossSum || f.kind == SlotKind::Correct))
-      f.scratch = f.kind == SlotKind::LossSum
-                      ? download(f.scratch, b.getFloatTy(), 4)
-                      : download(f.scratch, i64(), 8);
     if (f.kind == SlotKind::LossSum && raw.loss) {
       llvm::Value *sum = b.CreateLoad(b.getFloatTy(), f.scratch);
       llvm::Value *n = b.CreateSIToFP(raw.batch, b.getFloatTy());

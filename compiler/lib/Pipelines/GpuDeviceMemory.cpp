@@ -7,13 +7,10 @@
 //     `memref.dealloc` a `gpu.dealloc` (the runtime's device pool serves
 //     them; all work is ordered on one stream, so a freed buffer may be
 //     reused by the next kernel at once);
-//   * any other host access to memory is an error, except loads of a 0-d
-//     integer function argument that nothing but host loads uses (the
-//     training seed, which the entry adapters pass in host memory). A 0-d
-//     integer argument that a kernel also uses is a device buffer (a
-//     metric's result cell, which bufferization may reuse for a temporary):
-//     reading it on the host is an error, and so is a kernel reading the
-//     seed. An allocation inside a kernel is an error too.
+//   * any other host access to memory is an error: every argument is device
+//     memory, the seed's cell included (modelc-gpu-sink-scalars has moved
+//     the seed's reads into the kernels that use it). An allocation inside a
+//     kernel is an error too.
 //
 //===----------------------------------------------------------------------===//
 #include "modelc/Pipelines/GpuPipeline.h"
@@ -29,37 +26,13 @@ using namespace mlir;
 namespace modelc {
 namespace {
 
-/// True for a 0-d integer memref argument of the function.
-bool isScalarArgument(Value memref) {
-  auto arg = dyn_cast<BlockArgument>(memref);
-  auto type = dyn_cast<MemRefType>(memref.getType());
-  return arg && isa<func::FuncOp>(arg.getOwner()->getParentOp()) && type &&
-         type.getRank() == 0 && type.getElementType().isInteger();
-}
-
-/// True for a scalar argument that only host loads use (the seed, in host
-/// memory).
-bool isHostScalarArgument(Value memref) {
-  return isScalarArgument(memref) && llvm::all_of(memref.getUses(), [](OpOperand &use) {
-    Operation *user = use.getOwner();
-    return isa<memref::LoadOp>(user) && !user->getParentOfType<gpu::LaunchOp>();
-  });
-}
-
 /// Checks one host operation; emits an error and returns false when it
 /// touches device memory from the host.
 bool checkHostOp(Operation *op) {
   if (isa<memref::AllocaOp>(op))
     return op->emitError("GPU lowering: a stack buffer on the host"), false;
-  if (auto load = dyn_cast<memref::LoadOp>(op)) {
-    if (isHostScalarArgument(load.getMemref()))
-      return true;
-    if (isScalarArgument(load.getMemref()))
-      return op->emitError("GPU lowering: the host would read a scalar argument that a "
-                           "kernel also uses (so it is in device memory)"),
-             false;
+  if (isa<memref::LoadOp>(op))
     return op->emitError("GPU lowering: the host would read device memory"), false;
-  }
   if (isa<memref::StoreOp>(op))
     return op->emitError("GPU lowering: the host would write device memory"),
            false;

@@ -85,6 +85,7 @@ void addLaunchStage(OpPassManager &pm, const GpuPipelineOptions &options,
   pm.addNestedPass<func::FuncOp>(createGpuFuseLoopsPass());
   pm.addPass(createGpuMapLoopsPass(options.blockSize));
   pm.addPass(createConvertParallelLoopToGpuPass());
+  pm.addPass(createGpuSinkScalarsPass());
 }
 
 std::unique_ptr<Pass> createPrefixSymbolsPass(StringRef prefix) {
@@ -142,6 +143,7 @@ struct GpuPipelineCLOptions
 void registerGpuPipelines() {
   registerGpuPreparePass();
   registerGpuFuseLoopsPass();
+  registerGpuSinkScalarsPass();
   registerGpuMapLoopsPass();
   registerGpuDeviceMemoryPass();
   registerGpuMergeModulesPass();

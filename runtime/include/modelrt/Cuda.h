@@ -43,6 +43,14 @@ void modelrt_cuda_sgemm(int32_t order, int32_t transA, int32_t transB,
 /// (0..63), for scalars (seed, loss, counts). Null (and a sticky error) when
 /// the GPU is not usable or the slot is out of range.
 void *modelrt_cuda_scratch(int32_t slot);
+/// The device cell of the training seed (scratch cell 63; results use the
+/// cells from 0 up), with \p seed written into it on the compute stream. Null
+/// (and a sticky error) when the GPU is not usable.
+void *modelrt_cuda_seed_cell(uint64_t seed);
+/// Copies scratch cells 0..\p cells-1 to their pinned host mirror with one copy
+/// and one wait for the compute stream; returns the mirror (cell i at byte
+/// i * 64). After an error (sticky), a block of zeros.
+const void *modelrt_cuda_fetch_scratch(int32_t cells);
 /// Copies \p bytes from host to device on the compute stream; \p host may be
 /// reused when this returns (pageable memory is staged by the driver).
 void modelrt_cuda_upload(void *dev, const void *host, int64_t bytes);

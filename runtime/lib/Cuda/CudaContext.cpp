@@ -47,6 +47,8 @@ std::string createState(const DriverApi &api, int ordinal, CudaState &s) {
     r = api.cuStreamCreate(&s.copy, CU_STREAM_NON_BLOCKING);
   if (r == CUDA_SUCCESS && (what = "cuMemAlloc (scratch cells)"))
     r = api.cuMemAlloc(&s.scratch, kScratchCells * kScratchCellBytes);
+  if (r == CUDA_SUCCESS && (what = "cuMemAllocHost (scratch cells' mirror)"))
+    r = api.cuMemAllocHost(&s.scratchHost, kScratchCells * kScratchCellBytes);
   if (r == CUDA_SUCCESS && (what = "cuMemsetD8Async (scratch cells)"))
     r = api.cuMemsetD8Async(s.scratch, 0, kScratchCells * kScratchCellBytes,
                             s.compute);
@@ -134,6 +136,7 @@ void resetStateForTesting() {
   slot.state.context = nullptr;
   slot.state.compute = slot.state.copy = nullptr;
   slot.state.scratch = 0;
+  slot.state.scratchHost = nullptr; // the fake's memory: freed with it
   slot.state.memcpyPending = false;
   boundContext = nullptr;
 }
@@ -142,6 +145,44 @@ void resetStateForTesting() {
 } // namespace modelrt
 
 using namespace modelrt::cuda;
+
+extern "C" void *modelrt_cuda_seed_cell(uint64_t seed) {
+  void *cell = modelrt_cuda_scratch(kScratchCells - 1);
+  CudaState *s = cell ? cudaState() : nullptr;
+  if (!s)
+    return nullptr;
+  // Two 32-bit memsets on the compute stream: no host memory to keep alive,
+  // ordered before the kernels that read the seed.
+  CUdeviceptr p = reinterpret_cast<CUdeviceptr>(cell);
+  const DriverApi &api = *driverApi();
+  if (!checkCu(api.cuMemsetD32Async(p, uint32_t(seed), 1, s->compute),
+               "cuMemsetD32Async (seed)") ||
+      !checkCu(api.cuMemsetD32Async(p + 4, uint32_t(seed >> 32), 1, s->compute),
+               "cuMemsetD32Async (seed)"))
+    return nullptr;
+  return cell;
+}
+
+extern "C" const void *modelrt_cuda_fetch_scratch(int32_t cells) {
+  // Zeros to read when anything fails (the caller reports the sticky error).
+  static const char zeros[kScratchCells * kScratchCellBytes] = {};
+  if (cells <= 0 || cells > kScratchCells) {
+    setStickyError(-1, "modelrt_cuda_fetch_scratch: " + std::to_string(cells) +
+                           " cells is outside 1..64");
+    return zeros;
+  }
+  CudaState *s = requireCuda("modelrt_cuda_fetch_scratch");
+  if (!s || hasStickyError())
+    return zeros;
+  const DriverApi &api = *driverApi();
+  if (!checkCu(api.cuMemcpyDtoHAsync(s->scratchHost, s->scratch,
+                                     size_t(cells) * kScratchCellBytes, s->compute),
+               "cuMemcpyDtoHAsync (scratch cells)") ||
+      !checkCu(api.cuStreamSynchronize(s->compute), "cuStreamSynchronize (scratch cells)"))
+    return zeros;
+  s->memcpyPending = false;
+  return s->scratchHost;
+}
 
 extern "C" void *modelrt_cuda_scratch(int32_t slot) {
   if (slot < 0 || slot >= kScratchCells) {

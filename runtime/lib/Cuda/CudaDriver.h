@@ -74,6 +74,7 @@ struct CudaState {
   CUstream compute = nullptr;
   CUstream copy = nullptr;
   CUdeviceptr scratch = 0; ///< 64 cells of 64 bytes
+  void *scratchHost = nullptr; ///< their pinned host mirror (fetchScratch)
   /// An mgpuMemcpy (gpu.memcpy, which may write host memory) is queued on
   /// the compute stream: the next mgpuStreamSynchronize of it must wait.
   std::atomic<bool> memcpyPending{false};

@@ -105,8 +105,9 @@ extern "C" void mgpuStreamDestroy(void *stream) {
 /// queued on it: modelc's generated host code (gpu-async-region) waits at
 /// the end of every entry function and before every sgemm call, but all it
 /// enqueues, sgemm included, is ordered on that one stream and the host
-/// reads device memory only through modelrt_cuda_download, which waits
-/// itself (and reports a failed kernel). Skipping these waits keeps the GPU
+/// reads device memory only through modelrt_cuda_download and
+/// modelrt_cuda_fetch_scratch, which wait themselves (and report a failed
+/// kernel). Skipping these waits keeps the GPU
 /// fed instead of idle at each of them.
 extern "C" void mgpuStreamSynchronize(void *stream) {
   CudaState *s = requireCuda("mgpuStreamSynchronize");

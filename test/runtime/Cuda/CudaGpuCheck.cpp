@@ -194,7 +194,11 @@ void checkScratch() {
   float loss = 3.25f, back = 0;
   modelrt_cuda_upload(modelrt_cuda_scratch(5), &loss, 4);
   modelrt_cuda_download(&back, modelrt_cuda_scratch(5), 4);
-  report(statusOk() && zero && back == loss, "scratch cells");
+  // All cells back at once, into the pinned mirror (the adapters' path).
+  float fetched = 0;
+  std::memcpy(&fetched, static_cast<const char *>(modelrt_cuda_fetch_scratch(6)) + 5 * 64, 4);
+  report(statusOk() && zero && back == loss && fetched == loss,
+         "scratch cells (one at a time, and fetched together)");
 }
 
 void timeSgemm() {

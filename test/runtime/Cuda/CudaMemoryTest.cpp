@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "CudaTestSupport.h"
 
+#include <cstring>
+
 #include <vector>
 
 using namespace modelrt;
@@ -59,6 +61,36 @@ TEST_F(FakeDriverTest, ScratchCellsAreDistinctZeroedAndBounded) {
   EXPECT_EQ(modelrt_cuda_scratch(64), nullptr);
   EXPECT_STREQ(modelrt_cuda_error_message(),
                "modelrt_cuda_scratch: slot 64 is outside 0..63");
+}
+
+TEST_F(FakeDriverTest, FetchScratchBringsTheFirstCellsBackTogether) {
+  float loss = 2.5f;
+  int64_t count = 41;
+  modelrt_cuda_upload(modelrt_cuda_scratch(0), &loss, sizeof(loss));
+  modelrt_cuda_upload(modelrt_cuda_scratch(2), &count, sizeof(count));
+  auto *mirror = static_cast<const char *>(modelrt_cuda_fetch_scratch(3));
+  ASSERT_EQ(modelrt_cuda_status(), 0) << modelrt_cuda_error_message();
+  float l;
+  int64_t c;
+  std::memcpy(&l, mirror, sizeof(l));
+  std::memcpy(&c, mirror + 2 * 64, sizeof(c));
+  EXPECT_EQ(l, 2.5f);
+  EXPECT_EQ(c, 41);
+  // A second fetch sees new values in the same mirror.
+  count = 7;
+  modelrt_cuda_upload(modelrt_cuda_scratch(2), &count, sizeof(count));
+  EXPECT_EQ(modelrt_cuda_fetch_scratch(3), mirror);
+  std::memcpy(&c, mirror + 2 * 64, sizeof(c));
+  EXPECT_EQ(c, 7);
+}
+
+TEST_F(FakeDriverTest, FetchScratchOutOfRangeGivesZerosAndAStickyError) {
+  auto *zeros = static_cast<const char *>(modelrt_cuda_fetch_scratch(65));
+  ASSERT_NE(zeros, nullptr);
+  for (int i = 0; i < 64 * 64; ++i)
+    ASSERT_EQ(zeros[i], 0);
+  EXPECT_STREQ(modelrt_cuda_error_message(),
+               "modelrt_cuda_fetch_scratch: 65 cells is outside 1..64");
 }
 
 TEST_F(FakeDriverTest, NegativeSizeIsASticky) {

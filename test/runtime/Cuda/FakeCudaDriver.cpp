@@ -6,8 +6,8 @@
 // sgemm end to end in unit tests on a machine without a GPU. Two settings
 // (environment) let a compiled model's GPU host code run on it
 // (test/e2e/gpu-host-code.test): FAKE_CUDA_ANY_KERNEL=1 makes every kernel
-// a no-op (the host code is what is tested; allocations are zeroed, so
-// results stay finite), FAKE_CUDA_OPAQUE=1 makes device addresses fault
+// and every sgemm a no-op (the host code is what is tested; allocations are
+// zeroed, so results stay finite), FAKE_CUDA_OPAQUE=1 makes device addresses fault
 // when the host dereferences them.
 //
 //===----------------------------------------------------------------------===//

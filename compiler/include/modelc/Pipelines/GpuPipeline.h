@@ -65,6 +65,8 @@ std::unique_ptr<mlir::Pass> createGpuPreparePass();
 std::unique_ptr<mlir::Pass> createGpuFuseLoopsPass();
 /// Creates `modelc-gpu-map-loops` with `blockSize` threads per block.
 std::unique_ptr<mlir::Pass> createGpuMapLoopsPass(int64_t blockSize);
+/// Creates `modelc-gpu-sink-scalars` (GpuSinkScalars.cpp).
+std::unique_ptr<mlir::Pass> createGpuSinkScalarsPass();
 /// Creates `modelc-gpu-device-memory` (GpuDeviceMemory.cpp).
 std::unique_ptr<mlir::Pass> createGpuDeviceMemoryPass();
 /// Creates `modelc-gpu-merge-modules`: every outlined kernel into the one
@@ -89,6 +91,7 @@ std::unique_ptr<mlir::Pass> createPrefixSymbolsPass(llvm::StringRef prefix);
 /// Register the passes above with MLIR's global registry.
 void registerGpuPreparePass();
 void registerGpuFuseLoopsPass();
+void registerGpuSinkScalarsPass();
 void registerGpuMapLoopsPass();
 void registerGpuDeviceMemoryPass();
 void registerGpuMergeModulesPass();
