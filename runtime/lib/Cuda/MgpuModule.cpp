@@ -32,7 +32,7 @@ struct LazyModule {
   std::mutex mutex;
   const void *data = nullptr;
   size_t size = 0;
-  int jitOptLevel = -1; ///< -1: a cubin/fatbin; else PTX to JIT at this level
+  int jitOptLevel = -1; ///< -1: a cubin/fatbin; else PTX (JIT at level 4)
   CUmodule module = nullptr;
   bool failed = false;
   std::map<const char *, CUfunction> functions; ///< by name pointer
@@ -43,7 +43,11 @@ bool loadJit(const DriverApi &api, LazyModule &m) {
   char log[4096] = {0};
   CUjit_option options[] = {CU_JIT_OPTIMIZATION_LEVEL, CU_JIT_ERROR_LOG_BUFFER,
                             CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
-  int level = m.jitOptLevel < 0 ? 0 : (m.jitOptLevel > 4 ? 4 : m.jitOptLevel);
+  // The driver's own default and highest level (ptxas -O3). MLIR passes its
+  // LLVM optimisation level (2 by default), which is not a choice about the
+  // PTX assembler; the kernels' LLVM IR was already optimised at that level.
+  (void)m.jitOptLevel;
+  int level = 4;
   void *values[] = {reinterpret_cast<void *>(static_cast<uintptr_t>(level)),
                     log, reinterpret_cast<void *>(sizeof(log) - 1)};
   CUresult r = api.cuModuleLoadDataEx(&m.module, m.data, 3, options, values);

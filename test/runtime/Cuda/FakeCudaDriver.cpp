@@ -163,6 +163,7 @@ void fakeCudaConfigure(const FakeCudaConfig *c) {
     std::free(a.first);
   allocations.clear();
   counters = FakeCudaCounters();
+  counters.jitOptLevel = -1;
   initialized = false;
 }
 
@@ -359,6 +360,9 @@ CUresult cuModuleLoadData(CUmodule *m, const void *image) {
 CUresult cuModuleLoadDataEx(CUmodule *m, const void *image, unsigned int n,
                             CUjit_option *options, void **values) {
   counters.moduleLoads++;
+  for (unsigned i = 0; i < n; ++i)
+    if (options[i] == CU_JIT_OPTIMIZATION_LEVEL)
+      counters.jitOptLevel = int(reinterpret_cast<uintptr_t>(values[i]));
   if (std::strncmp(static_cast<const char *>(image), "BAD", 3) != 0) {
     counters.moduleLoads--;
     return cuModuleLoadData(m, image);

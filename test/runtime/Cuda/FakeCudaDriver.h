@@ -30,6 +30,7 @@ struct FakeCudaCounters {
   int inits, contextRetains, memAllocs, memFrees, moduleLoads, launches,
       sgemms, eventRecords, streamWaits;
   uint64_t bytesAllocated;
+  int jitOptLevel; ///< CU_JIT_OPTIMIZATION_LEVEL of the last JIT (-1: none)
 };
 
 /// Resets the fake (frees its memory) and sets the device's description.

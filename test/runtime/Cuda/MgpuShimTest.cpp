@@ -197,6 +197,14 @@ TEST_F(FakeDriverTest, UnknownKernelIsStickyAndLaterLaunchesAreSkipped) {
   mgpuModuleUnload(module);
 }
 
+TEST_F(FakeDriverTest, PtxIsJitCompiledAtTheDriversHighestLevel) {
+  void *module = mgpuModuleLoadJIT(kImage, 2); // MLIR's LLVM level, not ptxas's
+  EXPECT_EQ(counters().jitOptLevel, -1);
+  ASSERT_NE(mgpuModuleGetFunction(module, "fake_fill"), nullptr);
+  EXPECT_EQ(counters().jitOptLevel, 4);
+  mgpuModuleUnload(module);
+}
+
 TEST_F(FakeDriverTest, BadPtxReportsTheJitLog) {
   void *module = mgpuModuleLoadJIT(kBadImage, 2);
   EXPECT_EQ(mgpuModuleGetFunction(module, "fake_fill"), nullptr);
