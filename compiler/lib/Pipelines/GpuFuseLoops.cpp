@@ -4,10 +4,10 @@
 // entry function's body (after convert-linalg-to-parallel-loops, before the
 // mapping to blocks and threads, where each top-level `scf.parallel` becomes
 // one kernel launch). Three steps, in each block of a function body:
-//   1. allocations and side-effect-free ops that sit between two parallel
-//      loops move above the first (a loop has no results, so nothing
-//      between depends on it; a buffer is allocated one kernel earlier), so
-//      that the loops become adjacent;
+//   1. allocations and side-effect-free ops that sit between parallel loops
+//      move above the first loop of their run (a loop has no results, so
+//      nothing between depends on one; a buffer is allocated a few kernels
+//      earlier), so that the run's loops become adjacent;
 //   2. adjacent one-iteration loops (scalar work, wrapped by
 //      modelc-gpu-prepare) merge into one: one thread runs both bodies in
 //      order, which is their sequential meaning;
@@ -16,6 +16,8 @@
 //      bounds when each iteration reads only what the same iteration of the
 //      earlier loop wrote (a cross-entropy's row maximum, its exponential
 //      sum and their initialisations: one thread per row).
+// A fusion can make more loops adjacent, so the three steps repeat until the
+// number of loops stops falling.
 //
 //===----------------------------------------------------------------------===//
 #include "modelc/Pipelines/GpuPipeline.h"
@@ -44,22 +46,23 @@ bool isMovable(Operation *op) {
          !op->hasTrait<OpTrait::IsTerminator>();
 }
 
-/// Step 1: moves the movable ops between two top-level parallel loops of
-/// `block` above the first loop.
+/// Step 1: moves the movable ops that sit between parallel loops of `block`
+/// above the first loop of their run, so that each run of loops separated
+/// only by such ops becomes contiguous.
 void gatherLoops(Block &block) {
-  scf::ParallelOp last;
+  scf::ParallelOp first; ///< the first loop of the current run
   SmallVector<Operation *> between;
   for (Operation &op : llvm::make_early_inc_range(block)) {
     if (auto loop = dyn_cast<scf::ParallelOp>(op)) {
-      if (last)
-        for (Operation *moved : between)
-          moved->moveBefore(last);
-      last = loop;
+      if (!first)
+        first = loop;
+      for (Operation *moved : between)
+        moved->moveBefore(first);
       between.clear();
-    } else if (last && isMovable(&op)) {
+    } else if (first && isMovable(&op)) {
       between.push_back(&op);
     } else {
-      last = nullptr;
+      first = nullptr;
       between.clear();
     }
   }
@@ -109,14 +112,26 @@ struct GpuFuseLoopsPass : PassWrapper<GpuFuseLoopsPass, OperationPass<func::Func
   }
 
   void runOnOperation() final {
-    for (Block &block : getOperation().getBody()) {
-      gatherLoops(block);
-      mergeScalarLoops(block);
-    }
     AliasAnalysis &aliases = getAnalysis<AliasAnalysis>();
-    scf::naivelyFuseParallelOps(getOperation().getBody(), [&](Value a, Value b) {
-      return !aliases.alias(a, b).isNo();
-    });
+    // A fusion can make further loops adjacent: repeat until nothing changes.
+    for (size_t before = SIZE_MAX, after = loopCount(); after < before;
+         before = after, after = loopCount()) {
+      for (Block &block : getOperation().getBody()) {
+        gatherLoops(block);
+        mergeScalarLoops(block);
+      }
+      scf::naivelyFuseParallelOps(getOperation().getBody(), [&](Value a, Value b) {
+        return !aliases.alias(a, b).isNo();
+      });
+    }
+  }
+
+  /// The top-level parallel loops of the function.
+  size_t loopCount() {
+    size_t n = 0;
+    for (Block &block : getOperation().getBody())
+      n += llvm::range_size(block.getOps<scf::ParallelOp>());
+    return n;
   }
 };
 

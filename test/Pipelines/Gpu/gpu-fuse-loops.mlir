@@ -148,3 +148,60 @@ func.func @different_bounds(%x: memref<8xf32>, %cell: memref<f32>) {
 // CHECK-LABEL: func.func @different_bounds(
 // CHECK: scf.parallel (%{{.*}}) = (%{{.*}}) to (%{{.*}}) step
 // CHECK: scf.parallel (%{{.*}}) = (%{{.*}}) to (%{{.*}}) step
+
+// -----
+
+// A run of three loops with allocations and views between each: the ops
+// move above the first loop of the run (not just above the previous loop),
+// and a bias gradient's zero fill fuses with its reduction over the batch,
+// one thread per channel, the inner loops sequential.
+// The source is a local buffer: an argument might alias %grad, which the
+// fill writes.
+func.func @run_of_loops(%grad: memref<8xf32>, %input: memref<?x8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %zero = arith.constant 0.0 : f32
+  %n = memref.dim %input, %c0 : memref<?x8xf32>
+  %src = memref.alloc(%n) : memref<?x8xf32>
+  memref.copy %input, %src : memref<?x8xf32> to memref<?x8xf32>
+  scf.parallel (%c) = (%c0) to (%c8) step (%c1) {
+    memref.store %zero, %grad[%c] : memref<8xf32>
+    scf.reduce
+  }
+  %a = memref.alloc(%n) : memref<?x16xf32>
+  %view = memref.collapse_shape %a [[0, 1]] : memref<?x16xf32> into memref<?xf32>
+  scf.parallel (%c) = (%c0) to (%c8) step (%c1) {
+    scf.for %i = %c0 to %n step %c1 {
+      %v = memref.load %src[%i, %c] : memref<?x8xf32>
+      %g = memref.load %grad[%c] : memref<8xf32>
+      %s = arith.addf %v, %g : f32
+      memref.store %s, %grad[%c] : memref<8xf32>
+    }
+    scf.reduce
+  }
+  %b = memref.alloc(%n) : memref<?x16xf32>
+  scf.parallel (%i, %j) = (%c0, %c0) to (%n, %c16) step (%c1, %c1) {
+    %v = memref.load %a[%i, %j] : memref<?x16xf32>
+    memref.store %v, %b[%i, %j] : memref<?x16xf32>
+    scf.reduce
+  }
+  memref.dealloc %a : memref<?x16xf32>
+  memref.dealloc %b : memref<?x16xf32>
+  memref.dealloc %src : memref<?x8xf32>
+  return
+}
+// CHECK-LABEL: func.func @run_of_loops(
+// CHECK: memref.copy
+// CHECK: memref.alloc
+// CHECK: memref.collapse_shape
+// CHECK: memref.alloc
+// CHECK: scf.parallel
+// CHECK-NEXT: memref.store %{{.*}}, %arg0[
+// CHECK-NEXT: scf.for
+// CHECK: scf.reduce
+// CHECK-NEXT: }
+// CHECK-NEXT: scf.parallel
+// CHECK-NOT: scf.parallel
+// CHECK: memref.dealloc
