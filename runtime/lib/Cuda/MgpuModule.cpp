@@ -44,9 +44,8 @@ bool loadJit(const DriverApi &api, LazyModule &m) {
   CUjit_option options[] = {CU_JIT_OPTIMIZATION_LEVEL, CU_JIT_ERROR_LOG_BUFFER,
                             CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
   // The driver's own default and highest level (ptxas -O3). MLIR passes its
-  // LLVM optimisation level (2 by default), which is not a choice about the
-  // PTX assembler; the kernels' LLVM IR was already optimised at that level.
-  (void)m.jitOptLevel;
+  // LLVM optimisation level (2 by default; LazyModule::jitOptLevel), which is
+  // not a choice about the PTX assembler.
   int level = 4;
   void *values[] = {reinterpret_cast<void *>(static_cast<uintptr_t>(level)),
                     log, reinterpret_cast<void *>(sizeof(log) - 1)};

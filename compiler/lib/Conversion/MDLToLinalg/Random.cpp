@@ -153,9 +153,9 @@ bool countDivisibleBy4(RankedTensorType type) {
 
 /// The i64 seed of \p op. MLIRGen gives the k-th dropout the seed
 /// `mdl.add(%seed, k * stride)`: that sum becomes scalar arithmetic on the
-/// extracted argument here, so that in the GPU code it stays on the host,
-/// which computes the Philox key (as a 0-d tensor add it would run as a
-/// kernel and leave its result in device memory).
+/// extracted argument here, which the GPU pipeline moves into the dropout's
+/// kernel with the key schedule (modelc-gpu-sink-scalars); as a 0-d tensor
+/// add it would be a kernel of its own, one thread, per dropout.
 Value seedScalar(DropoutOp op, Value convertedSeed, ConversionPatternRewriter &rewriter) {
   Location loc = op.getLoc();
   if (auto add = op.getSeed().getDefiningOp<AddOp>()) {
