@@ -36,6 +36,15 @@ void reference(bool tA, bool tB, int M, int N, int K, double alpha, const std::v
 
 float value(int i, int salt) { return std::sin(0.7f * float(i) + float(salt)) * 0.5f; }
 
+/// Fills A, B and C with value(i, salt), value(i, salt + 1), value(i, salt + 2).
+void fillOperands(std::vector<float> &A, std::vector<float> &B, std::vector<float> &C, int salt) {
+  for (std::vector<float> *v : {&A, &B, &C}) {
+    for (size_t i = 0; i < v->size(); ++i)
+      (*v)[i] = value(int(i), salt);
+    ++salt;
+  }
+}
+
 } // namespace
 
 TEST(Blas, LoadsOpenBlas) {
@@ -61,12 +70,7 @@ TEST(Blas, SgemmMatchesFloat64Reference) {
           int lda = aCols + pad, ldb = bCols + pad, ldc = sh.N + pad;
           std::vector<float> A(size_t(aRows) * lda), B(size_t(bRows) * ldb),
               C(size_t(sh.M) * ldc);
-          for (size_t i = 0; i < A.size(); ++i)
-            A[i] = value(int(i), 1);
-          for (size_t i = 0; i < B.size(); ++i)
-            B[i] = value(int(i), 2);
-          for (size_t i = 0; i < C.size(); ++i)
-            C[i] = value(int(i), 3);
+          fillOperands(A, B, C, 1);
           std::vector<double> want(C.begin(), C.end());
           reference(tA, tB, sh.M, sh.N, sh.K, 1.5, A, lda, B, ldb, beta, want, ldc);
           cblas_sgemm(101, tA ? 112 : 111, tB ? 112 : 111, sh.M, sh.N, sh.K, 1.5f, A.data(),
@@ -142,12 +146,7 @@ TEST(Blas, RowHalvesMatchFloat64Reference) {
       int bRows = tB ? N : K, bCols = tB ? K : N;
       int lda = aCols + pad, ldb = bCols + pad, ldc = N + pad;
       std::vector<float> A(size_t(aRows) * lda), B(size_t(bRows) * ldb), C(size_t(M) * ldc);
-      for (size_t i = 0; i < A.size(); ++i)
-        A[i] = value(int(i), 4);
-      for (size_t i = 0; i < B.size(); ++i)
-        B[i] = value(int(i), 5);
-      for (size_t i = 0; i < C.size(); ++i)
-        C[i] = value(int(i), 6);
+      fillOperands(A, B, C, 4);
       std::vector<double> want(C.begin(), C.end());
       reference(tA, tB, M, N, K, 0.75, A, lda, B, ldb, 0.5, want, ldc);
       cblas_sgemm(101, tA ? 112 : 111, tB ? 112 : 111, M, N, K, 0.75f, A.data(), lda, B.data(),
