@@ -12,13 +12,14 @@
 #
 # Sections: a. device (nvidia-smi, NET info); b. correctness (the optimizer
 # kernels against the CPU runtime: modelrt-optimizer-kernel-check; NET
-# check-device); c. modelc training, one epoch on the GPU per model and
-# batch (64, 512) with --profile, and eval images/s at batch 1000;
+# check-device, also with MODELRT_CUDA_GRAPHS=1); c. modelc training, one
+# epoch on the GPU per model and batch (64, 512), without and with CUDA
+# graphs (MODELRT_CUDA_GRAPHS=1), and eval images/s at batch 1000;
 # d. checkpoints across devices (the MLP's GPU checkpoint evaluated on both
 # devices and resumed on the CPU, a CPU checkpoint resumed on the GPU);
 # e. PyTorch eager and torch.compile on the same GPU (bench/gpu/torch_gpu.py);
 # f. the comparison table (bench/gpu/compare.py); g. each model's slowest
-# kernels by device time (from section c's --profile). A failing step is
+# kernels by device time (one more epoch, with --profile). A failing step is
 # recorded and the script goes on; the exit status is 1 if any failed.
 # Every step has a timeout; the whole run keeps to GPU_CHECK_BUDGET seconds
 # (default 450) as far as the timeouts allow. Other settings (environment):
@@ -169,20 +170,25 @@ for m in mlp cnn; do
       --print-limit 20 "$BUNDLE/$m" check-device --steps 1 "${DARGS[@]}" 2>&1 |
       tail -n 80 | tee "$OUT/$m-sanitizer.log"
   fi
+  # The same comparison with the training step replayed as a CUDA graph.
+  step "$m check-device, CUDA graphs" "$(left 300 90)" "$OUT/$m-check-device-graphs.log" \
+    env MODELRT_CUDA_GRAPHS=1 "$BUNDLE/$m" check-device "${DARGS[@]}"
 done
 
-section "c. modelc on the GPU: one epoch per model and batch, --profile"
+section "c. modelc on the GPU: one epoch per model and batch, without and with CUDA graphs"
 : >"$OUT/modelc.jsonl"
 for m in "${MODELS[@]}"; do
   for b in $BATCHES; do
-    dir="$OUT/modelc/$m-b$b"
-    mkdir -p "$dir"
-    dataArgs "$m" train
-    step "$m train --batch $b" "$(left 240 120)" "$dir/train.log" "$BUNDLE/$m" train \
-      --epochs 1 --batch "$b" --device "$DEVICE" --out "$dir" --log-every 10 --profile \
-      "${DARGS[@]}"
-    "$PYTHON" "$BENCH/modelc_figures.py" train --model "$m" --batch "$b" --log "$dir/train.log" \
-      --log-dir "$dir" | tee -a "$OUT/modelc.jsonl"
+    for variant in "" graphs; do
+      dir="$OUT/modelc/$m-b$b${variant:+-$variant}"
+      mkdir -p "$dir"
+      dataArgs "$m" train
+      step "$m train --batch $b${variant:+ ($variant)}" "$(left 240 120)" "$dir/train.log" \
+        env MODELRT_CUDA_GRAPHS="$([ -n "$variant" ] && echo 1 || echo 0)" "$BUNDLE/$m" train \
+        --epochs 1 --batch "$b" --device "$DEVICE" --out "$dir" --log-every 10 "${DARGS[@]}"
+      "$PYTHON" "$BENCH/modelc_figures.py" train --model "$m" --batch "$b" --log "$dir/train.log" \
+        --log-dir "$dir" ${variant:+--variant "$variant"} | tee -a "$OUT/modelc.jsonl"
+    done
   done
   first=$(echo "$BATCHES" | awk '{print $1}')
   ck="$OUT/modelc/$m-b$first/last.safetensors"
@@ -242,11 +248,15 @@ record "compare.py" "${PIPESTATUS[0]}"
 
 section "g. where the device time goes (train --profile, batch $first)"
 for m in "${MODELS[@]}"; do
-  log="$OUT/modelc/$m-b$first/train.log"
-  [ -f "$log" ] || continue
+  dir="$OUT/modelc/$m-b$first-profile"
+  mkdir -p "$dir"
+  dataArgs "$m" train
+  step "$m train --batch $first --profile" "$(left 10 120)" "$dir/train.log" "$BUNDLE/$m" \
+    train --epochs 1 --batch "$first" --device "$DEVICE" --out "$dir" --profile "${DARGS[@]}" \
+    >/dev/null
   echo "-- $m"
-  grep -A 14 '^profile: kernels' "$log"
-  grep '^profile: GPU kernels' "$log"
+  grep -A 14 '^profile: kernels' "$dir/train.log"
+  grep '^profile: GPU kernels' "$dir/train.log"
 done
 
 section "summary (${SECONDS}s)"

@@ -6,7 +6,7 @@
 Reads the JSON lines of bench/gpu/modelc_figures.py ("source": "modelc")
 and bench/gpu/torch_gpu.py ("source": "torch", "mode": "eager" | "compile");
 other lines are ignored. Prints a Markdown table, one row per (model, kind,
-batch) that has any figure:
+batch) that has any figure (and per modelc "variant", as kind "train (V)"):
 
   model | kind | batch | modelc /s | torch eager /s | torch.compile /s |
   modelc / eager (target >= 2) | modelc / compile (target >= 1)
@@ -45,18 +45,31 @@ def column(rec):
 
 
 def collect(records):
-    """{(model, kind, batch): {column: samples/s}}, in first-seen order, and errors."""
-    rows, errors = {}, []
+    """{(model, kind, batch): {column: samples/s}}, in first-seen order, and errors.
+
+    A modelc record with a "variant" (e.g. "graphs": MODELRT_CUDA_GRAPHS=1) gets
+    its own row, kind "train (graphs)", with the PyTorch figures of its kind.
+    """
+    rows, errors, variants = {}, [], []
     for rec in records:
         if "error" in rec:
             errors.append("%s %s %s %s batch %s: %s" % (
-                rec["source"], rec.get("mode", ""), rec.get("model", "?"), rec.get("kind", "?"),
-                rec.get("batch", "?"), rec["error"]))
+                rec["source"], rec.get("mode", "") or rec.get("variant", ""),
+                rec.get("model", "?"), rec.get("kind", "?"), rec.get("batch", "?"),
+                rec["error"]))
             continue
         if "samples_per_s" not in rec:
             continue
-        key = (rec.get("model", "?"), rec.get("kind", "?"), int(rec.get("batch", 0)))
+        base = (rec.get("model", "?"), rec.get("kind", "?"), int(rec.get("batch", 0)))
+        key = base
+        if rec["source"] == "modelc" and rec.get("variant"):
+            key = (base[0], "%s (%s)" % (base[1], rec["variant"]), base[2])
+            variants.append((key, base))
         rows.setdefault(key, {})[column(rec)] = float(rec["samples_per_s"])
+    for key, base in variants:
+        for mode in ("eager", "compile"):
+            if mode in rows.get(base, {}):
+                rows[key][mode] = rows[base][mode]
     return rows, errors
 
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """bench/gpu/modelc_figures.py — one JSON line of figures from a modelc run.
 
-    modelc_figures.py train --model M --batch B --log FILE [--log-dir DIR]
+    modelc_figures.py train --model M --batch B --log FILE [--log-dir DIR] [--variant V]
     modelc_figures.py eval  --model M --batch B --log FILE
 
 train: samples/s of the training epoch. Taken from the runtime's TensorBoard
@@ -13,8 +13,9 @@ eval: images/s from `NET eval --profile` output: the sample count of the
 `eval on FILE (N samples)` line over the profile's `evaluation X s` phase.
 
 Prints {"source": "modelc", "model": M, "kind": ..., "batch": B,
-"samples_per_s": X, "from": ...}; when the figure cannot be found, the same
-object with "error" instead, and exits with status 1.
+"samples_per_s": X, "from": ...} (and "variant": V when given); when the
+figure cannot be found, the same object with "error" instead, and exits with
+status 1.
 """
 import argparse
 import json
@@ -75,6 +76,7 @@ def main(argv):
     p.add_argument("--batch", type=int, required=True)
     p.add_argument("--log", required=True, help="the command's stdout+stderr")
     p.add_argument("--log-dir", help="the run's --log-dir (TensorBoard file)")
+    p.add_argument("--variant", help="how the run differs (e.g. graphs: MODELRT_CUDA_GRAPHS=1)")
     args = p.parse_args(argv)
     try:
         with open(args.log, errors="replace") as f:
@@ -85,6 +87,8 @@ def main(argv):
     else:
         fig = trainFigure(args, text) if args.kind == "train" else evalFigure(args, text)
     record = {"source": "modelc", "model": args.model, "kind": args.kind, "batch": args.batch}
+    if args.variant:
+        record["variant"] = args.variant
     record.update(fig)
     print(json.dumps(record), flush=True)
     return 1 if "error" in fig else 0

@@ -75,6 +75,8 @@ Status runTrain(const ModelrtProgram &p, const CliArgs &a) {
     return r.status();
   std::printf("trained %lld epochs (%lld steps); checkpoint %s/last.safetensors\n",
               (long long)r->epochs, (long long)r->steps, opts.checkpointDir.c_str());
+  if (!r->deviceSummary.empty())
+    std::fprintf(stderr, "%s: note: %s\n", a.self.c_str(), r->deviceSummary.c_str());
   if (profiling())
     writeProfileReport(stdout);
   return Status::ok();

@@ -12,6 +12,11 @@
 //    bytes; all gradients only when it is not finite, so that the trainer
 //    names the bad element); the update is DeviceOptimizer's fused launch;
 //    syncToHost brings everything back for checkpoints.
+// A training step is the program's gpu_train_enqueue (plus the gradients'
+// norm, into a scratch cell), then gpu_train_finish, whose one fetch brings
+// the loss, the metric counts and the norm back with one wait. With
+// MODELRT_CUDA_GRAPHS=1 the enqueued part is replayed as a CUDA graph
+// (StepGraphs.h) after its first run.
 // The buffers are allocated once, at the first step (the batch buffers grow
 // to the largest batch), from the runtime's device pool. A CUDA error
 // anywhere becomes an error naming the step and the CUDA message.
@@ -19,12 +24,14 @@
 //===----------------------------------------------------------------------===//
 #include "modelrt/Device.h"
 
+#include "StepGraphs.h"
 #include "modelrt/Cuda.h"
 #include "modelrt/DeviceOptimizer.h"
 #include "modelrt/Profile.h"
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <string>
 
 namespace modelrt {
@@ -124,23 +131,35 @@ public:
     auto lab = in ? labels.put(b.labels.data(), b.labels.numBytes()) : in;
     if (!lab)
       return lab.status();
-    int rc = prog.gpu_train_step(prog.context, params.ptrs.data(), state.ptrs.data(),
-                                 static_cast<const float *>(*in), *lab, b.size, seed, step,
-                                 loss, gradMirror.ptrs.data(), metrics);
-    if (rc != 0)
-      return cudaFailure("train_step", rc);
+    TrainArgs a{static_cast<const float *>(*in), *lab, b.size, seed, step, loss, grads, metrics};
+    bool withNorm = resident && optimizer;
+    if (!prog.gpu_train_enqueue || !prog.gpu_train_finish) // compiled before the halves
+      MODELRT_TRY(call(prog.gpu_train_step, a));
+    else {
+      MODELRT_TRY(enqueueStep(a, withNorm));
+      MODELRT_TRY(call(prog.gpu_train_finish, a)); // one copy, one wait
+    }
     MODELRT_TRY(cuda::collectProfile());
-    if (resident && optimizer) {
-      auto norm = optimizer->gradNorm();
-      if (!norm)
-        return norm.status();
-      if (std::isfinite(*norm))
+    if (withNorm) {
+      float norm = 0;
+      if (prog.gpu_train_finish) {
+        auto *cells = static_cast<const char *>(cuda::fetchedScratch());
+        std::memcpy(&norm, cells + 64 * cuda::kRuntimeScratchCell, sizeof norm);
+      } else {
+        auto n = optimizer->gradNorm();
+        if (!n)
+          return n.status();
+        norm = *n;
+      }
+      if (std::isfinite(norm))
         return Status::ok();
     }
     for (size_t i = 0; i < m.params.size(); ++i)
       MODELRT_TRY(cuda::downloadFloats(grads[i], gradMirror.buffers[i], m.params[i].size()));
     return state.download(m.state);
   }
+
+  std::string summary() const override { return graphs.summary(); }
 
   Expected<bool> adoptOptimizer(ModelState &m, Optimizer &opt) override {
     MODELRT_TRY(bindModel(m));
@@ -194,6 +213,7 @@ public:
                              : "not even one sample fits");
     }
     MODELRT_TRY(zeroStep(m, batch)); // the pool now holds every buffer
+    graphs.resetCounts();            // the summary counts training steps
     return bindModel(m);             // undo the state the steps changed
   }
 
@@ -239,7 +259,44 @@ public:
   }
 
 private:
+  /// The arguments of one training step, device pointers for the batch.
+  struct TrainArgs {
+    const float *inputs;
+    const void *labels;
+    int64_t batch;
+    uint64_t seed;
+    int64_t step;
+    float *loss;
+    float *const *grads;
+    double *metrics;
+  };
+  /// Calls a training entry point (the whole step or one half).
+  Status call(ModelrtTrainStepFn fn, const TrainArgs &a) {
+    int rc = fn(prog.context, params.ptrs.data(), state.ptrs.data(), a.inputs, a.labels,
+                a.batch, a.seed, a.step, a.loss, gradMirror.ptrs.data(), a.metrics);
+    return rc == 0 ? Status::ok() : cudaFailure("train_step", rc);
+  }
+  /// Enqueues the step's device work (and, with \p withNorm, the gradients'
+  /// norm into the runtime's scratch cell): eagerly, or as the replay of the
+  /// graph captured for these buffers.
+  Status enqueueStep(const TrainArgs &a, bool withNorm) {
+    auto work = [&]() -> Status {
+      MODELRT_TRY(call(prog.gpu_train_enqueue, a));
+      if (!withNorm)
+        return Status::ok();
+      return optimizer->enqueueGradNorm(modelrt_cuda_scratch(cuda::kRuntimeScratchCell));
+    };
+    GraphKey key{a.batch, a.inputs, a.labels, withNorm};
+    cuda::StepGraph *graph = graphs.find(key, work);
+    if (!graph)
+      return work();
+    if (!modelrt_cuda_seed_cell(a.seed)) // the graph reads the seed's cell
+      return cudaFailure("train_step", modelrt_cuda_status());
+    return graph->launch();
+  }
+
   Mirror params, state, gradMirror;
+  StepGraphs graphs;
   Staging inputs, labels, results;
   std::unique_ptr<DeviceOptimizer> optimizer;
   bool resident = false; ///< the device copies are the reference

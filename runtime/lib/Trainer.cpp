@@ -350,6 +350,7 @@ Expected<TrainResult> trainProgram(const ModelrtProgram &prog, const ModelrtTrai
     }
   }
   result.steps = r.step;
+  result.deviceSummary = r.runner->summary();
   MODELRT_TRY(r.runner->syncToHost(r.model, *r.opt));
   result.model = std::move(r.model);
   result.model.bind();

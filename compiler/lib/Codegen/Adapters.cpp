@@ -16,7 +16,11 @@
 // one wait (modelrt_cuda_fetch_scratch) before the same conversions; state
 // outputs go through a device buffer; the seed is written into its own
 // device cell (modelrt_cuda_seed_cell), which the kernels read; the adapter
-// returns modelrt_cuda_status(), non-zero after any CUDA error.
+// returns modelrt_cuda_status(), non-zero after any CUDA error. The GPU
+// training step also comes in two halves for CUDA graphs:
+// `modelc_gpu_train_enqueue` (the kernel call and the state copies: device
+// work only, nothing waited for) and `modelc_gpu_train_finish` (the fetch of
+// the scalar cells and the conversions); `modelc_gpu_train_step` calls both.
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,9 +53,17 @@ public:
   AdapterBuilder(llvm::Module &m, llvm::IRBuilder<> &b, bool gpu)
       : m(m), b(b), gpu(gpu) {}
 
-  /// Emits the kernel call for `abi` with `raw`; returns false (and sets
-  /// `error`) when a slot has nothing to read from.
-  bool emitCall(const EntryAbi &abi, const RawArgs &raw, std::string &error);
+  /// Emits the kernel call for `abi` with `raw` and the copies of its state
+  /// outputs; returns false (and sets `error`) when a slot has nothing to
+  /// read from. The conversions of the scalar results are left in
+  /// `scalars` for emitScalarFixups.
+  bool emitCall(const EntryAbi &abi, const RawArgs &raw, std::string &error,
+                std::vector<Fixup> &scalars);
+  /// Fetches the scalar results (GPU: one copy of the scratch cells) and
+  /// converts them into the runtime's loss and metric sums.
+  void emitScalarFixups(const std::vector<Fixup> &scalars, const RawArgs &raw);
+  /// The number of device scratch cells used so far.
+  int32_t scratchCells() const { return nextScratch; }
 
 private:
   llvm::Module &m;
@@ -70,7 +82,9 @@ private:
     llvm::Value *p = b.CreateConstGEP1_64(b.getPtrTy(), table, index);
     return b.CreateLoad(b.getPtrTy(), p);
   }
-  void applyFixups(const std::vector<Fixup> &fixups, const RawArgs &raw);
+  /// Copies the state outputs into the runtime's state and frees their
+  /// buffers.
+  void emitStateFixups(const std::vector<Fixup> &fixups, const RawArgs &raw);
 };
 } // namespace
 
@@ -179,27 +193,40 @@ llvm::Value *AdapterBuilder::deviceScratch() {
   return b.CreateCall(fn, {b.getInt32(nextScratch++)});
 }
 
-void AdapterBuilder::applyFixups(const std::vector<Fixup> &fixups,
-                                 const RawArgs &raw) {
+void AdapterBuilder::emitStateFixups(const std::vector<Fixup> &fixups,
+                                     const RawArgs &raw) {
   llvm::FunctionCallee freeFn =
       gpu ? m.getOrInsertFunction("modelrt_cuda_free", b.getVoidTy(),
                                   b.getPtrTy())
           : m.getOrInsertFunction("free", b.getVoidTy(), b.getPtrTy());
+  for (const Fixup &f : fixups) {
+    if (f.kind != SlotKind::StateOut)
+      continue;
+    if (gpu)
+      b.CreateCall(m.getOrInsertFunction("modelrt_cuda_copy", b.getVoidTy(),
+                                         b.getPtrTy(), b.getPtrTy(), i64()),
+                   {f.dest, f.scratch, f.bytes});
+    else
+      b.CreateMemCpy(f.dest, llvm::MaybeAlign(4), f.scratch,
+                     llvm::MaybeAlign(4), f.bytes);
+    b.CreateCall(freeFn, {f.scratch});
+  }
+}
+
+void AdapterBuilder::emitScalarFixups(const std::vector<Fixup> &scalars,
+                                      const RawArgs &raw) {
   // GPU scalars: every cell comes back with one copy and one wait.
   llvm::Value *mirror = nullptr;
-  for (const Fixup &f : fixups)
-    if (gpu && f.slot >= 0 && !mirror)
-      mirror = b.CreateCall(m.getOrInsertFunction("modelrt_cuda_fetch_scratch",
-                                                  b.getPtrTy(), b.getInt32Ty()),
-                            {b.getInt32(nextScratch)});
-  for (Fixup f : fixups) {
-    if (mirror && f.slot >= 0)
+  if (gpu && !scalars.empty())
+    mirror = b.CreateCall(m.getOrInsertFunction("modelrt_cuda_fetch_scratch",
+                                                b.getPtrTy(), b.getInt32Ty()),
+                          {b.getInt32(nextScratch)});
+  for (Fixup f : scalars) {
+    if (mirror)
       f.scratch = b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), mirror, uint64_t(f.slot) * 64);
-    if (gpu && f.kind == SlotKind::Loss) {
+    if (f.kind == SlotKind::Loss) {
       b.CreateStore(b.CreateLoad(b.getFloatTy(), f.scratch), raw.loss);
-      continue;
-    }
-    if (f.kind == SlotKind::LossSum && raw.loss) {
+    } else if (f.kind == SlotKind::LossSum && raw.loss) {
       llvm::Value *sum = b.CreateLoad(b.getFloatTy(), f.scratch);
       llvm::Value *n = b.CreateSIToFP(raw.batch, b.getFloatTy());
       b.CreateStore(b.CreateFDiv(sum, n), raw.loss);
@@ -208,15 +235,6 @@ void AdapterBuilder::applyFixups(const std::vector<Fixup> &fixups,
       llvm::Value *old = b.CreateLoad(b.getDoubleTy(), raw.metrics);
       llvm::Value *add = b.CreateSIToFP(count, b.getDoubleTy());
       b.CreateStore(b.CreateFAdd(old, add), raw.metrics);
-    } else if (f.kind == SlotKind::StateOut) {
-      if (gpu)
-        b.CreateCall(m.getOrInsertFunction("modelrt_cuda_copy", b.getVoidTy(),
-                                           b.getPtrTy(), b.getPtrTy(), i64()),
-                     {f.dest, f.scratch, f.bytes});
-      else
-        b.CreateMemCpy(f.dest, llvm::MaybeAlign(4), f.scratch,
-                       llvm::MaybeAlign(4), f.bytes);
-      b.CreateCall(freeFn, {f.scratch});
     }
   }
 }
@@ -229,7 +247,7 @@ static const char *slotName(SlotKind k) {
 }
 
 bool AdapterBuilder::emitCall(const EntryAbi &abi, const RawArgs &raw,
-                              std::string &error) {
+                              std::string &error, std::vector<Fixup> &scalars) {
   std::vector<Fixup> fixups;
   llvm::SmallVector<llvm::Value *> descs;
   auto addSlot = [&](const AbiSlot &s) {
@@ -253,31 +271,79 @@ bool AdapterBuilder::emitCall(const EntryAbi &abi, const RawArgs &raw,
       (gpu ? "_mlir_ciface_gpu_" : "_mlir_ciface_") + abi.symbol,
       llvm::FunctionType::get(b.getVoidTy(), ptrs, false));
   b.CreateCall(kernel, descs);
-  applyFixups(fixups, raw);
+  emitStateFixups(fixups, raw);
+  for (const Fixup &f : fixups)
+    if (f.kind != SlotKind::StateOut)
+      scalars.push_back(f);
   return true;
 }
 
-/// Creates an internal adapter with runtime signature `type`; `names` names
-/// its parameters, which are bound into a RawArgs by `bind`.
-static llvm::Function *
-makeAdapter(llvm::Module &m, llvm::StringRef name, llvm::FunctionType *type,
-            const EntryAbi &abi, bool gpu, std::string &error,
-            llvm::function_ref<RawArgs(llvm::Function *)> bind) {
-  auto *fn = llvm::Function::Create(type, llvm::GlobalValue::InternalLinkage,
-                                    (gpu ? "modelc_gpu_" : "modelc_") + name,
-                                    m);
-  llvm::IRBuilder<> b(llvm::BasicBlock::Create(m.getContext(), "entry", fn));
-  AdapterBuilder builder(m, b, gpu);
-  if (!builder.emitCall(abi, bind(fn), error))
-    return nullptr;
+/// The adapters of one entry point: the whole call and, for the GPU training
+/// step, its two halves (enqueue, finish).
+struct AdapterFns {
+  llvm::Function *whole = nullptr, *enqueue = nullptr, *finish = nullptr;
+};
+
+/// Ends an adapter: returns 0 (CPU) or modelrt_cuda_status() (GPU).
+static void emitReturn(llvm::Module &m, llvm::IRBuilder<> &b, bool gpu) {
   if (!gpu) {
     b.CreateRet(b.getInt32(0));
-    return fn;
+    return;
   }
   llvm::FunctionCallee status =
       m.getOrInsertFunction("modelrt_cuda_status", b.getInt32Ty());
   b.CreateRet(b.CreateCall(status));
-  return fn;
+}
+
+/// `whole` calls `enqueue`, then (when it returned 0) `finish`, with its own
+/// arguments.
+static void emitWholeStep(llvm::Function *whole, llvm::Function *enqueue,
+                          llvm::Function *finish) {
+  llvm::LLVMContext &ctx = whole->getContext();
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", whole));
+  llvm::SmallVector<llvm::Value *> args;
+  for (llvm::Argument &a : whole->args())
+    args.push_back(&a);
+  llvm::Value *rc = b.CreateCall(enqueue, args);
+  auto *failed = llvm::BasicBlock::Create(ctx, "failed", whole);
+  auto *ok = llvm::BasicBlock::Create(ctx, "ok", whole);
+  b.CreateCondBr(b.CreateICmpNE(rc, b.getInt32(0)), failed, ok);
+  b.SetInsertPoint(failed);
+  b.CreateRet(rc);
+  b.SetInsertPoint(ok);
+  b.CreateRet(b.CreateCall(finish, args));
+}
+
+/// Creates the internal adapter(s) with runtime signature `type`; `bind`
+/// binds their parameters into a RawArgs. With `split`, also the enqueue and
+/// finish halves, which the whole adapter calls.
+static AdapterFns
+makeAdapter(llvm::Module &m, llvm::StringRef name, llvm::FunctionType *type,
+            const EntryAbi &abi, bool gpu, bool split, std::string &error,
+            llvm::function_ref<RawArgs(llvm::Function *)> bind) {
+  std::string prefix = (gpu ? "modelc_gpu_" : "modelc_") + name.str();
+  auto create = [&](llvm::StringRef suffix) {
+    return llvm::Function::Create(type, llvm::GlobalValue::InternalLinkage,
+                                  prefix + suffix, m);
+  };
+  AdapterFns fns;
+  fns.whole = create("");
+  llvm::Function *callFn = split ? (fns.enqueue = create("_enqueue")) : fns.whole;
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(m.getContext(), "entry", callFn));
+  AdapterBuilder builder(m, b, gpu);
+  std::vector<Fixup> scalars;
+  if (!builder.emitCall(abi, bind(callFn), error, scalars))
+    return {};
+  if (split) {
+    emitReturn(m, b, gpu);
+    fns.finish = create("_finish");
+    b.SetInsertPoint(llvm::BasicBlock::Create(m.getContext(), "entry", fns.finish));
+  }
+  builder.emitScalarFixups(scalars, bind(split ? fns.finish : callFn));
+  emitReturn(m, b, gpu);
+  if (split)
+    emitWholeStep(fns.whole, fns.enqueue, fns.finish);
+  return fns;
 }
 
 /// (ctx, params, state, inputs, labels, batch, seed, step, loss, grads,
@@ -321,7 +387,7 @@ static RawArgs predictArgs(llvm::Function *f) {
   return r;
 }
 
-llvm::Expected<std::array<llvm::Function *, 3>>
+llvm::Expected<EntryAdapters>
 modelc::emitAdapters(llvm::Module &m, const ProgramSpec &spec, bool gpu) {
   llvm::LLVMContext &ctx = m.getContext();
   llvm::Type *p = llvm::PointerType::getUnqual(ctx);
@@ -331,17 +397,23 @@ modelc::emitAdapters(llvm::Module &m, const ProgramSpec &spec, bool gpu) {
   auto fnType = [&](llvm::ArrayRef<llvm::Type *> params) {
     return llvm::FunctionType::get(i32, params, false);
   };
-  std::array<llvm::Function *, 3> fns{};
-  fns[0] = makeAdapter(m, "train_step",
-                       fnType({p, p, p, p, p, i64, i64, i64, p, p, p}),
-                       spec.trainStep, gpu, error, trainArgs);
-  if (fns[0])
-    fns[1] = makeAdapter(m, "eval_step", fnType({p, p, p, p, p, i64, p, p}),
-                         spec.evalStep, gpu, error, evalArgs);
-  if (fns[1])
-    fns[2] = makeAdapter(m, "predict", fnType({p, p, p, p, i64, p}),
-                         spec.predict, gpu, error, predictArgs);
-  if (!fns[2])
+  EntryAdapters out{};
+  AdapterFns train = makeAdapter(m, "train_step",
+                                 fnType({p, p, p, p, p, i64, i64, i64, p, p, p}),
+                                 spec.trainStep, gpu, /*split=*/gpu, error, trainArgs);
+  AdapterFns eval, predict;
+  if (train.whole)
+    eval = makeAdapter(m, "eval_step", fnType({p, p, p, p, p, i64, p, p}),
+                       spec.evalStep, gpu, false, error, evalArgs);
+  if (eval.whole)
+    predict = makeAdapter(m, "predict", fnType({p, p, p, p, i64, p}),
+                          spec.predict, gpu, false, error, predictArgs);
+  if (!predict.whole)
     return llvm::createStringError(llvm::inconvertibleErrorCode(), error);
-  return fns;
+  out.trainStep = train.whole;
+  out.evalStep = eval.whole;
+  out.predict = predict.whole;
+  out.trainEnqueue = train.enqueue;
+  out.trainFinish = train.finish;
+  return out;
 }

@@ -133,18 +133,20 @@ static void emitMain(llvm::Module &m, llvm::GlobalVariable *program) {
 
 llvm::Error modelc::emitProgram(llvm::Module &m, const ProgramSpec &spec,
                                 const ProgramEmitOptions &options) {
-  llvm::Expected<std::array<llvm::Function *, 3>> adapters =
-      emitAdapters(m, spec);
+  llvm::Expected<EntryAdapters> adapters = emitAdapters(m, spec);
   if (!adapters)
     return adapters.takeError();
   ConstantBuilder c(m);
-  std::array<llvm::Constant *, 3> gpu{c.null(), c.null(), c.null()};
+  auto orNull = [&](llvm::Function *f) -> llvm::Constant * {
+    return f ? static_cast<llvm::Constant *>(f) : c.null();
+  };
+  EntryAdapters gpu{};
   if (options.withGpu) {
-    llvm::Expected<std::array<llvm::Function *, 3>> gpuAdapters =
+    llvm::Expected<EntryAdapters> gpuAdapters =
         emitAdapters(m, spec, /*gpu=*/true);
     if (!gpuAdapters)
       return gpuAdapters.takeError();
-    std::copy(gpuAdapters->begin(), gpuAdapters->end(), gpu.begin());
+    gpu = *gpuAdapters;
   }
   std::vector<llvm::Constant *> metricNames;
   for (const std::string &name : spec.metrics)
@@ -159,9 +161,10 @@ llvm::Error modelc::emitProgram(llvm::Module &m, const ProgramSpec &spec,
       c.i32(int64_t(spec.labelShape.size())), c.i64Array(spec.labelShape),
       c.i32(int64_t(spec.outputShape.size())), c.i64Array(spec.outputShape),
       c.i32(int64_t(metricNames.size())), c.ptrArray(metricNames),
-      c.config(spec.config), c.null(), (*adapters)[0], (*adapters)[1],
-      (*adapters)[2], c.f64(spec.trainFlopsPerSample), c.null(), gpu[0],
-      gpu[1], gpu[2]};
+      c.config(spec.config), c.null(), adapters->trainStep,
+      adapters->evalStep, adapters->predict, c.f64(spec.trainFlopsPerSample),
+      c.null(), orNull(gpu.trainStep), orNull(gpu.evalStep),
+      orNull(gpu.predict), orNull(gpu.trainEnqueue), orNull(gpu.trainFinish)};
   auto *program = new llvm::GlobalVariable(
       m, c.layout.program, /*isConstant=*/true,
       llvm::GlobalValue::ExternalLinkage,

@@ -53,6 +53,7 @@ ProgramLayout ProgramLayout::get(llvm::LLVMContext &ctx) {
                      i32, ptr, i32, i64, i32, ptr,  // input .. label_shape
                      i32, ptr, i32, ptr,            // output .. metric_names
                      l.trainConfig, ptr, ptr, ptr, ptr, f64, ptr,
-                     ptr, ptr, ptr}); // gpu_train_step .. gpu_predict
+                     ptr, ptr, ptr,   // gpu_train_step .. gpu_predict
+                     ptr, ptr});      // gpu_train_enqueue, gpu_train_finish
   return l;
 }

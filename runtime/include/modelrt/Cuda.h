@@ -27,7 +27,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <vector>
 
 extern "C" {
 /// cblas_sgemm on the GPU (device pointers), ordered on the compute stream.
@@ -44,12 +46,14 @@ void modelrt_cuda_sgemm(int32_t order, int32_t transA, int32_t transB,
 /// the GPU is not usable or the slot is out of range.
 void *modelrt_cuda_scratch(int32_t slot);
 /// The device cell of the training seed (scratch cell 63; results use the
-/// cells from 0 up), with \p seed written into it on the compute stream. Null
-/// (and a sticky error) when the GPU is not usable.
+/// cells from 0 up), with \p seed written into it on the compute stream
+/// (except while a graph is being captured: the replay's caller writes it).
+/// Null (and a sticky error) when the GPU is not usable.
 void *modelrt_cuda_seed_cell(uint64_t seed);
-/// Copies scratch cells 0..\p cells-1 to their pinned host mirror with one copy
-/// and one wait for the compute stream; returns the mirror (cell i at byte
-/// i * 64). After an error (sticky), a block of zeros.
+/// Copies the scratch cells (all 64, 4 KiB: the program's \p cells, 1..64,
+/// and the runtime's kRuntimeScratchCell) to their pinned host mirror with one
+/// copy and one wait for the compute stream; returns the mirror (cell i at
+/// byte i * 64). After an error (sticky), a block of zeros.
 const void *modelrt_cuda_fetch_scratch(int32_t cells);
 /// Copies \p bytes from host to device on the compute stream; \p host may be
 /// reused when this returns (pageable memory is staged by the driver).
@@ -258,6 +262,50 @@ private:
 /// launching step t, into the device buffer step t-1 used.
 Status uploadAsync(void *dev, const PinnedBuffer &host, uint64_t bytes,
                    UploadFence &fence);
+
+/// Work enqueued on the compute stream, recorded once as a CUDA graph and
+/// replayed (one cuGraphLaunch instead of a launch per kernel). The capture
+/// runs the host code once without executing anything on the device; every
+/// pointer and scalar it passes is baked into the graph, so a replay must see
+/// the same buffers (values in device memory may change: the seed cell is
+/// written before each replay, see modelrt_cuda_seed_cell). The device pool
+/// blocks the capture used stay reserved for the graph until it is destroyed.
+class StepGraph {
+public:
+  StepGraph() = default;
+  /// Captures what \p enqueue enqueues on the compute stream (relaxed mode)
+  /// and instantiates it. Any failure, including a CUDA error inside
+  /// \p enqueue (e.g. a wait for the stream, which a capture forbids), is
+  /// returned without becoming sticky: the caller can run the work eagerly.
+  static Expected<StepGraph> capture(const std::function<Status()> &enqueue);
+  StepGraph(StepGraph &&other) noexcept;
+  StepGraph &operator=(StepGraph &&other) noexcept;
+  StepGraph(const StepGraph &) = delete;
+  StepGraph &operator=(const StepGraph &) = delete;
+  ~StepGraph();
+  /// Enqueues one replay on the compute stream.
+  Status launch();
+  /// The number of nodes (kernels, copies, memsets) in the graph.
+  size_t nodeCount() const { return nodes; }
+
+private:
+  void reset();
+  void *graph = nullptr; ///< CUgraph
+  void *exec = nullptr;  ///< CUgraphExec
+  size_t nodes = 0;
+  std::vector<void *> blocks; ///< pool blocks reserved for the replays
+};
+
+/// True while the compute stream is being captured (StepGraph::capture).
+bool capturing();
+
+/// The scratch cell the runtime's own kernels write a result to (the
+/// gradients' global norm), fetched with the program's cells.
+constexpr int32_t kRuntimeScratchCell = 62;
+
+/// The pinned mirror of the scratch cells as of the last
+/// modelrt_cuda_fetch_scratch (cell i at byte i * 64).
+const void *fetchedScratch();
 
 /// Host to device on the compute stream (host reusable on return).
 Status upload(void *dev, const void *host, uint64_t bytes);

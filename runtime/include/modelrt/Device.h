@@ -79,6 +79,9 @@ public:
   /// optimizer's moments back into \p model and \p optimizer (before a
   /// checkpoint, and at the end of training).
   virtual Status syncToHost(ModelState &model, Optimizer &optimizer);
+  /// One line on how the steps ran, for the user after training ("" when
+  /// there is nothing to say; the GPU: its CUDA graphs).
+  virtual std::string summary() const { return ""; }
   Device device() const { return dev; }
 
 protected:

@@ -39,6 +39,11 @@ public:
   /// The global L2 norm of the gradients (NaN or infinite when any gradient
   /// is): two launches and one 4-byte download.
   Expected<float> gradNorm();
+  /// Enqueues the two launches of gradNorm() and nothing else: the norm is
+  /// written as a float to the device address \p out (8 bytes are written:
+  /// a scratch cell that the step's fetch brings back, for example).
+  /// Capturable into a graph.
+  Status enqueueGradNorm(void *out);
 
 private:
   DeviceOptimizer(const OptimizerConfig &config, std::vector<int64_t> sizes)

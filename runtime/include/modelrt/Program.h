@@ -163,6 +163,15 @@ typedef struct ModelrtProgram {
   ModelrtTrainStepFn gpu_train_step;
   ModelrtEvalStepFn gpu_eval_step;
   ModelrtPredictFn gpu_predict;
+  /* gpu_train_step in two halves (NULL in programs compiled before them),
+   * called with the same arguments: gpu_train_enqueue enqueues the step's
+   * device work on the compute stream and waits for nothing (it reads only
+   * params, state, inputs, labels, batch, seed and grads; every launch and
+   * copy can be captured into a CUDA graph); gpu_train_finish fetches the
+   * scalar results (one copy, one wait) and writes loss and metric_sums.
+   * gpu_train_step is gpu_train_enqueue followed by gpu_train_finish. */
+  ModelrtTrainStepFn gpu_train_enqueue;
+  ModelrtTrainStepFn gpu_train_finish;
 } ModelrtProgram;
 
 /* The executable's main: `train`, `eval`, `predict`, `info` (see docs/cli.md).

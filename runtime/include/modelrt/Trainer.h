@@ -48,6 +48,9 @@ struct TrainResult {
   std::optional<EvalResult> lastValidation;
   bool stoppedEarly = false;
   ModelState model;
+  /// How the device ran the steps, when there is something to say (the GPU's
+  /// CUDA graphs: StepRunner::summary()); "" otherwise.
+  std::string deviceSummary;
 };
 
 /// Trains \p program with \p config.

@@ -24,7 +24,11 @@ namespace {
 #define MODELRT_STR(x) MODELRT_STR2(x)
 #define MODELRT_CUBLAS_FUNCTIONS(X)                                            \
   X(cublasCreate) X(cublasDestroy) X(cublasSetStream) X(cublasSgemm)           \
-  X(cublasGetProperty)
+  X(cublasGetProperty) X(cublasSetWorkspace)
+
+/// cuBLAS's workspace: what NVIDIA recommends for Hopper. Owned by the handle,
+/// so that an sgemm captured into a CUDA graph allocates nothing.
+constexpr size_t kBlasWorkspaceBytes = size_t(32) << 20;
 
 #define MODELRT_CUBLAS_POINTER(name) decltype(&::name) name = nullptr;
 struct BlasApi {
@@ -100,7 +104,14 @@ cublasHandle_t blasHandle(BlasSlot &slot, CudaState &s) {
     return slot.handle;
   cublasStatus_t st = api->cublasCreate(&slot.handle);
   if (st == CUBLAS_STATUS_SUCCESS)
-    st = api->cublasSetStream(slot.handle, s.compute);
+    st = api->cublasSetStream(slot.handle, s.compute); // resets the workspace
+  // Without the memory for it, cuBLAS keeps its own pool (stream-ordered
+  // allocations, which graphs capture too).
+  CUdeviceptr workspace = 0;
+  if (st == CUBLAS_STATUS_SUCCESS &&
+      driverApi()->cuMemAlloc(&workspace, kBlasWorkspaceBytes) == CUDA_SUCCESS)
+    st = api->cublasSetWorkspace(slot.handle, reinterpret_cast<void *>(workspace),
+                                 kBlasWorkspaceBytes);
   if (st != CUBLAS_STATUS_SUCCESS) {
     setStickyError(-1, "cuBLAS handle creation failed with status " +
                            std::to_string(static_cast<int>(st)));

@@ -121,6 +121,11 @@ Status synchronize() {
   return Status::ok();
 }
 
+const void *fetchedScratch() {
+  CudaState *s = cudaState();
+  return s ? s->scratchHost : nullptr;
+}
+
 void *computeStream() {
   CudaState *s = cudaState();
   return s ? s->compute : nullptr;
@@ -149,8 +154,8 @@ using namespace modelrt::cuda;
 extern "C" void *modelrt_cuda_seed_cell(uint64_t seed) {
   void *cell = modelrt_cuda_scratch(kScratchCells - 1);
   CudaState *s = cell ? cudaState() : nullptr;
-  if (!s)
-    return nullptr;
+  if (!s || s->capturing) // a graph must not bake the seed in
+    return cell;
   // Two 32-bit memsets on the compute stream: no host memory to keep alive,
   // ordered before the kernels that read the seed.
   CUdeviceptr p = reinterpret_cast<CUdeviceptr>(cell);
@@ -176,7 +181,7 @@ extern "C" const void *modelrt_cuda_fetch_scratch(int32_t cells) {
     return zeros;
   const DriverApi &api = *driverApi();
   if (!checkCu(api.cuMemcpyDtoHAsync(s->scratchHost, s->scratch,
-                                     size_t(cells) * kScratchCellBytes, s->compute),
+                                     size_t(kScratchCells) * kScratchCellBytes, s->compute),
                "cuMemcpyDtoHAsync (scratch cells)") ||
       !checkCu(api.cuStreamSynchronize(s->compute), "cuStreamSynchronize (scratch cells)"))
     return zeros;

@@ -38,6 +38,10 @@ struct StickyError {
   std::atomic<bool> set{false};
   int32_t code = 0;
   std::string message;
+  /// A graph capture's scope (beginCaptureErrors): its first error.
+  std::atomic<bool> capturing{false}, captureSet{false};
+  int32_t captureCode = 0;
+  std::string captureMessage;
 };
 
 StickyError &sticky() {
@@ -104,7 +108,13 @@ std::string resultName(CUresult result) {
 Status setStickyError(int32_t code, const std::string &message) {
   StickyError &error = sticky();
   std::lock_guard<std::mutex> lock(error.mutex);
-  if (!error.set.load()) {
+  if (error.capturing.load()) {
+    if (!error.captureSet.load()) {
+      error.captureCode = code;
+      error.captureMessage = message;
+      error.captureSet.store(true);
+    }
+  } else if (!error.set.load()) {
     error.code = code;
     error.message = message;
     error.set.store(true);
@@ -121,7 +131,28 @@ bool checkCu(CUresult result, const char *what) {
   return false;
 }
 
-bool hasStickyError() { return sticky().set.load(); }
+bool hasStickyError() {
+  StickyError &error = sticky();
+  return error.set.load() || (error.capturing.load() && error.captureSet.load());
+}
+
+void beginCaptureErrors() {
+  StickyError &error = sticky();
+  std::lock_guard<std::mutex> lock(error.mutex);
+  error.captureSet.store(false);
+  error.captureCode = 0;
+  error.captureMessage.clear();
+  error.capturing.store(true);
+}
+
+Status endCaptureErrors() {
+  StickyError &error = sticky();
+  std::lock_guard<std::mutex> lock(error.mutex);
+  error.capturing.store(false);
+  if (!error.captureSet.exchange(false))
+    return Status::ok();
+  return Status::error(error.captureMessage);
+}
 
 Status stickyStatus() {
   StickyError &error = sticky();
@@ -138,6 +169,8 @@ void resetForTesting() {
     error.set.store(false);
     error.code = 0;
     error.message.clear();
+    error.capturing.store(false);
+    error.captureSet.store(false);
   }
   {
     DriverSlot &slot = driverSlot();
@@ -160,10 +193,12 @@ using namespace modelrt::cuda;
 
 extern "C" int32_t modelrt_cuda_status(void) {
   StickyError &error = sticky();
-  if (!error.set.load())
+  if (!hasStickyError())
     return 0;
   std::lock_guard<std::mutex> lock(error.mutex);
-  return error.code;
+  if (error.set.load())
+    return error.code;
+  return error.captureCode ? error.captureCode : -1;
 }
 
 extern "C" const char *modelrt_cuda_error_message(void) {

@@ -32,7 +32,9 @@
   X(cuStreamWaitEvent) X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord)     \
   X(cuEventSynchronize) X(cuEventElapsedTime) X(cuModuleLoadData) X(cuModuleLoadDataEx)              \
   X(cuModuleUnload) X(cuModuleGetFunction) X(cuFuncSetAttribute)               \
-  X(cuLaunchKernel) X(cuLaunchKernelEx)
+  X(cuLaunchKernel) X(cuLaunchKernelEx) X(cuStreamBeginCapture)               \
+  X(cuStreamEndCapture) X(cuGraphInstantiate) X(cuGraphLaunch)                 \
+  X(cuGraphExecDestroy) X(cuGraphDestroy) X(cuGraphGetNodes)
 
 namespace modelrt {
 namespace cuda {
@@ -64,8 +66,16 @@ Status setStickyError(int32_t code, const std::string &message);
 /// Returns true on success.
 bool checkCu(CUresult result, const char *what);
 
-/// True when an error was recorded.
+/// True when an error was recorded (or, during a graph capture, when the
+/// capture recorded one).
 bool hasStickyError();
+
+/// Starts a graph capture's error scope: until endCaptureErrors(), errors go
+/// to the capture (which then fails) instead of becoming sticky, so that the
+/// step can still run without the graph.
+void beginCaptureErrors();
+/// Ends the scope; returns the first error recorded in it (ok when none).
+Status endCaptureErrors();
 
 /// The process-wide CUDA objects, valid after initCuda() succeeded.
 struct CudaState {
@@ -78,6 +88,9 @@ struct CudaState {
   /// An mgpuMemcpy (gpu.memcpy, which may write host memory) is queued on
   /// the compute stream: the next mgpuStreamSynchronize of it must wait.
   std::atomic<bool> memcpyPending{false};
+  /// The compute stream is being captured into a graph (CudaGraph.cpp):
+  /// modelrt_cuda_seed_cell leaves the seed to the replay.
+  std::atomic<bool> capturing{false};
 };
 
 /// The state after a successful initCuda(), or null (no error recorded).
@@ -113,7 +126,8 @@ void profileEnd(CUstream stream, const char *name, double flops);
 /// false (error recorded) on failure.
 bool loadRecordedModules();
 
-/// Creates the cuBLAS handle on the compute stream now (CudaBlas.cpp); false
+/// Creates the cuBLAS handle on the compute stream now (CudaBlas.cpp), with
+/// its own workspace (so that a captured sgemm allocates nothing); false
 /// (error recorded) on failure.
 bool createBlasHandle();
 

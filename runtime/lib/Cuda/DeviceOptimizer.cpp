@@ -107,11 +107,13 @@ Status DeviceOptimizer::downloadMoments(Optimizer &host) {
   return Status::ok();
 }
 
-Expected<float> DeviceOptimizer::gradNorm() {
-  if (numChunks == 0)
-    return 0.0f;
+Status DeviceOptimizer::enqueueGradNorm(void *out) {
+  if (numChunks == 0) { // no gradients: 0
+    mgpuMemset32(out, 0, 1, nullptr);
+    return cuda::stickyStatus();
+  }
   void *tensors = tensorTable.data(), *chunks = chunkTable.data();
-  void *sums = partials.data(), *out = normOut.data();
+  void *sums = partials.data();
   int32_t count = numChunks;
   int64_t chunkSize = kOptimizerChunkSize;
   float noClip = 0;
@@ -121,6 +123,13 @@ Expected<float> DeviceOptimizer::gradNorm() {
   void *finParams[] = {&sums, &count, &noClip, &out};
   mgpuLaunchKernel(finalize, 1, 1, 1, kOptimizerBlockSize, 1, 1, 0, nullptr, finParams,
                    nullptr, 4);
+  return cuda::stickyStatus();
+}
+
+Expected<float> DeviceOptimizer::gradNorm() {
+  if (numChunks == 0)
+    return 0.0f;
+  MODELRT_TRY(enqueueGradNorm(normOut.data()));
   float norm = 0;
   MODELRT_TRY(cuda::download(&norm, normOut.data(), sizeof(norm)));
   return norm;

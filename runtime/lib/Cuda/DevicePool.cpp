@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "DevicePool.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace modelrt {
@@ -76,6 +77,8 @@ Expected<void *> DevicePool::allocate(uint64_t bytes) {
     counters.backendAllocations++;
   }
   inUse[ptr] = cls;
+  if (capturing)
+    captured.push_back(ptr);
   counters.bytesInUse += cls;
   if (counters.bytesInUse > counters.peakInUse)
     counters.peakInUse = counters.bytesInUse;
@@ -102,7 +105,37 @@ Status DevicePool::free(void *ptr) {
   counters.bytesInUse -= cls;
   counters.bytesCached += cls;
   freeLists[cls].push_back(ptr);
+  if (capturing)
+    captured.push_back(ptr);
   return Status::ok();
+}
+
+void DevicePool::beginCapture() {
+  std::lock_guard<std::mutex> lock(mutex);
+  capturing = true;
+  captured.clear();
+}
+
+std::vector<void *> DevicePool::endCapture() {
+  std::lock_guard<std::mutex> lock(mutex);
+  capturing = false;
+  std::vector<void *> held;
+  for (auto &entry : freeLists) {
+    std::vector<void *> &list = entry.second;
+    for (size_t i = 0; i < list.size();) {
+      if (std::find(captured.begin(), captured.end(), list[i]) == captured.end()) {
+        ++i;
+        continue;
+      }
+      held.push_back(list[i]);
+      inUse[list[i]] = entry.first;
+      counters.bytesCached -= entry.first;
+      counters.bytesInUse += entry.first;
+      list.erase(list.begin() + long(i));
+    }
+  }
+  captured.clear();
+  return held;
 }
 
 void DevicePool::trimLocked() {

@@ -5,7 +5,8 @@
 // training step on no cuMemAlloc happens. Blocks are reused in stream order:
 // all generated work runs on the one compute stream, so a block freed by a
 // kernel enqueued earlier is safe to hand to work enqueued later. On
-// out-of-memory the pool releases its cache and retries once.
+// out-of-memory the pool releases its cache and retries once. The blocks a
+// captured CUDA graph uses stay reserved for it (beginCapture/endCapture).
 //
 //===----------------------------------------------------------------------===//
 #ifndef MODELRT_LIB_CUDA_DEVICEPOOL_H
@@ -60,6 +61,13 @@ public:
   DevicePoolStats stats();
   /// Starts a new peak measurement: peakInUse = bytesInUse.
   void resetPeak();
+  /// A graph capture begins: remember every block allocated or freed from
+  /// now on (the graph will use them at every replay).
+  void beginCapture();
+  /// The capture ended: the remembered blocks that are free now are handed
+  /// out again, to the graph, and returned; free them when the graph is
+  /// destroyed. No other user can get them while the graph may replay.
+  std::vector<void *> endCapture();
 
 private:
   void *takeCached(uint64_t sizeClass);
@@ -72,6 +80,8 @@ private:
   std::map<uint64_t, std::vector<void *>> freeLists;
   std::unordered_map<void *, uint64_t> inUse; ///< block -> size class
   DevicePoolStats counters;
+  bool capturing = false;
+  std::vector<void *> captured; ///< blocks touched during the capture
 };
 
 /// The process's pool over cuMemAlloc (of the context initCuda() made).

@@ -104,7 +104,8 @@ TEST_F(ProgramLayoutTest, Program) {
       OFF(T, output_shape), OFF(T, num_metrics), OFF(T, metric_names),
       OFF(T, config), OFF(T, context), OFF(T, train_step), OFF(T, eval_step),
       OFF(T, predict), OFF(T, train_flops_per_sample), OFF(T, set_threads),
-      OFF(T, gpu_train_step), OFF(T, gpu_eval_step), OFF(T, gpu_predict)};
+      OFF(T, gpu_train_step), OFF(T, gpu_eval_step), OFF(T, gpu_predict),
+      OFF(T, gpu_train_enqueue), OFF(T, gpu_train_finish)};
   ASSERT_EQ(offsets.size(), size_t(PF_Count));
   check(ProgramLayout::get(ctx).program, sizeof(T), alignof(T), offsets);
   EXPECT_EQ(offsets[PF_Config], offsetof(T, config));

@@ -21,8 +21,11 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <map>
+#include <memory>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -153,6 +156,65 @@ void mlirFillKernel(void **params, long threads) {
 const uintptr_t opaqueTag = std::getenv("FAKE_CUDA_OPAQUE") ? uintptr_t(1) << 62 : 0;
 void *ptr(CUdeviceptr p) { return reinterpret_cast<void *>(p & ~CUdeviceptr(opaqueTag)); }
 
+/// A kernel and the sizes of its parameters (a capture copies their values,
+/// as the driver does).
+struct FakeKernel {
+  KernelFn fn;
+  std::vector<size_t> paramSizes;
+};
+
+/// The fake kernel named \p name (stable address), or null.
+const FakeKernel *findKernel(const char *name) {
+  static std::map<std::string, FakeKernel> kernels;
+  auto it = kernels.find(name);
+  if (it != kernels.end())
+    return &it->second;
+  FakeKernel k{nullptr, {}};
+  if (std::getenv("FAKE_CUDA_ANY_KERNEL"))
+    k = {[](void **, long) {}, {}};
+  else if (!std::strcmp(name, "fake_fill") || !std::strcmp(name, "fake_scale"))
+    k = {std::strcmp(name, "fake_fill") == 0 ? fillKernel : scaleKernel, {8, 4, 8}};
+  else if (!std::strcmp(name, "fill_kernel"))
+    k = {mlirFillKernel, {8, 8, 8, 8, 8, 4}};
+  else if (!std::strcmp(name, modelrt::kGradSumsqKernel))
+    k = {gradSumsqKernel, {8, 8, 4, 8, 8}};
+  else if (!std::strcmp(name, modelrt::kGradNormFinalizeKernel))
+    k = {gradNormFinalizeKernel, {8, 4, 4, 8}};
+  else if (KernelFn fn = optimizerKernel(name))
+    k = {fn, {8, 8, 4, 8, sizeof(modelrt::StepCoeffs)}};
+  if (!k.fn)
+    return nullptr;
+  return &kernels.emplace(name, k).first->second;
+}
+
+/// A stream capture in progress: the work it recorded instead of running.
+struct Capture {
+  CUstream stream;
+  std::vector<std::function<void()>> ops;
+  bool invalidated = false; ///< a forbidden call (a wait) happened
+};
+Capture *capture = nullptr;
+
+/// A captured graph, and its instantiation (the same list of work).
+struct FakeGraph {
+  std::vector<std::function<void()>> ops;
+};
+
+/// Runs \p op now, or records it when \p stream is being captured.
+CUresult enqueue(CUstream stream, std::function<void()> op) {
+  if (capture && stream == capture->stream) {
+    if (capture->invalidated)
+      return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
+    capture->ops.push_back(std::move(op));
+    return CUDA_SUCCESS;
+  }
+  op();
+  return CUDA_SUCCESS;
+}
+
+/// cuBLAS's stream (cublasSetStream), for captures of sgemm.
+CUstream blasStream = nullptr;
+
 } // namespace
 
 extern "C" {
@@ -185,7 +247,10 @@ CUresult cuGetErrorName(CUresult r, const char **name) {
       {0, "CUDA_SUCCESS"}, {1, "CUDA_ERROR_INVALID_VALUE"},
       {2, "CUDA_ERROR_OUT_OF_MEMORY"}, {3, "CUDA_ERROR_NOT_INITIALIZED"},
       {100, "CUDA_ERROR_NO_DEVICE"}, {200, "CUDA_ERROR_INVALID_IMAGE"},
-      {218, "CUDA_ERROR_INVALID_PTX"}, {500, "CUDA_ERROR_NOT_FOUND"}};
+      {218, "CUDA_ERROR_INVALID_PTX"}, {401, "CUDA_ERROR_ILLEGAL_STATE"},
+      {500, "CUDA_ERROR_NOT_FOUND"}, {801, "CUDA_ERROR_NOT_SUPPORTED"},
+      {900, "CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED"},
+      {901, "CUDA_ERROR_STREAM_CAPTURE_INVALIDATED"}};
   auto it = names.find(static_cast<int>(r));
   *name = it == names.end() ? nullptr : it->second;
   return it == names.end() ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
@@ -285,41 +350,38 @@ CUresult cuMemHostRegister(void *, size_t, unsigned int) {
 }
 CUresult cuMemHostUnregister(void *) { return CUDA_SUCCESS; }
 
-CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream) {
-  std::memcpy(ptr(dst), ptr(src), n);
-  return CUDA_SUCCESS;
+CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s) {
+  return enqueue(s, [=] { std::memcpy(ptr(dst), ptr(src), n); });
 }
 CUresult cuMemcpyHtoDAsync(CUdeviceptr dst, const void *src, size_t n,
-                           CUstream) {
-  std::memcpy(ptr(dst), src, n);
-  return CUDA_SUCCESS;
+                           CUstream s) {
+  return enqueue(s, [=] { std::memcpy(ptr(dst), src, n); });
 }
-CUresult cuMemcpyDtoHAsync(void *dst, CUdeviceptr src, size_t n, CUstream) {
-  std::memcpy(dst, ptr(src), n);
-  return CUDA_SUCCESS;
+CUresult cuMemcpyDtoHAsync(void *dst, CUdeviceptr src, size_t n, CUstream s) {
+  return enqueue(s, [=] { std::memcpy(dst, ptr(src), n); });
 }
 CUresult cuMemcpyDtoDAsync(CUdeviceptr dst, CUdeviceptr src, size_t n,
-                           CUstream) {
-  std::memcpy(ptr(dst), ptr(src), n);
-  return CUDA_SUCCESS;
+                           CUstream s) {
+  return enqueue(s, [=] { std::memcpy(ptr(dst), ptr(src), n); });
 }
 
 CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned int v, size_t n,
-                          CUstream) {
-  for (size_t i = 0; i < n; ++i)
-    static_cast<unsigned int *>(ptr(dst))[i] = v;
-  return CUDA_SUCCESS;
+                          CUstream s) {
+  return enqueue(s, [=] {
+    for (size_t i = 0; i < n; ++i)
+      static_cast<unsigned int *>(ptr(dst))[i] = v;
+  });
 }
 CUresult cuMemsetD16Async(CUdeviceptr dst, unsigned short v, size_t n,
-                          CUstream) {
-  for (size_t i = 0; i < n; ++i)
-    static_cast<unsigned short *>(ptr(dst))[i] = v;
-  return CUDA_SUCCESS;
+                          CUstream s) {
+  return enqueue(s, [=] {
+    for (size_t i = 0; i < n; ++i)
+      static_cast<unsigned short *>(ptr(dst))[i] = v;
+  });
 }
 CUresult cuMemsetD8Async(CUdeviceptr dst, unsigned char v, size_t n,
-                         CUstream) {
-  std::memset(ptr(dst), v, n);
-  return CUDA_SUCCESS;
+                         CUstream s) {
+  return enqueue(s, [=] { std::memset(ptr(dst), v, n); });
 }
 
 CUresult cuStreamCreate(CUstream *s, unsigned int) {
@@ -327,7 +389,13 @@ CUresult cuStreamCreate(CUstream *s, unsigned int) {
   return CUDA_SUCCESS;
 }
 CUresult cuStreamDestroy(CUstream) { return CUDA_SUCCESS; }
-CUresult cuStreamSynchronize(CUstream) { return CUDA_SUCCESS; }
+CUresult cuStreamSynchronize(CUstream s) {
+  if (capture && s == capture->stream) { // a capture forbids it
+    capture->invalidated = true;
+    return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+  }
+  return CUDA_SUCCESS;
+}
 CUresult cuStreamWaitEvent(CUstream, CUevent, unsigned int) {
   counters.streamWaits++;
   return CUDA_SUCCESS;
@@ -382,15 +450,10 @@ CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name) {
   auto *module = reinterpret_cast<FakeModule *>(m);
   if (module->image.find(name) == std::string::npos)
     return CUDA_ERROR_NOT_FOUND;
-  Kernel k = std::strcmp(name, "fake_fill") == 0    ? fillKernel
-             : std::strcmp(name, "fake_scale") == 0 ? scaleKernel
-             : std::strcmp(name, "fill_kernel") == 0 ? mlirFillKernel
-                                                     : optimizerKernel(name);
-  if (std::getenv("FAKE_CUDA_ANY_KERNEL"))
-    k = [](void **, long) {};
+  const FakeKernel *k = findKernel(name);
   if (!k)
     return CUDA_ERROR_NOT_FOUND;
-  *f = reinterpret_cast<CUfunction>(k);
+  *f = reinterpret_cast<CUfunction>(const_cast<FakeKernel *>(k));
   return CUDA_SUCCESS;
 }
 
@@ -400,10 +463,22 @@ CUresult cuFuncSetAttribute(CUfunction, CUfunction_attribute, int) {
 
 CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz,
                         unsigned bx, unsigned by, unsigned bz, unsigned,
-                        CUstream, void **params, void **) {
+                        CUstream s, void **params, void **) {
   counters.launches++;
-  reinterpret_cast<Kernel>(f)(params, long(gx) * gy * gz * bx * by * bz);
-  return CUDA_SUCCESS;
+  const FakeKernel &k = *reinterpret_cast<const FakeKernel *>(f);
+  long threads = long(gx) * gy * gz * bx * by * bz;
+  // The parameters' values, copied now (as the driver does).
+  auto values = std::make_shared<std::vector<std::vector<char>>>();
+  for (size_t i = 0; i < k.paramSizes.size(); ++i) {
+    auto *bytes = static_cast<const char *>(params[i]);
+    values->emplace_back(bytes, bytes + k.paramSizes[i]);
+  }
+  return enqueue(s, [values, &k, threads] {
+    std::vector<void *> pointers;
+    for (std::vector<char> &v : *values)
+      pointers.push_back(v.data());
+    k.fn(pointers.data(), threads);
+  });
 }
 
 CUresult cuLaunchKernelEx(const CUlaunchConfig *c, CUfunction f,
@@ -411,6 +486,63 @@ CUresult cuLaunchKernelEx(const CUlaunchConfig *c, CUfunction f,
   return cuLaunchKernel(f, c->gridDimX, c->gridDimY, c->gridDimZ,
                         c->blockDimX, c->blockDimY, c->blockDimZ,
                         c->sharedMemBytes, c->hStream, params, extra);
+}
+
+// ---- Graphs: a capture records the work, a launch runs it -----------------
+
+CUresult cuStreamBeginCapture_v2(CUstream s, CUstreamCaptureMode) {
+  if (capture)
+    return CUDA_ERROR_ILLEGAL_STATE;
+  capture = new Capture{s, {}, false};
+  counters.captures++;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuStreamEndCapture(CUstream s, CUgraph *graph) {
+  if (!capture || capture->stream != s)
+    return CUDA_ERROR_ILLEGAL_STATE;
+  Capture *c = capture;
+  capture = nullptr;
+  *graph = nullptr;
+  if (c->invalidated) {
+    delete c;
+    return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
+  }
+  *graph = reinterpret_cast<CUgraph>(new FakeGraph{std::move(c->ops)});
+  delete c;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphGetNodes(CUgraph g, CUgraphNode *nodes, size_t *count) {
+  if (!nodes)
+    *count = reinterpret_cast<FakeGraph *>(g)->ops.size();
+  return nodes ? CUDA_ERROR_NOT_SUPPORTED : CUDA_SUCCESS;
+}
+
+CUresult cuGraphInstantiateWithFlags(CUgraphExec *exec, CUgraph g,
+                                     unsigned long long) {
+  *exec = reinterpret_cast<CUgraphExec>(
+      new FakeGraph(*reinterpret_cast<FakeGraph *>(g)));
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphLaunch(CUgraphExec exec, CUstream s) {
+  counters.graphLaunches++;
+  FakeGraph *g = reinterpret_cast<FakeGraph *>(exec);
+  return enqueue(s, [g] {
+    for (auto &op : g->ops)
+      op();
+  });
+}
+
+CUresult cuGraphExecDestroy(CUgraphExec exec) {
+  delete reinterpret_cast<FakeGraph *>(exec);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphDestroy(CUgraph g) {
+  delete reinterpret_cast<FakeGraph *>(g);
+  return CUDA_SUCCESS;
 }
 
 // ---- cuBLAS ---------------------------------------------------------------
@@ -421,7 +553,11 @@ cublasStatus_t cublasCreate_v2(cublasHandle_t *h) {
   return CUBLAS_STATUS_SUCCESS;
 }
 cublasStatus_t cublasDestroy_v2(cublasHandle_t) { return CUBLAS_STATUS_SUCCESS; }
-cublasStatus_t cublasSetStream_v2(cublasHandle_t, cudaStream_t) {
+cublasStatus_t cublasSetStream_v2(cublasHandle_t, cudaStream_t s) {
+  blasStream = reinterpret_cast<CUstream>(s);
+  return CUBLAS_STATUS_SUCCESS;
+}
+cublasStatus_t cublasSetWorkspace_v2(cublasHandle_t, void *, size_t) {
   return CUBLAS_STATUS_SUCCESS;
 }
 cublasStatus_t cublasGetProperty(libraryPropertyType type, int *value) {
@@ -441,18 +577,21 @@ cublasStatus_t cublasSgemm_v2(cublasHandle_t, cublasOperation_t ta,
   A = static_cast<const float *>(ptr(reinterpret_cast<CUdeviceptr>(A)));
   B = static_cast<const float *>(ptr(reinterpret_cast<CUdeviceptr>(B)));
   C = static_cast<float *>(ptr(reinterpret_cast<CUdeviceptr>(C)));
-  for (int j = 0; j < n; ++j)
-    for (int i = 0; i < m; ++i) {
-      double sum = 0;
-      for (int p = 0; p < k; ++p) {
-        float a = ta == CUBLAS_OP_N ? A[i + p * lda] : A[p + i * lda];
-        float b = tb == CUBLAS_OP_N ? B[p + j * ldb] : B[j + p * ldb];
-        sum += double(a) * b;
+  float al = *alpha, be = *beta;
+  CUresult r = enqueue(blasStream, [=] {
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < m; ++i) {
+        double sum = 0;
+        for (int p = 0; p < k; ++p) {
+          float a = ta == CUBLAS_OP_N ? A[i + p * lda] : A[p + i * lda];
+          float b = tb == CUBLAS_OP_N ? B[p + j * ldb] : B[j + p * ldb];
+          sum += double(a) * b;
+        }
+        float old = be == 0.0f ? 0.0f : C[i + j * ldc];
+        C[i + j * ldc] = float(al * sum + be * old);
       }
-      float old = *beta == 0.0f ? 0.0f : C[i + j * ldc];
-      C[i + j * ldc] = float(*alpha * sum + *beta * old);
-    }
-  return CUBLAS_STATUS_SUCCESS;
+  });
+  return r == CUDA_SUCCESS ? CUBLAS_STATUS_SUCCESS : CUBLAS_STATUS_EXECUTION_FAILED;
 }
 
 } // extern "C"

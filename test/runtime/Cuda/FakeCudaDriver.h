@@ -3,10 +3,12 @@
 // Declares the control functions of FakeCudaDriver.cpp, a shared library that
 // implements the subset of the CUDA driver API and cuBLAS that modelrt loads,
 // over host memory: "device" pointers are host pointers, every stream runs
-// synchronously, and modules know two kernels, `fake_fill` (float *dst,
-// float value, int64_t n), `fake_scale` (float *data, float factor,
-// int64_t n) and `fill_kernel`, the host-side twin of the kernel in
-// GeneratedHostCode.mlir. Tests point MODELRT_CUDA_DRIVER and MODELRT_CUBLAS
+// synchronously (except one being captured into a graph: its work is then
+// recorded, and a graph launch runs it; a wait for it invalidates the
+// capture), and modules know the kernels `fake_fill` (float *dst, float
+// value, int64_t n), `fake_scale` (float *data, float factor, int64_t n),
+// `fill_kernel`, the host-side twin of the kernel in GeneratedHostCode.mlir,
+// and the optimizer's. Tests point MODELRT_CUDA_DRIVER and MODELRT_CUBLAS
 // at it.
 //
 //===----------------------------------------------------------------------===//
@@ -31,6 +33,8 @@ struct FakeCudaCounters {
       sgemms, eventRecords, streamWaits;
   uint64_t bytesAllocated;
   int jitOptLevel; ///< CU_JIT_OPTIMIZATION_LEVEL of the last JIT (-1: none)
+  int captures;     ///< cuStreamBeginCapture calls
+  int graphLaunches;
 };
 
 /// Resets the fake (frees its memory) and sets the device's description.

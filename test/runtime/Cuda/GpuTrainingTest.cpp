@@ -27,6 +27,54 @@ void addGpuEntryPoints(ModelrtProgram &p) {
   p.gpu_predict = predictFn;
 }
 
+/// GPU training halves whose work is all device work (copies, fake_scale
+/// launches, the seed's cell), which the fake can capture into a graph:
+/// grads = 0.5 * params, except that the first elements of the weight's
+/// gradient are 0.5 * the batch's inputs; the loss is (seed mod 1000) / 1000,
+/// read from the seed's cell through scratch cell 0.
+char kScaleImage[] = "module with fake_scale";
+void *gScale = nullptr;
+
+int deviceEnqueue(void *, float *const *p, float *const *, const float *x, const void *,
+                  int64_t n, uint64_t seed, int64_t, float *, float *const *g, double *) {
+  const int64_t sizes[] = {kF * kC, kC};
+  for (int i = 0; i < 2; ++i) {
+    modelrt_cuda_copy(g[i], p[i], sizes[i] * 4);
+    if (i == 0)
+      modelrt_cuda_copy(g[0], x, std::min(sizes[0], n * kF) * 4);
+    void *data = g[i];
+    float half = 0.5f;
+    int64_t count = sizes[i];
+    void *params[] = {&data, &half, &count};
+    mgpuLaunchKernel(gScale, 1, 1, 1, count, 1, 1, 0, nullptr, params, nullptr, 3);
+  }
+  modelrt_cuda_copy(modelrt_cuda_scratch(0), modelrt_cuda_seed_cell(seed), 8);
+  return modelrt_cuda_status();
+}
+
+int deviceFinish(void *, float *const *, float *const *, const float *, const void *, int64_t,
+                 uint64_t, int64_t, float *loss, float *const *, double *) {
+  uint64_t seed = 0;
+  std::memcpy(&seed, modelrt_cuda_fetch_scratch(1), 8);
+  *loss = float(seed % 1000) / 1000.0f;
+  return modelrt_cuda_status();
+}
+
+/// deviceEnqueue, then a wait for the stream, which a capture forbids.
+int waitingEnqueue(void *c, float *const *p, float *const *s, const float *x, const void *y,
+                   int64_t n, uint64_t seed, int64_t step, float *loss, float *const *g,
+                   double *m) {
+  int rc = deviceEnqueue(c, p, s, x, y, n, seed, step, loss, g, m);
+  modelrt_cuda_fetch_scratch(1);
+  return rc ? rc : modelrt_cuda_status();
+}
+
+int deviceStep(void *c, float *const *p, float *const *s, const float *x, const void *y,
+               int64_t n, uint64_t seed, int64_t step, float *loss, float *const *g, double *m) {
+  int rc = deviceEnqueue(c, p, s, x, y, n, seed, step, loss, g, m);
+  return rc ? rc : deviceFinish(c, p, s, x, y, n, seed, step, loss, g, m);
+}
+
 RunOptions onDevice(Fixture &fx, const std::string &sub, Device d) {
   RunOptions o = fx.out(sub);
   o.device = d;
@@ -153,4 +201,65 @@ TEST_F(GpuTrainingTest, EvalAndPredictThroughTheGpuRunnerEqualTheCpu) {
   ASSERT_TRUE(pc && pg) << pg.message();
   ASSERT_EQ(pc->numBytes(), pg->numBytes());
   EXPECT_EQ(0, std::memcmp(pc->data(), pg->data(), pc->numBytes()));
+}
+
+TEST_F(GpuTrainingTest, GraphReplaysTrainExactlyLikeEagerSteps) {
+  ASSERT_TRUE(cuda::initCuda().isOk());
+  gScale = mgpuModuleGetFunction(mgpuModuleLoad(kScaleImage, sizeof(kScaleImage)), "fake_scale");
+  ASSERT_NE(gScale, nullptr);
+  Fixture fx;
+  addGpuEntryPoints(fx.prog);
+  fx.prog.gpu_train_step = deviceStep;
+  fx.prog.gpu_train_enqueue = deviceEnqueue;
+  fx.prog.gpu_train_finish = deviceFinish;
+  auto eager = trainProgram(fx.prog, fx.prog.config, onDevice(fx, "eager", Device::Cuda));
+  ASSERT_TRUE(eager.isOk()) << eager.message();
+  EXPECT_EQ(eager->deviceSummary, "");
+  EXPECT_EQ(counters().captures, 0);
+  setenv("MODELRT_CUDA_GRAPHS", "1", 1);
+  auto graphs = trainProgram(fx.prog, fx.prog.config, onDevice(fx, "graphs", Device::Cuda));
+  unsetenv("MODELRT_CUDA_GRAPHS");
+  ASSERT_TRUE(graphs.isOk()) << graphs.message();
+  // The memory plan's second step of 16 samples is captured and its third
+  // replays it; every training step of 16 replays it; the last, partial
+  // batch of each epoch is captured at its second sighting (epoch 2) and
+  // replayed from then on. 8 nodes: 3 copies and 2 scales for the
+  // gradients, the seed's copy, the gradient norm's 2 launches.
+  EXPECT_EQ(counters().captures, 2);
+  EXPECT_EQ(counters().graphLaunches, 2 + eager->steps - 1);
+  EXPECT_EQ(graphs->deviceSummary,
+            "CUDA graphs: " + std::to_string(eager->steps - 1) + " of " +
+                std::to_string(eager->steps) +
+                " training steps replayed from 2 captured graphs (nodes: 8, 8)");
+  EXPECT_EQ(flat(graphs->model), flat(eager->model));
+  EXPECT_EQ(slurp(fx.dir.path("graphs/last.safetensors")),
+            slurp(fx.dir.path("eager/last.safetensors")));
+  // The per-epoch losses come from each step's seed: not baked in.
+  EXPECT_EQ(slurp(fx.dir.path("graphs/metrics.csv")), slurp(fx.dir.path("eager/metrics.csv")));
+}
+
+TEST_F(GpuTrainingTest, AStepThatCannotBeCapturedRunsWithoutGraphs) {
+  ASSERT_TRUE(cuda::initCuda().isOk());
+  gScale = mgpuModuleGetFunction(mgpuModuleLoad(kScaleImage, sizeof(kScaleImage)), "fake_scale");
+  Fixture fx;
+  addGpuEntryPoints(fx.prog);
+  fx.prog.gpu_train_step = deviceStep;
+  fx.prog.gpu_train_enqueue = waitingEnqueue;
+  fx.prog.gpu_train_finish = deviceFinish;
+  auto eager = trainProgram(fx.prog, fx.prog.config, onDevice(fx, "eager", Device::Cuda));
+  ASSERT_TRUE(eager.isOk()) << eager.message();
+  setenv("MODELRT_CUDA_GRAPHS", "1", 1);
+  auto tried = trainProgram(fx.prog, fx.prog.config, onDevice(fx, "tried", Device::Cuda));
+  unsetenv("MODELRT_CUDA_GRAPHS");
+  ASSERT_TRUE(tried.isOk()) << tried.message();
+  EXPECT_EQ(counters().captures, 1); // tried once, in the memory plan
+  EXPECT_EQ(counters().graphLaunches, 0);
+  EXPECT_EQ(tried->deviceSummary,
+            "CUDA graphs turned off (capturing the step as a CUDA graph: CUDA error: "
+            "cuStreamSynchronize (scratch cells) failed with "
+            "CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED); 0 of " +
+                std::to_string(eager->steps) +
+                " training steps replayed from 0 captured graphs");
+  EXPECT_EQ(flat(tried->model), flat(eager->model));
+  EXPECT_EQ(slurp(fx.dir.path("tried/metrics.csv")), slurp(fx.dir.path("eager/metrics.csv")));
 }

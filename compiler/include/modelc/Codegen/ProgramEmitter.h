@@ -43,11 +43,19 @@ struct ProgramEmitOptions {
 llvm::Error emitProgram(llvm::Module &module, const ProgramSpec &spec,
                         const ProgramEmitOptions &options = {});
 
-/// Adds the three runtime-ABI adapters to `module` and returns them
-/// (train_step, eval_step, predict), for emitProgram; with `gpu`, the
-/// adapters of the GPU kernels (device pointers).
-llvm::Expected<std::array<llvm::Function *, 3>>
-emitAdapters(llvm::Module &module, const ProgramSpec &spec, bool gpu = false);
+/// The runtime-ABI adapters of one device.
+struct EntryAdapters {
+  llvm::Function *trainStep, *evalStep, *predict;
+  /// The halves of trainStep (GPU only; null on the CPU).
+  llvm::Function *trainEnqueue, *trainFinish;
+};
+
+/// Adds the runtime-ABI adapters to `module` and returns them, for
+/// emitProgram; with `gpu`, the adapters of the GPU kernels (device
+/// pointers), the training step also in two halves.
+llvm::Expected<EntryAdapters> emitAdapters(llvm::Module &module,
+                                         const ProgramSpec &spec,
+                                         bool gpu = false);
 
 } // namespace modelc
 
