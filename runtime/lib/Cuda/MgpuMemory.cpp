@@ -117,7 +117,8 @@ extern "C" void mgpuStreamSynchronize(void *stream) {
   if (target == s->compute && !s->memcpyPending.exchange(false))
     return;
   checkCu(driverApi()->cuStreamSynchronize(streamOf(stream, *s)),
-          "cuStreamSynchronize (a kernel or copy before it failed)");
+          s->capturing ? "cuStreamSynchronize (the host code waits: a graph cannot hold that)"
+                       : "cuStreamSynchronize (a kernel or copy before it failed)");
 }
 
 extern "C" void mgpuStreamWaitEvent(void *stream, void *event) {

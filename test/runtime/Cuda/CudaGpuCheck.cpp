@@ -5,7 +5,8 @@
 // code MLIR 22 generated from GeneratedHostCode.mlir (PTX JIT-loaded by the
 // driver), modelrt_cuda_sgemm against a double-precision CPU reference for
 // both orders, all transpositions and odd shapes, the pool's reuse, an
-// asynchronous upload, the scratch cells, and last a sticky error. Prints one
+// asynchronous upload, the scratch cells, CUDA graph capture and replay, and
+// last a sticky error. Prints one
 // line per check; exit status 0 when all pass, 1 on a failure, 2 when no GPU
 // is usable (the reason is printed). `--no-timing` skips the 4096^3 sgemm
 // timing (for a run against the fake driver of the unit tests).
@@ -201,6 +202,56 @@ void checkScratch() {
          "scratch cells (one at a time, and fetched together)");
 }
 
+/// A CUDA graph of a copy and an sgemm (C = A B, 64x64x64): the capture runs
+/// nothing, a replay computes with the data of its time, the seed is written
+/// outside the graph; a capture of host code that waits fails without a
+/// sticky error.
+void checkGraphs() {
+  const int64_t n = 64;
+  Expected<DeviceBuffer> a = DeviceBuffer::allocate(n * n * 4), a2 = DeviceBuffer::allocate(n * n * 4),
+                         c = DeviceBuffer::allocate(n * n * 4), seed = DeviceBuffer::allocate(8);
+  if (!a || !a2 || !c || !seed)
+    return report(false, "CUDA graph: allocation");
+  std::vector<float> hostA(n * n), hostC(n * n), zeros(n * n, 0.0f);
+  uploadFloats(*c, zeros.data(), n * n);
+  Expected<StepGraph> graph = StepGraph::capture([&] {
+    modelrt_cuda_copy(a2->data(), a->data(), n * n * 4);
+    modelrt_cuda_sgemm(101, 111, 111, n, n, n, 1.0f, a2->floats(), n, a2->floats(), n, 0.0f,
+                       c->floats(), n);
+    modelrt_cuda_copy(seed->data(), modelrt_cuda_seed_cell(1), 8);
+    return stickyStatus();
+  });
+  bool ok = graph.isOk();
+  bool ranNothing = ok && downloadFloats(hostC.data(), *c, n * n).isOk() && hostC == zeros;
+  for (int round = 0; ok && round < 2; ++round) {
+    for (int64_t i = 0; i < n * n; ++i)
+      hostA[i] = float((i * 7 + round * 3) % 11) - 5.0f;
+    uint64_t want = 1000 + uint64_t(round), got = 0;
+    ok = uploadFloats(*a, hostA.data(), n * n).isOk() && modelrt_cuda_seed_cell(want) &&
+         graph->launch().isOk() && downloadFloats(hostC.data(), *c, n * n).isOk() &&
+         download(&got, seed->data(), 8).isOk() && got == want;
+    for (int64_t i = 0; ok && i < n; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        double ref = 0;
+        for (int64_t k = 0; k < n; ++k)
+          ref += double(hostA[i * n + k]) * hostA[k * n + j];
+        ok = ok && std::fabs(hostC[i * n + j] - ref) <= 1e-3 * (1 + std::fabs(ref));
+      }
+  }
+  report(ok && ranNothing && statusOk(),
+         "CUDA graph: copy + sgemm + seed cell captured, replayed twice with new data " +
+             (graph ? std::to_string(graph->nodeCount()) + " nodes" : graph.message()));
+  float data[16] = {};
+  MemRef1D desc{data, data, 0, 16, 1};
+  Expected<StepGraph> waits = StepGraph::capture([&] {
+    _mlir_ciface_fill(&desc, 1.0f); // copies to and from host memory: waits
+    return stickyStatus();
+  });
+  report(!waits.isOk() && statusOk(),
+         "CUDA graph: a capture that waits fails, no sticky error: " +
+             (waits ? std::string("captured") : waits.message()));
+}
+
 void timeSgemm() {
   const int64_t n = 4096;
   Expected<DeviceBuffer> a = DeviceBuffer::allocate(n * n * 4);
@@ -247,6 +298,7 @@ int main(int argc, char **argv) {
   checkPoolReuse();
   checkAsyncUpload();
   checkScratch();
+  checkGraphs();
   if (timing)
     timeSgemm();
   checkStickyError(); // last: the error is sticky
