@@ -12,9 +12,12 @@
 //    bytes; all gradients only when it is not finite, so that the trainer
 //    names the bad element); the update is DeviceOptimizer's fused launch;
 //    syncToHost brings everything back for checkpoints.
-// A training step is the program's gpu_train_enqueue (plus the gradients'
-// norm, into a scratch cell), then gpu_train_finish, whose one fetch brings
-// the loss, the metric counts and the norm back with one wait. With
+// A training step's batch goes through pinned memory and is uploaded
+// without a wait (stage(), called ahead by the trainer while the previous
+// step runs, or by train() itself). The step is the program's
+// gpu_train_enqueue (plus the gradients' norm, into a scratch cell), then
+// gpu_train_finish, whose one fetch brings the loss, the metric counts and
+// the norm back with one wait. With
 // MODELRT_CUDA_GRAPHS=1 the enqueued part is replayed as a CUDA graph
 // (StepGraphs.h) after its first run.
 // The buffers are allocated once, at the first step (the batch buffers grow
@@ -127,16 +130,18 @@ public:
     if (!resident)
       MODELRT_TRY(bindModel(m));
     MODELRT_TRY(gradMirror.allocate(m.params));
-    auto in = inputs.put(b.inputs.data(), b.inputs.numBytes());
-    auto lab = in ? labels.put(b.labels.data(), b.labels.numBytes()) : in;
-    if (!lab)
-      return lab.status();
-    TrainArgs a{static_cast<const float *>(*in), *lab, b.size, seed, step, loss, grads, metrics};
+    if (!staged.holds(b))
+      MODELRT_TRY(stage(b));
+    TrainArgs a{static_cast<const float *>(staged.inputs), staged.labels, b.size, seed, step,
+                loss, grads, metrics};
+    staged = {}; // consumed
     bool withNorm = resident && optimizer;
-    if (!prog.gpu_train_enqueue || !prog.gpu_train_finish) // compiled before the halves
+    if (!prog.gpu_train_enqueue || !prog.gpu_train_finish) { // compiled before the halves
       MODELRT_TRY(call(prog.gpu_train_step, a));
-    else {
+    } else {
       MODELRT_TRY(enqueueStep(a, withNorm));
+      if (whileRunning)
+        whileRunning(); // the trainer stages the next batch meanwhile
       MODELRT_TRY(call(prog.gpu_train_finish, a)); // one copy, one wait
     }
     MODELRT_TRY(cuda::collectProfile());
@@ -160,6 +165,36 @@ public:
   }
 
   std::string summary() const override { return graphs.summary(); }
+
+  Status stage(const Batch &b) override {
+    uint64_t inBytes = b.inputs.numBytes(), labBytes = b.labels.numBytes();
+    uint64_t labOffset = (inBytes + 255) / 256 * 256;
+    if (!fence) {
+      auto f = cuda::UploadFence::create();
+      if (!f)
+        return f.status();
+      fence = std::make_unique<cuda::UploadFence>(f.take());
+    } else {
+      MODELRT_TRY(fence->wait()); // the last copies out of `pinned` are done
+    }
+    if (pinned.size() < labOffset + labBytes) {
+      auto p = cuda::PinnedBuffer::allocate(labOffset + labBytes);
+      if (!p)
+        return p.status();
+      pinned = p.take();
+    }
+    auto *host = static_cast<char *>(pinned.data());
+    std::memcpy(host, b.inputs.data(), inBytes);
+    std::memcpy(host + labOffset, b.labels.data(), labBytes);
+    auto in = inputs.fit(std::max<uint64_t>(inBytes, 1));
+    auto lab = in ? labels.fit(std::max<uint64_t>(labBytes, 1)) : in;
+    if (!lab)
+      return lab.status();
+    MODELRT_TRY(cuda::uploadPinned(*in, host, inBytes, *fence));
+    MODELRT_TRY(cuda::uploadPinned(*lab, host + labOffset, labBytes, *fence));
+    staged = {b.inputs.data(), b.labels.data(), b.size, *in, *lab};
+    return Status::ok();
+  }
 
   Expected<bool> adoptOptimizer(ModelState &m, Optimizer &opt) override {
     MODELRT_TRY(bindModel(m));
@@ -295,8 +330,22 @@ private:
     return graph->launch();
   }
 
+  /// The batch stage() uploaded (host addresses, to recognise it) and its
+  /// device buffers.
+  struct StagedBatch {
+    const void *hostInputs = nullptr, *hostLabels = nullptr;
+    int64_t size = -1;
+    void *inputs = nullptr, *labels = nullptr;
+    bool holds(const Batch &b) const {
+      return hostInputs == b.inputs.data() && hostLabels == b.labels.data() && size == b.size;
+    }
+  };
+
   Mirror params, state, gradMirror;
   StepGraphs graphs;
+  cuda::PinnedBuffer pinned; ///< the staged batch: inputs, then labels
+  std::unique_ptr<cuda::UploadFence> fence; ///< after the last copy out of `pinned`
+  StagedBatch staged;
   Staging inputs, labels, results;
   std::unique_ptr<DeviceOptimizer> optimizer;
   bool resident = false; ///< the device copies are the reference

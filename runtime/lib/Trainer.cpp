@@ -156,6 +156,20 @@ bool nextBatch(DataLoader &loader, Batch &b) {
   return loader.next(b);
 }
 
+/// Installs \p hook as the runner's while-running hook for its lifetime
+/// when the runner is the GPU's and profiling is off.
+class LookaheadHook {
+public:
+  LookaheadHook(StepRunner &runner, std::function<void()> hook) : runner(runner) {
+    if (runner.device() == Device::Cuda && !profiling())
+      runner.setWhileRunning(std::move(hook));
+  }
+  ~LookaheadHook() { runner.setWhileRunning(nullptr); }
+
+private:
+  StepRunner &runner;
+};
+
 /// One epoch of training; returns the mean loss and metrics.
 Expected<EvalResult> trainEpoch(Run &r, int64_t epoch) {
   GradAccumulator acc(r.model.paramSizes(), r.cfg.optimizer.accumulate);
@@ -164,9 +178,21 @@ Expected<EvalResult> trainEpoch(Run &r, int64_t epoch) {
   std::vector<double> ms(r.prog.num_metrics);
   Progress bar = Progress::forStream(r.opts.console, "epoch " + std::to_string(epoch + 1),
                                      r.loader->batchesPerEpoch());
-  Batch b;
+  Batch b, next;
   int64_t batchIndex = r.loader->position().batchIndex;
-  while (nextBatch(*r.loader, b)) {
+  bool more = nextBatch(*r.loader, b), fetched = false;
+  Status staged;
+  // On the GPU, the next batch is fetched and staged while the step runs
+  // (not under --profile, whose phases must not overlap).
+  LookaheadHook lookahead(*r.runner, [&] {
+    fetched = true;
+    if (nextBatch(*r.loader, next))
+      staged = r.runner->stage(next);
+    else
+      next.size = 0;
+  });
+  while (more) {
+    fetched = false;
     float loss = 0;
     std::fill(ms.begin(), ms.end(), 0.0);
     uint64_t seed = mixSeed(r.cfg.seed, 0x57e9, uint64_t(r.step * 1024 + acc.pending()));
@@ -175,6 +201,8 @@ Expected<EvalResult> trainEpoch(Run &r, int64_t epoch) {
       PhaseTimer timer(Phase::Step);
       st = r.runner->train(r.model, b, seed, r.step, &loss, r.gradPtrs.data(), ms.data());
     }
+    if (st.isOk())
+      st = staged;
     if (!st.isOk())
       return errorf("step %lld (epoch %lld): %s", (long long)r.step + 1, (long long)epoch + 1,
                     st.message().c_str());
@@ -192,6 +220,10 @@ Expected<EvalResult> trainEpoch(Run &r, int64_t epoch) {
     char suffix[64];
     std::snprintf(suffix, sizeof suffix, "loss %.4f", sums.loss / sums.samples);
     bar.update(batchIndex, suffix);
+    if (!fetched && nextBatch(*r.loader, next) == false)
+      next.size = 0;
+    more = next.size > 0;
+    std::swap(b, next);
   }
   if (acc.pending() > 0)
     MODELRT_TRY(applyStep(r, acc));

@@ -251,6 +251,7 @@ public:
 private:
   friend Status uploadAsync(void *, const PinnedBuffer &, uint64_t,
                             UploadFence &);
+  friend Status uploadPinned(void *, const void *, uint64_t, UploadFence &);
   void reset();
   void *computeDone = nullptr; ///< CUevent on the compute stream
   void *copyDone = nullptr;    ///< CUevent on the copy stream
@@ -306,6 +307,12 @@ constexpr int32_t kRuntimeScratchCell = 62;
 /// The pinned mirror of the scratch cells as of the last
 /// modelrt_cuda_fetch_scratch (cell i at byte i * 64).
 const void *fetchedScratch();
+
+/// Copies \p bytes of page-locked host memory at \p host (inside a
+/// PinnedBuffer) to \p dev on the compute stream, in order with the work
+/// enqueued there, without waiting for it; records \p fence after the copy:
+/// `fence.wait()` returns when \p host may be rewritten.
+Status uploadPinned(void *dev, const void *host, uint64_t bytes, UploadFence &fence);
 
 /// Host to device on the compute stream (host reusable on return).
 Status upload(void *dev, const void *host, uint64_t bytes);

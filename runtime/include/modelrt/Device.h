@@ -19,6 +19,7 @@
 #include "modelrt/Status.h"
 
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -79,6 +80,15 @@ public:
   /// optimizer's moments back into \p model and \p optimizer (before a
   /// checkpoint, and at the end of training).
   virtual Status syncToHost(ModelState &model, Optimizer &optimizer);
+  /// Copies \p batch towards the device ahead of the train() call that will
+  /// get this same Batch object (GPU: into pinned memory, then an upload
+  /// ordered after the step in flight), so that this host work overlaps the
+  /// step. Nothing to do on the CPU.
+  virtual Status stage(const Batch &batch);
+  /// A hook train() calls once the step's work is enqueued and before it
+  /// waits for it (GPU): the trainer fetches and stage()s the next batch
+  /// there. Null (the default): nothing. The CPU runner never calls it.
+  void setWhileRunning(std::function<void()> hook) { whileRunning = std::move(hook); }
   /// One line on how the steps ran, for the user after training ("" when
   /// there is nothing to say; the GPU: its CUDA graphs).
   virtual std::string summary() const { return ""; }
@@ -89,6 +99,7 @@ protected:
       : prog(program), dev(device) {}
   const ModelrtProgram &prog;
   Device dev;
+  std::function<void()> whileRunning;
 };
 
 /// Creates the GPU runner (DeviceSteps.cpp; needs a usable GPU).

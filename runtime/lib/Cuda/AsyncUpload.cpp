@@ -89,6 +89,21 @@ Status uploadAsync(void *dev, const PinnedBuffer &host, uint64_t bytes,
   return ok ? Status::ok() : stickyStatus();
 }
 
+Status uploadPinned(void *dev, const void *host, uint64_t bytes, UploadFence &fence) {
+  if (!fence.copyDone)
+    return Status::error("uploadPinned with an UploadFence never created");
+  MODELRT_TRY(initCuda());
+  MODELRT_TRY(stickyStatus());
+  const DriverApi &api = *driverApi();
+  CudaState &s = *cudaState();
+  bool ok = checkCu(api.cuMemcpyHtoDAsync(reinterpret_cast<CUdeviceptr>(dev), host, bytes,
+                                          s.compute),
+                    "cuMemcpyHtoDAsync (pinned batch)") &&
+            checkCu(api.cuEventRecord(asEvent(fence.copyDone), s.compute),
+                    "cuEventRecord (pinned batch)");
+  return ok ? Status::ok() : stickyStatus();
+}
+
 } // namespace cuda
 } // namespace modelrt
 

@@ -13,6 +13,8 @@
 #include "CudaTestSupport.h"
 #include "SoftmaxProgram.h"
 
+#include "modelrt/Profile.h"
+
 #include <unistd.h>
 
 using namespace modelrt;
@@ -34,6 +36,11 @@ void addGpuEntryPoints(ModelrtProgram &p) {
 /// read from the seed's cell through scratch cell 0.
 char kScaleImage[] = "module with fake_scale";
 void *gScale = nullptr;
+/// The first input of the batch deviceEnqueue saw, and the number of steps
+/// whose deviceFinish saw another one in the device buffer (the fake runs
+/// copies at once: the next batch was staged during the step).
+float gEnqueuedInput = 0;
+int gStagedDuringStep = 0;
 
 int deviceEnqueue(void *, float *const *p, float *const *, const float *x, const void *,
                   int64_t n, uint64_t seed, int64_t, float *, float *const *g, double *) {
@@ -49,11 +56,13 @@ int deviceEnqueue(void *, float *const *p, float *const *, const float *x, const
     mgpuLaunchKernel(gScale, 1, 1, 1, count, 1, 1, 0, nullptr, params, nullptr, 3);
   }
   modelrt_cuda_copy(modelrt_cuda_scratch(0), modelrt_cuda_seed_cell(seed), 8);
+  gEnqueuedInput = x[0];
   return modelrt_cuda_status();
 }
 
-int deviceFinish(void *, float *const *, float *const *, const float *, const void *, int64_t,
+int deviceFinish(void *, float *const *, float *const *, const float *x, const void *, int64_t,
                  uint64_t, int64_t, float *loss, float *const *, double *) {
+  gStagedDuringStep += x[0] != gEnqueuedInput;
   uint64_t seed = 0;
   std::memcpy(&seed, modelrt_cuda_fetch_scratch(1), 8);
   *loss = float(seed % 1000) / 1000.0f;
@@ -262,4 +271,66 @@ TEST_F(GpuTrainingTest, AStepThatCannotBeCapturedRunsWithoutGraphs) {
                 " training steps replayed from 0 captured graphs");
   EXPECT_EQ(flat(tried->model), flat(eager->model));
   EXPECT_EQ(slurp(fx.dir.path("tried/metrics.csv")), slurp(fx.dir.path("eager/metrics.csv")));
+}
+
+TEST_F(GpuTrainingTest, AStagedBatchIsTheOneTheStepUses) {
+  ASSERT_TRUE(cuda::initCuda().isOk());
+  gScale = mgpuModuleGetFunction(mgpuModuleLoad(kScaleImage, sizeof(kScaleImage)), "fake_scale");
+  Fixture fx;
+  addGpuEntryPoints(fx.prog);
+  fx.prog.gpu_train_step = deviceStep;
+  fx.prog.gpu_train_enqueue = deviceEnqueue;
+  fx.prog.gpu_train_finish = deviceFinish;
+  auto runner = StepRunner::create(fx.prog, Device::Cuda);
+  ASSERT_TRUE(runner.isOk()) << runner.message();
+  ModelState m = initModelState(fx.prog, 7);
+  Batch b;
+  b.size = 2;
+  b.inputs = Tensor(DType::F32, {2, kF});
+  b.labels = Tensor(DType::I64, {2});
+  for (int64_t i = 0; i < 2 * kF; ++i)
+    b.inputs.as<float>()[i] = float(i + 1);
+  std::vector<std::vector<float>> grads = {std::vector<float>(kF * kC), std::vector<float>(kC)};
+  float *g[] = {grads[0].data(), grads[1].data()};
+  float loss = 0;
+  double metrics[1] = {0};
+  // Staged ahead, then changed on the host: the step uses what was staged
+  // (mirrored mode: the gradients come back; the first 8 are 0.5 * inputs).
+  ASSERT_TRUE((*runner)->stage(b).isOk());
+  for (int64_t i = 0; i < 2 * kF; ++i)
+    b.inputs.as<float>()[i] = -1.0f;
+  ASSERT_TRUE((*runner)->train(m, b, 1, 0, &loss, g, metrics).isOk());
+  for (int64_t i = 0; i < 2 * kF; ++i)
+    EXPECT_EQ(grads[0][i], 0.5f * float(i + 1)) << i;
+  // Not staged: train() uploads the batch as it is now.
+  ASSERT_TRUE((*runner)->train(m, b, 1, 0, &loss, g, metrics).isOk());
+  for (int64_t i = 0; i < 2 * kF; ++i)
+    EXPECT_EQ(grads[0][i], -0.5f) << i;
+}
+
+TEST_F(GpuTrainingTest, StagingTheNextBatchDuringTheStepChangesNothing) {
+  ASSERT_TRUE(cuda::initCuda().isOk());
+  gScale = mgpuModuleGetFunction(mgpuModuleLoad(kScaleImage, sizeof(kScaleImage)), "fake_scale");
+  Fixture fx;
+  addGpuEntryPoints(fx.prog);
+  fx.prog.gpu_train_step = deviceStep;
+  fx.prog.gpu_train_enqueue = deviceEnqueue;
+  fx.prog.gpu_train_finish = deviceFinish;
+  gStagedDuringStep = 0;
+  auto ahead = trainProgram(fx.prog, fx.prog.config, onDevice(fx, "ahead", Device::Cuda));
+  int stagedAhead = gStagedDuringStep;
+  gStagedDuringStep = 0;
+  setProfiling(true); // no lookahead under --profile
+  auto inTurn = trainProgram(fx.prog, fx.prog.config, onDevice(fx, "inturn", Device::Cuda));
+  setProfiling(false);
+  ASSERT_TRUE(ahead.isOk() && inTurn.isOk()) << ahead.message() << inTurn.message();
+  // Every step but each epoch's last had its successor staged meanwhile.
+  int64_t epochs = fx.prog.config.epochs;
+  EXPECT_EQ(stagedAhead, ahead->steps - epochs);
+  EXPECT_EQ(gStagedDuringStep, 0);
+  EXPECT_EQ(ahead->steps, inTurn->steps);
+  EXPECT_EQ(flat(ahead->model), flat(inTurn->model));
+  EXPECT_EQ(slurp(fx.dir.path("ahead/last.safetensors")),
+            slurp(fx.dir.path("inturn/last.safetensors")));
+  EXPECT_EQ(slurp(fx.dir.path("ahead/metrics.csv")), slurp(fx.dir.path("inturn/metrics.csv")));
 }
