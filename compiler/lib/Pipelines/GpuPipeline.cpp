@@ -86,6 +86,7 @@ void addLaunchStage(OpPassManager &pm, const GpuPipelineOptions &options,
   pm.addPass(createGpuMapLoopsPass(options.blockSize));
   pm.addPass(createConvertParallelLoopToGpuPass());
   pm.addPass(createGpuSinkScalarsPass());
+  pm.addNestedPass<func::FuncOp>(createGpuPromoteAccumulatorsPass());
 }
 
 std::unique_ptr<Pass> createPrefixSymbolsPass(StringRef prefix) {
@@ -144,6 +145,7 @@ void registerGpuPipelines() {
   registerGpuPreparePass();
   registerGpuFuseLoopsPass();
   registerGpuSinkScalarsPass();
+  registerGpuPromoteAccumulatorsPass();
   registerGpuMapLoopsPass();
   registerGpuDeviceMemoryPass();
   registerGpuMergeModulesPass();

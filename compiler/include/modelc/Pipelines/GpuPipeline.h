@@ -67,6 +67,8 @@ std::unique_ptr<mlir::Pass> createGpuFuseLoopsPass();
 std::unique_ptr<mlir::Pass> createGpuMapLoopsPass(int64_t blockSize);
 /// Creates `modelc-gpu-sink-scalars` (GpuSinkScalars.cpp).
 std::unique_ptr<mlir::Pass> createGpuSinkScalarsPass();
+/// Creates `modelc-gpu-promote-accumulators` (GpuPromoteAccumulators.cpp).
+std::unique_ptr<mlir::Pass> createGpuPromoteAccumulatorsPass();
 /// Creates `modelc-gpu-device-memory` (GpuDeviceMemory.cpp).
 std::unique_ptr<mlir::Pass> createGpuDeviceMemoryPass();
 /// Creates `modelc-gpu-merge-modules`: every outlined kernel into the one
@@ -92,6 +94,7 @@ std::unique_ptr<mlir::Pass> createPrefixSymbolsPass(llvm::StringRef prefix);
 void registerGpuPreparePass();
 void registerGpuFuseLoopsPass();
 void registerGpuSinkScalarsPass();
+void registerGpuPromoteAccumulatorsPass();
 void registerGpuMapLoopsPass();
 void registerGpuDeviceMemoryPass();
 void registerGpuMergeModulesPass();
