@@ -83,10 +83,11 @@ void addLaunchStage(OpPassManager &pm, const GpuPipelineOptions &options,
   pm.addPass(createGpuPreparePass());
   pm.addPass(createConvertLinalgToParallelLoopsPass());
   pm.addNestedPass<func::FuncOp>(createGpuFuseLoopsPass());
+  pm.addNestedPass<func::FuncOp>(createGpuPromoteAccumulatorsPass());
+  pm.addNestedPass<func::FuncOp>(createGpuSplitReductionsPass());
   pm.addPass(createGpuMapLoopsPass(options.blockSize));
   pm.addPass(createConvertParallelLoopToGpuPass());
   pm.addPass(createGpuSinkScalarsPass());
-  pm.addNestedPass<func::FuncOp>(createGpuPromoteAccumulatorsPass());
 }
 
 std::unique_ptr<Pass> createPrefixSymbolsPass(StringRef prefix) {
@@ -146,6 +147,7 @@ void registerGpuPipelines() {
   registerGpuFuseLoopsPass();
   registerGpuSinkScalarsPass();
   registerGpuPromoteAccumulatorsPass();
+  registerGpuSplitReductionsPass();
   registerGpuMapLoopsPass();
   registerGpuDeviceMemoryPass();
   registerGpuMergeModulesPass();

@@ -1,7 +1,8 @@
 //===- GpuPromoteAccumulators.cpp - Kernel accumulators into registers ----===//
 //
-// Implements `modelc-gpu-promote-accumulators`, run on the gpu.launch bodies
-// (after convert-parallel-loops-to-gpu). Lowered linalg reductions
+// Implements `modelc-gpu-promote-accumulators`, run on the device code of
+// the GPU pipeline (loops inside scf.parallel or gpu.launch bodies), after
+// modelc-gpu-fuse-loops. Lowered linalg reductions
 // accumulate in memory: a loss sum, a bias gradient's column sum, a softmax
 // row's maximum and sum are
 //   memref.store %init, %acc[%i]
@@ -177,7 +178,7 @@ struct GpuPromoteAccumulatorsPass
   void runOnOperation() final {
     SmallVector<scf::ForOp> loops;
     getOperation().walk([&](scf::ForOp loop) {
-      if (loop->getParentOfType<gpu::LaunchOp>())
+      if (loop->getParentOfType<gpu::LaunchOp>() || loop->getParentOfType<scf::ParallelOp>())
         loops.push_back(loop);
     });
     IRRewriter rewriter(&getContext());

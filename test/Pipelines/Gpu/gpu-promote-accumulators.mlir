@@ -193,7 +193,8 @@ func.func @barrier_in_loop(%out: memref<256xf32>, %in: memref<?xf32>, %n: index)
 
 // -----
 
-// A loop on the host (not in a kernel) is not this pass's business.
+// A loop on the host (in no kernel, in no parallel loop) is not this pass's
+// business.
 // CHECK-LABEL: func.func @host_loop
 // CHECK: scf.for
 // CHECK-NOT: iter_args
@@ -243,6 +244,30 @@ func.func @initial_store_lookback(%loss: memref<f32>, %rows: memref<?xf32>, %oth
       memref.store %s, %loss[] : memref<f32>
     }
     gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// Device code before it is mapped to the GPU: a loop inside scf.parallel.
+// CHECK-LABEL: func.func @in_parallel_loop
+// CHECK: scf.parallel
+// CHECK: scf.for %{{.*}} iter_args(%{{.*}} = %arg2) -> (f32)
+// CHECK: memref.store %{{.*}}, %arg0[%{{.*}}] : memref<256xf32>
+func.func @in_parallel_loop(%out: memref<256xf32>, %in: memref<?x256xf32>, %zero: f32, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c256 = arith.constant 256 : index
+  scf.parallel (%c) = (%c0) to (%c256) step (%c1) {
+    memref.store %zero, %out[%c] : memref<256xf32>
+    scf.for %k = %c0 to %n step %c1 {
+      %x = memref.load %in[%k, %c] : memref<?x256xf32>
+      %a = memref.load %out[%c] : memref<256xf32>
+      %s = arith.addf %x, %a : f32
+      memref.store %s, %out[%c] : memref<256xf32>
+    }
+    scf.reduce
   }
   return
 }

@@ -69,6 +69,8 @@ std::unique_ptr<mlir::Pass> createGpuMapLoopsPass(int64_t blockSize);
 std::unique_ptr<mlir::Pass> createGpuSinkScalarsPass();
 /// Creates `modelc-gpu-promote-accumulators` (GpuPromoteAccumulators.cpp).
 std::unique_ptr<mlir::Pass> createGpuPromoteAccumulatorsPass();
+/// Creates `modelc-gpu-split-reductions` (GpuSplitReductions.cpp).
+std::unique_ptr<mlir::Pass> createGpuSplitReductionsPass();
 /// Creates `modelc-gpu-device-memory` (GpuDeviceMemory.cpp).
 std::unique_ptr<mlir::Pass> createGpuDeviceMemoryPass();
 /// Creates `modelc-gpu-merge-modules`: every outlined kernel into the one
@@ -95,6 +97,7 @@ void registerGpuPreparePass();
 void registerGpuFuseLoopsPass();
 void registerGpuSinkScalarsPass();
 void registerGpuPromoteAccumulatorsPass();
+void registerGpuSplitReductionsPass();
 void registerGpuMapLoopsPass();
 void registerGpuDeviceMemoryPass();
 void registerGpuMergeModulesPass();
