@@ -31,6 +31,10 @@
 using namespace modelc;
 
 namespace {
+/// Device scratch cells for a program's scalar results (modelrt/Cuda.h: 64
+/// cells, the last two the runtime's: the gradients' norm and the seed).
+constexpr int32_t kProgramScratchCells = 62;
+
 /// The runtime's raw arguments available to one adapter (null if absent).
 struct RawArgs {
   llvm::Value *params = nullptr, *state = nullptr, *inputs = nullptr,
@@ -334,6 +338,12 @@ makeAdapter(llvm::Module &m, llvm::StringRef name, llvm::FunctionType *type,
   std::vector<Fixup> scalars;
   if (!builder.emitCall(abi, bind(callFn), error, scalars))
     return {};
+  if (gpu && builder.scratchCells() > kProgramScratchCells) {
+    error = "@" + abi.symbol + ": " + std::to_string(builder.scratchCells()) +
+            " scalar results; the GPU runtime has cells for " +
+            std::to_string(kProgramScratchCells);
+    return {};
+  }
   if (split) {
     emitReturn(m, b, gpu);
     fns.finish = create("_finish");
