@@ -263,6 +263,7 @@ public:
   Status eval(ModelState &m, const Batch &b, float *loss, double *metrics) override {
     if (!resident)
       MODELRT_TRY(bindModel(m));
+    staged = {}; // the batch buffers are overwritten
     auto in = inputs.put(b.inputs.data(), b.inputs.numBytes());
     auto lab = in ? labels.put(b.labels.data(), b.labels.numBytes()) : in;
     if (!lab)
@@ -278,6 +279,7 @@ public:
   Status predict(ModelState &m, const float *x, int64_t count, float *outputs) override {
     if (!resident)
       MODELRT_TRY(bindModel(m));
+    staged = {}; // the input buffer is overwritten
     uint64_t inBytes = uint64_t(count) * perSample(prog.input_rank, prog.input_shape);
     uint64_t outBytes = uint64_t(count) * perSample(prog.output_rank, prog.output_shape);
     auto in = inputs.put(x, inBytes);

@@ -306,6 +306,16 @@ TEST_F(GpuTrainingTest, AStagedBatchIsTheOneTheStepUses) {
   ASSERT_TRUE((*runner)->train(m, b, 1, 0, &loss, g, metrics).isOk());
   for (int64_t i = 0; i < 2 * kF; ++i)
     EXPECT_EQ(grads[0][i], -0.5f) << i;
+  // An evaluation between stage() and train() overwrites the device batch:
+  // train() uploads it again.
+  ASSERT_TRUE((*runner)->stage(b).isOk());
+  Batch other = b;
+  for (int64_t i = 0; i < 2 * kF; ++i)
+    other.inputs.as<float>()[i] = 7.0f;
+  ASSERT_TRUE((*runner)->eval(m, other, &loss, metrics).isOk());
+  ASSERT_TRUE((*runner)->train(m, b, 1, 0, &loss, g, metrics).isOk());
+  for (int64_t i = 0; i < 2 * kF; ++i)
+    EXPECT_EQ(grads[0][i], -0.5f) << i;
 }
 
 TEST_F(GpuTrainingTest, StagingTheNextBatchDuringTheStepChangesNothing) {
