@@ -127,6 +127,7 @@ public:
 
   Status train(ModelState &m, const Batch &b, uint64_t seed, int64_t step, float *loss,
                float *const *grads, double *metrics) override {
+    gradsFinite = false;
     if (!resident)
       MODELRT_TRY(bindModel(m));
     MODELRT_TRY(gradMirror.allocate(m.params));
@@ -156,7 +157,7 @@ public:
           return n.status();
         norm = *n;
       }
-      if (std::isfinite(norm))
+      if ((gradsFinite = std::isfinite(norm)))
         return Status::ok();
     }
     for (size_t i = 0; i < m.params.size(); ++i)

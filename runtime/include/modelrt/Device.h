@@ -89,6 +89,10 @@ public:
   /// waits for it (GPU): the trainer fetches and stage()s the next batch
   /// there. Null (the default): nothing. The CPU runner never calls it.
   void setWhileRunning(std::function<void()> hook) { whileRunning = std::move(hook); }
+  /// True when the last train() found every gradient finite on the device
+  /// and so left the host's gradient buffers as they were (the GPU's
+  /// resident mode): the caller has nothing to check there.
+  bool gradientsCheckedFinite() const { return gradsFinite; }
   /// One line on how the steps ran, for the user after training ("" when
   /// there is nothing to say; the GPU: its CUDA graphs).
   virtual std::string summary() const { return ""; }
@@ -100,6 +104,7 @@ protected:
   const ModelrtProgram &prog;
   Device dev;
   std::function<void()> whileRunning;
+  bool gradsFinite = false; ///< see gradientsCheckedFinite()
 };
 
 /// Creates the GPU runner (DeviceSteps.cpp; needs a usable GPU).
