@@ -84,6 +84,17 @@ int deviceStep(void *c, float *const *p, float *const *s, const float *x, const 
   return rc ? rc : deviceFinish(c, p, s, x, y, n, seed, step, loss, g, m);
 }
 
+/// The fixture's program with the device-work halves above as its GPU
+/// training step (\p enqueue: deviceEnqueue or waitingEnqueue).
+void useDeviceProgram(Fixture &fx, ModelrtTrainStepFn enqueue = deviceEnqueue) {
+  gScale = mgpuModuleGetFunction(mgpuModuleLoad(kScaleImage, sizeof(kScaleImage)), "fake_scale");
+  ASSERT_NE(gScale, nullptr);
+  addGpuEntryPoints(fx.prog);
+  fx.prog.gpu_train_step = deviceStep;
+  fx.prog.gpu_train_enqueue = enqueue;
+  fx.prog.gpu_train_finish = deviceFinish;
+}
+
 RunOptions onDevice(Fixture &fx, const std::string &sub, Device d) {
   RunOptions o = fx.out(sub);
   o.device = d;
@@ -214,13 +225,8 @@ TEST_F(GpuTrainingTest, EvalAndPredictThroughTheGpuRunnerEqualTheCpu) {
 
 TEST_F(GpuTrainingTest, GraphReplaysTrainExactlyLikeEagerSteps) {
   ASSERT_TRUE(cuda::initCuda().isOk());
-  gScale = mgpuModuleGetFunction(mgpuModuleLoad(kScaleImage, sizeof(kScaleImage)), "fake_scale");
-  ASSERT_NE(gScale, nullptr);
   Fixture fx;
-  addGpuEntryPoints(fx.prog);
-  fx.prog.gpu_train_step = deviceStep;
-  fx.prog.gpu_train_enqueue = deviceEnqueue;
-  fx.prog.gpu_train_finish = deviceFinish;
+  useDeviceProgram(fx);
   auto eager = trainProgram(fx.prog, fx.prog.config, onDevice(fx, "eager", Device::Cuda));
   ASSERT_TRUE(eager.isOk()) << eager.message();
   EXPECT_EQ(eager->deviceSummary, "");
@@ -249,12 +255,8 @@ TEST_F(GpuTrainingTest, GraphReplaysTrainExactlyLikeEagerSteps) {
 
 TEST_F(GpuTrainingTest, AStepThatCannotBeCapturedRunsWithoutGraphs) {
   ASSERT_TRUE(cuda::initCuda().isOk());
-  gScale = mgpuModuleGetFunction(mgpuModuleLoad(kScaleImage, sizeof(kScaleImage)), "fake_scale");
   Fixture fx;
-  addGpuEntryPoints(fx.prog);
-  fx.prog.gpu_train_step = deviceStep;
-  fx.prog.gpu_train_enqueue = waitingEnqueue;
-  fx.prog.gpu_train_finish = deviceFinish;
+  useDeviceProgram(fx, waitingEnqueue);
   auto eager = trainProgram(fx.prog, fx.prog.config, onDevice(fx, "eager", Device::Cuda));
   ASSERT_TRUE(eager.isOk()) << eager.message();
   setenv("MODELRT_CUDA_GRAPHS", "1", 1);
@@ -275,12 +277,8 @@ TEST_F(GpuTrainingTest, AStepThatCannotBeCapturedRunsWithoutGraphs) {
 
 TEST_F(GpuTrainingTest, AStagedBatchIsTheOneTheStepUses) {
   ASSERT_TRUE(cuda::initCuda().isOk());
-  gScale = mgpuModuleGetFunction(mgpuModuleLoad(kScaleImage, sizeof(kScaleImage)), "fake_scale");
   Fixture fx;
-  addGpuEntryPoints(fx.prog);
-  fx.prog.gpu_train_step = deviceStep;
-  fx.prog.gpu_train_enqueue = deviceEnqueue;
-  fx.prog.gpu_train_finish = deviceFinish;
+  useDeviceProgram(fx);
   auto runner = StepRunner::create(fx.prog, Device::Cuda);
   ASSERT_TRUE(runner.isOk()) << runner.message();
   ModelState m = initModelState(fx.prog, 7);
@@ -320,12 +318,8 @@ TEST_F(GpuTrainingTest, AStagedBatchIsTheOneTheStepUses) {
 
 TEST_F(GpuTrainingTest, StagingTheNextBatchDuringTheStepChangesNothing) {
   ASSERT_TRUE(cuda::initCuda().isOk());
-  gScale = mgpuModuleGetFunction(mgpuModuleLoad(kScaleImage, sizeof(kScaleImage)), "fake_scale");
   Fixture fx;
-  addGpuEntryPoints(fx.prog);
-  fx.prog.gpu_train_step = deviceStep;
-  fx.prog.gpu_train_enqueue = deviceEnqueue;
-  fx.prog.gpu_train_finish = deviceFinish;
+  useDeviceProgram(fx);
   gStagedDuringStep = 0;
   auto ahead = trainProgram(fx.prog, fx.prog.config, onDevice(fx, "ahead", Device::Cuda));
   int stagedAhead = gStagedDuringStep;
