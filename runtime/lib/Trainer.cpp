@@ -173,18 +173,46 @@ bool nextBatch(DataLoader &loader, Batch &b) {
   return loader.next(b);
 }
 
-/// Installs \p hook as the runner's while-running hook for its lifetime
-/// when the runner is the GPU's and profiling is off.
-class LookaheadHook {
+/// The epoch's batches in order. On the GPU the next batch is fetched and
+/// staged while the current step runs (the runner's while-running hook);
+/// not under --profile, whose data and step phases must not overlap.
+class BatchCursor {
 public:
-  LookaheadHook(StepRunner &runner, std::function<void()> hook) : runner(runner) {
+  BatchCursor(DataLoader &loader, StepRunner &runner) : loader(loader), runner(runner) {
+    more = nextBatch(loader, current);
     if (runner.device() == Device::Cuda && !profiling())
-      runner.setWhileRunning(std::move(hook));
+      runner.setWhileRunning([this] { fetchNext(true); });
   }
-  ~LookaheadHook() { runner.setWhileRunning(nullptr); }
+  ~BatchCursor() { runner.setWhileRunning(nullptr); }
+  BatchCursor(const BatchCursor &) = delete;
+  BatchCursor &operator=(const BatchCursor &) = delete;
+  /// False after the epoch's last batch.
+  bool valid() const { return more; }
+  const Batch &batch() const { return current; }
+  /// How staging the next batch went (during the last step).
+  const Status &staged() const { return stageStatus; }
+  /// Moves to the next batch.
+  void advance() {
+    if (!fetched)
+      fetchNext(false);
+    fetched = false;
+    std::swap(current, next);
+    more = current.size > 0;
+  }
 
 private:
+  void fetchNext(bool stage) {
+    fetched = true;
+    if (!nextBatch(loader, next))
+      next.size = 0; // the end of the epoch
+    else if (stage)
+      stageStatus = runner.stage(next);
+  }
+  DataLoader &loader;
   StepRunner &runner;
+  Batch current, next;
+  bool more = false, fetched = false;
+  Status stageStatus;
 };
 
 /// One epoch of training; returns the mean loss and metrics.
@@ -195,21 +223,9 @@ Expected<EvalResult> trainEpoch(Run &r, int64_t epoch) {
   std::vector<double> ms(r.prog.num_metrics);
   Progress bar = Progress::forStream(r.opts.console, "epoch " + std::to_string(epoch + 1),
                                      r.loader->batchesPerEpoch());
-  Batch b, next;
   int64_t batchIndex = r.loader->position().batchIndex;
-  bool more = nextBatch(*r.loader, b), fetched = false;
-  Status staged;
-  // On the GPU, the next batch is fetched and staged while the step runs
-  // (not under --profile, whose phases must not overlap).
-  LookaheadHook lookahead(*r.runner, [&] {
-    fetched = true;
-    if (nextBatch(*r.loader, next))
-      staged = r.runner->stage(next);
-    else
-      next.size = 0;
-  });
-  while (more) {
-    fetched = false;
+  for (BatchCursor cursor(*r.loader, *r.runner); cursor.valid(); cursor.advance()) {
+    const Batch &b = cursor.batch();
     float loss = 0;
     std::fill(ms.begin(), ms.end(), 0.0);
     uint64_t seed = mixSeed(r.cfg.seed, 0x57e9, uint64_t(r.step * 1024 + acc.pending()));
@@ -219,7 +235,7 @@ Expected<EvalResult> trainEpoch(Run &r, int64_t epoch) {
       st = r.runner->train(r.model, b, seed, r.step, &loss, r.gradPtrs.data(), ms.data());
     }
     if (st.isOk())
-      st = staged;
+      st = cursor.staged();
     if (!st.isOk())
       return errorf("step %lld (epoch %lld): %s", (long long)r.step + 1, (long long)epoch + 1,
                     st.message().c_str());
@@ -237,10 +253,6 @@ Expected<EvalResult> trainEpoch(Run &r, int64_t epoch) {
     char suffix[64];
     std::snprintf(suffix, sizeof suffix, "loss %.4f", sums.loss / sums.samples);
     bar.update(batchIndex, suffix);
-    if (!fetched && nextBatch(*r.loader, next) == false)
-      next.size = 0;
-    more = next.size > 0;
-    std::swap(b, next);
   }
   if (acc.pending() > 0)
     MODELRT_TRY(applyStep(r, acc));
