@@ -17,11 +17,10 @@
 //     buffer in the loop reads exactly that element, in the body, before the
 //     store;
 //   - every other memory access in the loop is a load or store of a buffer
-//     that provably is not the accumulator's: buffers are told apart by their
-//     base, the allocation or the function argument they are views of (the
-//     entry functions' buffer arguments never alias: the runtime passes
-//     distinct buffers); an access whose base is unknown, or any other op
-//     with memory effects, leaves the loop as it is.
+//     that provably is not the accumulator's (BufferBase.h: buffers are told
+//     apart by the allocation, global or entry-function argument they view);
+//     an access whose base is unknown, or any other op with memory effects,
+//     leaves the loop as it is.
 // A store of the same element before the loop, with nothing touching memory
 // in between, gives the initial value (and goes); otherwise the element is
 // loaded before the loop. The values
@@ -30,34 +29,20 @@
 //===----------------------------------------------------------------------===//
 #include "modelc/Pipelines/GpuPipeline.h"
 
+#include "BufferBase.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Pass/Pass.h"
 
 using namespace mlir;
 
 namespace modelc {
 namespace {
-
-/// The allocation, global or function argument that `v` is a view of; null
-/// when it cannot be told.
-Value baseOf(Value v) {
-  while (v) {
-    if (auto arg = dyn_cast<BlockArgument>(v))
-      return isa<func::FuncOp>(arg.getOwner()->getParentOp()) ? v : Value();
-    Operation *def = v.getDefiningOp();
-    if (isa<memref::AllocOp, memref::AllocaOp, memref::GetGlobalOp, gpu::AllocOp>(def))
-      return v;
-    auto view = dyn_cast<ViewLikeOpInterface>(def);
-    v = view ? view.getViewSource() : Value();
-  }
-  return Value();
-}
 
 /// An accumulator of a loop: its one store and the loads of its element.
 struct Accumulator {
@@ -77,7 +62,7 @@ bool analyse(scf::ForOp loop, memref::StoreOp store, Accumulator &acc) {
   if (!loop.isDefinedOutsideOfLoop(store.getMemref()) ||
       !llvm::all_of(store.getIndices(), [&](Value i) { return loop.isDefinedOutsideOfLoop(i); }))
     return false;
-  Value base = baseOf(store.getMemref());
+  Value base = bufferBase(store.getMemref());
   if (!base)
     return false;
   acc = {store, {}};
@@ -93,10 +78,10 @@ bool analyse(scf::ForOp loop, memref::StoreOp store, Accumulator &acc) {
       return WalkResult::advance();
     else
       return WalkResult::interrupt(); // a call, a barrier, an atomic...
-    Value other = baseOf(memref);
+    Value other = bufferBase(memref);
     if (!other)
       return WalkResult::interrupt();
-    if (other != base)
+    if (!basesMayAlias(other, base))
       return WalkResult::advance();
     auto load = dyn_cast<memref::LoadOp>(op);
     if (!load || !sameElement(load, store) || load->getBlock() != store->getBlock() ||

@@ -24,10 +24,14 @@
 // Matched: a one-dimensional scf.parallel from 0 by 1 with a static trip
 // count of at most 4096, and in its body an scf.for with one loop-carried
 // value whose only use is the combiner (at the end of the body, or of the
-// body of a loop nested perfectly in it), and whose body only reads memory.
+// body of a loop nested perfectly in it), whose body only reads memory, and
+// none of whose buffers the parallel body writes before it (stage 1 runs
+// before the parallel loop; buffers told apart as in BufferBase.h).
 //
 //===----------------------------------------------------------------------===//
 #include "modelc/Pipelines/GpuPipeline.h"
+
+#include "BufferBase.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -130,9 +134,40 @@ bool onlyReads(scf::ForOp loop) {
   return !r.wasInterrupted();
 }
 
+/// True when nothing before `loop` in its parallel body writes memory that
+/// `loop` reads (stage 1 runs before the whole parallel loop).
+bool readsNothingWrittenBefore(scf::ForOp loop) {
+  SmallVector<Value> read;
+  bool known = true;
+  loop.getBody()->walk([&](memref::LoadOp load) {
+    Value base = bufferBase(load.getMemref());
+    known &= bool(base);
+    read.push_back(base);
+  });
+  if (!known)
+    return false;
+  for (Operation *op = loop->getPrevNode(); op; op = op->getPrevNode()) {
+    WalkResult r = op->walk([&](Operation *inner) {
+      if (auto store = dyn_cast<memref::StoreOp>(inner)) {
+        Value base = bufferBase(store.getMemref());
+        if (!base || llvm::any_of(read, [&](Value b) { return basesMayAlias(b, base); }))
+          return WalkResult::interrupt();
+        return WalkResult::advance();
+      }
+      if (isa<memref::LoadOp>(inner) || isMemoryEffectFree(inner) ||
+          inner->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+        return WalkResult::advance();
+      return WalkResult::interrupt();
+    });
+    if (r.wasInterrupted())
+      return false;
+  }
+  return true;
+}
+
 /// Matches `loop` (directly in `par`'s body) as a reduction worth splitting.
 std::optional<Reduction> match(scf::ParallelOp par, scf::ForOp loop) {
-  if (loop.getNumRegionIterArgs() != 1 || !onlyReads(loop))
+  if (loop.getNumRegionIterArgs() != 1 || !onlyReads(loop) || !readsNothingWrittenBefore(loop))
     return std::nullopt;
   Reduction r{par, loop, nullptr, nullptr};
   r.combine = combinerOf(loop);

@@ -182,3 +182,43 @@ func.func @left_alone(%x: memref<?x10xf32>, %rows: memref<?xf32>, %v: memref<256
   }
   return
 }
+
+// -----
+
+// Stage 1 runs before the parallel loop: a reduction that reads a buffer the
+// parallel body writes before it stays whole; a write to another buffer
+// (told apart by its base) does not stop it.
+// CHECK-LABEL: func.func @written_before
+// CHECK: scf.parallel (%{{.*}}) = (%c0) to (%c1)
+// CHECK-NEXT: memref.store %arg4, %arg0[%c0]
+// CHECK-NEXT: scf.for
+// CHECK: memref.alloc() : memref<16x1xf32>
+// CHECK-NOT: memref.alloc
+// CHECK: return
+func.func @written_before(%x: memref<?xf32>, %y: memref<?xf32>, %flag: memref<f32>,
+                          %out: memref<f32>, %zero: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %x, %c0 : memref<?xf32>
+  scf.parallel (%i) = (%c0) to (%c1) step (%c1) {
+    memref.store %zero, %x[%c0] : memref<?xf32>
+    %s = scf.for %j = %c0 to %n step %c1 iter_args(%acc = %zero) -> (f32) {
+      %e = memref.load %x[%j] : memref<?xf32>
+      %a = arith.addf %acc, %e : f32
+      scf.yield %a : f32
+    }
+    memref.store %s, %out[] : memref<f32>
+    scf.reduce
+  }
+  scf.parallel (%i) = (%c0) to (%c1) step (%c1) {
+    memref.store %zero, %flag[] : memref<f32>
+    %s = scf.for %j = %c0 to %n step %c1 iter_args(%acc = %zero) -> (f32) {
+      %e = memref.load %y[%j] : memref<?xf32>
+      %a = arith.addf %acc, %e : f32
+      scf.yield %a : f32
+    }
+    memref.store %s, %out[] : memref<f32>
+    scf.reduce
+  }
+  return
+}
