@@ -33,6 +33,7 @@ const ModelrtTensorDesc kParams[] = {
     {"b", MODELRT_F32, 1, bShape, MODELRT_INIT_ZEROS, {0, 0}, 0, 0}};
 inline const char *kMetrics[] = {"accuracy"};
 inline bool gPoison = false; // makes train_step return a NaN gradient at step 3
+inline float gPoisonWith = NAN; // the value gPoison writes
 
 /// Softmax probabilities of sample \p x; returns the argmax.
 inline int64_t forward(float *const *p, const float *x, double *prob) {
@@ -83,7 +84,7 @@ inline int trainStep(void *ctx, float *const *p, float *const *s, const float *x
     }
   }
   if (gPoison && step == 2)
-    g[1][1] = NAN;
+    g[1][1] = gPoisonWith;
   return evalStep(ctx, p, s, x, labels, n, loss, metrics);
 }
 

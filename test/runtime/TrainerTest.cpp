@@ -78,6 +78,22 @@ TEST(Trainer, NonFiniteGradientStopsAndKeepsTheLastCheckpoint) {
   EXPECT_EQ(slurp(fx.dir.path("n/last.safetensors")), good);
 }
 
+TEST(Trainer, InfiniteGradientIsNamedToo) {
+  // The check tests exponent bits first (all ones: NaN or an infinity).
+  Fixture fx;
+  ModelrtTrainConfig c = fx.prog.config;
+  c.epochs = 2;
+  c.batch_size = 60;
+  gPoison = true;
+  gPoisonWith = -INFINITY;
+  auto r = trainProgram(fx.prog, c, fx.out("inf"));
+  gPoison = false;
+  gPoisonWith = NAN;
+  ASSERT_FALSE(r.isOk());
+  EXPECT_EQ(r.message(), "step 3 (epoch 2, batch 1): gradient of parameter 'b' (element 1) is "
+                         "infinite; stopping, the last good checkpoint is kept");
+}
+
 TEST(Trainer, BadDataIsAClearError) {
   Fixture fx;
   Tensor y(DType::I64, {120});
