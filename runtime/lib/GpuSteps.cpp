@@ -264,13 +264,12 @@ public:
   Status eval(ModelState &m, const Batch &b, float *loss, double *metrics) override {
     if (!resident)
       MODELRT_TRY(bindModel(m));
-    staged = {}; // the batch buffers are overwritten
-    auto in = inputs.put(b.inputs.data(), b.inputs.numBytes());
-    auto lab = in ? labels.put(b.labels.data(), b.labels.numBytes()) : in;
-    if (!lab)
-      return lab.status();
+    if (!staged.holds(b))
+      MODELRT_TRY(stage(b)); // through pinned memory, as for training
+    const void *in = staged.inputs, *lab = staged.labels;
+    staged = {};
     int rc = prog.gpu_eval_step(prog.context, params.ptrs.data(), state.ptrs.data(),
-                                static_cast<const float *>(*in), *lab, b.size, loss, metrics);
+                                static_cast<const float *>(in), lab, b.size, loss, metrics);
     if (rc != 0)
       return cudaFailure("eval_step", rc);
     MODELRT_TRY(cuda::synchronize());
