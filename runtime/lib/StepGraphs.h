@@ -37,8 +37,6 @@ class StepGraphs {
 public:
   /// Reads MODELRT_CUDA_GRAPHS (1: on).
   StepGraphs();
-  /// Whether steps may be replayed as graphs now.
-  bool enabled() const;
   /// The graph to replay for \p key, captured from \p work now when the key
   /// was seen before; null when the step must run eagerly (graphs not asked
   /// for or off, first sight, or the capture failed).
@@ -50,6 +48,8 @@ public:
   void resetCounts() { replays = eager = 0; }
 
 private:
+  /// Whether steps may be replayed as graphs now.
+  bool enabled() const;
   static constexpr size_t kMaxGraphs = 8;
   bool requested = false;
   std::string failure; ///< why graphs were turned off
