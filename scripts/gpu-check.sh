@@ -12,9 +12,9 @@
 #
 # Sections: a. device (nvidia-smi, NET info); b. correctness (the optimizer
 # kernels against the CPU runtime: modelrt-optimizer-kernel-check; NET
-# check-device, also with MODELRT_CUDA_GRAPHS=1); c. modelc training, one
-# epoch on the GPU per model and batch (64, 512), without and with CUDA
-# graphs (MODELRT_CUDA_GRAPHS=1), and eval images/s at batch 1000;
+# check-device, also without CUDA graphs: MODELRT_CUDA_GRAPHS=0); c. modelc
+# training, one epoch on the GPU per model and batch (64, 512), with and
+# without CUDA graphs (variant no-graphs), and eval images/s at batch 1000;
 # d. checkpoints across devices (the MLP's GPU checkpoint evaluated on both
 # devices and resumed on the CPU, a CPU checkpoint resumed on the GPU);
 # e. PyTorch eager and torch.compile on the same GPU (bench/gpu/torch_gpu.py);
@@ -170,21 +170,21 @@ for m in mlp cnn; do
       --print-limit 20 "$BUNDLE/$m" check-device --steps 1 "${DARGS[@]}" 2>&1 |
       tail -n 80 | tee "$OUT/$m-sanitizer.log"
   fi
-  # The same comparison with the training step replayed as a CUDA graph.
-  step "$m check-device, CUDA graphs" "$(left 300 90)" "$OUT/$m-check-device-graphs.log" \
-    env MODELRT_CUDA_GRAPHS=1 "$BUNDLE/$m" check-device "${DARGS[@]}"
+  # The same comparison with eager steps (the default replays CUDA graphs).
+  step "$m check-device, no CUDA graphs" "$(left 300 90)" "$OUT/$m-check-device-nographs.log" \
+    env MODELRT_CUDA_GRAPHS=0 "$BUNDLE/$m" check-device "${DARGS[@]}"
 done
 
-section "c. modelc on the GPU: one epoch per model and batch, without and with CUDA graphs"
+section "c. modelc on the GPU: one epoch per model and batch, with and without CUDA graphs"
 : >"$OUT/modelc.jsonl"
 for m in "${MODELS[@]}"; do
   for b in $BATCHES; do
-    for variant in "" graphs; do
+    for variant in "" no-graphs; do
       dir="$OUT/modelc/$m-b$b${variant:+-$variant}"
       mkdir -p "$dir"
       dataArgs "$m" train
       step "$m train --batch $b${variant:+ ($variant)}" "$(left 240 120)" "$dir/train.log" \
-        env MODELRT_CUDA_GRAPHS="$([ -n "$variant" ] && echo 1 || echo 0)" "$BUNDLE/$m" train \
+        env MODELRT_CUDA_GRAPHS="$([ -n "$variant" ] && echo 0 || echo 1)" "$BUNDLE/$m" train \
         --epochs 1 --batch "$b" --device "$DEVICE" --out "$dir" --log-every 10 "${DARGS[@]}"
       "$PYTHON" "$BENCH/modelc_figures.py" train --model "$m" --batch "$b" --log "$dir/train.log" \
         --log-dir "$dir" ${variant:+--variant "$variant"} | tee -a "$OUT/modelc.jsonl"

@@ -47,7 +47,7 @@ def column(rec):
 def collect(records):
     """{(model, kind, batch): {column: samples/s}}, in first-seen order, and errors.
 
-    A modelc record with a "variant" (e.g. "graphs": MODELRT_CUDA_GRAPHS=1) gets
+    A modelc record with a "variant" (e.g. "no-graphs": MODELRT_CUDA_GRAPHS=0) gets
     its own row, kind "train (graphs)", with the PyTorch figures of its kind.
     """
     rows, errors, variants = {}, [], []

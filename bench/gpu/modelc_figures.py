@@ -76,7 +76,7 @@ def main(argv):
     p.add_argument("--batch", type=int, required=True)
     p.add_argument("--log", required=True, help="the command's stdout+stderr")
     p.add_argument("--log-dir", help="the run's --log-dir (TensorBoard file)")
-    p.add_argument("--variant", help="how the run differs (e.g. graphs: MODELRT_CUDA_GRAPHS=1)")
+    p.add_argument("--variant", help="how the run differs (e.g. no-graphs: MODELRT_CUDA_GRAPHS=0)")
     args = p.parse_args(argv)
     try:
         with open(args.log, errors="replace") as f:

@@ -17,9 +17,11 @@ Loss: mean cross-entropy. For each model and training batch (default 64 and
 512) and each mode (eager; torch.compile with the default mode, model
 compiled, optimizer eager): WARMUP steps are run first (compilation
 included) and excluded; then one epoch of full batches (shuffled on the
-device) is timed between torch.cuda.synchronize() calls. Eval: images/s of
-the forward pass at batch 1000 over the 10k test images under
-torch.inference_mode() (one warm-up pass, then REPEATS passes).
+device) is timed between torch.cuda.synchronize() calls. Eval: images/s at
+batch 1000 over the 10k test images under torch.inference_mode() (one
+warm-up pass, then REPEATS passes) of what `NET eval` computes: the forward
+pass, the mean loss and the accuracy, summed on the device and read once
+per pass.
 
 Prints one JSON line per figure, as soon as it is measured:
   {"source": "torch", "mode": "eager"|"compile", "model": M, "kind":
@@ -156,17 +158,24 @@ def trainFigure(name, mode, batch, train, device, warmup, maxSteps):
 
 
 def evalFigure(name, mode, batch, test, device, repeats):
-    """Forward images/s at `batch` over the test images (inference mode)."""
+    """Images/s at `batch` over the test images (inference mode): the loss
+    and accuracy of each pass, as `NET eval` reports them."""
     fn, net, _ = prepare(name, mode, device)
-    x, _ = test
+    x, y = test
+    lossFn = nn.CrossEntropyLoss(reduction="sum")
     net.eval()
     n = (x.shape[0] // batch) * batch
     if n == 0:
         raise RuntimeError("fewer than %d test images" % batch)
 
     def passOnce():
+        loss = torch.zeros((), device=x.device)
+        correct = torch.zeros((), dtype=torch.int64, device=x.device)
         for s in range(0, n, batch):
-            fn(x[s:s + batch])
+            out = fn(x[s:s + batch])
+            loss += lossFn(out, y[s:s + batch])
+            correct += (out.argmax(1) == y[s:s + batch]).sum()
+        return float(loss) / n, int(correct) / n  # one read per pass
 
     with torch.inference_mode():
         t0 = time.perf_counter()
@@ -175,10 +184,11 @@ def evalFigure(name, mode, batch, test, device, repeats):
         warmSecs = time.perf_counter() - t0
         t0 = time.perf_counter()
         for _ in range(repeats):
-            passOnce()
+            loss, accuracy = passOnce()
         sync(device)
         secs = time.perf_counter() - t0
     return {"samples_per_s": repeats * n / secs, "images": repeats * n, "seconds": secs,
+            "loss": loss, "accuracy": accuracy,
             "warmup_seconds": warmSecs}
 
 

@@ -21,6 +21,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <string>
 
 namespace modelrt {
 namespace {
@@ -148,6 +149,8 @@ Expected<ModelState> trainResident(const ModelrtProgram &p, const ModelState &in
     MODELRT_TRY((*gpu)->update(opt, p.config.optimizer.lr));
   }
   MODELRT_TRY((*gpu)->syncToHost(m, opt));
+  if (std::string how = (*gpu)->summary(); !how.empty())
+    std::printf("  (%s)\n", how.c_str()); // whether these steps were CUDA graphs
   return m;
 }
 

@@ -59,6 +59,8 @@ Status StepRunner::syncToHost(ModelState &, Optimizer &) { return Status::ok(); 
 
 Status StepRunner::planMemory(ModelState &, int64_t) { return Status::ok(); }
 
+Status StepRunner::warmUp(ModelState &, StepKind, int64_t) { return Status::ok(); }
+
 Status StepRunner::stage(const Batch &) { return Status::ok(); }
 
 namespace {

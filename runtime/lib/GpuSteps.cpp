@@ -17,9 +17,8 @@
 // step runs, or by train() itself). The step is the program's
 // gpu_train_enqueue (plus the gradients' norm, into a scratch cell), then
 // gpu_train_finish, whose one fetch brings the loss, the metric counts and
-// the norm back with one wait. With
-// MODELRT_CUDA_GRAPHS=1 the enqueued part is replayed as a CUDA graph
-// (StepGraphs.h) after its first run.
+// the norm back with one wait. The enqueued part is replayed as a CUDA
+// graph (StepGraphs.h) after its first run, unless MODELRT_CUDA_GRAPHS=0.
 // The buffers are allocated once, at the first step (the batch buffers grow
 // to the largest batch), from the runtime's device pool. A CUDA error
 // anywhere becomes an error naming the step and the CUDA message.
@@ -35,7 +34,9 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <set>
 #include <string>
+#include <utility>
 
 namespace modelrt {
 namespace {
@@ -253,6 +254,21 @@ public:
     return bindModel(m);             // undo the state the steps changed
   }
 
+  Status warmUp(ModelState &m, StepKind kind, int64_t batch) override {
+    if (batch <= 0 || !warmed.insert({kind, batch}).second)
+      return Status::ok();
+    ProfilingPaused paused; // set-up, not evaluation
+    Batch b = zeroBatch(prog, batch);
+    if (kind == StepKind::Eval) {
+      float loss = 0;
+      std::vector<double> metrics(prog.num_metrics);
+      return eval(m, b, &loss, metrics.data());
+    }
+    std::vector<float> out(size_t(batch) * perSample(prog.output_rank, prog.output_shape) /
+                           sizeof(float));
+    return predict(m, b.inputs.as<float>(), batch, out.data());
+  }
+
   Status syncToHost(ModelState &m, Optimizer &opt) override {
     if (!resident)
       return Status::ok();
@@ -351,6 +367,7 @@ private:
   Staging inputs, labels, results;
   std::unique_ptr<DeviceOptimizer> optimizer;
   bool resident = false; ///< the device copies are the reference
+  std::set<std::pair<StepKind, int64_t>> warmed; ///< warmUp()'s kinds and sizes done
 
   /// Bytes of one f32 sample of the given shape.
   static uint64_t perSample(int32_t rank, const int64_t *shape) {

@@ -16,7 +16,7 @@ namespace modelrt {
 
 StepGraphs::StepGraphs() {
   const char *env = std::getenv("MODELRT_CUDA_GRAPHS");
-  requested = env && std::strcmp(env, "1") == 0;
+  requested = !(env && std::strcmp(env, "0") == 0);
 }
 
 bool StepGraphs::enabled() const { return requested && failure.empty() && !profiling(); }

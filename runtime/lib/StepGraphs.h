@@ -1,7 +1,7 @@
 //===- StepGraphs.h - The GPU training step's CUDA graphs (internal) -------===//
 //
-// Declares StepGraphs, used by the GPU step runner (GpuSteps.cpp) when
-// MODELRT_CUDA_GRAPHS=1: a training step is captured as a CUDA graph the
+// Declares StepGraphs, used by the GPU step runner (GpuSteps.cpp) unless
+// MODELRT_CUDA_GRAPHS=0: a training step is captured as a CUDA graph the
 // second time its key (batch size, batch buffers) comes up, the first run
 // having been eager (the driver's and cuBLAS's first-use work then happens
 // outside the capture), and replayed from then on. A failed capture turns
@@ -35,14 +35,14 @@ struct GraphKey {
 
 class StepGraphs {
 public:
-  /// Reads MODELRT_CUDA_GRAPHS (1: on).
+  /// Reads MODELRT_CUDA_GRAPHS (0: off; on otherwise).
   StepGraphs();
   /// The graph to replay for \p key, captured from \p work now when the key
   /// was seen before; null when the step must run eagerly (graphs not asked
   /// for or off, first sight, or the capture failed).
   cuda::StepGraph *find(const GraphKey &key, const std::function<Status()> &work);
   /// "CUDA graphs: N of M training steps replayed ..." or why graphs were
-  /// turned off; "" when graphs were not asked for.
+  /// turned off; "" when MODELRT_CUDA_GRAPHS=0 turned them off.
   std::string summary() const;
   /// Zeroes the step counts of the summary (after the memory plan's steps).
   void resetCounts() { replays = eager = 0; }

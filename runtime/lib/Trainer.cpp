@@ -442,6 +442,8 @@ Expected<EvalResult> evaluateDataset(const ModelrtProgram &prog, ModelState &mod
   lc.oneHotClasses = oneHot ? prog.num_classes : 0;
   DataLoader loader(data, lc);
   MODELRT_TRY(loader.validate());
+  MODELRT_TRY((*steps)->warmUp(model, StepRunner::StepKind::Eval,
+                               std::min<int64_t>(batchSize, data.size())));
   EvalResult sums;
   sums.metrics.assign(prog.num_metrics, 0.0);
   std::vector<double> ms(prog.num_metrics);
@@ -475,6 +477,7 @@ Expected<Tensor> predictTensor(const ModelrtProgram &prog, ModelState &model, co
   std::vector<int64_t> shape = {n};
   shape.insert(shape.end(), prog.output_shape, prog.output_shape + prog.output_rank);
   Tensor out(DType::F32, shape);
+  MODELRT_TRY((*steps)->warmUp(model, StepRunner::StepKind::Predict, std::min(batchSize, n)));
   for (int64_t s = 0; s < n; s += batchSize) {
     int64_t b = std::min(batchSize, n - s);
     if (Status st = (*steps)->predict(model, x.as<float>() + s * per, b,

@@ -76,6 +76,14 @@ public:
   /// one step of \p batch so that the pool holds every buffer). \p model
   /// is unchanged. Nothing to do on the CPU.
   virtual Status planMemory(ModelState &model, int64_t batch);
+  /// What warmUp() prepares: evaluation or prediction steps.
+  enum class StepKind { Eval, Predict };
+  /// Runs one untimed \p kind step of \p batch zero samples, once per kind
+  /// and batch size, before the first real one (GPU: the pool then holds
+  /// its buffers, and cuBLAS has loaded the kernels of its shapes, a
+  /// one-time cost of milliseconds per shape that would otherwise fall on
+  /// the first batch). \p model is unchanged. Nothing to do on the CPU.
+  virtual Status warmUp(ModelState &model, StepKind kind, int64_t batch);
   /// After adoptOptimizer: copies the parameters, the state and the
   /// optimizer's moments back into \p model and \p optimizer (before a
   /// checkpoint, and at the end of training).

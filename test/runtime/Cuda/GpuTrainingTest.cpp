@@ -95,6 +95,22 @@ void useDeviceProgram(Fixture &fx, ModelrtTrainStepFn enqueue = deviceEnqueue) {
   fx.prog.gpu_train_finish = deviceFinish;
 }
 
+/// The batch sizes the GPU evaluation and prediction entry points were
+/// called with, and whether each batch's first input was zero.
+std::vector<std::pair<int64_t, bool>> gEvalCalls, gPredictCalls;
+
+int countedEval(void *c, float *const *p, float *const *s, const float *x, const void *y,
+                int64_t n, float *loss, double *m) {
+  gEvalCalls.push_back({n, x[0] == 0.0f});
+  return evalStep(c, p, s, x, y, n, loss, m);
+}
+
+int countedPredict(void *c, float *const *p, float *const *s, const float *x, int64_t n,
+                   float *out) {
+  gPredictCalls.push_back({n, x[0] == 0.0f});
+  return predictFn(c, p, s, x, n, out);
+}
+
 RunOptions onDevice(Fixture &fx, const std::string &sub, Device d) {
   RunOptions o = fx.out(sub);
   o.device = d;
@@ -227,13 +243,13 @@ TEST_F(GpuTrainingTest, GraphReplaysTrainExactlyLikeEagerSteps) {
   ASSERT_TRUE(cuda::initCuda().isOk());
   Fixture fx;
   useDeviceProgram(fx);
+  setenv("MODELRT_CUDA_GRAPHS", "0", 1); // graphs are on unless this turns them off
   auto eager = trainProgram(fx.prog, fx.prog.config, onDevice(fx, "eager", Device::Cuda));
+  unsetenv("MODELRT_CUDA_GRAPHS");
   ASSERT_TRUE(eager.isOk()) << eager.message();
   EXPECT_EQ(eager->deviceSummary, "");
   EXPECT_EQ(counters().captures, 0);
-  setenv("MODELRT_CUDA_GRAPHS", "1", 1);
   auto graphs = trainProgram(fx.prog, fx.prog.config, onDevice(fx, "graphs", Device::Cuda));
-  unsetenv("MODELRT_CUDA_GRAPHS");
   ASSERT_TRUE(graphs.isOk()) << graphs.message();
   // The memory plan's second step of 16 samples is captured and its third
   // replays it; every training step of 16 replays it; the last, partial
@@ -257,11 +273,11 @@ TEST_F(GpuTrainingTest, AStepThatCannotBeCapturedRunsWithoutGraphs) {
   ASSERT_TRUE(cuda::initCuda().isOk());
   Fixture fx;
   useDeviceProgram(fx, waitingEnqueue);
+  setenv("MODELRT_CUDA_GRAPHS", "0", 1);
   auto eager = trainProgram(fx.prog, fx.prog.config, onDevice(fx, "eager", Device::Cuda));
-  ASSERT_TRUE(eager.isOk()) << eager.message();
-  setenv("MODELRT_CUDA_GRAPHS", "1", 1);
-  auto tried = trainProgram(fx.prog, fx.prog.config, onDevice(fx, "tried", Device::Cuda));
   unsetenv("MODELRT_CUDA_GRAPHS");
+  ASSERT_TRUE(eager.isOk()) << eager.message();
+  auto tried = trainProgram(fx.prog, fx.prog.config, onDevice(fx, "tried", Device::Cuda));
   ASSERT_TRUE(tried.isOk()) << tried.message();
   EXPECT_EQ(counters().captures, 1); // tried once, in the memory plan
   EXPECT_EQ(counters().graphLaunches, 0);
@@ -321,7 +337,11 @@ TEST_F(GpuTrainingTest, StagingTheNextBatchDuringTheStepChangesNothing) {
   Fixture fx;
   useDeviceProgram(fx);
   gStagedDuringStep = 0;
+  // The probe reads the batch in deviceEnqueue, which a graph's replay does
+  // not call: eager steps here.
+  setenv("MODELRT_CUDA_GRAPHS", "0", 1);
   auto ahead = trainProgram(fx.prog, fx.prog.config, onDevice(fx, "ahead", Device::Cuda));
+  unsetenv("MODELRT_CUDA_GRAPHS");
   int stagedAhead = gStagedDuringStep;
   gStagedDuringStep = 0;
   setProfiling(true); // no lookahead under --profile
@@ -337,4 +357,53 @@ TEST_F(GpuTrainingTest, StagingTheNextBatchDuringTheStepChangesNothing) {
   EXPECT_EQ(slurp(fx.dir.path("ahead/last.safetensors")),
             slurp(fx.dir.path("inturn/last.safetensors")));
   EXPECT_EQ(slurp(fx.dir.path("ahead/metrics.csv")), slurp(fx.dir.path("inturn/metrics.csv")));
+}
+
+TEST_F(GpuTrainingTest, EvaluationAndPredictionWarmUpOnceBeforeTheirFirstBatch) {
+  ASSERT_TRUE(cuda::initCuda().isOk());
+  Fixture fx;
+  addGpuEntryPoints(fx.prog);
+  fx.prog.gpu_eval_step = countedEval;
+  fx.prog.gpu_predict = countedPredict;
+  auto trained = trainProgram(fx.prog, fx.prog.config, onDevice(fx, "t", Device::Cpu));
+  ASSERT_TRUE(trained.isOk());
+  auto data = loadEvaluationData(fx.prog, fx.prog.config);
+  ASSERT_TRUE(data) << data.message();
+  auto cpu = StepRunner::create(fx.prog, Device::Cpu);
+  auto gpu = StepRunner::create(fx.prog, Device::Cuda);
+  ASSERT_TRUE(cpu && gpu);
+  ASSERT_NE(data->inputs.as<float>()[0], 0.0f); // tells the warm-up's zeros apart
+  gEvalCalls.clear();
+  auto ec = evaluateDataset(fx.prog, trained->model, *data, 7, false, cpu->get());
+  EXPECT_TRUE(gEvalCalls.empty()); // the CPU runner has nothing to warm up
+  // The GPU: one step of 7 zero samples first, then the 5 batches (7, 7, 7,
+  // 7, 2); a second evaluation at the same size warms up nothing.
+  std::vector<std::pair<int64_t, bool>> batches = {
+      {7, false}, {7, false}, {7, false}, {7, false}, {2, false}};
+  std::vector<std::pair<int64_t, bool>> first = {{7, true}};
+  first.insert(first.end(), batches.begin(), batches.end());
+  auto eg = evaluateDataset(fx.prog, trained->model, *data, 7, false, gpu->get());
+  EXPECT_EQ(gEvalCalls, first);
+  gEvalCalls.clear();
+  auto again = evaluateDataset(fx.prog, trained->model, *data, 7, false, gpu->get());
+  EXPECT_EQ(gEvalCalls, batches);
+  ASSERT_TRUE(ec && eg && again) << eg.message();
+  // The warm-up changes no result.
+  EXPECT_EQ(ec->loss, eg->loss);
+  EXPECT_EQ(ec->metrics, eg->metrics);
+  EXPECT_EQ(again->loss, eg->loss);
+  EXPECT_EQ(eg->samples, 30);
+  // A batch larger than the data: the warm-up takes the data's size.
+  gEvalCalls.clear();
+  ASSERT_TRUE(evaluateDataset(fx.prog, trained->model, *data, 64, false, gpu->get()));
+  EXPECT_EQ(gEvalCalls, (std::vector<std::pair<int64_t, bool>>{{30, true}, {30, false}}));
+  // Prediction warms up its own step, once per size too.
+  gPredictCalls.clear();
+  auto pg = predictTensor(fx.prog, trained->model, data->inputs, 11, gpu->get());
+  ASSERT_TRUE(pg) << pg.message();
+  EXPECT_EQ(gPredictCalls, (std::vector<std::pair<int64_t, bool>>{
+                               {11, true}, {11, false}, {11, false}, {8, false}}));
+  auto pc = predictTensor(fx.prog, trained->model, data->inputs, 11, cpu->get());
+  ASSERT_TRUE(pc);
+  EXPECT_EQ(0, std::memcmp(pc->data(), pg->data(), pc->numBytes()));
 }
