@@ -64,6 +64,14 @@ void addKernelStage(OpPassManager &pm, const GpuPipelineOptions &options) {
   addLaunchStage(pm, options, kCudaSgemmName);
   pm.addPass(createGpuDeviceMemoryPass());
   pm.addPass(std::make_unique<PrefixSymbolsPass>(options.symbolPrefix));
+  // Constants into the kernels: a kernel dividing its thread index by a
+  // constant extent gets a multiplication and a shift, not an integer
+  // division by an argument, which the GPU emulates in about 20 instructions
+  // (the CNN's im2col did five per element). The launches exist now, so
+  // canonicalising no longer folds the device's one-iteration loops.
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createGpuMergeModulesPass(options.symbolPrefix + "kernels"));
   pm.addPass(createGpuMathApproximationPass());

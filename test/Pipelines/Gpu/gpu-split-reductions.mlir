@@ -40,25 +40,27 @@ func.func @column_sums(%out: memref<256xf32>, %in: memref<?x256xf32>, %zero: f32
 
 // A convolution's bias gradient: per channel, a sum over the batch and 784
 // pixels, a perfect nest. It is collapsed into one loop of n * 784
-// iterations (the batch and pixel indices recovered by division) and split
-// with K = 512 (about sqrt(256 * 784)); neighbouring threads take
-// neighbouring iterations, which read neighbouring pixels. Stage 2, 512
-// partial sums per channel, is split again (K = 32).
+// iterations (the batch and pixel indices recovered by division) and split:
+// K = 512 (about sqrt(256 * 784)) would give 32 x 512 = 16384 threads, so,
+// this being a long reduction, K doubles up to 4096 (131072 threads of about
+// 49 combines each); neighbouring threads take neighbouring iterations,
+// which read neighbouring pixels. Stage 2, 4096 partial sums per channel,
+// is split again by the square root alone (K = 64).
 // CHECK-LABEL: func.func @conv_bias_gradient
-// CHECK: %[[P:.*]] = memref.alloc() : memref<512x32xf32>
-// CHECK: scf.parallel (%[[C:.*]], %[[K:.*]]) = ({{.*}}) to (%c32{{.*}}, %c512{{.*}})
+// CHECK: %[[P:.*]] = memref.alloc() : memref<4096x32xf32>
+// CHECK: scf.parallel (%[[C:.*]], %[[K:.*]]) = ({{.*}}) to (%c32{{.*}}, %c4096{{.*}})
 // CHECK: %[[TOTAL:.*]] = arith.muli %{{.*}}, %c784{{.*}} : index
-// CHECK: scf.for %[[R:.*]] = %[[K]] to %[[TOTAL]] step %c512
+// CHECK: scf.for %[[R:.*]] = %[[K]] to %[[TOTAL]] step %c4096
 // CHECK: arith.divsi %[[R]], %c784
 // CHECK: arith.remsi %[[R]], %c784
 // CHECK: memref.load %arg1[%{{.*}}, %[[C]], %{{.*}}] : memref<?x32x784xf32>
-// CHECK: memref.store %{{.*}}, %[[P]][%[[K]], %[[C]]] : memref<512x32xf32>
-// CHECK: %[[Q:.*]] = memref.alloc() : memref<32x32xf32>
+// CHECK: memref.store %{{.*}}, %[[P]][%[[K]], %[[C]]] : memref<4096x32xf32>
+// CHECK: %[[Q:.*]] = memref.alloc() : memref<64x32xf32>
 // CHECK: scf.parallel
 // CHECK: memref.load %[[P]]
 // CHECK: memref.store %{{.*}}, %[[Q]]
 // CHECK: scf.parallel (%{{.*}}) = (%c0) to (%c32) step (%c1)
-// CHECK: scf.for %{{.*}} to %c32{{.*}} iter_args(%{{.*}} = %arg2) -> (f32)
+// CHECK: scf.for %{{.*}} to %c64{{.*}} iter_args(%{{.*}} = %arg2) -> (f32)
 // CHECK: memref.load %[[Q]]
 // CHECK: memref.dealloc %[[Q]]
 // CHECK: memref.dealloc %[[P]]
@@ -78,6 +80,33 @@ func.func @conv_bias_gradient(%out: memref<32xf32>, %in: memref<?x32x784xf32>, %
       scf.yield %t : f32
     }
     memref.store %s, %out[%c] : memref<32xf32>
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// A long reduction to one output (16384 static elements): the thread target
+// would ask for K = 131072, but each stage-1 thread keeps at least 8
+// combines, so K = 2048; stage 2's 2048 partial sums are split again by the
+// square root (K = 64).
+// CHECK-LABEL: func.func @long_total
+// CHECK: memref.alloc() : memref<2048x1xf32>
+// CHECK: scf.parallel ({{.*}}) to (%c1{{.*}}, %c2048{{.*}})
+// CHECK: memref.alloc() : memref<64x1xf32>
+// CHECK: scf.for %{{.*}} to %c64{{.*}} iter_args(%{{.*}} = %arg2) -> (f32)
+func.func @long_total(%out: memref<f32>, %in: memref<16384xf32>, %zero: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = arith.constant 16384 : index
+  scf.parallel (%i) = (%c0) to (%c1) step (%c1) {
+    %s = scf.for %j = %c0 to %n step %c1 iter_args(%acc = %zero) -> (f32) {
+      %x = memref.load %in[%j] : memref<16384xf32>
+      %y = arith.addf %acc, %x : f32
+      scf.yield %y : f32
+    }
+    memref.store %s, %out[] : memref<f32>
     scf.reduce
   }
   return
