@@ -1,6 +1,7 @@
-# runtime/cuda-kernels.cmake — the CUDA optimizer kernels, built into modelrt.
+# runtime/cuda-kernels.cmake — the runtime's CUDA kernels, built into modelrt.
 #
-# Compiles runtime/lib/Cuda/OptimizerKernels.cu to PTX for compute_90 with
+# Compiles runtime/lib/Cuda/OptimizerKernels.cu (and BlasKernels.cu, the
+# same way, behind `modelrt_blas_ptx()`) to PTX for compute_90 with
 # nvcc (no GPU needed), assembles that PTX with `ptxas -arch=sm_90` as a
 # build step (proof that it is valid sm_90 code; the cubin is not used),
 # and embeds the PTX text in libmodelrt as a C array behind
@@ -17,34 +18,40 @@ if(NOT MODELRT_NVCC OR NOT MODELRT_PTXAS)
     "-DMODELRT_CUDA_ROOT=<toolkit dir>.")
 endif()
 
-set(_ok_src ${CMAKE_CURRENT_SOURCE_DIR}/lib/Cuda/OptimizerKernels.cu)
-set(_ok_dir ${CMAKE_CURRENT_BINARY_DIR}/cuda)
-set(_ok_ptx ${_ok_dir}/OptimizerKernels.ptx)
-set(_ok_cubin ${_ok_dir}/OptimizerKernels.sm_90.cubin)
-set(_ok_cpp ${_ok_dir}/OptimizerKernelsPtx.cpp)
-set(_ok_headers
+# modelrt_embed_kernels(NAME SYMBOL HEADERS...): runtime/lib/Cuda/NAME.cu ->
+# PTX -> (ptxas check) -> a C array behind SYMBOL(), a source of modelrt.
+# -fmad=false: no fused multiply-adds, so that each optimizer element's
+# update rounds exactly as the CPU loop's (IEEE division and sqrt are nvcc's
+# default).
+function(modelrt_embed_kernels name symbol)
+  set(src ${CMAKE_CURRENT_SOURCE_DIR}/lib/Cuda/${name}.cu)
+  set(dir ${CMAKE_CURRENT_BINARY_DIR}/cuda)
+  set(ptx ${dir}/${name}.ptx)
+  set(cubin ${dir}/${name}.sm_90.cubin)
+  set(cpp ${dir}/${name}Ptx.cpp)
+  add_custom_command(OUTPUT ${ptx}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${dir}
+    COMMAND ${MODELRT_NVCC} -std=c++17 -O3 -fmad=false -arch=compute_90 -ptx
+            -I${CMAKE_CURRENT_SOURCE_DIR}/include ${src} -o ${ptx}
+    DEPENDS ${src} ${ARGN}
+    COMMENT "nvcc: ${name}.cu -> PTX (compute_90)" VERBATIM)
+  add_custom_command(OUTPUT ${cubin}
+    COMMAND ${MODELRT_PTXAS} -arch=sm_90 ${ptx} -o ${cubin}
+    DEPENDS ${ptx}
+    COMMENT "ptxas: checking ${name}'s PTX assembles for sm_90" VERBATIM)
+  add_custom_command(OUTPUT ${cpp}
+    COMMAND ${CMAKE_COMMAND} -DINPUT=${ptx} -DOUTPUT=${cpp} -DSYMBOL=${symbol}
+            -P ${CMAKE_CURRENT_SOURCE_DIR}/lib/Cuda/EmbedPtx.cmake
+    DEPENDS ${ptx} ${cubin} ${CMAKE_CURRENT_SOURCE_DIR}/lib/Cuda/EmbedPtx.cmake
+    COMMENT "Embedding ${name}'s PTX in modelrt" VERBATIM)
+  target_sources(modelrt PRIVATE ${cpp})
+endfunction()
+
+modelrt_embed_kernels(OptimizerKernels modelrt_optimizer_ptx
   ${CMAKE_CURRENT_SOURCE_DIR}/include/modelrt/OptimizerMath.h
   ${CMAKE_CURRENT_SOURCE_DIR}/include/modelrt/OptimizerKernels.h)
-
-# -fmad=false: no fused multiply-adds, so that each element's update rounds
-# exactly as the CPU loop's (IEEE division and sqrt are nvcc's default).
-add_custom_command(OUTPUT ${_ok_ptx}
-  COMMAND ${CMAKE_COMMAND} -E make_directory ${_ok_dir}
-  COMMAND ${MODELRT_NVCC} -std=c++17 -O3 -fmad=false -arch=compute_90 -ptx
-          -I${CMAKE_CURRENT_SOURCE_DIR}/include ${_ok_src} -o ${_ok_ptx}
-  DEPENDS ${_ok_src} ${_ok_headers}
-  COMMENT "nvcc: OptimizerKernels.cu -> PTX (compute_90)" VERBATIM)
-add_custom_command(OUTPUT ${_ok_cubin}
-  COMMAND ${MODELRT_PTXAS} -arch=sm_90 ${_ok_ptx} -o ${_ok_cubin}
-  DEPENDS ${_ok_ptx}
-  COMMENT "ptxas: checking the optimizer PTX assembles for sm_90" VERBATIM)
-add_custom_command(OUTPUT ${_ok_cpp}
-  COMMAND ${CMAKE_COMMAND} -DINPUT=${_ok_ptx} -DOUTPUT=${_ok_cpp}
-          -DSYMBOL=modelrt_optimizer_ptx
-          -P ${CMAKE_CURRENT_SOURCE_DIR}/lib/Cuda/EmbedPtx.cmake
-  DEPENDS ${_ok_ptx} ${_ok_cubin} ${CMAKE_CURRENT_SOURCE_DIR}/lib/Cuda/EmbedPtx.cmake
-  COMMENT "Embedding the optimizer PTX in modelrt" VERBATIM)
-target_sources(modelrt PRIVATE ${_ok_cpp})
+modelrt_embed_kernels(BlasKernels modelrt_blas_ptx
+  ${CMAKE_CURRENT_SOURCE_DIR}/include/modelrt/BlasKernels.h)
 
 # The check of the kernels on a real GPU against the CPU runtime (run by
 # scripts/gpu-check.sh; dlopens libcuda.so.1, so it builds without CUDA).

@@ -12,7 +12,7 @@
 # copies the shared libraries those executables need that the GPU machine
 # lacks (OpenBLAS and gfortran's, gzip-compressed into OUT_DIR/lib; the
 # check unpacks them), the 4 Fashion-MNIST files into OUT_DIR/data,
-# scripts/gpu-check.sh and bench/gpu/*.py (with bench/compare/tfevents.py).
+# scripts/gpu-check.sh and bench/gpu/*.py, *.sh (with bench/compare/tfevents.py).
 # Fails when the folder exceeds 64 MiB (the device tool's carry limit).
 # Then, on the GPU machine:
 #   OUT_DIR/scripts/gpu-check.sh OUT_DIR OUT_DIR/data RESULTS_DIR
@@ -68,7 +68,7 @@ for f in train-images-idx3-ubyte.gz train-labels-idx1-ubyte.gz \
   cp "$FMNIST/$f" "$OUT/data/$f"
 done
 cp "$ROOT/scripts/gpu-check.sh" "$OUT/scripts/"
-cp "$ROOT"/bench/gpu/*.py "$OUT/bench/gpu/"
+cp "$ROOT"/bench/gpu/*.py "$ROOT"/bench/gpu/*.sh "$OUT/bench/gpu/"
 cp "$ROOT/bench/compare/tfevents.py" "$OUT/bench/compare/"
 
 size=$(du -sb "$OUT" | awk '{print $1}')

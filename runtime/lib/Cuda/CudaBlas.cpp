@@ -3,15 +3,21 @@
 // Implements cublasVersion() of CudaDriver.h (dlopen of libcublas.so.13, or
 // MODELRT_CUBLAS) and modelrt_cuda_sgemm of modelrt/Cuda.h: cblas_sgemm's
 // semantics through mapSgemm() and cublasSgemm on the compute stream, with
-// the handle created on first use and errors recorded as sticky.
+// the handle created on first use and errors recorded as sticky. A product
+// with few outputs and a long inner dimension is split (planSplitK): its
+// slices by one cublasSgemmStridedBatched (and a cublasSgemm for the last,
+// shorter one) into a workspace of the handle's, then added by
+// modelrt_splitk_sum (BlasKernels.cu), all on the compute stream.
 //
 //===----------------------------------------------------------------------===//
 #include "CudaDriver.h"
 #include "GemmMapping.h"
+#include "modelrt/BlasKernels.h"
 
 #include <cublas_v2.h>
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstdlib>
 #include <mutex>
@@ -24,7 +30,7 @@ namespace {
 #define MODELRT_STR(x) MODELRT_STR2(x)
 #define MODELRT_CUBLAS_FUNCTIONS(X)                                            \
   X(cublasCreate) X(cublasDestroy) X(cublasSetStream) X(cublasSgemm)           \
-  X(cublasGetProperty) X(cublasSetWorkspace)
+  X(cublasGetProperty) X(cublasSetWorkspace) X(cublasSgemmStridedBatched)
 
 /// cuBLAS's workspace: what NVIDIA recommends for Hopper. Owned by the handle,
 /// so that an sgemm captured into a CUDA graph allocates nothing.
@@ -43,6 +49,9 @@ struct BlasSlot {
   std::string why;
   BlasApi api;
   cublasHandle_t handle = nullptr;
+  float *splitWorkspace = nullptr; ///< null: products are not split
+  int64_t splitSlices = 0;         ///< the most slices of a split product
+  CUfunction splitSum = nullptr;   ///< modelrt_splitk_sum
 };
 
 BlasSlot &blasSlot() {
@@ -92,6 +101,50 @@ BlasApi *blasApiLocked(BlasSlot &slot, std::string *why) {
   return slot.ok ? &slot.api : nullptr;
 }
 
+/// The split-K kernels' module, loaded (lazily, by the mgpu shim) once.
+void *blasKernelModule() {
+  static void *module = [] {
+    size_t size = 0;
+    const char *ptx = modelrt_blas_ptx(&size);
+    return mgpuModuleLoadJIT(const_cast<char *>(ptx), 2);
+  }();
+  return module;
+}
+
+/// The most slices of a split product: MODELRT_SPLITK_SLICES (0: no
+/// split-K; at most kSplitKMaxSlices), else kSplitKDefaultSlices.
+int64_t splitKSlicesSetting() {
+  const char *env = std::getenv("MODELRT_SPLITK_SLICES");
+  if (!env || !*env)
+    return kSplitKDefaultSlices;
+  char *end = nullptr;
+  long long v = std::strtoll(env, &end, 10);
+  if (*end || v < 0)
+    return kSplitKDefaultSlices;
+  return std::min<int64_t>(v, kSplitKMaxSlices);
+}
+
+/// Sets up split-K (its workspace, the partial results of the most slices
+/// of the most outputs, and its sum kernel) with the handle, so that no
+/// product allocates or loads a module; without them products are not
+/// split, which is slower but as correct.
+void prepareSplitK(BlasSlot &slot) {
+  int64_t slices = splitKSlicesSetting();
+  CUdeviceptr ws = 0;
+  if (slices < kSplitKMinSlices ||
+      driverApi()->cuMemAlloc(&ws, size_t(slices * kSplitKMaxOutputs) * sizeof(float)) !=
+          CUDA_SUCCESS)
+    return;
+  slot.splitSum = static_cast<CUfunction>(mgpuModuleGetFunction(blasKernelModule(),
+                                                                kSplitKSumKernel));
+  if (!slot.splitSum) {
+    driverApi()->cuMemFree(ws);
+    return;
+  }
+  slot.splitWorkspace = reinterpret_cast<float *>(ws);
+  slot.splitSlices = slices;
+}
+
 /// The handle bound to the compute stream, or null after a sticky error.
 cublasHandle_t blasHandle(BlasSlot &slot, CudaState &s) {
   std::string why;
@@ -116,7 +169,9 @@ cublasHandle_t blasHandle(BlasSlot &slot, CudaState &s) {
     setStickyError(-1, "cuBLAS handle creation failed with status " +
                            std::to_string(static_cast<int>(st)));
     slot.handle = nullptr;
+    return nullptr;
   }
+  prepareSplitK(slot);
   return slot.handle;
 }
 
@@ -126,6 +181,37 @@ bool fitsInt(const ColumnMajorGemm &g) {
     if (v > INT_MAX)
       return false;
   return true;
+}
+
+/// \p g split as \p split: the slices' products into the workspace, then
+/// their sum (times alpha already) plus beta C into C.
+cublasStatus_t splitSgemm(BlasSlot &slot, CudaState &s, const ColumnMajorGemm &g, SplitK split,
+                          float alpha, float beta) {
+  cublasOperation_t opA = g.transA ? CUBLAS_OP_T : CUBLAS_OP_N;
+  cublasOperation_t opB = g.transB ? CUBLAS_OP_T : CUBLAS_OP_N;
+  int m = int(g.m), n = int(g.n), full = int(split.slices - 1);
+  int64_t lastK0 = int64_t(full) * split.sliceK;
+  float zero = 0.0f;
+  float *last = slot.splitWorkspace + int64_t(full) * m * n;
+  cublasStatus_t st = slot.api.cublasSgemmStridedBatched(
+      slot.handle, opA, opB, m, n, int(split.sliceK), &alpha, g.A, int(g.lda),
+      sliceStrideA(g, split.sliceK), g.B, int(g.ldb), sliceStrideB(g, split.sliceK), &zero,
+      slot.splitWorkspace, m, int64_t(m) * n, full);
+  if (st == CUBLAS_STATUS_SUCCESS)
+    st = slot.api.cublasSgemm(slot.handle, opA, opB, m, n, int(g.k - lastK0), &alpha,
+                              sliceA(g, lastK0), int(g.lda), sliceB(g, lastK0), int(g.ldb),
+                              &zero, last, m);
+  if (st != CUBLAS_STATUS_SUCCESS)
+    return st;
+  const float *partials = slot.splitWorkspace;
+  int32_t slices = int32_t(split.slices), ldc = int32_t(g.ldc);
+  float *C = g.C;
+  void *params[] = {&partials, &slices, &m, &n, &beta, &C, &ldc};
+  int64_t blocks = (int64_t(m) * n + kSplitKSumOutputs - 1) / kSplitKSumOutputs;
+  checkCu(driverApi()->cuLaunchKernel(slot.splitSum, unsigned(blocks), 1, 1, kSplitKSumOutputs,
+                                      kSplitKSumGroups, 1, 0, s.compute, params, nullptr),
+          "cuLaunchKernel (modelrt_splitk_sum)");
+  return CUBLAS_STATUS_SUCCESS;
 }
 
 } // namespace
@@ -159,6 +245,9 @@ void resetBlasForTesting() {
   slot.why.clear();
   slot.api = BlasApi();
   slot.handle = nullptr;
+  slot.splitWorkspace = nullptr; // the fake's memory goes with its reset
+  slot.splitSlices = 0;
+  slot.splitSum = nullptr;
 }
 
 } // namespace cuda
@@ -196,10 +285,15 @@ extern "C" void modelrt_cuda_sgemm(int32_t order, int32_t transA,
   if (!handle)
     return;
   bool timed = profileStart(s->compute);
-  cublasStatus_t st = slot.api.cublasSgemm(
-      handle, g->transA ? CUBLAS_OP_T : CUBLAS_OP_N,
-      g->transB ? CUBLAS_OP_T : CUBLAS_OP_N, int(g->m), int(g->n), int(g->k),
-      &alpha, g->A, int(g->lda), g->B, int(g->ldb), &beta, g->C, int(g->ldc));
+  SplitK split = slot.splitWorkspace ? planSplitK(g->m, g->n, g->k, slot.splitSlices)
+                                     : SplitK{1, g->k};
+  cublasStatus_t st =
+      split.slices > 1
+          ? splitSgemm(slot, *s, *g, split, alpha, beta)
+          : slot.api.cublasSgemm(handle, g->transA ? CUBLAS_OP_T : CUBLAS_OP_N,
+                                 g->transB ? CUBLAS_OP_T : CUBLAS_OP_N, int(g->m), int(g->n),
+                                 int(g->k), &alpha, g->A, int(g->lda), g->B, int(g->ldb), &beta,
+                                 g->C, int(g->ldc));
   if (timed)
     profileEnd(s->compute, sgemmLabel(g->m, g->n, g->k), 2.0 * double(g->m) * double(g->n) * double(g->k));
   if (st != CUBLAS_STATUS_SUCCESS)

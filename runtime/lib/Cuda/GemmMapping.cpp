@@ -1,10 +1,11 @@
 //===- GemmMapping.cpp - cblas_sgemm arguments to cuBLAS's -----------------===//
 //
-// Implements mapSgemm() of GemmMapping.h.
+// Implements mapSgemm(), planSplitK() and the slice operands of GemmMapping.h.
 //
 //===----------------------------------------------------------------------===//
 #include "GemmMapping.h"
 
+#include <algorithm>
 #include <string>
 
 namespace modelrt {
@@ -51,6 +52,29 @@ Expected<ColumnMajorGemm> mapSgemm(int32_t order, int32_t transA,
                       g.transB ? g.n : g.k));
   MODELRT_TRY(checkLd("ldc", g.ldc, g.m));
   return g;
+}
+
+SplitK planSplitK(int64_t m, int64_t n, int64_t k, int64_t maxSlices) {
+  int64_t slices = std::min(maxSlices, k / kSplitKMinSliceK);
+  if (m * n > kSplitKMaxOutputs || slices < kSplitKMinSlices)
+    return {1, k};
+  int64_t sliceK = (k + slices - 1) / slices;
+  return {(k + sliceK - 1) / sliceK, sliceK};
+}
+
+// Column-major: op(A) is m x k, A[i + p*lda] (A^T: A[p + i*lda]); op(B) is
+// k x n, B[p + j*ldb] (B^T: B[j + p*ldb]).
+const float *sliceA(const ColumnMajorGemm &g, int64_t k0) {
+  return g.A + (g.transA ? k0 : k0 * g.lda);
+}
+const float *sliceB(const ColumnMajorGemm &g, int64_t k0) {
+  return g.B + (g.transB ? k0 * g.ldb : k0);
+}
+int64_t sliceStrideA(const ColumnMajorGemm &g, int64_t sliceK) {
+  return g.transA ? sliceK : sliceK * g.lda;
+}
+int64_t sliceStrideB(const ColumnMajorGemm &g, int64_t sliceK) {
+  return g.transB ? sliceK * g.ldb : sliceK;
 }
 
 } // namespace cuda

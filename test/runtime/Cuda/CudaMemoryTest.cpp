@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "CudaTestSupport.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #include <vector>
@@ -144,6 +146,83 @@ TEST_F(FakeDriverTest, SgemmRowMajorMatchesAReference) {
   EXPECT_EQ(counters().sgemms, 1);
   for (size_t i = 0; i < C.size(); ++i)
     EXPECT_FLOAT_EQ(C[i], expected[i]) << i;
+}
+
+TEST_F(FakeDriverTest, SplitKProductsMatchAReference) {
+  // C(3x5) over K = 8195: 32 slices (31 of 257, the last of 228), their
+  // partial products into cuBLAS's split workspace, then added by
+  // modelrt_splitk_sum; both orders and every transposition, beta 0 (C is
+  // NaN before: it must not be read) and beta 0.5.
+  const int64_t M = 3, N = 5, K = 8195;
+  std::vector<float> A(M * K), B(K * N);
+  for (size_t i = 0; i < A.size(); ++i)
+    A[i] = float(int(i * 7919 % 201) - 100) / 64.0f;
+  for (size_t i = 0; i < B.size(); ++i)
+    B[i] = float(int(i * 104729 % 199) - 99) / 32.0f;
+  int cases = 0;
+  for (int32_t order : {101, 102})
+    for (bool ta : {false, true})
+      for (bool tb : {false, true})
+        for (float beta : {0.0f, 0.5f}) {
+          // op(A)(i, p) and op(B)(p, j) of the case's storage.
+          bool row = order == 101;
+          int64_t rowsA = row ? (ta ? K : M) : (ta ? K : M);
+          int64_t lda = row ? (ta ? M : K) : rowsA, ldb = row ? (tb ? K : N) : (tb ? N : K);
+          auto opA = [&](int64_t i, int64_t p) {
+            bool byRow = row != ta; // element (i, p) at i*ld + p
+            return byRow ? A[i * lda + p] : A[p * lda + i];
+          };
+          auto opB = [&](int64_t p, int64_t j) {
+            bool byRow = row != tb;
+            return byRow ? B[p * ldb + j] : B[j * ldb + p];
+          };
+          int64_t ldc = row ? N : M;
+          std::vector<float> C(M * N, beta == 0.0f ? std::nanf("") : 2.0f);
+          std::vector<double> want(M * N);
+          for (int64_t i = 0; i < M; ++i)
+            for (int64_t j = 0; j < N; ++j) {
+              double sum = 0;
+              for (int64_t p = 0; p < K; ++p)
+                sum += double(opA(i, p)) * opB(p, j);
+              want[row ? i * ldc + j : j * ldc + i] = 1.5 * sum + (beta == 0.0f ? 0.0 : 1.0);
+            }
+          int64_t sgemms = counters().sgemms, launches = counters().launches;
+          modelrt_cuda_sgemm(order, ta ? 112 : 111, tb ? 112 : 111, M, N, K, 1.5f, A.data(),
+                             lda, B.data(), ldb, beta, C.data(), ldc);
+          ASSERT_EQ(modelrt_cuda_status(), 0) << modelrt_cuda_error_message();
+          EXPECT_EQ(counters().sgemms - sgemms, 2); // the batch, then the last slice
+          EXPECT_EQ(counters().launches - launches, 1);
+          for (size_t e = 0; e < C.size(); ++e)
+            EXPECT_NEAR(C[e], want[e], 1e-4 * std::max(1.0, std::fabs(want[e])))
+                << "order " << order << " ta " << ta << " tb " << tb << " beta " << beta
+                << " element " << e;
+          ++cases;
+        }
+  EXPECT_EQ(cases, 16);
+}
+
+TEST_F(FakeDriverTest, SplitKSlicesSettingZeroTurnsItOff) {
+  // The same long product as one cublasSgemm, no sum kernel; the result is
+  // the same within rounding.
+  const int64_t M = 3, N = 5, K = 8195;
+  std::vector<float> A(M * K), B(K * N), split(M * N), whole(M * N);
+  for (size_t i = 0; i < A.size(); ++i)
+    A[i] = float(int(i % 17) - 8) / 8.0f;
+  for (size_t i = 0; i < B.size(); ++i)
+    B[i] = float(int(i % 13) - 6) / 4.0f;
+  modelrt_cuda_sgemm(101, 111, 111, M, N, K, 1.0f, A.data(), K, B.data(), N, 0.0f,
+                     split.data(), N);
+  EXPECT_EQ(counters().launches, 1);
+  setenv("MODELRT_SPLITK_SLICES", "0", 1);
+  configure(FakeCudaConfig{0, 1, 9, 0, uint64_t(1) << 30, 13000}); // a new handle
+  modelrt_cuda_sgemm(101, 111, 111, M, N, K, 1.0f, A.data(), K, B.data(), N, 0.0f,
+                     whole.data(), N);
+  unsetenv("MODELRT_SPLITK_SLICES");
+  ASSERT_EQ(modelrt_cuda_status(), 0) << modelrt_cuda_error_message();
+  EXPECT_EQ(counters().sgemms, 1);
+  EXPECT_EQ(counters().launches, 0);
+  for (size_t e = 0; e < whole.size(); ++e)
+    EXPECT_NEAR(whole[e], split[e], 1e-4 * std::max(1.0f, std::fabs(split[e]))) << e;
 }
 
 TEST_F(FakeDriverTest, SgemmBadArgumentIsSticky) {

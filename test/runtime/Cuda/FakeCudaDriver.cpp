@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "FakeCudaDriver.h"
 
+#include "modelrt/BlasKernels.h"
 #include "modelrt/OptimizerKernels.h"
 
 #include <cublas_v2.h>
@@ -118,6 +119,24 @@ void gradNormFinalizeKernel(void **params, long) {
   out[1] = maxNorm > 0 && out[0] > maxNorm ? maxNorm / (out[0] + 1e-6f) : 1.0f;
 }
 
+/// modelrt_splitk_sum: C = the sum of the slices' partial products (+ beta C).
+void splitKSumKernel(void **params, long) {
+  const float *partials = *static_cast<const float **>(params[0]);
+  int32_t slices = *static_cast<int32_t *>(params[1]);
+  int32_t m = *static_cast<int32_t *>(params[2]), n = *static_cast<int32_t *>(params[3]);
+  float beta = *static_cast<float *>(params[4]);
+  float *C = *static_cast<float **>(params[5]);
+  int32_t ldc = *static_cast<int32_t *>(params[6]);
+  for (int32_t j = 0; j < n; ++j)
+    for (int32_t i = 0; i < m; ++i) {
+      float sum = 0.0f;
+      for (int32_t sl = 0; sl < slices; ++sl)
+        sum += partials[int64_t(sl) * m * n + i + int64_t(j) * m];
+      float &out = C[i + int64_t(j) * ldc];
+      out = beta != 0.0f ? sum + beta * out : sum;
+    }
+}
+
 /// The fake of an optimizer step kernel named \p name, or null.
 using KernelFn = void (*)(void **params, long threads);
 KernelFn optimizerKernel(const char *name) {
@@ -180,6 +199,8 @@ const FakeKernel *findKernel(const char *name) {
     k = {gradSumsqKernel, {8, 8, 4, 8, 8}};
   else if (!std::strcmp(name, modelrt::kGradNormFinalizeKernel))
     k = {gradNormFinalizeKernel, {8, 4, 4, 8}};
+  else if (!std::strcmp(name, modelrt::kSplitKSumKernel))
+    k = {splitKSumKernel, {8, 4, 4, 4, 4, 8, 4}};
   else if (KernelFn fn = optimizerKernel(name))
     k = {fn, {8, 8, 4, 8, sizeof(modelrt::StepCoeffs)}};
   if (!k.fn)
@@ -214,6 +235,11 @@ CUresult enqueue(CUstream stream, std::function<void()> op) {
 
 /// cuBLAS's stream (cublasSetStream), for captures of sgemm.
 CUstream blasStream = nullptr;
+
+/// A naive column-major sgemm on cuBLAS's stream.
+cublasStatus_t naiveSgemm(cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k,
+                          float al, const float *A, int lda, const float *B, int ldb, float be,
+                          float *C, int ldc);
 
 } // namespace
 
@@ -572,12 +598,36 @@ cublasStatus_t cublasSgemm_v2(cublasHandle_t, cublasOperation_t ta,
                               const float *B, int ldb, const float *beta,
                               float *C, int ldc) {
   counters.sgemms++;
+  return naiveSgemm(ta, tb, m, n, k, *alpha, A, lda, B, ldb, *beta, C, ldc);
+}
+
+/// The batch's sgemms one after the other.
+cublasStatus_t cublasSgemmStridedBatched(cublasHandle_t, cublasOperation_t ta,
+                                         cublasOperation_t tb, int m, int n, int k,
+                                         const float *alpha, const float *A, int lda,
+                                         long long strideA, const float *B, int ldb,
+                                         long long strideB, const float *beta, float *C,
+                                         int ldc, long long strideC, int batchCount) {
+  counters.sgemms++;
+  for (int i = 0; i < batchCount; ++i)
+    if (cublasStatus_t st = naiveSgemm(ta, tb, m, n, k, *alpha, A + i * strideA, lda,
+                                       B + i * strideB, ldb, *beta, C + i * strideC, ldc))
+      return st;
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+} // extern "C"
+
+namespace {
+
+cublasStatus_t naiveSgemm(cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k,
+                          float al, const float *A, int lda, const float *B, int ldb, float be,
+                          float *C, int ldc) {
   if (std::getenv("FAKE_CUDA_ANY_KERNEL"))
     return CUBLAS_STATUS_SUCCESS; // products are kernels too: no-ops
   A = static_cast<const float *>(ptr(reinterpret_cast<CUdeviceptr>(A)));
   B = static_cast<const float *>(ptr(reinterpret_cast<CUdeviceptr>(B)));
   C = static_cast<float *>(ptr(reinterpret_cast<CUdeviceptr>(C)));
-  float al = *alpha, be = *beta;
   CUresult r = enqueue(blasStream, [=] {
     for (int j = 0; j < n; ++j)
       for (int i = 0; i < m; ++i) {
@@ -594,4 +644,4 @@ cublasStatus_t cublasSgemm_v2(cublasHandle_t, cublasOperation_t ta,
   return r == CUDA_SUCCESS ? CUBLAS_STATUS_SUCCESS : CUBLAS_STATUS_EXECUTION_FAILED;
 }
 
-} // extern "C"
+} // namespace

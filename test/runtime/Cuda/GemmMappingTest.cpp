@@ -148,3 +148,50 @@ TEST(GemmMappingTest, BadArgumentsAreNamed) {
   EXPECT_EQ(call(102, 111, 112, 4, 3, 5, 4, 2, 4),
             "modelrt_cuda_sgemm: ldb = 2, must be at least 3");
 }
+
+TEST(GemmMappingTest, SplitKOnlyForFewOutputsAndALongInnerDimension) {
+  auto plan = [](int64_t m, int64_t n, int64_t k, int64_t most = kSplitKDefaultSlices) {
+    SplitK s = planSplitK(m, n, k, most);
+    return std::make_pair(s.slices, s.sliceK);
+  };
+  using P = std::pair<int64_t, int64_t>;
+  // The CNN's first weight gradient at batch 512: 256 slices of 1568; at
+  // batch 64, 50176 / 256 = 196 slices of 256.
+  EXPECT_EQ(plan(9, 32, 401408), P(256, 1568));
+  EXPECT_EQ(plan(9, 32, 50176), P(196, 256));
+  // At least 4 slices of at least 256: 1024 is split, 1023 is not.
+  EXPECT_EQ(plan(9, 32, 1024), P(4, 256));
+  EXPECT_EQ(plan(9, 32, 1023), P(1, 1023));
+  // At most 4096 outputs; the last slice shorter (255 x 391 < 100000).
+  EXPECT_EQ(plan(64, 64, 100000), P(256, 391));
+  EXPECT_EQ(plan(65, 64, 100000), P(1, 100000));
+  // MODELRT_SPLITK_SLICES: another maximum, or 0 (no split).
+  EXPECT_EQ(plan(9, 32, 401408, 64), P(64, 6272));
+  EXPECT_EQ(plan(9, 32, 401408, 0), P(1, 401408));
+  // The slices cover k exactly: the last one is not empty.
+  for (int64_t k = 1024; k < 300000; k += 4099) {
+    SplitK s = planSplitK(3, 5, k, kSplitKDefaultSlices);
+    ASSERT_GT(s.slices, 1) << k;
+    EXPECT_LE(s.slices, kSplitKDefaultSlices) << k;
+    EXPECT_LT((s.slices - 1) * s.sliceK, k) << k;
+    EXPECT_GE(s.slices * s.sliceK, k) << k;
+  }
+}
+
+TEST(GemmMappingTest, SliceOperandsStartAtTheirInnerIndex) {
+  // op(A)(i, p) is A[i + p*lda], or A[p + i*lda] transposed; op(B)(p, j) is
+  // B[p + j*ldb], or B[j + p*ldb] transposed. Slice k0 starts at p = k0.
+  float a[1], b[1];
+  ColumnMajorGemm g;
+  g.A = a, g.B = b, g.lda = 10, g.ldb = 20;
+  g.transA = g.transB = false;
+  EXPECT_EQ(sliceA(g, 3), a + 30);
+  EXPECT_EQ(sliceB(g, 3), b + 3);
+  EXPECT_EQ(sliceStrideA(g, 7), 70);
+  EXPECT_EQ(sliceStrideB(g, 7), 7);
+  g.transA = g.transB = true;
+  EXPECT_EQ(sliceA(g, 3), a + 3);
+  EXPECT_EQ(sliceB(g, 3), b + 60);
+  EXPECT_EQ(sliceStrideA(g, 7), 7);
+  EXPECT_EQ(sliceStrideB(g, 7), 140);
+}
