@@ -45,7 +45,7 @@ for b in 64 512; do
     variant=()
     [ "$s" = default ] || variant=(--variant "splitk $s")
     "$PYTHON" "$HERE/modelc_figures.py" train --model cnn --batch "$b" --log "$dir/train.log" \
-      --log-dir "$dir" "${variant[@]}" >>"$OUT/modelc.jsonl"
+      --log-dir "$dir" ${variant[@]+"${variant[@]}"} >>"$OUT/modelc.jsonl"
   done
 done
 "$PYTHON" "$HERE/torch_gpu.py" --data "$DATA" --models cnn --batches 64,512 >"$OUT/torch.jsonl"

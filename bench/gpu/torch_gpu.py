@@ -245,6 +245,8 @@ def parseArgs(argv):
     args.models = [m for m in args.models.split(",") if m]
     args.batches = [int(b) for b in args.batches.split(",") if b]
     args.modes = [m for m in args.modes.split(",") if m]
+    if args.repeats < 1:
+        p.error("--repeats must be at least 1")
     for m in args.models:
         if m not in MODELS:
             p.error("unknown model %r (known: %s)" % (m, ", ".join(MODELS)))

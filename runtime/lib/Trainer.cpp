@@ -442,8 +442,10 @@ Expected<EvalResult> evaluateDataset(const ModelrtProgram &prog, ModelState &mod
   lc.oneHotClasses = oneHot ? prog.num_classes : 0;
   DataLoader loader(data, lc);
   MODELRT_TRY(loader.validate());
-  MODELRT_TRY((*steps)->warmUp(model, StepRunner::StepKind::Eval,
-                               std::min<int64_t>(batchSize, data.size())));
+  if (Status st = (*steps)->warmUp(model, StepRunner::StepKind::Eval,
+                                   std::min<int64_t>(batchSize, data.size()));
+      !st.isOk())
+    return errorf("%s: %s", data.name.c_str(), st.message().c_str());
   EvalResult sums;
   sums.metrics.assign(prog.num_metrics, 0.0);
   std::vector<double> ms(prog.num_metrics);

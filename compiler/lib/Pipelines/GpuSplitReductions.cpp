@@ -19,8 +19,10 @@
 // K is the power of two at or above the square root of the estimated
 // length (a dynamic trip count counts as 256), so both stages are short.
 // For a long reduction (16384 combines or more) K is then doubled while
-// stage 1 has fewer than 131072 threads and each keeps at least 8 combines,
-// up to 8192: a GPU hides each thread's load latency behind other threads,
+// stage 1 has fewer than 131072 threads and each keeps at least 8 combines
+// of the estimate (a smaller batch gives fewer: at batch 16, 3 for the CNN's
+// first bias gradient), up to 8192 (the square-root choice stops at 1024),
+// since a GPU hides each thread's load latency behind other threads,
 // and on the H200 the CNN's first bias gradient read 160 GB/s with 16384
 // threads (K = 512, 32 channels). Stage 2 is split again while it is
 // longer than 64 (by the square root alone: its partial sums are few). The
@@ -58,7 +60,8 @@ namespace {
 constexpr int64_t kMaxOutputs = 4096;  ///< larger grids are parallel enough
 constexpr int64_t kShortChain = 64;    ///< reductions this long stay whole
 constexpr int64_t kDynamicTrip = 256;  ///< a batch dimension, for estimates
-constexpr int64_t kMaxSplit = 8192;
+constexpr int64_t kMaxSqrtSplit = 1024; ///< the square-root choice, at most
+constexpr int64_t kMaxSplit = 8192;     ///< the choice that fills the GPU, at most
 constexpr int64_t kTargetThreads = 131072; ///< stage 1 threads that keep a GPU busy
 constexpr int64_t kMinPerThread = 8;       ///< combines per stage-1 thread, at least
 constexpr int64_t kLongReduction = 16384;  ///< from here, K also fills the GPU
@@ -204,7 +207,7 @@ std::optional<Reduction> match(scf::ParallelOp par, scf::ForOp loop) {
 /// more threads while stage 1 would leave the GPU idle.
 int64_t splitFactor(int64_t estimate, int64_t outputs) {
   int64_t k = 1;
-  while (k * k < estimate && k < kMaxSplit)
+  while (k * k < estimate && k < kMaxSqrtSplit)
     k *= 2;
   while (estimate >= kLongReduction && k * outputs < kTargetThreads &&
          2 * k * kMinPerThread <= estimate && k < kMaxSplit)

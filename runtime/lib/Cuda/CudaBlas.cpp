@@ -6,7 +6,8 @@
 // the handle created on first use and errors recorded as sticky. A product
 // with few outputs and a long inner dimension is split (planSplitK): its
 // slices by one cublasSgemmStridedBatched (and a cublasSgemm for the last,
-// shorter one) into a workspace of the handle's, then added by
+// shorter one) into the runtime's split-K workspace (allocated with the
+// handle), then added by
 // modelrt_splitk_sum (BlasKernels.cu), all on the compute stream.
 //
 //===----------------------------------------------------------------------===//
@@ -126,8 +127,10 @@ int64_t splitKSlicesSetting() {
 
 /// Sets up split-K (its workspace, the partial results of the most slices
 /// of the most outputs, and its sum kernel) with the handle, so that no
-/// product allocates or loads a module; without them products are not
-/// split, which is slower but as correct.
+/// product allocates or loads a module. Without the workspace's memory,
+/// products are not split (slower, as correct); the sum kernel failing to
+/// load (embedded PTX, checked by ptxas at build time) is a CUDA error like
+/// any other: sticky, and reported by cuda::warmUp().
 void prepareSplitK(BlasSlot &slot) {
   int64_t slices = splitKSlicesSetting();
   CUdeviceptr ws = 0;
@@ -222,7 +225,7 @@ bool createBlasHandle() {
     return false;
   BlasSlot &slot = blasSlot();
   std::lock_guard<std::mutex> lock(slot.mutex);
-  return blasHandle(slot, *s) != nullptr;
+  return blasHandle(slot, *s) != nullptr && !hasStickyError(); // split-K's set-up too
 }
 
 Expected<std::pair<int, int>> cublasVersion() {

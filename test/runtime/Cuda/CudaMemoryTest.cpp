@@ -152,7 +152,8 @@ TEST_F(FakeDriverTest, SplitKProductsMatchAReference) {
   // C(3x5) over K = 8195: 32 slices (31 of 257, the last of 228), their
   // partial products into cuBLAS's split workspace, then added by
   // modelrt_splitk_sum; both orders and every transposition, beta 0 (C is
-  // NaN before: it must not be read) and beta 0.5.
+  // NaN before: it must not be read) and beta 0.5, C's rows padded (the
+  // padding, NaN or 2, must stay as it was).
   const int64_t M = 3, N = 5, K = 8195;
   std::vector<float> A(M * K), B(K * N);
   for (size_t i = 0; i < A.size(); ++i)
@@ -166,8 +167,7 @@ TEST_F(FakeDriverTest, SplitKProductsMatchAReference) {
         for (float beta : {0.0f, 0.5f}) {
           // op(A)(i, p) and op(B)(p, j) of the case's storage.
           bool row = order == 101;
-          int64_t rowsA = row ? (ta ? K : M) : (ta ? K : M);
-          int64_t lda = row ? (ta ? M : K) : rowsA, ldb = row ? (tb ? K : N) : (tb ? N : K);
+          int64_t lda = row ? (ta ? M : K) : (ta ? K : M), ldb = row ? (tb ? K : N) : (tb ? N : K);
           auto opA = [&](int64_t i, int64_t p) {
             bool byRow = row != ta; // element (i, p) at i*ld + p
             return byRow ? A[i * lda + p] : A[p * lda + i];
@@ -176,9 +176,9 @@ TEST_F(FakeDriverTest, SplitKProductsMatchAReference) {
             bool byRow = row != tb;
             return byRow ? B[p * ldb + j] : B[j * ldb + p];
           };
-          int64_t ldc = row ? N : M;
-          std::vector<float> C(M * N, beta == 0.0f ? std::nanf("") : 2.0f);
-          std::vector<double> want(M * N);
+          int64_t ldc = (row ? N : M) + 2; // padded: the sum kernel must use ldc
+          std::vector<float> C((row ? M : N) * ldc, beta == 0.0f ? std::nanf("") : 2.0f);
+          std::vector<double> want(C.begin(), C.end()); // the padding stays as it was
           for (int64_t i = 0; i < M; ++i)
             for (int64_t j = 0; j < N; ++j) {
               double sum = 0;
@@ -193,7 +193,10 @@ TEST_F(FakeDriverTest, SplitKProductsMatchAReference) {
           EXPECT_EQ(counters().sgemms - sgemms, 2); // the batch, then the last slice
           EXPECT_EQ(counters().launches - launches, 1);
           for (size_t e = 0; e < C.size(); ++e)
-            EXPECT_NEAR(C[e], want[e], 1e-4 * std::max(1.0, std::fabs(want[e])))
+            if (std::isnan(want[e]))
+              EXPECT_TRUE(std::isnan(C[e])) << e;
+            else
+              EXPECT_NEAR(C[e], want[e], 1e-4 * std::max(1.0, std::fabs(want[e])))
                 << "order " << order << " ta " << ta << " tb " << tb << " beta " << beta
                 << " element " << e;
           ++cases;
