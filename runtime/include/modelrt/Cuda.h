@@ -329,6 +329,14 @@ inline Status downloadFloats(float *host, const DeviceBuffer &dev,
   return download(host, dev.data(), count * sizeof(float));
 }
 
+/// Records the module of an embedded PTX text (\p ptx: the runtime's
+/// modelrt_*_ptx functions), loaded lazily by the mgpu shim; callers keep
+/// the handle in a static, so that each text is recorded once.
+inline void *embeddedModule(const char *(*ptx)(size_t *size)) {
+  size_t size = 0;
+  return mgpuModuleLoadJIT(const_cast<char *>(ptx(&size)), 2);
+}
+
 } // namespace cuda
 } // namespace modelrt
 

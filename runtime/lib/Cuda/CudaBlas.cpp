@@ -104,11 +104,7 @@ BlasApi *blasApiLocked(BlasSlot &slot, std::string *why) {
 
 /// The split-K kernels' module, loaded (lazily, by the mgpu shim) once.
 void *blasKernelModule() {
-  static void *module = [] {
-    size_t size = 0;
-    const char *ptx = modelrt_blas_ptx(&size);
-    return mgpuModuleLoadJIT(const_cast<char *>(ptx), 2);
-  }();
+  static void *module = embeddedModule(modelrt_blas_ptx);
   return module;
 }
 

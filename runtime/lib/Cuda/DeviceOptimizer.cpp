@@ -8,11 +8,7 @@ namespace {
 
 /// The optimizer module, loaded (lazily, by the mgpu shim) once.
 void *optimizerModule() {
-  static void *module = [] {
-    size_t size = 0;
-    const char *ptx = modelrt_optimizer_ptx(&size);
-    return mgpuModuleLoadJIT(const_cast<char *>(ptx), 2);
-  }();
+  static void *module = cuda::embeddedModule(modelrt_optimizer_ptx);
   return module;
 }
 
