@@ -55,6 +55,10 @@ PYTHON = "/usr/bin/python3"
 ENV_BASES = [("inherited", {}),
              ("OPENBLAS_NUM_THREADS=1", {"OPENBLAS_NUM_THREADS": "1"}),
              ("OMP_WAIT_POLICY=PASSIVE", {"OMP_WAIT_POLICY": "PASSIVE"})]
+# The AVX2 configuration: both sides limited to AVX2 + FMA.
+AVX2_TORCH = {"ATEN_CPU_CAPABILITY": "avx2", "ONEDNN_MAX_CPU_ISA": "AVX2",
+              "OPENBLAS_CORETYPE": "Haswell"}
+AVX2_MODELC = {"MODELRT_CPU_ISA": "avx2"}
 # Per model: the .model file, the training/test subset sizes (0 = all) and
 # the (N0, N1) image counts of the differential eval at batch 1000 and 1,
 # and how many passes over the test set PyTorch's batch-1000 eval times.
@@ -69,18 +73,96 @@ QUICK = {"mlp": {"train": 10000, "test": 2000, "b1000": (1000, 10000), "b1": (20
          "cnn": {"train": 640, "test": 1000, "b1000": (1000, 2000), "b1": (50, 250)}}
 
 
-def environments():
-    """The six PyTorch environments: (name, env dict)."""
+def cpuFlags():
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("flags"):
+                return line.split(":", 1)[1].split()
+    return []
+
+
+def featureCore(flags):
+    """The OpenBLAS core this CPU's features call for (as the runtime's
+    CpuFeatures.cpp chooses it)."""
+    if all(f in flags for f in ("avx512f", "avx512bw", "avx512dq", "avx512vl")):
+        return "Cooperlake" if "avx512_bf16" in flags else "SkylakeX"
+    return "Haswell" if "avx2" in flags and "fma" in flags else None
+
+
+def environments(config="native"):
+    """The PyTorch environments: (name, env dict). Native: the three bases
+    as inherited, and with the OpenBLAS core that the CPU's features call
+    for (an OpenBLAS that does not know the CPU model otherwise falls back
+    to SSE3 kernels). AVX2: the three bases limited to AVX2 + FMA."""
     out = []
-    for unsetCore in (False, True):
+    if config == "avx2":
         for name, extra in ENV_BASES:
             env = dict(os.environ)
             env.update(extra)
-            if unsetCore:
-                env.pop("OPENBLAS_CORETYPE", None)
-                name += ", OPENBLAS_CORETYPE unset"
+            env.update(AVX2_TORCH)
+            out.append((name + ", AVX2", env))
+        return out
+    core = featureCore(cpuFlags())
+    for setCore in (False, True) if core else (False,):
+        for name, extra in ENV_BASES:
+            env = dict(os.environ)
+            env.update(extra)
+            if setCore:
+                env["OPENBLAS_CORETYPE"] = core
+                name += ", OPENBLAS_CORETYPE=" + core
             out.append((name, env))
     return out
+
+
+def modelcEnvironment(config):
+    env = dict(os.environ)
+    if config == "avx2":
+        env.update(AVX2_MODELC)
+    return env
+
+
+def machineInfo(work, config):
+    """The CPU (model, family/model, flags) and its FMA peak measured with
+    fma_peak.c at the configuration's vector width on 1 and all cores."""
+    info = {"config": config, "cores": os.cpu_count()}
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            key, _, val = line.partition(":")
+            key = key.strip()
+            if key in ("model name", "cpu family", "model") and key not in info:
+                info[key] = val.strip()
+    flags = cpuFlags()
+    info["flags"] = " ".join(flags)
+    wide = config == "native" and "avx512f" in flags
+    exe = os.path.join(work, "fma_peak")
+    subprocess.run(["cc", "-O2", "-pthread"] + (["-mavx512f"] if wide else ["-mavx2", "-mfma"]) +
+                   [os.path.join(HERE, "fma_peak.c"), "-o", exe], check=True)
+    info["fma_peak"] = {}
+    for threads in sorted({1, os.cpu_count()}):
+        out = subprocess.run([exe, str(threads), "0.5"], capture_output=True, text=True,
+                             check=True).stdout
+        info["fma_peak"][str(threads)] = json.loads(out)
+    return info
+
+
+def modelcKernels(net, env):
+    """The CPU and matrix-product lines of `NET info`."""
+    out = subprocess.run([net, "info"], capture_output=True, text=True, env=env,
+                         check=True).stdout
+    return {k: line.split(":", 1)[1].strip() for line in out.splitlines()
+            for k in ("CPU", "matrix products") if line.startswith(k + ":")}
+
+
+def torchOneDnnIsa(env):
+    """oneDNN's instruction set in a PyTorch environment (its verbose log of
+    one small convolution)."""
+    code = ("import torch; torch.nn.functional.conv2d(torch.randn(2, 3, 8, 8), "
+            "torch.randn(4, 3, 3, 3))")
+    e = dict(env)
+    e["ONEDNN_VERBOSE"] = "1"
+    out = subprocess.run([PYTHON, "-c", code], capture_output=True, text=True, env=e).stdout
+    m = re.search(r"isa:(.*)", out)
+    return m.group(1).strip() if m else "not reported"
 
 
 def timed(cmd, env=None, cwd=None, log=None):
@@ -226,9 +308,11 @@ def runTorch(name, cfg, env, seed, quick):
 def modelcRepeat(args, work, name, cfg, r, env, evalDirs, data, model):
     """Compile, train and eval once; returns a dict of figures."""
     net = os.path.join(work, name, name)
-    compSecs, compRss, _ = timed([args.modelc, model, "-o", net])
+    extra = ["--target-cpu=haswell"] if args.config == "avx2" else []
+    compSecs, compRss, _ = timed([args.modelc, model, "-o", net] + extra)
     res = {"compile_seconds": compSecs, "compile_peak_rss_kb": compRss,
            "flops_per_sample": flopsPerSample(net)}
+    res["kernels"] = modelcKernels(net, env)
     res.update(trainModelc(net, work, name, r, env))
     for batch, key in ((1000, "b1000"), (1, "b1")):
         e = evalModelc(net, data, evalDirs, res["checkpoint"], batch, cfg[key], env,
@@ -269,15 +353,19 @@ def main():
     ap.add_argument("--cnn-train-images", type=int, default=None,
                     help="CNN training subset (default 2560; 0 = all 60000)")
     ap.add_argument("--modelc", default=os.path.join(ROOT, "build", "bin", "modelc"))
-    ap.add_argument("--modelc-env", default="inherited",
-                    help="the environment (by name) modelc's executables run in")
+    ap.add_argument("--config", choices=("native", "avx2"), default="native",
+                    help="native: every feature of the CPU; avx2: both sides limited to "
+                         "AVX2 + FMA (modelc --target-cpu=haswell, MODELRT_CPU_ISA=avx2; "
+                         "PyTorch ATEN_CPU_CAPABILITY=avx2, ONEDNN_MAX_CPU_ISA=AVX2, "
+                         "OPENBLAS_CORETYPE=Haswell)")
     ap.add_argument("--work", default=None, help="work directory (default: a new temp dir)")
     ap.add_argument("--report", metavar="RESULTS.json", default=None,
                     help="only print the tables of an earlier run's results.json")
     args = ap.parse_args()
     if args.report:
         with open(args.report) as f:
-            print(tables.report(json.load(f), environments()))
+            results = json.load(f)
+        print(tables.report(results, environments(results.get("config", "native"))))
         return
     if args.repeats is None:
         args.repeats = 1 if args.quick else 3
@@ -285,16 +373,18 @@ def main():
     for m in names:
         if m not in MODELS:
             sys.exit("unknown model '%s' (mlp, cnn)" % m)
-    envs = environments()
-    modelcEnv = dict(envs)[args.modelc_env] if args.modelc_env in dict(envs) else None
-    if modelcEnv is None:
-        sys.exit("--modelc-env: one of: " + "; ".join(e for e, _ in envs))
+    envs = environments(args.config)
+    modelcEnv = modelcEnvironment(args.config)
     work = args.work or tempfile.mkdtemp(prefix="modelc-compare-")
     os.makedirs(work, exist_ok=True)
     started = time.time()
     load = os.getloadavg()
     results = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-               "load_before": load, "modelc_env": args.modelc_env, "quick": args.quick,
+               "load_before": load, "config": args.config,
+               "modelc_env": "MODELRT_CPU_ISA=avx2" if args.config == "avx2" else "inherited",
+               "machine": machineInfo(work, args.config),
+               "torch_onednn_isa": {e: torchOneDnnIsa(env) for e, env in envs},
+               "quick": args.quick,
                "repeats": args.repeats, "models": {}}
     for m in names:
         results["models"][m] = benchModel(args, work, m, envs, modelcEnv)

@@ -148,6 +148,22 @@ def evalThroughput(model, x, batch, repeats, count):
         return repeats * x.shape[0] / (time.perf_counter() - t0)
 
 
+def kernelsUsed():
+    """What this process ran: ATen's CPU capability, the OpenBLAS core (from
+    the loaded libopenblas); run.py adds oneDNN's instruction set."""
+    import ctypes
+    import re
+    cap = re.search(r"CPU capability usage: (\S+)", torch.__config__.show())
+    out = {"aten_cpu_capability": cap.group(1) if cap else "unknown"}
+    with open("/proc/self/maps") as f:
+        libs = sorted({l.split()[-1] for l in f if "libopenblas" in l})
+    if libs:
+        lib = ctypes.CDLL(libs[0])
+        lib.openblas_get_corename.restype = ctypes.c_char_p
+        out["openblas_core"] = lib.openblas_get_corename().decode()
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description="PyTorch side of bench/compare")
     ap.add_argument("--model", choices=sorted(MODELS), required=True)
@@ -191,6 +207,7 @@ def main():
         "eval_b1000_images_per_s": evalThroughput(model, xTest, 1000, a.eval_repeats, 0),
         "eval_b1_images_per_s": evalThroughput(model, xTest, 1, 0, a.batch1_images),
         "peak_rss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+        "kernels": kernelsUsed(),
     }
     print(json.dumps(r))
 

@@ -1,7 +1,11 @@
-//===- Blas.cpp - OpenBLAS through dlopen, with the CPU's own kernels ------===//
+//===- Blas.cpp - cblas_sgemm by oneDNN or OpenBLAS, chosen by features ---===//
 //
-// Implements Blas.h: opens libopenblas.so.0 with OPENBLAS_CORETYPE replaced
-// by MODELRT_OPENBLAS_CORETYPE (or removed) and OPENBLAS_THREAD_TIMEOUT
+// Implements Blas.h: the choice of library (MODELRT_BLAS, else oneDNN when
+// it opens, else OpenBLAS), the cblas_sgemm that forwards to it, and the
+// OpenBLAS backend (the oneDNN one is BlasOneDnn.cpp). OpenBLAS is opened
+// with OPENBLAS_CORETYPE replaced by MODELRT_OPENBLAS_CORETYPE or else by
+// the core that the CPU's features call for (CpuFeatures.h), and
+// OPENBLAS_THREAD_TIMEOUT
 // defaulted for the duration of the dlopen (OpenBLAS reads both in its
 // constructor), restores the environment, sets the
 // thread count, and forwards cblas_sgemm (as sgemv when C has one row or
@@ -9,11 +13,14 @@
 //
 //===----------------------------------------------------------------------===//
 #include "modelrt/Blas.h"
+#include "BlasBackends.h"
+#include "modelrt/CpuFeatures.h"
 #include "modelrt/Parallel.h"
 
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <dlfcn.h>
 #include <mutex>
 #include <optional>
@@ -34,7 +41,7 @@ using CoreNameFn = char *(*)();
 std::atomic<bool> opened{false};
 
 /// The opened library (or why it is not).
-struct BlasLibrary {
+struct OpenBlas {
   SgemmFn sgemm = nullptr;
   SgemvFn sgemv = nullptr;
   SetThreadsFn setThreads = nullptr; ///< null when the user chose the count
@@ -86,12 +93,20 @@ void *openWithEnvironment(const char *path, const char *coreType) {
   return dlopen(path, RTLD_NOW | RTLD_LOCAL);
 }
 
-BlasLibrary open() {
-  BlasLibrary lib;
+OpenBlas open() {
+  OpenBlas lib;
   const char *path = std::getenv("MODELRT_OPENBLAS");
   if (!path || !*path)
     path = "libopenblas.so.0";
-  void *handle = openWithEnvironment(path, std::getenv("MODELRT_OPENBLAS_CORETYPE"));
+  Expected<CpuLevel> cap = cpuLevelCap();
+  if (!cap) {
+    lib.status = cap.status();
+    return lib;
+  }
+  const char *core = std::getenv("MODELRT_OPENBLAS_CORETYPE");
+  if (!core || !*core)
+    core = hostKernels().openblasCore;
+  void *handle = openWithEnvironment(path, core);
   if (!handle) {
     const char *why = dlerror();
     lib.status = errorf("cannot open OpenBLAS (%s): %s; install Debian's libopenblas0 "
@@ -117,9 +132,9 @@ BlasLibrary open() {
   return lib;
 }
 
-BlasLibrary &library() {
+OpenBlas &library() {
   static std::once_flag once;
-  static BlasLibrary lib;
+  static OpenBlas lib;
   std::call_once(once, [] {
     lib = open();
     opened = true;
@@ -133,7 +148,7 @@ enum { RowMajor = 101, NoTrans = 111, Trans = 112 };
 constexpr double kMacsPerThread = 16.0 * 1024 * 1024;
 
 /// Sets OpenBLAS's thread count to \p n when it differs from the last one.
-void setThreads(BlasLibrary &lib, int n) {
+void setThreads(OpenBlas &lib, int n) {
   if (n != lib.threads) {
     lib.setThreads(n);
     lib.threads = n;
@@ -146,7 +161,7 @@ void setThreads(BlasLibrary &lib, int n) {
 /// saves, and spins afterwards against the data loader: MLP training at
 /// batch 64 went from 1453 to 1078 steps/s with two); the CNN's
 /// convolutions (up to 231M) run ~1.8x faster on two.
-void chooseThreads(BlasLibrary &lib, int M, int N, int K) {
+void chooseThreads(OpenBlas &lib, int M, int N, int K) {
   if (!lib.setThreads)
     return;
   double macs = double(M) * double(N) * double(K);
@@ -157,7 +172,7 @@ void chooseThreads(BlasLibrary &lib, int M, int N, int K) {
 /// 0.3.21's sgemm packs the whole other matrix even then (0.8 MB per call
 /// for the MLP's first layer at batch 1: 10.7 us, 37 GFLOP/s); sgemv reads
 /// it once. Returns false (nothing done) for every other product.
-bool productAsGemv(const BlasLibrary &lib, int order, int tA, int tB, int M, int N, int K,
+bool productAsGemv(const OpenBlas &lib, int order, int tA, int tB, int M, int N, int K,
                    float alpha, const float *A, int lda, const float *B, int ldb, float beta,
                    float *C, int ldc) {
   if (!lib.sgemv || order != RowMajor || K <= 0)
@@ -187,7 +202,7 @@ constexpr double kSplitMacs = 32.0 * 1000 * 1000;
 
 /// C = alpha op(A) op(B) + beta C (row-major) as two single-threaded sgemm
 /// calls on row halves of C (multiples of 16 rows), one per thread.
-void sgemmInRowHalves(BlasLibrary &lib, int tA, int tB, int M, int N, int K, float alpha,
+void sgemmInRowHalves(OpenBlas &lib, int tA, int tB, int M, int N, int K, float alpha,
                       const float *A, int lda, const float *B, int ldb, float beta, float *C,
                       int ldc) {
   setThreads(lib, 1);
@@ -200,30 +215,88 @@ void sgemmInRowHalves(BlasLibrary &lib, int tA, int tB, int M, int N, int K, flo
   });
 }
 
-} // namespace
+/// The BlasLibrary cblas_sgemm forwards to (-1 until one is opened).
+std::atomic<int> active{-1};
 
-bool blasSplitsRows(int M, int N, int K) {
-  const BlasLibrary &lib = library();
-  return lib.setThreads && M >= kSplitRows && double(M) * N * K >= kSplitMacs &&
-         twoPartsInParallel();
+/// MODELRT_BLAS's choice: onednn, openblas, or either (auto, the default).
+Expected<int> requestedLibrary() {
+  const char *want = std::getenv("MODELRT_BLAS");
+  if (!want || !*want || !std::strcmp(want, "auto"))
+    return -1;
+  if (!std::strcmp(want, "onednn"))
+    return int(BlasLibrary::OneDnn);
+  if (!std::strcmp(want, "openblas"))
+    return int(BlasLibrary::OpenBlas);
+  return errorf("MODELRT_BLAS is '%s'; it takes onednn, openblas or auto", want);
 }
 
-Status loadBlas() { return library().status; }
+/// Chooses and opens the library (called once).
+Status chooseLibrary() {
+  MODELRT_TRY(cpuLevelCap().status());
+  Expected<int> want = requestedLibrary();
+  if (!want)
+    return want.status();
+  if (*want >= 0)
+    return useBlasLibrary(BlasLibrary(*want));
+  Status dnnl = useBlasLibrary(BlasLibrary::OneDnn);
+  if (dnnl.isOk())
+    return dnnl;
+  Status openblas = useBlasLibrary(BlasLibrary::OpenBlas);
+  if (openblas.isOk())
+    return openblas;
+  return errorf("no library for matrix products: %s; and %s", dnnl.message().c_str(),
+                openblas.message().c_str());
+}
+
+} // namespace
+
+Status useBlasLibrary(BlasLibrary which) {
+  Status s = which == BlasLibrary::OneDnn ? loadOneDnn() : library().status;
+  if (s.isOk())
+    active = int(which);
+  return s;
+}
+
+Status loadBlas() {
+  static std::once_flag once;
+  static Status status;
+  std::call_once(once, [] { status = chooseLibrary(); });
+  return status;
+}
+
+std::string blasKernels() {
+  int which = active.load();
+  if (which == int(BlasLibrary::OneDnn))
+    return oneDnnKernels();
+  if (which == int(BlasLibrary::OpenBlas))
+    return "OpenBLAS, " + blasCoreName() + " kernels";
+  return "";
+}
+
+bool blasSplitsRows(int M, int N, int K) {
+  if (active.load() != int(BlasLibrary::OpenBlas))
+    return false;
+  const OpenBlas &lib = library();
+  return lib.setThreads && M >= kSplitRows &&
+         double(M) * N * K >= kSplitMacs && twoPartsInParallel();
+}
 
 int blasThreadTimeout() {
-  const BlasLibrary &lib = library();
+  const OpenBlas &lib = library();
   return lib.threadTimeout ? lib.threadTimeout() : -1;
 }
 
 int blasThreadCount() {
-  const BlasLibrary &lib = library();
+  const OpenBlas &lib = library();
   return lib.getThreads ? lib.getThreads() : 0;
 }
+
+int blasThreadsFor(int M, int N, int K) { return oneDnnThreadsFor(M, N, K); }
 
 std::string blasCoreName() {
   if (!opened.load())
     return "";
-  const BlasLibrary &lib = library();
+  const OpenBlas &lib = library();
   const char *name = lib.coreName ? lib.coreName() : nullptr;
   return name ? name : "";
 }
@@ -233,19 +306,26 @@ std::string blasCoreName() {
 extern "C" void cblas_sgemm(int order, int transA, int transB, int M, int N, int K,
                             float alpha, const float *A, int lda, const float *B, int ldb,
                             float beta, float *C, int ldc) {
-  modelrt::BlasLibrary &lib = modelrt::library();
-  if (!lib.sgemm) {
-    std::fprintf(stderr, "modelrt: %s\n", lib.status.message().c_str());
-    std::abort();
-  }
-  if (modelrt::productAsGemv(lib, order, transA, transB, M, N, K, alpha, A, lda, B, ldb, beta,
-                             C, ldc))
+  using namespace modelrt;
+  if (active.load() < 0)
+    if (Status s = loadBlas(); !s.isOk()) {
+      std::fprintf(stderr, "modelrt: %s\n", s.message().c_str());
+      std::abort();
+    }
+  if (active.load() == int(BlasLibrary::OneDnn)) {
+    if (order == RowMajor) // column-major C is row-major C^T = op(B)^T op(A)^T
+      oneDnnSgemm(transA == Trans, transB == Trans, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+    else
+      oneDnnSgemm(transB == Trans, transA == Trans, N, M, K, alpha, B, ldb, A, lda, beta, C, ldc);
     return;
-  if (order == modelrt::RowMajor && modelrt::blasSplitsRows(M, N, K)) {
-    modelrt::sgemmInRowHalves(lib, transA, transB, M, N, K, alpha, A, lda, B, ldb, beta, C,
-                              ldc);
+  }
+  OpenBlas &lib = library();
+  if (productAsGemv(lib, order, transA, transB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc))
+    return;
+  if (order == RowMajor && blasSplitsRows(M, N, K)) {
+    sgemmInRowHalves(lib, transA, transB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
     return;
   }
-  modelrt::chooseThreads(lib, M, N, K);
+  chooseThreads(lib, M, N, K);
   lib.sgemm(order, transA, transB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
 }

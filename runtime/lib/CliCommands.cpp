@@ -1,6 +1,8 @@
 //===- CliCommands.cpp - The train, eval and info subcommands --------------===//
 #include "CliInternal.h"
 
+#include "modelrt/Blas.h"
+#include "modelrt/CpuFeatures.h"
 #include "modelrt/Profile.h"
 #include "modelrt/Trainer.h"
 
@@ -163,6 +165,10 @@ Status runInfo(const ModelrtProgram &p, const CliArgs &a) {
   std::printf("memory for params + grads + state + optimizer state: %s (%lld + %lld + %lld + "
               "%lld f32 values)\n", formatBytes(bytes).c_str(), (long long)total,
               (long long)total, (long long)stateTotal, (long long)optimState);
+  std::printf("CPU: %s\n", describeCpu(hostCpuFeatures(), hostKernels()).c_str());
+  Status blas = loadBlas(); // info still answers without a BLAS library
+  std::printf("matrix products: %s\n",
+              blas.isOk() ? blasKernels().c_str() : ("unavailable: " + blas.message()).c_str());
   return Status::ok();
 }
 

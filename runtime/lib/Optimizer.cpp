@@ -111,12 +111,11 @@ void Optimizer::step(float *const *params, const float *const *grads, double lr)
       loop(variant, c, end - begin, params[i] + begin, grads[i] + begin, mi, vi);
     }
   };
-  // The vectorised update of 235k Adam parameters takes ~0.07 ms: waking
-  // the helper thread costs more than it saves (measured in training: 0.11
-  // ms per update on one core, 0.23 ms split). From 2M parameters on, the
-  // update leaves the cache and two cores stream it ~2x faster (4M: 2.9 ->
-  // 1.3 ms).
-  if (parallelUpdates && total >= (int64_t(1) << 21))
+  // From 64k parameters on, the update is split over two threads of the
+  // OpenMP team that also runs the products (Parallel.h): its worker is
+  // already awake after the backward pass's last product, and the update
+  // streams from L3 faster on two cores than on one.
+  if (parallelUpdates && total >= (int64_t(1) << 16))
     runInTwoParts([&](int k) { part(k, 2); });
   else
     part(0, 1);

@@ -1,31 +1,29 @@
 //===- OptimizerDispatch.cpp - Picks the optimizer loop for this CPU -------===//
 //
 // Implements bestStepLoop (OptimizerLoops.h): the widest build of the loop
-// that the running CPU supports, capped by MODELRT_CPU_ISA.
+// at the level chosen for the running CPU (CpuFeatures.h: its features,
+// capped by MODELRT_CPU_ISA).
 //
 //===----------------------------------------------------------------------===//
 #include "OptimizerLoops.h"
-
-#include <cstdlib>
-#include <cstring>
+#include "modelrt/CpuFeatures.h"
 
 namespace modelrt {
 namespace {
 
 StepLoopFn chooseStepLoop() {
 #if defined(__x86_64__) && defined(MODELRT_HAVE_WIDE_LOOPS)
-  const char *cap = std::getenv("MODELRT_CPU_ISA");
-  bool allowAvx512 = !cap || !std::strcmp(cap, "avx512");
-  bool allowAvx2 = allowAvx512 || !std::strcmp(cap, "avx2");
-  __builtin_cpu_init();
-  if (allowAvx512 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl"))
+  switch (hostKernels().level) {
+  case CpuLevel::Avx512:
     return stepLoopAvx512;
-  if (allowAvx2 && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+  case CpuLevel::Avx2:
     return stepLoopAvx2;
+  case CpuLevel::Baseline:
+    break;
+  }
 #endif
   return stepLoopBaseline;
 }
-
 } // namespace
 
 StepLoopFn bestStepLoop() {

@@ -1,64 +1,22 @@
-//===- Parallel.cpp - The helper thread of runInTwoParts -------------------===//
+//===- Parallel.cpp - runInTwoParts on OpenMP's team -----------------------===//
+//
+// Implements Parallel.h with one OpenMP parallel region of two threads. The
+// runtime's loops and oneDNN's products (BlasOneDnn.cpp, also built on
+// libgomp) then share one team of threads: libgomp keeps the calling
+// thread's workers between regions, so the two never oversubscribe the
+// cores, and a worker that has just run a product starts the next part at
+// once.
+//
+//===----------------------------------------------------------------------===//
 #include "modelrt/Parallel.h"
 
-#include <condition_variable>
 #include <cstdlib>
 #include <cstring>
-#include <mutex>
+#include <omp.h>
 #include <thread>
 
 namespace modelrt {
 namespace {
-
-/// One persistent thread that runs one job at a time.
-class HelperThread {
-public:
-  HelperThread() : thread([this] { loop(); }) {}
-  ~HelperThread() {
-    {
-      std::lock_guard<std::mutex> lock(mutex);
-      stopping = true;
-    }
-    wake.notify_one();
-    thread.join();
-  }
-  /// Starts \p fn on the helper thread.
-  void start(const std::function<void()> *fn) {
-    {
-      std::lock_guard<std::mutex> lock(mutex);
-      job = fn;
-      finished = false;
-    }
-    wake.notify_one();
-  }
-  /// Waits for the job started last.
-  void wait() {
-    std::unique_lock<std::mutex> lock(mutex);
-    done.wait(lock, [this] { return finished; });
-  }
-
-private:
-  void loop() {
-    std::unique_lock<std::mutex> lock(mutex);
-    for (;;) {
-      wake.wait(lock, [this] { return stopping || job; });
-      if (stopping)
-        return;
-      const std::function<void()> *fn = job;
-      job = nullptr;
-      lock.unlock();
-      (*fn)();
-      lock.lock();
-      finished = true;
-      done.notify_one();
-    }
-  }
-  std::mutex mutex;
-  std::condition_variable wake, done;
-  const std::function<void()> *job = nullptr;
-  bool finished = true, stopping = false;
-  std::thread thread; // last: started once the members above exist
-};
 
 bool decideParallel() {
   const char *env = std::getenv("MODELRT_THREADS");
@@ -80,13 +38,17 @@ void runInTwoParts(const std::function<void(int part)> &part) {
     part(1);
     return;
   }
-  static HelperThread helper;
-  static std::mutex oneCaller; // the helper serves one caller at a time
-  std::lock_guard<std::mutex> lock(oneCaller);
-  std::function<void()> second = [&] { part(1); };
-  helper.start(&second);
-  part(0);
-  helper.wait();
+#pragma omp parallel num_threads(2)
+  {
+    // OMP_THREAD_LIMIT or a nested region may leave one thread: it runs both.
+    int threads = omp_get_num_threads(), self = omp_get_thread_num();
+    if (threads == 1) {
+      part(0);
+      part(1);
+    } else if (self < 2) {
+      part(self);
+    }
+  }
 }
 
 } // namespace modelrt

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "modelrt/Profile.h"
 #include "modelrt/Blas.h"
+#include "modelrt/CpuFeatures.h"
 
 #include <algorithm>
 #include <atomic>
@@ -129,9 +130,10 @@ void writeProfileReport(FILE *f, size_t maxKernels) {
   if (gpu > 0)
     std::fprintf(f, "profile: GPU kernels: %.3f s of device time (CUDA events around each launch "
                     "and sgemm; the GPU runs while the host goes on)\n", gpu);
-  std::string core = blasCoreName();
-  if (!core.empty())
-    std::fprintf(f, "profile: matrix products by OpenBLAS, %s kernels\n", core.c_str());
+  std::fprintf(f, "profile: CPU: %s\n", describeCpu(hostCpuFeatures(), hostKernels()).c_str());
+  std::string kernels = blasKernels();
+  if (!kernels.empty())
+    std::fprintf(f, "profile: matrix products by %s\n", kernels.c_str());
 }
 
 } // namespace modelrt

@@ -1,18 +1,23 @@
-//===- BlasTest.cpp - cblas_sgemm through the runtime's OpenBLAS loader ----===//
+//===- BlasTest.cpp - cblas_sgemm through oneDNN and through OpenBLAS -----===//
 //
-// The runtime's cblas_sgemm (runtime/lib/Blas.cpp) against a float64 loop
-// written here: every transpose combination, products with one row or one
-// column (served by sgemv) and general ones (sgemm), padded leading
-// dimensions, alpha and beta, sizes around the vector widths.
+// The runtime's cblas_sgemm (runtime/lib/Blas.cpp), with each of its two
+// libraries, against a float64 loop written here: every transpose
+// combination, products with one row or one column and general ones, padded
+// leading dimensions, alpha and beta, odd sizes around the vector widths
+// (1, 7, 63, 65, 1000), on one thread and on every core; the same product
+// twice gives the same bits. Then each library's own configuration: the
+// default choice, thread counts, OpenBLAS's sgemv and row halves.
 //
 //===----------------------------------------------------------------------===//
 #include "modelrt/Blas.h"
+#include "modelrt/CpuFeatures.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <thread>
 #include <vector>
 
@@ -45,21 +50,92 @@ void fillOperands(std::vector<float> &A, std::vector<float> &B, std::vector<floa
   }
 }
 
-} // namespace
 
-TEST(Blas, LoadsOpenBlas) {
-  Status s = loadBlas();
-  ASSERT_TRUE(s.isOk()) << s.message();
-  EXPECT_FALSE(blasCoreName().empty());
+/// Runs each test with \p library active, and oneDNN (the default) after.
+class BlasWith : public ::testing::TestWithParam<BlasLibrary> {
+protected:
+  void SetUp() override {
+    Status s = useBlasLibrary(GetParam());
+    ASSERT_TRUE(s.isOk()) << s.message();
+  }
+  void TearDown() override { ASSERT_TRUE(useBlasLibrary(BlasLibrary::OneDnn).isOk()); }
+};
+
+INSTANTIATE_TEST_SUITE_P(Libraries, BlasWith,
+                         ::testing::Values(BlasLibrary::OneDnn, BlasLibrary::OpenBlas),
+                         [](const auto &info) {
+                           return info.param == BlasLibrary::OneDnn ? "OneDnn" : "OpenBlas";
+                         });
+
+/// Runs each test with OpenBLAS active, and oneDNN (the default) after.
+class OpenBlasActive : public ::testing::Test {
+protected:
+  void SetUp() override { ASSERT_TRUE(useBlasLibrary(BlasLibrary::OpenBlas).isOk()); }
+  void TearDown() override { ASSERT_TRUE(useBlasLibrary(BlasLibrary::OneDnn).isOk()); }
+};
+
+/// A product that runs on every core (oneDNN) or on OpenBLAS's threads.
+void bigProduct(std::vector<float> &C) {
+  const int M = 1000, N = 65, K = 1000;
+  std::vector<float> A(size_t(M) * K), B(size_t(K) * N);
+  for (size_t i = 0; i < A.size(); ++i)
+    A[i] = value(int(i), 11);
+  for (size_t i = 0; i < B.size(); ++i)
+    B[i] = value(int(i), 12);
+  C.assign(size_t(M) * N, 0.0f);
+  cblas_sgemm(101, 111, 111, M, N, K, 1.0f, A.data(), K, B.data(), N, 0.0f, C.data(), N);
 }
 
-TEST(Blas, SgemmMatchesFloat64Reference) {
+} // namespace
+
+TEST(Blas, OneDnnIsTheDefault) {
+  if (const char *want = std::getenv("MODELRT_BLAS"))
+    GTEST_SKIP() << "MODELRT_BLAS=" << want << " chooses";
+  Status s = loadBlas();
+  ASSERT_TRUE(s.isOk()) << s.message();
+  EXPECT_EQ(blasKernels().rfind("oneDNN ", 0), 0u) << blasKernels();
+}
+
+TEST(Blas, OpenBlasGetsTheCoreTheFeaturesCallFor) {
+  if (std::getenv("MODELRT_OPENBLAS_CORETYPE"))
+    GTEST_SKIP() << "MODELRT_OPENBLAS_CORETYPE chooses";
+  ASSERT_TRUE(useBlasLibrary(BlasLibrary::OpenBlas).isOk());
+  EXPECT_EQ(blasCoreName(), hostKernels().openblasCore);
+  EXPECT_EQ(blasKernels(), "OpenBLAS, " + std::string(hostKernels().openblasCore) + " kernels");
+  ASSERT_TRUE(useBlasLibrary(BlasLibrary::OneDnn).isOk());
+}
+
+// Products below 256k multiply-adds run on one OpenMP thread, larger ones
+// on every core (unless OMP_NUM_THREADS decides).
+TEST(Blas, OneDnnThreadsFollowTheProductSize) {
+  ASSERT_TRUE(useBlasLibrary(BlasLibrary::OneDnn).isOk());
+  if (std::getenv("OMP_NUM_THREADS")) {
+    EXPECT_EQ(blasThreadsFor(1000, 256, 784), 0);
+    return;
+  }
+  int cores = int(std::max(1u, std::thread::hardware_concurrency()));
+  EXPECT_EQ(blasThreadsFor(64, 10, 128), 1);
+  EXPECT_EQ(blasThreadsFor(1, 256, 784), 1);
+  EXPECT_EQ(blasThreadsFor(1, 128, 3136), cores);
+  EXPECT_EQ(blasThreadsFor(64, 256, 784), cores);
+}
+
+TEST_P(BlasWith, TheSameProductGivesTheSameBits) {
+  std::vector<float> first, second;
+  bigProduct(first);
+  bigProduct(second);
+  ASSERT_EQ(first.size(), second.size());
+  EXPECT_EQ(std::memcmp(first.data(), second.data(), first.size() * sizeof(float)), 0);
+}
+
+TEST_P(BlasWith, SgemmMatchesFloat64Reference) {
   struct Shape {
     int M, N, K;
   };
   std::vector<Shape> shapes = {{1, 1, 1},    {1, 7, 65},  {1, 256, 784}, {1, 10, 128},
                                {65, 1, 7},   {1000, 1, 3}, {7, 1, 63},   {5, 9, 17},
-                               {64, 10, 128}, {63, 65, 1}};
+                               {64, 10, 128}, {63, 65, 1},  {65, 63, 7},  {1000, 7, 65},
+                               {7, 1000, 63}, {65, 1000, 1000}};
   for (Shape sh : shapes)
     for (int tA = 0; tA < 2; ++tA)
       for (int tB = 0; tB < 2; ++tB)
@@ -92,9 +168,8 @@ TEST(Blas, SgemmMatchesFloat64Reference) {
 // OpenBLAS loads with OPENBLAS_THREAD_TIMEOUT=4 (its idle threads sleep
 // instead of spinning) unless the user set the variable, and the
 // environment is left as it was.
-TEST(Blas, IdleThreadsSleepUnlessTheUserSetTheTimeout) {
+TEST_F(OpenBlasActive, IdleThreadsSleepUnlessTheUserSetTheTimeout) {
   const char *user = std::getenv("OPENBLAS_THREAD_TIMEOUT");
-  ASSERT_TRUE(loadBlas().isOk());
   int timeout = blasThreadTimeout();
   ASSERT_NE(timeout, -1) << "this OpenBLAS does not report its thread timeout";
   if (user) {
@@ -108,8 +183,7 @@ TEST(Blas, IdleThreadsSleepUnlessTheUserSetTheTimeout) {
 // Products below 16M multiply-adds run on one OpenBLAS thread, larger ones on
 // one thread per 16M, at most one per core (unless OPENBLAS_NUM_THREADS or
 // OMP_NUM_THREADS is set: then the count is the user's and is not checked).
-TEST(Blas, ThreadsFollowTheProductSize) {
-  ASSERT_TRUE(loadBlas().isOk());
+TEST_F(OpenBlasActive, ThreadsFollowTheProductSize) {
   if (std::getenv("OPENBLAS_NUM_THREADS") || std::getenv("OMP_NUM_THREADS"))
     GTEST_SKIP() << "the thread count is the user's";
   int cores = int(std::max(1u, std::thread::hardware_concurrency()));
@@ -130,8 +204,7 @@ TEST(Blas, ThreadsFollowTheProductSize) {
 // on the runtime's two threads (when it has them and the OpenBLAS thread
 // count is not the user's): odd row counts, both transpositions of A (whose
 // half starts at a row or at a column), padded leading dimensions, beta.
-TEST(Blas, RowHalvesMatchFloat64Reference) {
-  ASSERT_TRUE(loadBlas().isOk());
+TEST_F(OpenBlasActive, RowHalvesMatchFloat64Reference) {
   const int M = 515, N = 130, K = 480; // 32.1M multiply-adds
   bool split = blasSplitsRows(M, N, K);
   if (!std::getenv("OPENBLAS_NUM_THREADS") && !std::getenv("OMP_NUM_THREADS") &&

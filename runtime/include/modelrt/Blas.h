@@ -1,26 +1,32 @@
-//===- Blas.h - OpenBLAS, loaded at start-up with the CPU's own kernels ----===//
+//===- Blas.h - Matrix products by a library chosen for the CPU's features -===//
 //
 // Declares modelrt's BLAS layer. Compiled models call `cblas_sgemm` for
 // matrix products and convolutions (compiler/lib/Pipelines/MatmulToBlas.cpp);
-// the runtime defines that symbol and forwards it to OpenBLAS
-// (libopenblas.so.0), which it opens with dlopen so that it decides what
-// OpenBLAS sees when it picks its kernels:
-//   - OPENBLAS_CORETYPE from the environment is NOT passed on: OpenBLAS
-//     detects the CPU. (Machines that set OPENBLAS_CORETYPE=Haswell on an
-//     AVX-512 CPU halve every matrix product: MLP training 59k -> 80k
-//     samples/s on the development machine once it is ignored.)
-//   - MODELRT_OPENBLAS_CORETYPE=NAME chooses OpenBLAS's core (as
-//     OPENBLAS_CORETYPE would), for the rare CPU OpenBLAS misdetects.
-//   - OpenBLAS gets one thread per 16M multiply-adds of each product, at
-//     most one per core, unless OPENBLAS_NUM_THREADS or OMP_NUM_THREADS is
-//     set (docs/cli.md, "Threads");
-//   - OPENBLAS_THREAD_TIMEOUT defaults to 4: OpenBLAS's idle threads sleep
-//     instead of spinning on the second core between products;
-//   - a product with one row or one column runs as sgemv;
-//   - a product of at least 512 rows and 32M multiply-adds (the MLP's first
-//     layer at evaluation batch 1000) runs as two single-threaded halves of
-//     its rows on the runtime's two threads (Parallel.h): 245 against
-//     160-228 GFLOP/s for OpenBLAS's own two threads on this shape.
+// the runtime defines that symbol and forwards it to one of two libraries,
+// each opened with dlopen (the executable links neither) and each told which
+// kernels to use from the CPU's features (CpuFeatures.h), never left to a
+// table of CPU models:
+//   - oneDNN (libdnnl.so.2, Debian's libdnnl2), the default: `dnnl_sgemm`,
+//     JIT-compiled for the instruction set oneDNN detects by features,
+//     capped at the runtime's level (MODELRT_CPU_ISA). Products of at least
+//     256k multiply-adds run on every core (OpenMP threads), smaller ones on
+//     one, unless OMP_NUM_THREADS is set.
+//   - OpenBLAS (libopenblas.so.0), when oneDNN cannot be opened or
+//     MODELRT_BLAS=openblas: opened with OPENBLAS_CORETYPE set to the core
+//     the features call for (Cooperlake or SkylakeX on AVX-512, Haswell on
+//     AVX2, ...; the environment's OPENBLAS_CORETYPE is NOT passed on), or
+//     to MODELRT_OPENBLAS_CORETYPE=NAME when set.
+//     - OpenBLAS gets one thread per 16M multiply-adds of each product, at
+//       most one per core, unless OPENBLAS_NUM_THREADS or OMP_NUM_THREADS
+//       is set (docs/cli.md, "Threads");
+//     - OPENBLAS_THREAD_TIMEOUT defaults to 4: OpenBLAS's idle threads
+//       sleep instead of spinning on the second core between products;
+//     - a product with one row or one column runs as sgemv;
+//     - a product of at least 512 rows and 32M multiply-adds runs as two
+//       single-threaded halves of its rows on the runtime's two threads
+//       (Parallel.h).
+// MODELRT_BLAS=onednn|openblas|auto chooses; MODELRT_ONEDNN / MODELRT_OPENBLAS
+// name other library files.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MODELRT_BLAS_H
@@ -32,17 +38,34 @@
 
 namespace modelrt {
 
-/// Opens OpenBLAS once (thread-safe) and configures it as above. Returns the
-/// same error on every call when it cannot be opened (naming the library and
-/// the package that provides it).
+/// The libraries cblas_sgemm can forward to.
+enum class BlasLibrary { OneDnn, OpenBlas };
+
+/// Chooses the library once (thread-safe; MODELRT_BLAS, else oneDNN when it
+/// opens, else OpenBLAS), opens and configures it as above. Returns the same
+/// error on every call when none can be opened (naming each library and the
+/// package that provides it) or MODELRT_BLAS / MODELRT_CPU_ISA is malformed.
 Status loadBlas();
+
+/// Makes cblas_sgemm forward to \p which from now on, opening it if needed
+/// (for tests and benchmarks that compare the two); fails as loadBlas().
+Status useBlasLibrary(BlasLibrary which);
+
+/// The library and kernels that cblas_sgemm uses now ("oneDNN 2.6.3 sgemm,
+/// avx512_core_amx kernels", "OpenBLAS, Cooperlake kernels"); empty before
+/// a library is opened (this opens none).
+std::string blasKernels();
+
+/// The OpenMP threads the oneDNN backend gives an M x N x K product (0 when
+/// OMP_NUM_THREADS decides). Opens oneDNN.
+int blasThreadsFor(int M, int N, int K);
 
 /// OpenBLAS's name for the kernels it chose ("SkylakeX", "Haswell", ...);
 /// empty when OpenBLAS was not opened (this does not open it).
 std::string blasCoreName();
 
 /// Whether cblas_sgemm runs a row-major M x N x K product as two row halves
-/// on the runtime's two threads (see the file comment). Opens OpenBLAS.
+/// on the runtime's two threads (OpenBLAS only; see the file comment).
 bool blasSplitsRows(int M, int N, int K);
 
 /// The idle-spin limit OpenBLAS read from OPENBLAS_THREAD_TIMEOUT when it
@@ -58,8 +81,8 @@ int blasThreadCount();
 } // namespace modelrt
 
 extern "C" {
-/// CBLAS's sgemm, forwarded to OpenBLAS (loaded on first use if loadBlas()
-/// was not called). If OpenBLAS cannot be opened it prints loadBlas()'s
+/// CBLAS's sgemm, forwarded to the chosen library (loaded on first use if
+/// loadBlas() was not called). If none can be opened it prints loadBlas()'s
 /// error and aborts: it returns nothing to report through, and the CLI
 /// calls loadBlas() first, so this is only reached by programs embedding the
 /// runtime without checking.

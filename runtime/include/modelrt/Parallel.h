@@ -1,11 +1,12 @@
 //===- Parallel.h - Splitting one loop over the two cores ------------------===//
 //
-// Implements `runInTwoParts`: calls part(0) on the calling thread and
-// part(1) on a persistent helper thread (started on first use, sleeping
-// between uses), and returns when both are done. Used for the memory-bound
-// loops of the runtime (the optimizer's update over every parameter), which
-// run about 1.6x faster on two cores than on one. Runs both parts on the
-// caller when the machine has one core or MODELRT_THREADS=1 is set.
+// Implements `runInTwoParts`: calls part(0) and part(1) on two threads of
+// OpenMP's team (the calling thread and a libgomp worker, the same team that
+// runs oneDNN's products, so the runtime never has more busy threads than
+// cores), and returns when both are done. Used for the memory-bound loops
+// of the runtime (the optimizer's update over every parameter). Runs both
+// parts on the caller when the machine has one core or MODELRT_THREADS=1 is
+// set.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MODELRT_PARALLEL_H

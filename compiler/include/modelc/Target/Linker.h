@@ -29,10 +29,11 @@ struct LinkOptions {
   std::string runtimeLibDir;
   /// The executable to write.
   std::string outputPath;
-  /// System libraries appended after the inputs and the runtime. (OpenBLAS
-  /// is not among them: the runtime opens it at start-up, runtime/include/
-  /// modelrt/Blas.h.)
-  std::vector<std::string> systemLibs = {"-lz", "-lpthread", "-lm"};
+  /// System libraries appended after the inputs and the runtime: libgomp
+  /// for the runtime's two-part loops (runtime/lib/Parallel.cpp). (oneDNN
+  /// and OpenBLAS are not among them: the runtime opens one at start-up,
+  /// runtime/include/modelrt/Blas.h.)
+  std::vector<std::string> systemLibs = {"-lz", "-lgomp", "-lpthread", "-lm"};
 };
 
 /// Returns the runtime library directory for a modelc binary at
