@@ -3,13 +3,12 @@
 // Implements Blas.h: the choice of library (MODELRT_BLAS, else oneDNN when
 // it opens, else OpenBLAS), the cblas_sgemm that forwards to it, and the
 // OpenBLAS backend (the oneDNN one is BlasOneDnn.cpp). OpenBLAS is opened
-// with OPENBLAS_CORETYPE replaced by MODELRT_OPENBLAS_CORETYPE or else by
-// the core that the CPU's features call for (CpuFeatures.h), and
-// OPENBLAS_THREAD_TIMEOUT
-// defaulted for the duration of the dlopen (OpenBLAS reads both in its
-// constructor), restores the environment, sets the
-// thread count, and forwards cblas_sgemm (as sgemv when C has one row or
-// one column, as two row halves on two threads when it is large and tall).
+// with OPENBLAS_CORETYPE set, for the duration of the dlopen, to
+// MODELRT_OPENBLAS_CORETYPE or else to the core that the CPU's features
+// call for (CpuFeatures.h), and OPENBLAS_THREAD_TIMEOUT defaulted (OpenBLAS
+// reads both in its constructor); the environment is then restored. Its
+// products run as sgemv when C has one row or one column, and as two row
+// halves on two threads when they are large and tall.
 //
 //===----------------------------------------------------------------------===//
 #include "modelrt/Blas.h"

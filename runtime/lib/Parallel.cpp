@@ -52,3 +52,13 @@ void runInTwoParts(const std::function<void(int part)> &part) {
 }
 
 } // namespace modelrt
+
+extern "C" void modelrt_parallel_for(void (*fn)(void *, int64_t, int64_t), void *ctx,
+                                     int64_t begin, int64_t end, int64_t work) {
+  if (work < modelrt::kParallelLoopWork || end - begin < 2 || !modelrt::twoPartsInParallel()) {
+    fn(ctx, begin, end);
+    return;
+  }
+  int64_t mid = begin + (end - begin) / 2;
+  modelrt::runInTwoParts([&](int part) { part ? fn(ctx, mid, end) : fn(ctx, begin, mid); });
+}

@@ -132,7 +132,14 @@ namespace {
 /// Final stage: loops, control flow, and the LLVM dialect.
 void addLLVMStage(OpPassManager &pm, const CpuPipelineOptions &options) {
   pm.addPass(std::make_unique<MemrefCopyToLinalgPass>());
-  pm.addPass(createConvertLinalgToLoopsPass());
+  pm.addPass(createInterleaveReductionsPass());
+  pm.addPass(createInnerWindowLoopsPass());
+  if (options.parallelKernels && options.outlineKernels) {
+    pm.addPass(createConvertLinalgToParallelLoopsPass());
+    pm.addPass(createParallelKernelLoopsPass());
+  } else {
+    pm.addPass(createConvertLinalgToLoopsPass());
+  }
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
@@ -152,6 +159,8 @@ void addLLVMStage(OpPassManager &pm, const CpuPipelineOptions &options) {
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  if (options.parallelKernels && options.outlineKernels)
+    pm.addPass(createParallelKernelCallsPass());
   pm.addPass(createCanonicalizerPass());
 }
 
@@ -225,6 +234,10 @@ struct CpuPipelineCLOptions
       *this, "instrument-kernels",
       llvm::cl::desc("Profiling hooks around every kernel"),
       llvm::cl::init(true)};
+  Option<bool> parallelKernels{
+      *this, "parallel-kernels",
+      llvm::cl::desc("Kernels' parallel loops through modelrt_parallel_for"),
+      llvm::cl::init(true)};
   Option<CpuStage> stopAfter{
       *this, "stop-after", llvm::cl::desc("The last stage to run"),
       llvm::cl::init(CpuStage::LLVM),
@@ -244,6 +257,10 @@ void registerModelcPipelines() {
   registerOutlineKernelsPass();
   registerWidenBoolTensorsPass();
   registerCollapseLoopDimsPass();
+  registerInterleaveReductionsPass();
+  registerInnerWindowLoopsPass();
+  registerParallelKernelLoopsPass();
+  registerParallelKernelCallsPass();
   registerFuseElementwisePass();
   PassPipelineRegistration<CpuPipelineCLOptions>(
       "modelc-cpu-lowering",
@@ -254,6 +271,7 @@ void registerModelcPipelines() {
         options.emitCInterface = cl.emitCInterface;
         options.outlineKernels = cl.outlineKernels;
         options.instrumentKernels = cl.instrumentKernels;
+        options.parallelKernels = cl.parallelKernels;
         options.stopAfter = cl.stopAfter;
         buildCpuLoweringPipeline(pm, options);
       });

@@ -18,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "KernelProfile.h"
+#include "ParallelKernels.h"
 #include "modelc/Pipelines/CpuPipeline.h"
 #include "modelc/Transforms/Autodiff.h"
 
@@ -117,6 +118,7 @@ func::CallOp outline(Operation *op, StringRef name, func::FuncOp parent) {
                                  b.getFunctionType(types, {}));
   fn.setPrivate();
   fn->setAttr("passthrough", b.getArrayAttr({b.getStringAttr("noinline")}));
+  fn->setAttr(kKernelAttr, b.getUnitAttr());
   Block *body = fn.addEntryBlock();
   IRMapping map;
   for (auto [v, arg] : llvm::zip(captured, body->getArguments()))

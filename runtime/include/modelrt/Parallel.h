@@ -12,6 +12,7 @@
 #ifndef MODELRT_PARALLEL_H
 #define MODELRT_PARALLEL_H
 
+#include <cstdint>
 #include <functional>
 
 namespace modelrt {
@@ -23,6 +24,21 @@ void runInTwoParts(const std::function<void(int part)> &part);
 /// True when runInTwoParts really uses two threads.
 bool twoPartsInParallel();
 
+/// The work (iterations times operations per iteration, as the compiler
+/// estimates it) from which modelrt_parallel_for splits a loop.
+constexpr int64_t kParallelLoopWork = int64_t(1) << 18;
+
 } // namespace modelrt
+
+extern "C" {
+/// Runs fn(ctx, b, e) over [begin, end): once over the whole range, or,
+/// when \p work is at least modelrt::kParallelLoopWork, the range has two
+/// iterations or more and runInTwoParts has two threads, over its two
+/// halves on two threads. Compiled kernels call it for their parallel
+/// loops (compiler/lib/Pipelines/ParallelKernelCalls.cpp); every iteration
+/// writes its own elements, so the split gives the same bits.
+void modelrt_parallel_for(void (*fn)(void *ctx, int64_t begin, int64_t end), void *ctx,
+                          int64_t begin, int64_t end, int64_t work);
+}
 
 #endif // MODELRT_PARALLEL_H

@@ -23,6 +23,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "modelrt/BufferPool.h"
+#include "modelrt/Parallel.h"
 #include "modelrt/Profile.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/TargetSelect.h"
@@ -54,7 +55,8 @@ private:
 };
 
 /// Gives the JIT the runtime entry points generated code calls (the buffer
-/// pool's allocation functions and the profiling hooks), taken from the
+/// pool's allocation functions, the profiling hooks and the parallel loop
+/// runner), taken from the
 /// modelrt library linked into this test.
 static llvm::Error defineRuntimeSymbols(llvm::orc::LLJIT &jit) {
   llvm::orc::SymbolMap symbols;
@@ -69,6 +71,7 @@ static llvm::Error defineRuntimeSymbols(llvm::orc::LLJIT &jit) {
   add("_mlir_memref_to_llvm_free", (void *)&_mlir_memref_to_llvm_free);
   add("modelrt_kernel_enter", (void *)&modelrt_kernel_enter);
   add("modelrt_kernel_exit", (void *)&modelrt_kernel_exit);
+  add("modelrt_parallel_for", (void *)&modelrt_parallel_for);
   return jit.getMainJITDylib().define(llvm::orc::absoluteSymbols(symbols));
 }
 

@@ -2,9 +2,10 @@
 // link-runtime.test: a main that calls one generated kernel through its
 // C interface. log_softmax([1,2,3]) = [1,2,3] - 3 - log(e^-2 + e^-1 + 1).
 // It also defines what generated code needs from the runtime: the buffer
-// allocation entry points (plain malloc/free here), the profiling hooks, and
-// cblas_sgemm (the real runtime forwards it to OpenBLAS; the kernel called
-// here has no product, so the stand-in only reports a call).
+// allocation entry points (plain malloc/free here), the profiling hooks, the
+// parallel loop runner (here: the whole range on this thread), and
+// cblas_sgemm (the real runtime forwards it to oneDNN or OpenBLAS; the
+// kernel called here has no product, so the stand-in only reports a call).
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -16,6 +17,10 @@ extern "C" void *_mlir_memref_to_llvm_aligned_alloc(size_t a, size_t n) {
 extern "C" void _mlir_memref_to_llvm_free(void *p) { std::free(p); }
 extern "C" void modelrt_kernel_enter(const char *) {}
 extern "C" void modelrt_kernel_exit(const char *, int64_t) {}
+extern "C" void modelrt_parallel_for(void (*fn)(void *, int64_t, int64_t), void *ctx,
+                                     int64_t begin, int64_t end, int64_t) {
+  fn(ctx, begin, end);
+}
 extern "C" void cblas_sgemm(int, int, int, int, int, int, float, const float *, int,
                             const float *, int, float, float *, int) {
   std::fprintf(stderr, "fake runtime: cblas_sgemm is not implemented\n");

@@ -42,6 +42,9 @@ struct CpuPipelineOptions {
   /// Call the runtime's profiling hooks around every kernel (they return at
   /// once unless the executable runs with `--profile`).
   bool instrumentKernels = true;
+  /// Run the kernels' parallel loops through `modelrt_parallel_for`, which
+  /// splits large ones over the cores (needs outlineKernels).
+  bool parallelKernels = true;
   /// The last stage to run.
   CpuStage stopAfter = CpuStage::LLVM;
   /// Run only the stages after `Kernels` (the module already went through
@@ -82,6 +85,38 @@ std::unique_ptr<mlir::Pass> createOutlineKernelsPass(bool instrument);
 
 /// Registers `modelc-outline-kernels` with MLIR's global pass registry.
 void registerOutlineKernelsPass();
+
+/// Creates `modelc-interleave-reductions`: the parallel dimensions of a sum
+/// to few outputs move innermost, so that its outputs' chains of additions
+/// interleave (each output keeps the order of its terms).
+std::unique_ptr<mlir::Pass> createInterleaveReductionsPass();
+
+/// Registers `modelc-interleave-reductions` with MLIR's global pass registry.
+void registerInterleaveReductionsPass();
+
+/// Creates `modelc-inner-window-loops`: the tiny constant dimensions of an
+/// all-parallel generic (pooling windows) move innermost, where LLVM unrolls
+/// them and shares what a window's elements compute alike.
+std::unique_ptr<mlir::Pass> createInnerWindowLoopsPass();
+
+/// Registers `modelc-inner-window-loops` with MLIR's global pass registry.
+void registerInnerWindowLoopsPass();
+
+/// Creates `modelc-parallel-kernel-loops`: each top-level scf.parallel of an
+/// outlined kernel moves into a part function over a range of its first
+/// dimension, called over the whole range with the loop's estimated work.
+std::unique_ptr<mlir::Pass> createParallelKernelLoopsPass();
+
+/// Registers `modelc-parallel-kernel-loops` with MLIR's global pass registry.
+void registerParallelKernelLoopsPass();
+
+/// Creates `modelc-parallel-kernel-calls` (LLVM dialect): calls of part
+/// functions become `modelrt_parallel_for` calls through a trampoline that
+/// unpacks the arguments from a stack frame.
+std::unique_ptr<mlir::Pass> createParallelKernelCallsPass();
+
+/// Registers `modelc-parallel-kernel-calls` with MLIR's global pass registry.
+void registerParallelKernelCallsPass();
 
 /// Creates `modelc-widen-bool-tensors`: i1 tensors passed from one
 /// linalg.generic to others are stored as i8 (loops over i1 memory are never

@@ -1,0 +1,151 @@
+//===- ParallelKernelLoops.cpp - Kernel loops that may run on every core --===//
+//
+// Implements the `modelc-parallel-kernel-loops` pass. In each outlined
+// kernel (a function marked `modelc.kernel` by modelc-outline-kernels),
+// every top-level `scf.parallel` without results moves into a new private
+// function
+//   @<kernel>.part<N>(%begin: index, %end: index, %work: index, captured...)
+// that runs the loop over [begin, end) of its first dimension, and is
+// replaced by a call to it over the whole range. `%work` estimates the
+// loop's cost (its iterations times the operations of one iteration, nested
+// loops of known trip count included). The function carries
+// `modelc.parallel_part`: modelc-parallel-kernel-calls later turns the call
+// into one to the runtime's `modelrt_parallel_for`, which splits the range
+// over the cores when the work is large enough. Each iteration of a parallel
+// dimension writes its own elements, so the split changes no result.
+//
+//===----------------------------------------------------------------------===//
+#include "ParallelKernels.h"
+#include "modelc/Pipelines/CpuPipeline.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+
+namespace modelc {
+namespace {
+
+/// Operations one iteration of \p region runs: nested loops with constant
+/// bounds count their trip count times, others kDynamicTrips times.
+int64_t costOf(Region &region) {
+  constexpr int64_t kDynamicTrips = 16;
+  int64_t cost = 0;
+  for (Operation &op : region.getOps()) {
+    int64_t inner = 0;
+    for (Region &r : op.getRegions())
+      inner += costOf(r);
+    int64_t trips = 1;
+    if (auto loop = dyn_cast<LoopLikeOpInterface>(op)) {
+      std::optional<SmallVector<OpFoldResult>> lb = loop.getLoopLowerBounds(),
+                                                ub = loop.getLoopUpperBounds();
+      for (size_t i = 0; lb && ub && i < lb->size(); ++i) {
+        std::optional<int64_t> l = getConstantIntValue((*lb)[i]), u = getConstantIntValue((*ub)[i]);
+        trips *= l && u ? std::max<int64_t>(*u - *l, 0) : kDynamicTrips;
+      }
+    }
+    cost += 1 + trips * inner;
+  }
+  return cost;
+}
+
+/// (ub - lb) ceildiv step of dimension \p d of \p loop, built before it.
+Value tripCount(OpBuilder &b, scf::ParallelOp loop, unsigned d) {
+  Location loc = loop.getLoc();
+  Value span = arith::SubIOp::create(b, loc, loop.getUpperBound()[d], loop.getLowerBound()[d]);
+  return arith::CeilDivSIOp::create(b, loc, span, loop.getStep()[d]);
+}
+
+/// The loop's iterations times its per-iteration cost, built before it.
+Value workOf(OpBuilder &b, scf::ParallelOp loop) {
+  Location loc = loop.getLoc();
+  Value work = arith::ConstantIndexOp::create(b, loc, costOf(loop.getRegion()));
+  for (unsigned d = 0; d < loop.getNumLoops(); ++d)
+    work = arith::MulIOp::create(b, loc, work, tripCount(b, loop, d));
+  return work;
+}
+
+/// Moves \p loop into `name`; see the file comment.
+void outlineLoop(scf::ParallelOp loop, StringRef name, func::FuncOp kernel) {
+  llvm::SetVector<Value> used, captured;
+  SmallVector<Operation *> constants;
+  for (Value v : loop->getOperands())
+    used.insert(v);
+  getUsedValuesDefinedAbove(loop.getRegion(), used);
+  for (Value v : used) {
+    Operation *def = v.getDefiningOp();
+    if (def && def->hasTrait<OpTrait::ConstantLike>())
+      constants.push_back(def);
+    else
+      captured.insert(v);
+  }
+  OpBuilder b(kernel);
+  Type index = b.getIndexType();
+  SmallVector<Type> types = {index, index, index};
+  for (Value v : captured)
+    types.push_back(v.getType());
+  auto part = func::FuncOp::create(b, loop.getLoc(), name, b.getFunctionType(types, {}));
+  part.setPrivate();
+  part->setAttr(kParallelPartAttr, b.getUnitAttr());
+  Block *body = part.addEntryBlock();
+  IRMapping map;
+  for (auto [v, arg] : llvm::zip(captured, body->getArguments().drop_front(3)))
+    map.map(v, arg);
+  b.setInsertionPointToStart(body);
+  for (Operation *c : constants)
+    b.clone(*c, map);
+  auto copy = cast<scf::ParallelOp>(b.clone(*loop, map));
+  copy.getLowerBoundMutable()[0].assign(body->getArgument(0));
+  copy.getUpperBoundMutable()[0].assign(body->getArgument(1));
+  func::ReturnOp::create(b, loop.getLoc());
+
+  b.setInsertionPoint(loop);
+  SmallVector<Value> args = {loop.getLowerBound()[0], loop.getUpperBound()[0], workOf(b, loop)};
+  args.append(captured.begin(), captured.end());
+  func::CallOp::create(b, loop.getLoc(), part, args);
+  loop.erase();
+}
+
+/// The pass: see the file comment.
+struct ParallelKernelLoopsPass
+    : PassWrapper<ParallelKernelLoopsPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ParallelKernelLoopsPass)
+  StringRef getArgument() const final { return "modelc-parallel-kernel-loops"; }
+  StringRef getDescription() const final {
+    return "Move each top-level scf.parallel of an outlined kernel into a part "
+           "function that runs a range of its first dimension";
+  }
+  void getDependentDialects(DialectRegistry &registry) const final {
+    registry.insert<arith::ArithDialect, func::FuncDialect, scf::SCFDialect>();
+  }
+  void runOnOperation() final {
+    SmallVector<func::FuncOp> kernels;
+    for (auto fn : getOperation().getOps<func::FuncOp>())
+      if (fn->hasAttr(kKernelAttr) && !fn.isExternal())
+        kernels.push_back(fn);
+    for (func::FuncOp fn : kernels) {
+      SmallVector<scf::ParallelOp> loops;
+      for (auto loop : fn.getBody().front().getOps<scf::ParallelOp>())
+        if (loop.getNumResults() == 0)
+          loops.push_back(loop);
+      unsigned index = 0;
+      for (scf::ParallelOp loop : loops)
+        outlineLoop(loop, (fn.getSymName() + ".part" + Twine(index++)).str(), fn);
+    }
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Pass> createParallelKernelLoopsPass() {
+  return std::make_unique<ParallelKernelLoopsPass>();
+}
+
+void registerParallelKernelLoopsPass() { PassRegistration<ParallelKernelLoopsPass>(); }
+
+} // namespace modelc
