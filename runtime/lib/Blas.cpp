@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "modelrt/Blas.h"
 #include "BlasBackends.h"
+#include "Gemv.h"
 #include "modelrt/CpuFeatures.h"
 #include "modelrt/Parallel.h"
 
@@ -247,6 +248,16 @@ Status chooseLibrary() {
                 openblas.message().c_str());
 }
 
+/// Multiply-adds from which a one-row product splits its columns over two
+/// threads (below, waking the second costs more than it saves).
+constexpr double kGemvMacsForTwoThreads = 128.0 * 1024;
+
+/// The threads gemv() gets for a K x N product: two from
+/// kGemvMacsForTwoThreads on, unless MODELRT_THREADS=1 or one core.
+int gemvThreads(int K, int N) {
+  return double(K) * double(N) >= kGemvMacsForTwoThreads && twoPartsInParallel() ? 2 : 1;
+}
+
 } // namespace
 
 Status useBlasLibrary(BlasLibrary which) {
@@ -311,6 +322,13 @@ extern "C" void cblas_sgemm(int order, int transA, int transB, int M, int N, int
       std::fprintf(stderr, "modelrt: %s\n", s.message().c_str());
       std::abort();
     }
+  if (order == RowMajor && M == 1 && transB == NoTrans) { // one row: the runtime's own
+    GemvShape g{K, N, transA == Trans ? lda : 1, ldb};
+    if (gemvApplies(g)) {
+      gemv(hostKernels().level, gemvThreads(K, N), g, alpha, A, B, beta, C);
+      return;
+    }
+  }
   if (active.load() == int(BlasLibrary::OneDnn)) {
     if (order == RowMajor) // column-major C is row-major C^T = op(B)^T op(A)^T
       oneDnnSgemm(transA == Trans, transB == Trans, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);

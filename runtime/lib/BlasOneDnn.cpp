@@ -48,10 +48,10 @@ enum : int {
   IsaAvx2Vnni = 0x407,
 };
 
-/// Multiply-adds from which a product runs on every core: measured with
-/// bench/gemm, a 64x10x128 product (82k) is slower on two threads than on
-/// one, 1x128x3136 (401k) and larger ones faster.
-constexpr double kMacsForAllCores = 256.0 * 1024;
+/// Multiply-adds from which a product runs on every core (a 64x10x128
+/// product, 82k, is slower on two threads than on one; 1x256x784, 200k,
+/// faster).
+constexpr double kMacsForAllCores = 128.0 * 1024;
 
 struct OneDnn {
   DnnlSgemmFn sgemm = nullptr;

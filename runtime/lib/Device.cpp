@@ -7,6 +7,7 @@
 #include "modelrt/Device.h"
 
 #include "modelrt/Cuda.h"
+#include "modelrt/Profile.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -59,7 +60,35 @@ Status StepRunner::syncToHost(ModelState &, Optimizer &) { return Status::ok(); 
 
 Status StepRunner::planMemory(ModelState &, int64_t) { return Status::ok(); }
 
-Status StepRunner::warmUp(ModelState &, StepKind, int64_t) { return Status::ok(); }
+Batch zeroBatch(const ModelrtProgram &p, int64_t n) {
+  Batch b;
+  std::vector<int64_t> in = {n}, lab = {n};
+  in.insert(in.end(), p.input_shape, p.input_shape + p.input_rank);
+  bool classes = p.label_dtype == MODELRT_I64;
+  if (!classes)
+    lab.insert(lab.end(), p.label_shape, p.label_shape + p.label_rank);
+  b.inputs = Tensor(DType::F32, in);
+  b.labels = Tensor(classes ? DType::I64 : DType::F32, lab);
+  b.size = n;
+  return b;
+}
+
+Status StepRunner::warmUp(ModelState &m, StepKind kind, int64_t batch) {
+  if (batch <= 0 || !warmed.insert({kind, batch}).second)
+    return Status::ok();
+  ProfilingPaused paused; // set-up, not evaluation
+  Batch b = zeroBatch(prog, batch);
+  if (kind == StepKind::Eval) {
+    float loss = 0;
+    std::vector<double> metrics(size_t(std::max<int32_t>(prog.num_metrics, 0)));
+    return eval(m, b, &loss, metrics.data());
+  }
+  int64_t out = 1;
+  for (int32_t i = 0; i < prog.output_rank; ++i)
+    out *= prog.output_shape[i];
+  std::vector<float> outputs(size_t(batch * out));
+  return predict(m, b.inputs.as<float>(), batch, outputs.data());
+}
 
 Status StepRunner::stage(const Batch &) { return Status::ok(); }
 

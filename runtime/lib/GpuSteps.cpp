@@ -93,26 +93,6 @@ struct Staging {
   }
 };
 
-/// A batch of \p n zero samples with the program's input and label types.
-Batch zeroBatch(const ModelrtProgram &p, int64_t n) {
-  Batch b;
-  std::vector<int64_t> in = {n}, lab = {n};
-  in.insert(in.end(), p.input_shape, p.input_shape + p.input_rank);
-  bool classes = p.label_dtype == MODELRT_I64;
-  if (!classes)
-    lab.insert(lab.end(), p.label_shape, p.label_shape + p.label_rank);
-  b.inputs = Tensor(DType::F32, in);
-  b.labels = Tensor(classes ? DType::I64 : DType::F32, lab);
-  b.size = n;
-  return b;
-}
-
-/// Turns profiling off for its lifetime.
-struct ProfilingPaused {
-  bool was = profiling();
-  ProfilingPaused() { setProfiling(false); }
-  ~ProfilingPaused() { setProfiling(was); }
-};
 
 /// The CUDA error after an entry point returned \p rc.
 Status cudaFailure(const char *what, int rc) {
@@ -254,20 +234,6 @@ public:
     return bindModel(m);             // undo the state the steps changed
   }
 
-  Status warmUp(ModelState &m, StepKind kind, int64_t batch) override {
-    if (batch <= 0 || !warmed.insert({kind, batch}).second)
-      return Status::ok();
-    ProfilingPaused paused; // set-up, not evaluation
-    Batch b = zeroBatch(prog, batch);
-    if (kind == StepKind::Eval) {
-      float loss = 0;
-      std::vector<double> metrics(prog.num_metrics);
-      return eval(m, b, &loss, metrics.data());
-    }
-    std::vector<float> out(size_t(batch) * perSample(prog.output_rank, prog.output_shape) /
-                           sizeof(float));
-    return predict(m, b.inputs.as<float>(), batch, out.data());
-  }
 
   Status syncToHost(ModelState &m, Optimizer &opt) override {
     if (!resident)
@@ -367,7 +333,6 @@ private:
   Staging inputs, labels, results;
   std::unique_ptr<DeviceOptimizer> optimizer;
   bool resident = false; ///< the device copies are the reference
-  std::set<std::pair<StepKind, int64_t>> warmed; ///< warmUp()'s kinds and sizes done
 
   /// Bytes of one f32 sample of the given shape.
   static uint64_t perSample(int32_t rank, const int64_t *shape) {

@@ -105,7 +105,7 @@ TEST(Blas, OpenBlasGetsTheCoreTheFeaturesCallFor) {
   ASSERT_TRUE(useBlasLibrary(BlasLibrary::OneDnn).isOk());
 }
 
-// Products below 256k multiply-adds run on one OpenMP thread, larger ones
+// Products below 128k multiply-adds run on one OpenMP thread, larger ones
 // on every core (unless OMP_NUM_THREADS decides).
 TEST(Blas, OneDnnThreadsFollowTheProductSize) {
   ASSERT_TRUE(useBlasLibrary(BlasLibrary::OneDnn).isOk());
@@ -115,8 +115,8 @@ TEST(Blas, OneDnnThreadsFollowTheProductSize) {
   }
   int cores = int(std::max(1u, std::thread::hardware_concurrency()));
   EXPECT_EQ(blasThreadsFor(64, 10, 128), 1);
-  EXPECT_EQ(blasThreadsFor(1, 256, 784), 1);
-  EXPECT_EQ(blasThreadsFor(1, 128, 3136), cores);
+  EXPECT_EQ(blasThreadsFor(8, 100, 127), 1);
+  EXPECT_EQ(blasThreadsFor(8, 128, 128), cores);
   EXPECT_EQ(blasThreadsFor(64, 256, 784), cores);
 }
 

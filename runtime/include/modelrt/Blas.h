@@ -9,7 +9,7 @@
 //   - oneDNN (libdnnl.so.2, Debian's libdnnl2), the default: `dnnl_sgemm`,
 //     JIT-compiled for the instruction set oneDNN detects by features,
 //     capped at the runtime's level (MODELRT_CPU_ISA). Products of at least
-//     256k multiply-adds run on every core (OpenMP threads), smaller ones on
+//     128k multiply-adds run on every core (OpenMP threads), smaller ones on
 //     one, unless OMP_NUM_THREADS is set.
 //   - OpenBLAS (libopenblas.so.0), when oneDNN cannot be opened or
 //     MODELRT_BLAS=openblas: opened with OPENBLAS_CORETYPE set to the core

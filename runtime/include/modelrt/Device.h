@@ -21,6 +21,7 @@
 #include <cstdio>
 #include <functional>
 #include <memory>
+#include <set>
 #include <string>
 
 namespace modelrt {
@@ -30,6 +31,10 @@ enum class Device { Cpu, Cuda };
 
 /// The device's name as the CLI spells it ("cpu", "cuda").
 const char *deviceName(Device device);
+
+/// A batch of \p n zero samples with \p program's input and label types
+/// (the steps of zeros of warmUp() and of the GPU's memory plan).
+Batch zeroBatch(const ModelrtProgram &program, int64_t n);
 
 /// Resolves a --device request ("auto", "cpu" or "cuda"; "" means
 /// MODELRT_DEVICE or else "auto"). "auto" picks the GPU when the program
@@ -79,11 +84,12 @@ public:
   /// What warmUp() prepares: evaluation or prediction steps.
   enum class StepKind { Eval, Predict };
   /// Runs one untimed \p kind step of \p batch zero samples, once per kind
-  /// and batch size, before the first real one (GPU: the pool then holds
-  /// its buffers, and cuBLAS has loaded the kernels of its shapes, a
+  /// and batch size, before the first real one: the buffer pool then holds
+  /// its buffers, and the product libraries have compiled or loaded the
+  /// kernels of its shapes (oneDNN's JIT on the CPU, cuBLAS on the GPU), a
   /// one-time cost of milliseconds per shape that would otherwise fall on
-  /// the first batch). \p model is unchanged. Nothing to do on the CPU.
-  virtual Status warmUp(ModelState &model, StepKind kind, int64_t batch);
+  /// the first batch. \p model is unchanged.
+  Status warmUp(ModelState &model, StepKind kind, int64_t batch);
   /// After adoptOptimizer: copies the parameters, the state and the
   /// optimizer's moments back into \p model and \p optimizer (before a
   /// checkpoint, and at the end of training).
@@ -110,6 +116,7 @@ protected:
   StepRunner(const ModelrtProgram &program, Device device)
       : prog(program), dev(device) {}
   const ModelrtProgram &prog;
+  std::set<std::pair<StepKind, int64_t>> warmed; ///< warmUp()'s kinds and sizes done
   Device dev;
   std::function<void()> whileRunning;
   bool gradsFinite = false; ///< see gradientsCheckedFinite()

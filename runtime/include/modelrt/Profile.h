@@ -38,6 +38,16 @@ enum class Phase { Data, Step, Update, Eval, Count };
 void setProfiling(bool on);
 /// True while collecting.
 bool profiling();
+
+/// Turns profiling off for its lifetime (set-up work that is not a phase:
+/// steps of zeros before training or evaluation).
+struct ProfilingPaused {
+  bool was = profiling();
+  ProfilingPaused() { setProfiling(false); }
+  ~ProfilingPaused() { setProfiling(was); }
+  ProfilingPaused(const ProfilingPaused &) = delete;
+  ProfilingPaused &operator=(const ProfilingPaused &) = delete;
+};
 /// Forgets everything collected so far.
 void resetProfile();
 
