@@ -58,6 +58,7 @@ def main():
     ap.add_argument("--config", choices=("native", "avx2"), default="native")
     args = ap.parse_args()
     work = args.work or tempfile.mkdtemp(prefix="modelc-kernels-")
+    os.makedirs(work, exist_ok=True)
     machine = compare.machineInfo(work, args.config)
     peak = machine["fma_peak"][str(machine["cores"])]
     print("CPU: %s (family %s, model %s); measured %s FMA peak on %d cores: %.0f GFLOP/s" % (

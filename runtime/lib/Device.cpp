@@ -107,6 +107,27 @@ public:
       return errorf("train_step failed");
     return Status::ok();
   }
+  /// One training step of \p batch zeros on a scratch copy of the model:
+  /// oneDNN compiles the kernels of the step's product shapes and the pool
+  /// fills with the step's buffers before the first timed step. \p m is
+  /// unchanged (the step writes the copy's state and scratch gradients).
+  Status planMemory(ModelState &m, int64_t batch) override {
+    if (batch <= 0)
+      return Status::ok();
+    ProfilingPaused paused; // set-up, not training
+    Batch b = zeroBatch(prog, batch);
+    ModelState scratch = m;
+    scratch.bind();
+    std::vector<std::vector<float>> host;
+    std::vector<float *> grads;
+    for (const std::vector<float> &p : m.params)
+      host.emplace_back(p.size());
+    for (std::vector<float> &h : host)
+      grads.push_back(h.data());
+    std::vector<double> metrics(size_t(std::max<int32_t>(prog.num_metrics, 0)));
+    float loss = 0;
+    return train(scratch, b, 0, 0, &loss, grads.data(), metrics.data());
+  }
   /// Evaluation and prediction are per sample (no batch statistics in
   /// eval mode), so a large batch runs in chunks whose activations stay in
   /// the caches (chunkSize). The CNN's eval at batch 1000 took 3.8 s per

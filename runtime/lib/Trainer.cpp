@@ -224,6 +224,8 @@ Expected<EvalResult> trainEpoch(Run &r, int64_t epoch) {
   Progress bar = Progress::forStream(r.opts.console, "epoch " + std::to_string(epoch + 1),
                                      r.loader->batchesPerEpoch());
   int64_t batchIndex = r.loader->position().batchIndex;
+  if (r.windowBatches == 0) // the first window times steps, not the set-up before them
+    r.windowStart = std::chrono::steady_clock::now();
   for (BatchCursor cursor(*r.loader, *r.runner); cursor.valid(); cursor.advance()) {
     const Batch &b = cursor.batch();
     float loss = 0;

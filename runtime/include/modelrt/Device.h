@@ -78,8 +78,9 @@ public:
   /// before the first step (GPU: runs steps of zeros of 16 and 256 samples to
   /// measure the memory per sample, fails when \p batch cannot fit, naming
   /// the bytes needed and free and the largest batch that fits, else runs
-  /// one step of \p batch so that the pool holds every buffer). \p model
-  /// is unchanged. Nothing to do on the CPU.
+  /// one step of \p batch so that the pool holds every buffer; CPU: one
+  /// step of \p batch zeros, so that oneDNN has compiled the step's product
+  /// kernels before the first timed step). \p model is unchanged.
   virtual Status planMemory(ModelState &model, int64_t batch);
   /// What warmUp() prepares: evaluation or prediction steps.
   enum class StepKind { Eval, Predict };
