@@ -133,7 +133,6 @@ namespace {
 void addLLVMStage(OpPassManager &pm, const CpuPipelineOptions &options) {
   pm.addPass(std::make_unique<MemrefCopyToLinalgPass>());
   pm.addPass(createInterleaveReductionsPass());
-  pm.addPass(createInnerWindowLoopsPass());
   if (options.parallelKernels && options.outlineKernels) {
     pm.addPass(createConvertLinalgToParallelLoopsPass());
     pm.addPass(createParallelKernelLoopsPass());
@@ -258,7 +257,6 @@ void registerModelcPipelines() {
   registerWidenBoolTensorsPass();
   registerCollapseLoopDimsPass();
   registerInterleaveReductionsPass();
-  registerInnerWindowLoopsPass();
   registerParallelKernelLoopsPass();
   registerParallelKernelCallsPass();
   registerFuseElementwisePass();

@@ -94,14 +94,6 @@ std::unique_ptr<mlir::Pass> createInterleaveReductionsPass();
 /// Registers `modelc-interleave-reductions` with MLIR's global pass registry.
 void registerInterleaveReductionsPass();
 
-/// Creates `modelc-inner-window-loops`: the tiny constant dimensions of an
-/// all-parallel generic (pooling windows) move innermost, where LLVM unrolls
-/// them and shares what a window's elements compute alike.
-std::unique_ptr<mlir::Pass> createInnerWindowLoopsPass();
-
-/// Registers `modelc-inner-window-loops` with MLIR's global pass registry.
-void registerInnerWindowLoopsPass();
-
 /// Creates `modelc-parallel-kernel-loops`: each top-level scf.parallel of an
 /// outlined kernel moves into a part function over a range of its first
 /// dimension, called over the whole range with the loop's estimated work.
