@@ -7,8 +7,10 @@
 // MODELRT_OPENBLAS_CORETYPE or else to the core that the CPU's features
 // call for (CpuFeatures.h), and OPENBLAS_THREAD_TIMEOUT defaulted (OpenBLAS
 // reads both in its constructor); the environment is then restored. Its
-// products run as sgemv when C has one row or one column, and as two row
-// halves on two threads when they are large and tall.
+// products run as sgemv when C has one column (or one row times a transposed
+// B), and as two row halves on two threads when they are large and tall. A
+// product with one row and an untransposed B goes, whichever the library,
+// to the runtime's own one-row product (Gemv.h).
 //
 //===----------------------------------------------------------------------===//
 #include "modelrt/Blas.h"
@@ -127,7 +129,7 @@ OpenBlas open() {
   if (setThreads && !std::getenv("OPENBLAS_NUM_THREADS") && !std::getenv("OMP_NUM_THREADS")) {
     setThreads(1);
     lib.setThreads = setThreads;
-    lib.maxThreads = std::max(1u, std::thread::hardware_concurrency());
+    lib.maxThreads = usableCores();
   }
   return lib;
 }
@@ -230,9 +232,12 @@ Expected<int> requestedLibrary() {
   return errorf("MODELRT_BLAS is '%s'; it takes onednn, openblas or auto", want);
 }
 
-/// Chooses and opens the library (called once).
+/// Chooses and opens the library (called once; a library chosen before by
+/// useBlasLibrary stays).
 Status chooseLibrary() {
   MODELRT_TRY(cpuLevelCap().status());
+  if (active.load() >= 0)
+    return Status::ok();
   Expected<int> want = requestedLibrary();
   if (!want)
     return want.status();
@@ -248,8 +253,8 @@ Status chooseLibrary() {
                 openblas.message().c_str());
 }
 
-/// Multiply-adds from which a one-row product splits its columns over two
-/// threads (below, waking the second costs more than it saves).
+/// Multiply-adds from which a one-row product runs on two threads (below,
+/// waking the second costs more than it saves; Gemv.h says how it splits).
 constexpr double kGemvMacsForTwoThreads = 128.0 * 1024;
 
 /// The threads gemv() gets for a K x N product: two from
@@ -261,6 +266,7 @@ int gemvThreads(int K, int N) {
 } // namespace
 
 Status useBlasLibrary(BlasLibrary which) {
+  MODELRT_TRY(cpuLevelCap().status());
   Status s = which == BlasLibrary::OneDnn ? loadOneDnn() : library().status;
   if (s.isOk())
     active = int(which);

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 #include "BlasBackends.h"
 #include "modelrt/CpuFeatures.h"
+#include "modelrt/Parallel.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -19,7 +20,6 @@
 #include <cstdlib>
 #include <dlfcn.h>
 #include <mutex>
-#include <thread>
 
 namespace modelrt {
 namespace {
@@ -28,6 +28,7 @@ using DnnlSgemmFn = int (*)(char, char, int64_t, int64_t, int64_t, float, const 
                             int64_t, const float *, int64_t, float, float *, int64_t);
 using SetMaxIsaFn = int (*)(int);
 using EffectiveIsaFn = int (*)();
+/// dnnl_version_t (dnnl_types.h).
 struct DnnlVersion {
   int major, minor, patch;
   const char *hash;
@@ -48,11 +49,11 @@ enum : int {
   IsaAvx2Vnni = 0x407,
 };
 
-/// Multiply-adds from which a product runs on every core (a 64x10x128
-/// product, 82k, is slower on two threads than on one; 1x256x784, 200k,
-/// faster).
+/// Multiply-adds from which a product runs on every core (below, waking
+/// the other threads costs more than they save; bench/compare/kernels.py).
 constexpr double kMacsForAllCores = 128.0 * 1024;
 
+/// The opened library and its thread settings.
 struct OneDnn {
   DnnlSgemmFn sgemm = nullptr;
   void (*setThreads)(int) = nullptr; ///< omp_set_num_threads; null when the user chose
@@ -98,6 +99,7 @@ int maxIsaFor(CpuLevel level) {
   return IsaSse41;
 }
 
+/// Opens oneDNN (MODELRT_ONEDNN or libdnnl.so.2) and configures it.
 OneDnn open() {
   OneDnn d;
   const char *path = std::getenv("MODELRT_ONEDNN");
@@ -120,10 +122,14 @@ OneDnn open() {
                       "or dnnl_version: it is not oneDNN 2.x", path);
     return d;
   }
-  // Before any product: oneDNN fixes its instruction set at the first one.
-  if (setMaxIsa(maxIsaFor(hostKernels().level)) != 0 && hostKernels().level != CpuLevel::Avx512) {
+  // Before any product (oneDNN fixes its instruction set at the first one),
+  // and only when MODELRT_CPU_ISA narrows what the CPU has: otherwise
+  // oneDNN's own choice (and a user's ONEDNN_MAX_CPU_ISA) stands.
+  CpuLevel level = hostKernels().level;
+  if (level < supportedLevel(hostCpuFeatures()) && setMaxIsa(maxIsaFor(level)) != 0) {
     d.sgemm = nullptr;
-    d.status = errorf("%s refused to limit itself to %s", path, cpuLevelName(hostKernels().level));
+    d.status = errorf("%s refused to limit its kernels to %s (MODELRT_CPU_ISA=%s)", path,
+                      isaName(maxIsaFor(level)), cpuLevelName(level));
     return d;
   }
   const DnnlVersion *v = version();
@@ -132,11 +138,12 @@ OneDnn open() {
   auto setThreads = reinterpret_cast<void (*)(int)>(dlsym(handle, "omp_set_num_threads"));
   if (setThreads && !std::getenv("OMP_NUM_THREADS")) {
     d.setThreads = setThreads;
-    d.cores = int(std::max(1u, std::thread::hardware_concurrency()));
+    d.cores = usableCores();
   }
   return d;
 }
 
+/// The library, opened on first use (thread-safe).
 OneDnn &library() {
   static std::once_flag once;
   static OneDnn d;

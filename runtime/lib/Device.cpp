@@ -107,26 +107,28 @@ public:
       return errorf("train_step failed");
     return Status::ok();
   }
-  /// One training step of \p batch zeros on a scratch copy of the model:
+  /// One training step of \p batch zeros before the first timed step:
   /// oneDNN compiles the kernels of the step's product shapes and the pool
-  /// fills with the step's buffers before the first timed step. \p m is
-  /// unchanged (the step writes the copy's state and scratch gradients).
+  /// fills with the step's buffers. The step reads the parameters and
+  /// writes only the state (restored after it) and scratch gradients, so
+  /// \p m is unchanged.
   Status planMemory(ModelState &m, int64_t batch) override {
     if (batch <= 0)
       return Status::ok();
     ProfilingPaused paused; // set-up, not training
     Batch b = zeroBatch(prog, batch);
-    ModelState scratch = m;
-    scratch.bind();
-    std::vector<std::vector<float>> host;
-    std::vector<float *> grads;
+    std::vector<std::vector<float>> state = m.state, grads;
+    std::vector<float *> gradPtrs;
     for (const std::vector<float> &p : m.params)
-      host.emplace_back(p.size());
-    for (std::vector<float> &h : host)
-      grads.push_back(h.data());
+      grads.emplace_back(p.size());
+    for (std::vector<float> &g : grads)
+      gradPtrs.push_back(g.data());
     std::vector<double> metrics(size_t(std::max<int32_t>(prog.num_metrics, 0)));
     float loss = 0;
-    return train(scratch, b, 0, 0, &loss, grads.data(), metrics.data());
+    Status st = train(m, b, 0, 0, &loss, gradPtrs.data(), metrics.data());
+    for (size_t i = 0; i < state.size(); ++i) // batch statistics and the like
+      std::copy(state[i].begin(), state[i].end(), m.state[i].begin());
+    return st;
   }
   /// Evaluation and prediction are per sample (no batch statistics in
   /// eval mode), so a large batch runs in chunks whose activations stay in

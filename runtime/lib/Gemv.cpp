@@ -72,7 +72,7 @@ __attribute__((target("avx512f"))) void blockAvx512(int64_t K, int64_t n, float 
   }
 }
 
-/// V vectors of 8 columns with AVX2 + FMA (the last one masked).
+/// V vectors of 8 columns with AVX2 + FMA (the last one masked), V <= 12.
 template <int V>
 __attribute__((target("avx2,fma"))) void blockAvx2(int64_t K, int64_t n, float alpha,
                                                   const float *a, int64_t inca, const float *B,
@@ -107,20 +107,24 @@ __attribute__((target("avx2,fma"))) void blockAvx2(int64_t K, int64_t n, float a
 using BlockFn = void (*)(int64_t, int64_t, float, const float *, int64_t, const float *,
                          int64_t, float, float *);
 
-/// blockAvx512<1..16> and blockAvx2<1..16>, by vector count.
-#define MODELRT_BLOCKS(fn)                                                     \
-  {fn<1>,  fn<2>,  fn<3>,  fn<4>,  fn<5>,  fn<6>,  fn<7>,  fn<8>,              \
-   fn<9>,  fn<10>, fn<11>, fn<12>, fn<13>, fn<14>, fn<15>, fn<16>}
-constexpr BlockFn kAvx512Blocks[16] = MODELRT_BLOCKS(blockAvx512);
-constexpr BlockFn kAvx2Blocks[16] = MODELRT_BLOCKS(blockAvx2);
-#undef MODELRT_BLOCKS
+/// blockAvx512<1..16> and blockAvx2<1..12>, by vector count (AVX2 has 16
+/// ymm registers: 12 sums, the broadcast and the tail mask fit).
+constexpr BlockFn kAvx512Blocks[16] = {
+    blockAvx512<1>,  blockAvx512<2>,  blockAvx512<3>,  blockAvx512<4>,
+    blockAvx512<5>,  blockAvx512<6>,  blockAvx512<7>,  blockAvx512<8>,
+    blockAvx512<9>,  blockAvx512<10>, blockAvx512<11>, blockAvx512<12>,
+    blockAvx512<13>, blockAvx512<14>, blockAvx512<15>, blockAvx512<16>};
+constexpr BlockFn kAvx2Blocks[12] = {blockAvx2<1>, blockAvx2<2>,  blockAvx2<3>,  blockAvx2<4>,
+                                     blockAvx2<5>, blockAvx2<6>,  blockAvx2<7>,  blockAvx2<8>,
+                                     blockAvx2<9>, blockAvx2<10>, blockAvx2<11>, blockAvx2<12>};
 #endif
 
 /// Columns [j0, j1) with the kernel of \p level, block by block.
 void columns(CpuLevel level, int64_t K, int64_t j0, int64_t j1, float alpha, const float *a,
              int64_t inca, const float *B, int64_t ldb, float beta, float *c) {
 #if defined(__x86_64__)
-  int64_t width = level == CpuLevel::Avx512 ? 16 : 8, block = 16 * width;
+  int64_t width = level == CpuLevel::Avx512 ? 16 : 8,
+          block = level == CpuLevel::Avx512 ? 16 * width : 12 * width;
   for (int64_t j = j0; j < j1; j += block) {
     int64_t n = std::min(block, j1 - j), vecs = (n + width - 1) / width;
     if (level == CpuLevel::Avx512)

@@ -10,10 +10,16 @@
 //===----------------------------------------------------------------------===//
 #include "modelrt/Parallel.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
-#include <omp.h>
+#include <sched.h>
 #include <thread>
+
+// libgomp's entry points (declared here: clang's driver has no omp.h of
+// GNU OpenMP).
+extern "C" int omp_get_num_threads();
+extern "C" int omp_get_thread_num();
 
 namespace modelrt {
 namespace {
@@ -22,10 +28,17 @@ bool decideParallel() {
   const char *env = std::getenv("MODELRT_THREADS");
   if (env && std::strcmp(env, "1") == 0)
     return false;
-  return std::thread::hardware_concurrency() >= 2;
+  return usableCores() >= 2;
 }
 
 } // namespace
+
+int usableCores() {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0)
+    return std::max(1, CPU_COUNT(&set));
+  return int(std::max(1u, std::thread::hardware_concurrency()));
+}
 
 bool twoPartsInParallel() {
   static const bool parallel = decideParallel();

@@ -41,6 +41,7 @@ struct Run {
   double windowLoss = 0;    ///< per-N-step TensorBoard window
   int64_t windowBatches = 0, windowSamples = 0;
   std::chrono::steady_clock::time_point windowStart = std::chrono::steady_clock::now();
+  bool stepsTimed = false; ///< windowStart was set when the first epoch's steps began
 };
 
 double secondsSince(std::chrono::steady_clock::time_point t) {
@@ -224,8 +225,10 @@ Expected<EvalResult> trainEpoch(Run &r, int64_t epoch) {
   Progress bar = Progress::forStream(r.opts.console, "epoch " + std::to_string(epoch + 1),
                                      r.loader->batchesPerEpoch());
   int64_t batchIndex = r.loader->position().batchIndex;
-  if (r.windowBatches == 0) // the first window times steps, not the set-up before them
+  if (!r.stepsTimed) { // the first window times steps, not the set-up before them
     r.windowStart = std::chrono::steady_clock::now();
+    r.stepsTimed = true;
+  }
   for (BatchCursor cursor(*r.loader, *r.runner); cursor.valid(); cursor.advance()) {
     const Batch &b = cursor.batch();
     float loss = 0;

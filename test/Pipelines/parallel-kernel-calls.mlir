@@ -1,10 +1,13 @@
 // RUN: modelc-opt %s --split-input-file --pass-pipeline='builtin.module(modelc-parallel-kernel-calls)' | FileCheck %s
+// A second run changes nothing (the trampoline keeps calling the part).
+// RUN: modelc-opt %s --split-input-file --pass-pipeline='builtin.module(modelc-parallel-kernel-calls,modelc-parallel-kernel-calls)' | FileCheck %s
 
 // A call of a part function (begin, end, work, then its captured values)
 // becomes: the captured values stored into a stack frame allocated in the
 // entry block, and modelrt_parallel_for(@part.run, frame, begin, end, work).
 // @part.run loads them back and calls the part with a work of 0.
 // CHECK-LABEL: llvm.func @k.part0(
+// CHECK-NOT: modelc.parallel_part
 // CHECK-LABEL: llvm.func internal @k.part0.run(
 // CHECK-SAME: %[[CTX:[a-z0-9]+]]: !llvm.ptr, %[[B:[a-z0-9]+]]: i64, %[[E:[a-z0-9]+]]: i64)
 // CHECK: %[[ZERO:.*]] = llvm.mlir.constant(0 : i64) : i64

@@ -72,6 +72,48 @@ func.func private @two.k1(%x: memref<64xf32>, %y: memref<64x4xf32>) attributes {
 
 // -----
 
+// A lower bound other than 0 is the first call's begin; dimension 1's bound
+// (the same value as dimension 0's) is still passed to the part.
+// CHECK-LABEL: func.func private @offset.k0.part0
+// CHECK-SAME: (%[[B:[a-z0-9]+]]: index, %[[E:[a-z0-9]+]]: index, %{{[a-z0-9]+}}: index, %[[N:[a-z0-9]+]]: index,
+// CHECK: scf.parallel (%{{.*}}, %{{.*}}) = (%[[B]], %{{.*}}) to (%[[E]], %[[N]])
+// CHECK-LABEL: func.func private @offset.k0(
+// CHECK: %[[C3:[a-z0-9_]+]] = arith.constant 3 : index
+// CHECK: call @offset.k0.part0(%[[C3]], %[[M:[a-z0-9]+]], %{{[a-z0-9]+}}, %[[M]],
+func.func private @offset.k0(%x: memref<?x?xf32>) attributes {modelc.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %zero = arith.constant 0.0 : f32
+  %n = memref.dim %x, %c0 : memref<?x?xf32>
+  scf.parallel (%i, %j) = (%c3, %c0) to (%n, %n) step (%c1, %c1) {
+    memref.store %zero, %x[%i, %j] : memref<?x?xf32>
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// Left alone: a loop whose first dimension steps by 2 (the runtime splits
+// ranges at their midpoint, which must be an iteration).
+// CHECK-LABEL: func.func private @strided.k0
+// CHECK-NOT: call
+// CHECK: scf.parallel
+func.func private @strided.k0(%x: memref<64xf32>) attributes {modelc.kernel} {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c64 = arith.constant 64 : index
+  %zero = arith.constant 0.0 : f32
+  scf.parallel (%i) = (%c0) to (%c64) step (%c2) {
+    memref.store %zero, %x[%i] : memref<64xf32>
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
 // Left alone: a function that is not a kernel, a kernel whose outer loop is
 // a sequential scf.for (a reduction), and a loop with results.
 // CHECK-LABEL: func.func @not_a_kernel

@@ -47,10 +47,10 @@ SmallVector<unsigned> interleaving(linalg::GenericOp op) {
     if (ShapedType::isDynamic(ranges[d]))
       return {};
     outputs *= ranges[d];
+    if (outputs > kMaxOutputs)
+      return {};
     parallels.push_back(d);
   }
-  if (outputs > kMaxOutputs)
-    return {};
   reductions.append(parallels);
   return reductions;
 }

@@ -11,7 +11,8 @@
 //   @P.run(%ctx: !llvm.ptr, %begin: i64, %end: i64)
 // loads the arguments back and calls @P over [begin, end). The runtime
 // (runtime/include/modelrt/Parallel.h) runs @P.run once over the whole
-// range, or over two halves on two cores.
+// range, or over two halves on two cores. The part loses its mark, so the
+// pass does nothing when it runs again.
 //
 //===----------------------------------------------------------------------===//
 #include "ParallelKernels.h"
@@ -25,6 +26,7 @@ using namespace mlir;
 namespace modelc {
 namespace {
 
+/// The runtime function that runs a part over a range (Parallel.h).
 constexpr const char *kRuntimeEntry = "modelrt_parallel_for";
 
 /// `void modelrt_parallel_for(ptr fn, ptr ctx, i64 begin, i64 end, i64 work)`,
@@ -68,16 +70,18 @@ LLVM::LLVMFuncOp trampoline(LLVM::LLVMFuncOp part, LLVM::LLVMStructType frame) {
 }
 
 /// Rewrites one call to a part function; see the file comment.
-LogicalResult rewriteCall(LLVM::CallOp call, LLVM::LLVMFuncOp part, ModuleOp module) {
-  if (call.getNumOperands() < 3)
+LogicalResult rewriteCall(LLVM::CallOp call, LLVM::LLVMFuncOp part, ModuleOp module,
+                          SymbolTable &symbols) {
+  OperandRange operands = call.getArgOperands();
+  if (operands.size() < 3)
     return call.emitError("a parallel part takes (begin, end, work, ...), this call has ")
-           << call.getNumOperands() << " operands";
+           << operands.size() << " operands";
   MLIRContext *ctx = call.getContext();
   Location loc = call.getLoc();
   auto ptr = LLVM::LLVMPointerType::get(ctx);
   auto i64 = IntegerType::get(ctx, 64);
   SmallVector<Type> fields;
-  for (Value v : call.getOperands().drop_front(3))
+  for (Value v : operands.drop_front(3))
     fields.push_back(v.getType());
   auto frame = LLVM::LLVMStructType::getLiteral(ctx, fields);
   auto caller = call->getParentOfType<LLVM::LLVMFuncOp>();
@@ -86,17 +90,19 @@ LogicalResult rewriteCall(LLVM::CallOp call, LLVM::LLVMFuncOp part, ModuleOp mod
   Value one = LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(1));
   Value frameMem = LLVM::AllocaOp::create(b, loc, ptr, frame, one);
   b.setInsertionPoint(call);
-  for (auto [i, v] : llvm::enumerate(call.getOperands().drop_front(3))) {
+  for (auto [i, v] : llvm::enumerate(operands.drop_front(3))) {
     Value field = LLVM::GEPOp::create(b, loc, ptr, frame, frameMem,
                                       ArrayRef<LLVM::GEPArg>{0, int32_t(i)});
     LLVM::StoreOp::create(b, loc, v, field);
   }
   std::string runName = (part.getSymName() + ".run").str();
-  LLVM::LLVMFuncOp run = module.lookupSymbol<LLVM::LLVMFuncOp>(runName);
-  if (!run)
+  auto run = symbols.lookup<LLVM::LLVMFuncOp>(runName);
+  if (!run) {
     run = trampoline(part, frame);
+    symbols.insert(run);
+  }
   Value fn = LLVM::AddressOfOp::create(b, loc, ptr, run.getSymName());
-  ValueRange range = call.getOperands().take_front(3);
+  ValueRange range = operands.take_front(3);
   LLVM::CallOp::create(b, loc, runtimeEntry(module),
                        ValueRange{fn, frameMem, range[0], range[1], range[2]});
   call.erase();
@@ -116,18 +122,23 @@ struct ParallelKernelCallsPass
   }
   void runOnOperation() final {
     ModuleOp module = getOperation();
+    SymbolTable symbols(module);
     SmallVector<std::pair<LLVM::CallOp, LLVM::LLVMFuncOp>> calls;
     module.walk([&](LLVM::CallOp call) {
       std::optional<StringRef> callee = call.getCallee();
       if (!callee)
         return;
-      auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(*callee);
+      auto fn = symbols.lookup<LLVM::LLVMFuncOp>(*callee);
       if (fn && fn->hasAttr(kParallelPartAttr))
         calls.push_back({call, fn});
     });
     for (auto [call, fn] : calls)
-      if (failed(rewriteCall(call, fn, module)))
+      if (failed(rewriteCall(call, fn, module, symbols)))
         return signalPassFailure();
+    // Rewritten parts are ordinary functions now: a second run of the pass
+    // must not turn their trampolines' calls into parallel calls again.
+    for (auto [call, fn] : calls)
+      fn->removeAttr(kParallelPartAttr);
   }
 };
 

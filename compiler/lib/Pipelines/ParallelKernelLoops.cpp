@@ -2,7 +2,9 @@
 //
 // Implements the `modelc-parallel-kernel-loops` pass. In each outlined
 // kernel (a function marked `modelc.kernel` by modelc-outline-kernels),
-// every top-level `scf.parallel` without results moves into a new private
+// every top-level `scf.parallel` without results and with a unit step in its
+// first dimension (the runtime splits the range at its midpoint) moves into
+// a new private
 // function
 //   @<kernel>.part<N>(%begin: index, %end: index, %work: index, captured...)
 // that runs the loop over [begin, end) of its first dimension, and is
@@ -44,9 +46,12 @@ int64_t costOf(Region &region) {
     if (auto loop = dyn_cast<LoopLikeOpInterface>(op)) {
       std::optional<SmallVector<OpFoldResult>> lb = loop.getLoopLowerBounds(),
                                                 ub = loop.getLoopUpperBounds();
-      for (size_t i = 0; lb && ub && i < lb->size(); ++i) {
-        std::optional<int64_t> l = getConstantIntValue((*lb)[i]), u = getConstantIntValue((*ub)[i]);
-        trips *= l && u ? std::max<int64_t>(*u - *l, 0) : kDynamicTrips;
+      std::optional<SmallVector<OpFoldResult>> st = loop.getLoopSteps();
+      for (size_t i = 0; lb && ub && st && i < lb->size(); ++i) {
+        std::optional<int64_t> l = getConstantIntValue((*lb)[i]), u = getConstantIntValue((*ub)[i]),
+                               s = getConstantIntValue((*st)[i]);
+        trips *= l && u && s && *s > 0 ? std::max<int64_t>((*u - *l + *s - 1) / *s, 0)
+                                       : kDynamicTrips;
       }
     }
     cost += 1 + trips * inner;
@@ -70,12 +75,19 @@ Value workOf(OpBuilder &b, scf::ParallelOp loop) {
   return work;
 }
 
-/// Moves \p loop into `name`; see the file comment.
-void outlineLoop(scf::ParallelOp loop, StringRef name, func::FuncOp kernel) {
-  llvm::SetVector<Value> used, captured;
-  SmallVector<Operation *> constants;
-  for (Value v : loop->getOperands())
-    used.insert(v);
+/// What the part function of \p loop needs from outside it: values passed
+/// as arguments (\p captured) and constants cloned in (\p constants).
+/// Dimension 0's bounds are not among them: they become begin and end.
+void partInputs(scf::ParallelOp loop, llvm::SetVector<Value> &captured,
+                SmallVector<Operation *> &constants) {
+  llvm::SetVector<Value> used;
+  for (unsigned d = 0; d < loop.getNumLoops(); ++d) {
+    if (d > 0) {
+      used.insert(loop.getLowerBound()[d]);
+      used.insert(loop.getUpperBound()[d]);
+    }
+    used.insert(loop.getStep()[d]);
+  }
   getUsedValuesDefinedAbove(loop.getRegion(), used);
   for (Value v : used) {
     Operation *def = v.getDefiningOp();
@@ -84,6 +96,13 @@ void outlineLoop(scf::ParallelOp loop, StringRef name, func::FuncOp kernel) {
     else
       captured.insert(v);
   }
+}
+
+/// Moves \p loop into `name`; see the file comment.
+void outlineLoop(scf::ParallelOp loop, StringRef name, func::FuncOp kernel) {
+  llvm::SetVector<Value> captured;
+  SmallVector<Operation *> constants;
+  partInputs(loop, captured, constants);
   OpBuilder b(kernel);
   Type index = b.getIndexType();
   SmallVector<Type> types = {index, index, index};
@@ -131,7 +150,7 @@ struct ParallelKernelLoopsPass
     for (func::FuncOp fn : kernels) {
       SmallVector<scf::ParallelOp> loops;
       for (auto loop : fn.getBody().front().getOps<scf::ParallelOp>())
-        if (loop.getNumResults() == 0)
+        if (loop.getNumResults() == 0 && isConstantIntValue(loop.getStep()[0], 1))
           loops.push_back(loop);
       unsigned index = 0;
       for (scf::ParallelOp loop : loops)

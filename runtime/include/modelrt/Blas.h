@@ -21,10 +21,13 @@
 //       is set (docs/cli.md, "Threads");
 //     - OPENBLAS_THREAD_TIMEOUT defaults to 4: OpenBLAS's idle threads
 //       sleep instead of spinning on the second core between products;
-//     - a product with one row or one column runs as sgemv;
+//     - a product with one column (or one row times a transposed B) runs as
+//       sgemv;
 //     - a product of at least 512 rows and 32M multiply-adds runs as two
 //       single-threaded halves of its rows on the runtime's two threads
 //       (Parallel.h).
+// With either library, a product with one row and an untransposed B (every
+// layer at batch 1) runs the runtime's own kernel (runtime/lib/Gemv.h).
 // MODELRT_BLAS=onednn|openblas|auto chooses; MODELRT_ONEDNN / MODELRT_OPENBLAS
 // name other library files.
 //

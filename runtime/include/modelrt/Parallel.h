@@ -4,9 +4,10 @@
 // OpenMP's team (the calling thread and a libgomp worker, the same team that
 // runs oneDNN's products, so the runtime never has more busy threads than
 // cores), and returns when both are done. Used for the memory-bound loops
-// of the runtime (the optimizer's update over every parameter). Runs both
-// parts on the caller when the machine has one core or MODELRT_THREADS=1 is
-// set.
+// of the runtime (the optimizer's update, the one-row product of Gemv.cpp)
+// and, through modelrt_parallel_for, the compiled kernels' parallel loops.
+// Runs both parts on the caller when the process has one core or
+// MODELRT_THREADS=1 is set.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MODELRT_PARALLEL_H
@@ -23,6 +24,10 @@ void runInTwoParts(const std::function<void(int part)> &part);
 
 /// True when runInTwoParts really uses two threads.
 bool twoPartsInParallel();
+
+/// The cores this process may run on (its CPU affinity mask, as taskset or a
+/// container's cpuset sets it; at least 1).
+int usableCores();
 
 /// The work (iterations times operations per iteration, as the compiler
 /// estimates it) from which modelrt_parallel_for splits a loop.
