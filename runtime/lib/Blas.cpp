@@ -170,7 +170,9 @@ void chooseThreads(OpenBlas &lib, int M, int N, int K) {
   setThreads(lib, int(std::min<double>(lib.maxThreads, std::max(1.0, macs / kMacsPerThread))));
 }
 
-/// A row-major product with one row or one column of C, as sgemv. OpenBLAS
+/// A row-major product with one column of C, or one row times a transposed
+/// B, as sgemv (one row times an untransposed B runs the runtime's own
+/// gemv() before this is reached). OpenBLAS
 /// 0.3.21's sgemm packs the whole other matrix even then (0.8 MB per call
 /// for the MLP's first layer at batch 1: 10.7 us, 37 GFLOP/s); sgemv reads
 /// it once. Returns false (nothing done) for every other product.
@@ -179,12 +181,9 @@ bool productAsGemv(const OpenBlas &lib, int order, int tA, int tB, int M, int N,
                    float *C, int ldc) {
   if (!lib.sgemv || order != RowMajor || K <= 0)
     return false;
-  if (M == 1) { // C[n] = sum_k op(A)[0,k] op(B)[k,n]
+  if (M == 1 && tB == Trans) { // B is N x K: C = B x (an untransposed B goes to gemv())
     int incx = tA == NoTrans ? 1 : lda;
-    if (tB == NoTrans) // B is K x N: C = B^T x
-      lib.sgemv(RowMajor, Trans, K, N, alpha, B, ldb, A, incx, beta, C, 1);
-    else // B is N x K: C = B x
-      lib.sgemv(RowMajor, NoTrans, N, K, alpha, B, ldb, A, incx, beta, C, 1);
+    lib.sgemv(RowMajor, NoTrans, N, K, alpha, B, ldb, A, incx, beta, C, 1);
     return true;
   }
   if (N == 1) { // C[m * ldc] = sum_k op(A)[m,k] op(B)[k,0]
@@ -253,14 +252,11 @@ Status chooseLibrary() {
                 openblas.message().c_str());
 }
 
-/// Multiply-adds from which a one-row product runs on two threads (below,
-/// waking the second costs more than it saves; Gemv.h says how it splits).
-constexpr double kGemvMacsForTwoThreads = 128.0 * 1024;
 
 /// The threads gemv() gets for a K x N product: two from
-/// kGemvMacsForTwoThreads on, unless MODELRT_THREADS=1 or one core.
+/// kMacsForAllCores on, unless MODELRT_THREADS=1 or one core.
 int gemvThreads(int K, int N) {
-  return double(K) * double(N) >= kGemvMacsForTwoThreads && twoPartsInParallel() ? 2 : 1;
+  return double(K) * double(N) >= kMacsForAllCores && twoPartsInParallel() ? 2 : 1;
 }
 
 } // namespace

@@ -1,7 +1,8 @@
 //===- BlasBackends.h - The two libraries behind cblas_sgemm ---------------===//
 //
-// Declares, for Blas.cpp, the oneDNN backend (BlasOneDnn.cpp). The OpenBLAS
-// backend lives in Blas.cpp itself. Each is opened once, on first use.
+// Declares, for Blas.cpp, the oneDNN backend (BlasOneDnn.cpp) and the size
+// from which products use every core. The OpenBLAS backend lives in
+// Blas.cpp itself. Each is opened once, on first use.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MODELRT_LIB_BLASBACKENDS_H
@@ -13,6 +14,11 @@
 #include <string>
 
 namespace modelrt {
+
+/// Multiply-adds from which a product runs on every core, by oneDNN and by
+/// the one-row kernel alike (below, waking the other threads costs more
+/// than they save; bench/compare/kernels.py).
+constexpr double kMacsForAllCores = 128.0 * 1024;
 
 /// Opens oneDNN (once) with its instruction set capped at the host's level;
 /// the same error on every call when it cannot.

@@ -49,10 +49,6 @@ enum : int {
   IsaAvx2Vnni = 0x407,
 };
 
-/// Multiply-adds from which a product runs on every core (below, waking
-/// the other threads costs more than they save; bench/compare/kernels.py).
-constexpr double kMacsForAllCores = 128.0 * 1024;
-
 /// The opened library and its thread settings.
 struct OneDnn {
   DnnlSgemmFn sgemm = nullptr;

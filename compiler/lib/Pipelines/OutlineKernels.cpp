@@ -101,15 +101,7 @@ func::CallOp outline(Operation *op, StringRef name, func::FuncOp parent) {
     used.insert(v);
   for (Region &r : op->getRegions())
     getUsedValuesDefinedAbove(r, used);
-  // Constants are cloned into the kernel, not passed: LLVM must see them to
-  // strength-reduce index arithmetic and to vectorise.
-  for (Value v : used) {
-    Operation *def = v.getDefiningOp();
-    if (def && def->hasTrait<OpTrait::ConstantLike>())
-      constants.push_back(def);
-    else
-      captured.insert(v);
-  }
+  splitOutlinedInputs(used, captured, constants);
   SmallVector<Type> types;
   for (Value v : captured)
     types.push_back(v.getType());

@@ -89,13 +89,7 @@ void partInputs(scf::ParallelOp loop, llvm::SetVector<Value> &captured,
     used.insert(loop.getStep()[d]);
   }
   getUsedValuesDefinedAbove(loop.getRegion(), used);
-  for (Value v : used) {
-    Operation *def = v.getDefiningOp();
-    if (def && def->hasTrait<OpTrait::ConstantLike>())
-      constants.push_back(def);
-    else
-      captured.insert(v);
-  }
+  splitOutlinedInputs(used, captured, constants);
 }
 
 /// Moves \p loop into `name`; see the file comment.
