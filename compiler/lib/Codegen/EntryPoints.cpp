@@ -112,24 +112,19 @@ llvm::LogicalResult modelc::prepareEntryPoints(mlir::ModuleOp module) {
   return llvm::success();
 }
 
+namespace modelc {
+#define GEN_PASS_DEF_PREPAREENTRYPOINTSPASS
+#include "modelc/Codegen/Passes.h.inc"
+} // namespace modelc
+
 namespace {
+/// The pass: prepareEntryPoints on the module.
 struct PrepareEntryPointsPass
-    : mlir::PassWrapper<PrepareEntryPointsPass,
-                        mlir::OperationPass<mlir::ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(PrepareEntryPointsPass)
-  llvm::StringRef getArgument() const final {
-    return "modelc-prepare-entry-points";
-  }
-  llvm::StringRef getDescription() const final {
-    return "Shape an mdl module into @train_step, @eval_metrics, @predict";
-  }
+    : modelc::impl::PrepareEntryPointsPassBase<PrepareEntryPointsPass> {
+  using PrepareEntryPointsPassBase::PrepareEntryPointsPassBase;
   void runOnOperation() override {
     if (failed(prepareEntryPoints(getOperation())))
       signalPassFailure();
   }
 };
 } // namespace
-
-std::unique_ptr<mlir::Pass> modelc::createPrepareEntryPointsPass() {
-  return std::make_unique<PrepareEntryPointsPass>();
-}

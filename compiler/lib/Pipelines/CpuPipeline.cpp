@@ -1,11 +1,14 @@
 //===- CpuPipeline.cpp - The named CPU lowering pipeline ------------------===//
 //
 // Implements buildCpuLoweringPipeline (pass by pass: see docs/codegen.md),
-// the EmitCInterface and memref-copy-to-linalg passes and the registration of the pipeline name
-// `modelc-cpu-lowering`.
+// the fusion and bufferization stages it shares with the GPU pipeline, and
+// the registration of the pipeline name `modelc-cpu-lowering`. The passes
+// are in compiler/lib/Transforms/{Linalg,CPU}.
 //
 //===----------------------------------------------------------------------===//
 #include "modelc/Pipelines/CpuPipeline.h"
+#include "modelc/Transforms/CPU/Passes.h"
+#include "modelc/Transforms/Linalg/Passes.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ConvertToLLVM/ToLLVMPass.h"
@@ -33,61 +36,6 @@
 using namespace mlir;
 
 namespace modelc {
-namespace {
-
-/// Marks public functions with `llvm.emit_c_interface` so that func-to-llvm
-/// also emits `_mlir_ciface_<name>` wrappers.
-struct EmitCInterfacePass
-    : PassWrapper<EmitCInterfacePass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(EmitCInterfacePass)
-  StringRef getArgument() const final { return "modelc-emit-c-interface"; }
-  StringRef getDescription() const final {
-    return "Mark public functions llvm.emit_c_interface";
-  }
-  void runOnOperation() final {
-    auto unit = UnitAttr::get(&getContext());
-    for (auto func : getOperation().getOps<func::FuncOp>())
-      if (func.isPublic() && !func.isExternal())
-        func->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(), unit);
-  }
-};
-
-/// Rewrites every `memref.copy` into `linalg.copy`, which
-/// convert-linalg-to-loops turns into loops. Without it, copies between
-/// strided views (pads, concat, grouped convolution, slice gradients) lower
-/// to calls to `memrefCopy`, a symbol of libmlir_c_runner_utils that
-/// executables linked with the modelc runtime do not have.
-struct MemrefCopyToLinalgPass
-    : PassWrapper<MemrefCopyToLinalgPass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(MemrefCopyToLinalgPass)
-  StringRef getArgument() const final { return "modelc-memref-copy-to-linalg"; }
-  StringRef getDescription() const final {
-    return "Rewrite memref.copy into linalg.copy (loops, no memrefCopy call)";
-  }
-  void getDependentDialects(DialectRegistry &registry) const final {
-    registry.insert<linalg::LinalgDialect>();
-  }
-  void runOnOperation() final {
-    SmallVector<memref::CopyOp> copies;
-    // Copies between identity-layout (contiguous) buffers already lower to
-    // an llvm.intr.memcpy; only strided ones would call memrefCopy.
-    auto isContiguous = [](Value v) {
-      auto type = dyn_cast<MemRefType>(v.getType());
-      return type && type.getLayout().isIdentity();
-    };
-    getOperation().walk([&](memref::CopyOp op) {
-      if (!isContiguous(op.getSource()) || !isContiguous(op.getTarget()))
-        copies.push_back(op);
-    });
-    for (memref::CopyOp op : copies) {
-      OpBuilder b(op);
-      linalg::CopyOp::create(b, op.getLoc(), op.getSource(), op.getTarget());
-      op.erase();
-    }
-  }
-};
-
-} // namespace
 
 /// Fusion stage: named ops become linalg.generic (so elementwise named ops
 /// such as linalg.add/linalg.exp can fuse; contractions stay recognisable
@@ -131,7 +79,7 @@ namespace {
 
 /// Final stage: loops, control flow, and the LLVM dialect.
 void addLLVMStage(OpPassManager &pm, const CpuPipelineOptions &options) {
-  pm.addPass(std::make_unique<MemrefCopyToLinalgPass>());
+  pm.addPass(createMemrefCopyToLinalgPass());
   pm.addPass(createInterleaveReductionsPass());
   if (options.parallelKernels && options.outlineKernels) {
     pm.addPass(createConvertLinalgToParallelLoopsPass());
@@ -165,10 +113,6 @@ void addLLVMStage(OpPassManager &pm, const CpuPipelineOptions &options) {
 
 } // namespace
 
-std::unique_ptr<Pass> createEmitCInterfacePass() {
-  return std::make_unique<EmitCInterfacePass>();
-}
-
 void buildCpuLoweringPipeline(OpPassManager &pm,
                               const CpuPipelineOptions &options) {
   if (options.resumeAfterKernels) {
@@ -189,7 +133,7 @@ void buildCpuLoweringPipeline(OpPassManager &pm,
   if (options.stopAfter == CpuStage::Blas)
     return;
   if (options.outlineKernels)
-    pm.addPass(createOutlineKernelsPass(options.instrumentKernels));
+    pm.addPass(createOutlineKernelsPass({options.instrumentKernels}));
   if (options.stopAfter == CpuStage::Kernels)
     return;
   addLLVMStage(pm, options);
@@ -251,15 +195,8 @@ struct CpuPipelineCLOptions
 } // namespace
 
 void registerModelcPipelines() {
-  PassRegistration<EmitCInterfacePass>();
-  PassRegistration<MemrefCopyToLinalgPass>();
-  registerOutlineKernelsPass();
-  registerWidenBoolTensorsPass();
-  registerCollapseLoopDimsPass();
-  registerInterleaveReductionsPass();
-  registerParallelKernelLoopsPass();
-  registerParallelKernelCallsPass();
-  registerFuseElementwisePass();
+  registerModelcLinalgPasses();
+  registerModelcCpuPasses();
   PassPipelineRegistration<CpuPipelineCLOptions>(
       "modelc-cpu-lowering",
       "Lower linalg/tensor/arith/math on tensors to the LLVM dialect (CPU)",

@@ -1,12 +1,16 @@
 //===- GpuPipeline.cpp - The named GPU (CUDA) lowering pipeline ------------===//
 //
 // Implements buildGpuLoweringPipeline (stage by stage: see docs/gpu.md),
-// the symbol-prefix pass that lets the GPU functions live beside the CPU
-// ones, and the registration of `modelc-gpu-lowering`.
+// its CPU emulation for tests (buildGpuEmulationPipeline) and the
+// registration of `modelc-gpu-lowering`. The passes are in
+// compiler/lib/Transforms/{Linalg,GPU} (and CPU for the C interface).
 //
 //===----------------------------------------------------------------------===//
 #include "modelc/Pipelines/GpuPipeline.h"
 #include "modelc/Pipelines/CpuPipeline.h"
+#include "modelc/Transforms/CPU/Passes.h"
+#include "modelc/Transforms/GPU/Passes.h"
+#include "modelc/Transforms/Linalg/Passes.h"
 
 #include "mlir/Conversion/SCFToGPU/SCFToGPUPass.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -28,52 +32,21 @@ using namespace mlir;
 namespace modelc {
 namespace {
 
-struct PrefixSymbolsPass
-    : PassWrapper<PrefixSymbolsPass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(PrefixSymbolsPass)
-  PrefixSymbolsPass() = default;
-  PrefixSymbolsPass(const PrefixSymbolsPass &other) : PassWrapper(other) {}
-  explicit PrefixSymbolsPass(StringRef p) { prefix = p.str(); }
-  StringRef getArgument() const final { return "modelc-prefix-symbols"; }
-  StringRef getDescription() const final {
-    return "Prefix the names of the public functions";
-  }
-  Option<std::string> prefix{*this, "prefix",
-                             llvm::cl::desc("The prefix"),
-                             llvm::cl::init("gpu_")};
-
-  void runOnOperation() final {
-    ModuleOp module = getOperation();
-    SymbolTable table(module);
-    SmallVector<func::FuncOp> funcs;
-    for (auto func : module.getOps<func::FuncOp>())
-      if (func.isPublic() && !func.isExternal())
-        funcs.push_back(func);
-    for (func::FuncOp func : funcs) {
-      auto name = StringAttr::get(&getContext(), prefix + func.getSymName());
-      if (failed(table.rename(func, name))) {
-        func.emitError("cannot rename to '") << name.getValue() << "'";
-        return signalPassFailure();
-      }
-    }
-  }
-};
-
 /// Linalg on memrefs -> one outlined kernel per op (GpuStage::Kernels).
 void addKernelStage(OpPassManager &pm, const GpuPipelineOptions &options) {
   addLaunchStage(pm, options, kCudaSgemmName);
   pm.addPass(createGpuDeviceMemoryPass());
-  pm.addPass(std::make_unique<PrefixSymbolsPass>(options.symbolPrefix));
+  pm.addPass(createPrefixSymbolsPass({options.symbolPrefix}));
   // Constants into the kernels: a kernel dividing its thread index by a
   // constant extent gets a multiplication and a shift, not an integer
-  // division by an argument, which the GPU emulates in about 20 instructions
-  // (the CNN's im2col did five per element). The launches exist now, so
-  // canonicalising no longer folds the device's one-iteration loops.
+  // division by an argument, which the GPU emulates in about 20
+  // instructions. The launches exist now, so canonicalising no longer folds
+  // the device's one-iteration loops.
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
-  pm.addPass(createGpuMergeModulesPass(options.symbolPrefix + "kernels"));
+  pm.addPass(createGpuMergeModulesPass({options.symbolPrefix + "kernels"}));
   pm.addPass(createGpuMathApproximationPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -83,7 +56,7 @@ void addKernelStage(OpPassManager &pm, const GpuPipelineOptions &options) {
 
 void addLaunchStage(OpPassManager &pm, const GpuPipelineOptions &options,
                     StringRef sgemm) {
-  pm.addPass(createMatmulToBlasPass(sgemm));
+  pm.addPass(createMatmulToBlasPass({sgemm.str()}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   // No canonicalisation from here to the launches: it would fold the
@@ -93,13 +66,18 @@ void addLaunchStage(OpPassManager &pm, const GpuPipelineOptions &options,
   pm.addNestedPass<func::FuncOp>(createGpuFuseLoopsPass());
   pm.addNestedPass<func::FuncOp>(createGpuPromoteAccumulatorsPass());
   pm.addNestedPass<func::FuncOp>(createGpuSplitReductionsPass());
-  pm.addPass(createGpuMapLoopsPass(options.blockSize));
+  pm.addPass(createGpuMapLoopsPass({options.blockSize}));
   pm.addPass(createConvertParallelLoopToGpuPass());
   pm.addPass(createGpuSinkScalarsPass());
 }
 
-std::unique_ptr<Pass> createPrefixSymbolsPass(StringRef prefix) {
-  return std::make_unique<PrefixSymbolsPass>(prefix);
+void buildGpuEmulationPipeline(OpPassManager &pm,
+                               const GpuPipelineOptions &options) {
+  addFusionStage(pm);
+  addBufferizationStage(pm);
+  addLaunchStage(pm, options, "cblas_sgemm"); // OpenBLAS stands for cuBLAS
+  pm.addPass(createGpuEmulateLaunchesPass());
+  pm.addPass(createGpuMathApproximationPass({/*host=*/true}));
 }
 
 void buildGpuLoweringPipeline(OpPassManager &pm,
@@ -151,17 +129,7 @@ struct GpuPipelineCLOptions
 } // namespace
 
 void registerGpuPipelines() {
-  registerGpuPreparePass();
-  registerGpuFuseLoopsPass();
-  registerGpuSinkScalarsPass();
-  registerGpuPromoteAccumulatorsPass();
-  registerGpuSplitReductionsPass();
-  registerGpuMapLoopsPass();
-  registerGpuDeviceMemoryPass();
-  registerGpuMergeModulesPass();
-  registerGpuMathApproximationPass();
-  registerGpuEmulateLaunchesPass();
-  PassRegistration<PrefixSymbolsPass>();
+  registerModelcGpuPasses();
   PassPipelineRegistration<GpuPipelineCLOptions>(
       "modelc-gpu-lowering",
       "Lower linalg/tensor/arith/math on tensors to host LLVM + PTX kernels",

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mdl/MDLOps.h"
+#include "modelc/Codegen/EntryPoints.h"
 #include "modelc/Conversion/Passes.h"
 #include "modelc/Pipelines/CpuPipeline.h"
 #include "modelc/Pipelines/GpuPipeline.h"
@@ -21,9 +22,12 @@
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
   modelc::registerModelcConversionPasses();
+  // The named pipelines, with the passes of compiler/lib/Transforms/{Linalg,
+  // CPU,GPU} they run.
   modelc::registerModelcPipelines();
   modelc::registerGpuPipelines();
   modelc::registerModelcTransformsPasses();
+  modelc::registerModelcCodegenPasses();
   mlir::DialectRegistry registry;
   registry.insert<mlir::mdl::MDLDialect>();
   // func, arith, tensor, linalg, math, scf, memref, bufferization, llvm,

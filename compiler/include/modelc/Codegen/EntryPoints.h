@@ -6,12 +6,16 @@
 //   @eval_metrics(%x, %labels) -> (loss sum[, correct])
 //   @predict(%x) -> outputs   (logits for classifiers: the runtime's
 //                             predict command applies the softmax)
-// and drops the functions nothing calls any more.
+// and drops the functions nothing calls any more; also as the pass
+// `modelc-prepare-entry-points`, declared in Passes.td.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MODELC_CODEGEN_ENTRYPOINTS_H
 #define MODELC_CODEGEN_ENTRYPOINTS_H
 
+#include "mdl/MDLOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
@@ -27,8 +31,13 @@ namespace modelc {
 /// module or the op concerned.
 llvm::LogicalResult prepareEntryPoints(mlir::ModuleOp module);
 
-/// The same as a pass, `modelc-prepare-entry-points`.
-std::unique_ptr<mlir::Pass> createPrepareEntryPointsPass();
+// The same as a pass, `modelc-prepare-entry-points` (Passes.td):
+// createPrepareEntryPointsPass() and registerModelcCodegenPasses().
+#define GEN_PASS_DECL
+#include "modelc/Codegen/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "modelc/Codegen/Passes.h.inc"
 
 } // namespace modelc
 

@@ -7,7 +7,8 @@
 // sm_90, embedded as gpu.binary -> host code calling the runtime's mgpu*
 // functions. Public functions get the prefix `gpu_`, so the CPU and the GPU
 // versions of a model link into one executable. Registered as
-// `modelc-gpu-lowering`; see docs/gpu.md.
+// `modelc-gpu-lowering`; see docs/gpu.md. Its passes are declared in
+// modelc/Transforms/GPU/Passes.h.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MODELC_PIPELINES_GPUPIPELINE_H
@@ -59,52 +60,15 @@ void addLaunchStage(mlir::OpPassManager &pm, const GpuPipelineOptions &options,
 void buildGpuLoweringPipeline(mlir::OpPassManager &pm,
                               const GpuPipelineOptions &options);
 
-/// Creates `modelc-gpu-prepare` (GpuPrepare.cpp).
-std::unique_ptr<mlir::Pass> createGpuPreparePass();
-/// Creates `modelc-gpu-fuse-loops` (GpuFuseLoops.cpp).
-std::unique_ptr<mlir::Pass> createGpuFuseLoopsPass();
-/// Creates `modelc-gpu-map-loops` with `blockSize` threads per block.
-std::unique_ptr<mlir::Pass> createGpuMapLoopsPass(int64_t blockSize);
-/// Creates `modelc-gpu-sink-scalars` (GpuSinkScalars.cpp).
-std::unique_ptr<mlir::Pass> createGpuSinkScalarsPass();
-/// Creates `modelc-gpu-promote-accumulators` (GpuPromoteAccumulators.cpp).
-std::unique_ptr<mlir::Pass> createGpuPromoteAccumulatorsPass();
-/// Creates `modelc-gpu-split-reductions` (GpuSplitReductions.cpp).
-std::unique_ptr<mlir::Pass> createGpuSplitReductionsPass();
-/// Creates `modelc-gpu-device-memory` (GpuDeviceMemory.cpp).
-std::unique_ptr<mlir::Pass> createGpuDeviceMemoryPass();
-/// Creates `modelc-gpu-merge-modules`: every outlined kernel into the one
-/// gpu.module `name`.
-std::unique_ptr<mlir::Pass> createGpuMergeModulesPass(llvm::StringRef name);
-/// Creates `modelc-gpu-math-approximation` (GpuMathApproximation.cpp); with
-/// `host`, on host functions marked `modelc.approximate`.
-std::unique_ptr<mlir::Pass> createGpuMathApproximationPass(bool host = false);
-/// Creates `modelc-gpu-emulate-launches` (GpuEmulation.cpp).
-std::unique_ptr<mlir::Pass> createGpuEmulateLaunchesPass();
-
 /// Appends the GPU pipeline up to the launches, then runs the launches as
-/// loops on the CPU (GpuEmulation.cpp): the CPU pipeline's LLVM stage
-/// (CpuPipelineOptions::resumeAfterKernels) finishes the module. For tests
-/// of the GPU kernels' code on machines without a GPU.
+/// loops on the CPU (modelc-gpu-emulate-launches): the CPU pipeline's LLVM
+/// stage (CpuPipelineOptions::resumeAfterKernels) finishes the module. For
+/// tests of the GPU kernels' code on machines without a GPU.
 void buildGpuEmulationPipeline(mlir::OpPassManager &pm,
                                const GpuPipelineOptions &options);
-/// Creates `modelc-prefix-symbols`: prepends `prefix` to the name of every
-/// public function with a body (and to its uses).
-std::unique_ptr<mlir::Pass> createPrefixSymbolsPass(llvm::StringRef prefix);
 
-/// Register the passes above with MLIR's global registry.
-void registerGpuPreparePass();
-void registerGpuFuseLoopsPass();
-void registerGpuSinkScalarsPass();
-void registerGpuPromoteAccumulatorsPass();
-void registerGpuSplitReductionsPass();
-void registerGpuMapLoopsPass();
-void registerGpuDeviceMemoryPass();
-void registerGpuMergeModulesPass();
-void registerGpuMathApproximationPass();
-void registerGpuEmulateLaunchesPass();
-
-/// Registers the GPU passes and the `modelc-gpu-lowering` pipeline.
+/// Registers the `modelc-gpu-lowering` pipeline and the GPU passes
+/// (compiler/include/modelc/Transforms/GPU/Passes.td).
 void registerGpuPipelines();
 
 /// Adds what the GPU pipeline and the translation of its output need: the

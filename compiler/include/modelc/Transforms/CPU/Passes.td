@@ -1,0 +1,115 @@
+//===- Passes.td - Passes of the CPU lowering pipeline -----*- tablegen -*-===//
+//
+// Declares the passes only the CPU pipeline runs (one pass per file in
+// compiler/lib/Transforms/CPU): kernel outlining with its profiling hooks,
+// the parallel split of the kernels' loops, the interleaving of short sums,
+// the strided-copy rewrite and the C-interface marking of entry points
+// (which the GPU pipeline's host code, CPU code too, also uses).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MODELC_TRANSFORMS_CPU_PASSES_TD
+#define MODELC_TRANSFORMS_CPU_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def OutlineKernelsPass : Pass<"modelc-outline-kernels", "::mlir::ModuleOp"> {
+  let summary = "Move each top-level kernel of the entry points into its own "
+                "noinline function (optionally with profiling hooks)";
+  let description = [{
+    Every top-level computation of a public function (a linalg op on
+    memrefs, a memref.copy, an scf loop nest, a call to cblas_*) moves into
+    a private, never-inlined function `@<entry>.k<N>.<names>` marked
+    `modelc.kernel`, where `<names>` are the mdl ops of its location (at
+    most four). Constants are cloned into the kernel, other captured values
+    become arguments. With `instrument`, each call is bracketed by the
+    runtime's `modelrt_kernel_enter(name)` / `modelrt_kernel_exit(name,
+    flops)`, `name` being "<kernel> @ file:line" and `flops` the kernel's
+    arithmetic work for the call.
+  }];
+  let options = [
+    Option<"instrument", "instrument", "bool", /*default=*/"false",
+           "Call the runtime's profiling hooks around every kernel">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::LLVM::LLVMDialect"];
+}
+
+def ParallelKernelLoopsPass
+    : Pass<"modelc-parallel-kernel-loops", "::mlir::ModuleOp"> {
+  let summary = "Move each top-level scf.parallel of an outlined kernel into "
+                "a part function that runs a range of its first dimension";
+  let description = [{
+    In each function marked `modelc.kernel`, every top-level scf.parallel
+    without results and with a unit step in its first dimension moves into
+    a private function
+      `@<kernel>.part<N>(%begin, %end, %work, captured...)`
+    marked `modelc.parallel_part`, running the loop over [begin, end) of its
+    first dimension, and is replaced by a call over the whole range.
+    `%work` estimates the loop's cost (iterations times operations per
+    iteration). `modelc-parallel-kernel-calls` later hands the call to the
+    runtime, which may split the range over the cores.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+def ParallelKernelCallsPass
+    : Pass<"modelc-parallel-kernel-calls", "::mlir::ModuleOp"> {
+  let summary = "Turn calls of parallel kernel parts into "
+                "modelrt_parallel_for calls";
+  let description = [{
+    On the LLVM dialect: every call `@P(%begin, %end, %work, args...)` of a
+    function marked `modelc.parallel_part` becomes a call
+    `@modelrt_parallel_for(@P.run, %ctx, %begin, %end, %work)`, the
+    arguments stored in a stack struct `%ctx` that the new internal
+    trampoline `@P.run(%ctx, %begin, %end)` loads back before calling @P.
+    The part then loses its mark, so a second run changes nothing. A call
+    with fewer than three operands is an error.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+def InterleaveReductionsPass
+    : Pass<"modelc-interleave-reductions", "::mlir::ModuleOp"> {
+  let summary = "Move the parallel dimensions of sums to few outputs "
+                "innermost (same order of terms per output)";
+  let description = [{
+    A linalg.generic whose innermost loop is a reduction and whose outputs
+    are few (at most 4096 elements, every parallel extent static) gets its
+    parallel dimensions moved innermost, keeping the order of the reduction
+    dimensions and of the parallel ones. The serial chains of float
+    additions of different outputs then interleave, while each output adds
+    its terms in the same order: the result is the same to the bit.
+  }];
+}
+
+def MemrefCopyToLinalgPass
+    : Pass<"modelc-memref-copy-to-linalg", "::mlir::ModuleOp"> {
+  let summary = "Rewrite memref.copy into linalg.copy (loops, no memrefCopy "
+                "call)";
+  let description = [{
+    Every memref.copy whose source or target has a non-identity layout (a
+    strided view: pads, concat, grouped convolution, slice gradients)
+    becomes a linalg.copy, which convert-linalg-to-loops turns into loops.
+    Left alone, such copies lower to calls to `memrefCopy`, a symbol of
+    libmlir_c_runner_utils that executables linked with the modelc runtime
+    do not have. Copies between contiguous buffers (an llvm.intr.memcpy)
+    stay.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+def EmitCInterfacePass : Pass<"modelc-emit-c-interface", "::mlir::ModuleOp"> {
+  let summary = "Mark public functions llvm.emit_c_interface";
+  let description = [{
+    Sets `llvm.emit_c_interface` on every public func.func with a body, so
+    that func-to-llvm also emits a `_mlir_ciface_<name>` wrapper taking one
+    descriptor pointer per memref: the calling convention of the runtime's
+    adapters. Used by the CPU pipeline and by the GPU pipeline's host code.
+  }];
+}
+
+#endif // MODELC_TRANSFORMS_CPU_PASSES_TD

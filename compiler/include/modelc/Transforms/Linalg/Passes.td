@@ -1,0 +1,94 @@
+//===- Passes.td - Passes on linalg of both pipelines ----*- tablegen -*-===//
+//
+// Declares the passes on linalg, tensor and memref that the CPU and the GPU
+// lowering pipelines share (one pass per file in
+// compiler/lib/Transforms/Linalg): the fusion stage's elementwise fusion,
+// bool widening and loop-dimension collapsing, and the sgemm rewrite of
+// matrix products. Target-specific passes are in ../CPU and ../GPU.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MODELC_TRANSFORMS_LINALG_PASSES_TD
+#define MODELC_TRANSFORMS_LINALG_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def FuseElementwisePass
+    : Pass<"modelc-fuse-elementwise", "::mlir::ModuleOp"> {
+  let summary = "Fuse elementwise linalg.generic ops and propagate reshapes "
+                "through them, never into a contraction";
+  let description = [{
+    MLIR's producer/consumer fusion of linalg.generic ops on tensors and the
+    propagation of tensor.expand_shape / tensor.collapse_shape through
+    generics, as upstream's `linalg-fuse-elementwise-ops`, except that a
+    reshape is never propagated into a contraction (which must stay rank 2
+    for `modelc-matmul-to-blas`) nor into a generic that reads linalg.index.
+    A producer fuses only when it has one use (tensor.dim of its result does
+    not count), and into a contraction only when it is a transpose or a
+    broadcast.
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def WidenBoolTensorsPass
+    : Pass<"modelc-widen-bool-tensors", "::mlir::ModuleOp"> {
+  let summary = "Store i1 tensors passed between linalg.generic ops as i8";
+  let description = [{
+    A linalg.generic producing an i1 tensor into a fresh tensor.empty, whose
+    every use is an input of another linalg.generic (directly or through
+    expand_shape / collapse_shape), produces an i8 tensor instead (yield
+    arith.extui); its consumers read it back with arith.trunci. The values
+    do not change; the buffers become one byte per element, which LLVM's
+    loop vectoriser can load and store (it never vectorises i1 memory).
+    i1 tensors whose init is read, that cross a function boundary or feed
+    anything else are left as they are.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def CollapseLoopDimsPass
+    : Pass<"modelc-collapse-loop-dims", "::mlir::ModuleOp"> {
+  let summary = "Merge the contiguous iteration dimensions of elementwise "
+                "generics";
+  let description = [{
+    Consecutive iteration dimensions of a linalg.generic on tensors that are
+    of one kind (parallel or reduction) and contiguous in every operand are
+    merged into one, the operands reshaped with tensor.collapse_shape (free
+    after bufferization: the buffers are dense), so that the innermost loop
+    is long enough to vectorise. Left as they are: fills (no input),
+    generics reading linalg.index, generics with an indexing map that is
+    not a projected permutation, runs with two dynamic extents and runs of
+    one dimension.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def MatmulToBlasPass : Pass<"modelc-matmul-to-blas", "::mlir::ModuleOp"> {
+  let summary = "Rewrite f32 matmuls on memrefs into cblas_sgemm calls";
+  let description = [{
+    Every f32 two-operand contraction on rank-2 memrefs with a unit
+    innermost stride (linalg.matmul with any transposition,
+    linalg.contract, or an equivalent linalg.generic) becomes a call
+      `callee(RowMajor, tA, tB, M, N, K, 1, A, lda, B, ldb, beta, C, ldc)`
+    with cblas_sgemm's signature: beta = 0 when the output starts as a zero
+    fill (or a copy of one) that nothing else reads, which is then erased;
+    beta = 1 otherwise. Other contractions are left for the loop lowering.
+    Fails, at the module, when `callee` already exists with another
+    signature.
+  }];
+  let options = [
+    Option<"callee", "callee", "std::string", /*default=*/"\"cblas_sgemm\"",
+           "The function called (cblas_sgemm's signature): cblas_sgemm on "
+           "the CPU, modelrt_cuda_sgemm for the GPU">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
+#endif // MODELC_TRANSFORMS_LINALG_PASSES_TD

@@ -1,0 +1,32 @@
+//===- KernelProfile.h - Profiling hooks around outlined kernels -*- C++ -*-===//
+//
+// Declares the instrumentation helpers of `modelc-outline-kernels`
+// (implemented in KernelProfile.cpp): FLOP counts of kernels and the calls
+// of the runtime's `modelrt_kernel_enter` / `modelrt_kernel_exit` hooks.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MODELC_LIB_TRANSFORMS_CPU_KERNELPROFILE_H
+#define MODELC_LIB_TRANSFORMS_CPU_KERNELPROFILE_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+
+namespace modelc {
+
+/// Emits, before `op`, the i64 arithmetic work of one execution of the
+/// kernel `op`: iteration-domain size x payload arithmetic ops for a linalg
+/// op, 2*M*N*K for cblas_sgemm, 0 for data movement.
+mlir::Value emitKernelFlops(mlir::OpBuilder &b, mlir::Operation *op);
+
+/// Declares `modelrt_kernel_enter(ptr)` and `modelrt_kernel_exit(ptr, i64)`
+/// in `module` unless present.
+void declareProfileHooks(mlir::ModuleOp module);
+
+/// Brackets `call` with the hooks; `label` names the kernel in the report.
+void instrumentKernelCall(mlir::func::CallOp call, llvm::StringRef label,
+                          mlir::Value flops);
+
+} // namespace modelc
+
+#endif // MODELC_LIB_TRANSFORMS_CPU_KERNELPROFILE_H

@@ -1,0 +1,69 @@
+//===- GpuMergeModules.cpp - All kernels in one gpu.module ----------------===//
+//
+// Implements `modelc-gpu-merge-modules`, run after gpu-kernel-outlining,
+// which puts every kernel in a gpu.module of its own. Moving them all into
+// one module `@<prefix>kernels` (each kernel renamed after its old module,
+// which is unique) makes one PTX translation unit: the NVPTX back end is
+// set up once at compile time instead of once per kernel, and the driver
+// JIT-compiles one module at run time.
+//
+//===----------------------------------------------------------------------===//
+#include "modelc/Transforms/GPU/Passes.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Pass/Pass.h"
+
+using namespace mlir;
+
+namespace modelc {
+#define GEN_PASS_DEF_GPUMERGEMODULESPASS
+#include "modelc/Transforms/GPU/Passes.h.inc"
+
+namespace {
+
+struct GpuMergeModulesPass
+    : impl::GpuMergeModulesPassBase<GpuMergeModulesPass> {
+  using GpuMergeModulesPassBase::GpuMergeModulesPassBase;
+
+  void runOnOperation() final {
+    ModuleOp module = getOperation();
+    SmallVector<gpu::GPUModuleOp> modules(module.getOps<gpu::GPUModuleOp>());
+    if (modules.empty())
+      return;
+    if (module.lookupSymbol(mergedName)) {
+      module.emitError("symbol '") << mergedName.getValue()
+                                   << "' already exists";
+      return signalPassFailure();
+    }
+    OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+    auto merged = gpu::GPUModuleOp::create(b, module.getLoc(), mergedName);
+    MLIRContext *ctx = &getContext();
+    // old module name -> kernel name in the merged module.
+    llvm::StringMap<StringAttr> renamed;
+    for (gpu::GPUModuleOp old : modules) {
+      for (auto func :
+           llvm::make_early_inc_range(old.getOps<gpu::GPUFuncOp>())) {
+        StringAttr name = old.getSymNameAttr();
+        renamed[(name.getValue() + "::" + func.getName()).str()] = name;
+        func->moveBefore(merged.getBody(), merged.getBody()->end());
+        SymbolTable::setSymbolName(func, name);
+      }
+    }
+    module.walk([&](gpu::LaunchFuncOp launch) {
+      SymbolRefAttr kernel = launch.getKernel();
+      std::string key = (kernel.getRootReference().getValue() + "::" +
+                         kernel.getLeafReference().getValue())
+                            .str();
+      if (StringAttr name = renamed.lookup(key))
+        launch.setKernelAttr(SymbolRefAttr::get(
+            merged.getSymNameAttr(), {FlatSymbolRefAttr::get(ctx, name)}));
+    });
+    for (gpu::GPUModuleOp old : modules)
+      old.erase();
+  }
+};
+
+} // namespace
+
+} // namespace modelc
