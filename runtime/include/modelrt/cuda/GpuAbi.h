@@ -40,9 +40,10 @@ void *modelrt_cuda_scratch(int32_t slot);
 /// Null (and a sticky error) when the GPU is not usable.
 void *modelrt_cuda_seed_cell(uint64_t seed);
 /// Copies the scratch cells (all 64, 4 KiB: the program's \p cells, 1..64,
-/// and the runtime's kRuntimeScratchCell) to their pinned host mirror with one
-/// copy and one wait for the compute stream; returns the mirror (cell i at
-/// byte i * 64). After an error (sticky), a block of zeros.
+/// and the runtime's cuda::kRuntimeScratchCell of Cuda.h) to their pinned
+/// host mirror with one copy and one wait for the compute stream; returns
+/// the mirror (cell i at byte i * 64). After an error (sticky), a block of
+/// zeros.
 const void *modelrt_cuda_fetch_scratch(int32_t cells);
 /// A device allocation of \p bytes (at least 1) from the device pool that
 /// also serves mgpuMemAlloc: the scratch buffer of a state output.
