@@ -1,11 +1,11 @@
 # runtime/cuda-kernels.cmake — the runtime's CUDA kernels, built into modelrt.
 #
-# Compiles runtime/lib/Cuda/OptimizerKernels.cu (and BlasKernels.cu, the
+# Compiles runtime/lib/cuda/OptimizerKernels.cu (and BlasKernels.cu, the
 # same way, behind `modelrt_blas_ptx()`) to PTX for compute_90 with
 # nvcc (no GPU needed), assembles that PTX with `ptxas -arch=sm_90` as a
 # build step (proof that it is valid sm_90 code; the cubin is not used),
 # and embeds the PTX text in libmodelrt as a C array behind
-# `modelrt_optimizer_ptx()` (modelrt/OptimizerKernels.h). No libcudart.
+# `modelrt_optimizer_ptx()` (modelrt/cuda/OptimizerKernels.h). No libcudart.
 # The CUDA 13 toolkit at /usr/local/cuda is a fixed project decision.
 set(MODELRT_CUDA_ROOT /usr/local/cuda CACHE PATH "CUDA 13 toolkit (nvcc, ptxas)")
 find_program(MODELRT_NVCC nvcc PATHS ${MODELRT_CUDA_ROOT}/bin NO_DEFAULT_PATH)
@@ -18,13 +18,13 @@ if(NOT MODELRT_NVCC OR NOT MODELRT_PTXAS)
     "-DMODELRT_CUDA_ROOT=<toolkit dir>.")
 endif()
 
-# modelrt_embed_kernels(NAME SYMBOL HEADERS...): runtime/lib/Cuda/NAME.cu ->
+# modelrt_embed_kernels(NAME SYMBOL HEADERS...): runtime/lib/cuda/NAME.cu ->
 # PTX -> (ptxas check) -> a C array behind SYMBOL(), a source of modelrt.
 # -fmad=false: no fused multiply-adds, so that each optimizer element's
 # update rounds exactly as the CPU loop's (IEEE division and sqrt are nvcc's
 # default).
 function(modelrt_embed_kernels name symbol)
-  set(src ${CMAKE_CURRENT_SOURCE_DIR}/lib/Cuda/${name}.cu)
+  set(src ${CMAKE_CURRENT_SOURCE_DIR}/lib/cuda/${name}.cu)
   set(dir ${CMAKE_CURRENT_BINARY_DIR}/cuda)
   set(ptx ${dir}/${name}.ptx)
   set(cubin ${dir}/${name}.sm_90.cubin)
@@ -41,17 +41,17 @@ function(modelrt_embed_kernels name symbol)
     COMMENT "ptxas: checking ${name}'s PTX assembles for sm_90" VERBATIM)
   add_custom_command(OUTPUT ${cpp}
     COMMAND ${CMAKE_COMMAND} -DINPUT=${ptx} -DOUTPUT=${cpp} -DSYMBOL=${symbol}
-            -P ${CMAKE_CURRENT_SOURCE_DIR}/lib/Cuda/EmbedPtx.cmake
-    DEPENDS ${ptx} ${cubin} ${CMAKE_CURRENT_SOURCE_DIR}/lib/Cuda/EmbedPtx.cmake
+            -P ${CMAKE_CURRENT_SOURCE_DIR}/lib/cuda/EmbedPtx.cmake
+    DEPENDS ${ptx} ${cubin} ${CMAKE_CURRENT_SOURCE_DIR}/lib/cuda/EmbedPtx.cmake
     COMMENT "Embedding ${name}'s PTX in modelrt" VERBATIM)
   target_sources(modelrt PRIVATE ${cpp})
 endfunction()
 
 modelrt_embed_kernels(OptimizerKernels modelrt_optimizer_ptx
-  ${CMAKE_CURRENT_SOURCE_DIR}/include/modelrt/OptimizerMath.h
-  ${CMAKE_CURRENT_SOURCE_DIR}/include/modelrt/OptimizerKernels.h)
+  ${CMAKE_CURRENT_SOURCE_DIR}/include/modelrt/train/OptimizerMath.h
+  ${CMAKE_CURRENT_SOURCE_DIR}/include/modelrt/cuda/OptimizerKernels.h)
 modelrt_embed_kernels(BlasKernels modelrt_blas_ptx
-  ${CMAKE_CURRENT_SOURCE_DIR}/include/modelrt/BlasKernels.h)
+  ${CMAKE_CURRENT_SOURCE_DIR}/include/modelrt/cuda/BlasKernels.h)
 
 # The check of the kernels on a real GPU against the CPU runtime (run by
 # scripts/gpu-check.sh; dlopens libcuda.so.1, so it builds without CUDA).

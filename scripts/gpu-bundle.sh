@@ -50,7 +50,7 @@ done
 
 # Libraries outside the C/C++ base system (libc, libm, libstdc++, libgcc_s,
 # zlib are expected on the GPU machine): OpenBLAS, which the executables
-# open at start-up (runtime/include/modelrt/Blas.h), and what it pulls in.
+# open at start-up (runtime/include/modelrt/core/Blas.h), and what it pulls in.
 blas=$(ldconfig -p | awk '/libopenblas\.so\.0 / {print $NF; exit}')
 if [ -z "$blas" ]; then
   echo "$0: libopenblas.so.0 not found (install libopenblas0)" >&2

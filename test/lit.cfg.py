@@ -36,7 +36,7 @@ llvm_config.add_tool_substitutions(
 cuda_root = os.environ.get("MODELC_CUDA_ROOT", "/usr/local/cuda")
 config.substitutions.append(("%ptxas", os.path.join(cuda_root, "bin", "ptxas")))
 
-# The fake libcuda + cuBLAS over host memory (test/runtime/Cuda), built when
+# The fake libcuda + cuBLAS over host memory (test/runtime/cuda), built when
 # the CUDA headers are there: compiled models' GPU host code runs on it.
 fake_cuda = os.path.join(config.modelc_obj_root, "test", "Unit", "lib", "libFakeCudaDriver.so")
 config.substitutions.append(("%fakecuda", fake_cuda))

@@ -1,6 +1,6 @@
 """bench/compare/tfevents.py — reads the scalars of a TensorBoard event file.
 
-The compiled executables write `events.out.tfevents.*` (runtime/lib/
+The compiled executables write `events.out.tfevents.*` (runtime/lib/io/
 TensorBoard.cpp): TFRecord frames (u64 length, u32 masked CRC of the length,
 the payload, u32 masked CRC of the payload) holding `Event` protos with
 wall_time (1, double), step (2, varint) and summary (5) -> value (1) ->

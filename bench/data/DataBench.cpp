@@ -9,8 +9,8 @@
 // Prints the decode time and the sustained images/s over the epochs.
 //
 //===----------------------------------------------------------------------===//
-#include "modelrt/DataLoader.h"
-#include "modelrt/Readers.h"
+#include "modelrt/data/DataLoader.h"
+#include "modelrt/data/Readers.h"
 
 #include <chrono>
 #include <cstdio>

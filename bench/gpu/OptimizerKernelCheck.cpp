@@ -13,9 +13,9 @@
 // Run by scripts/gpu-check.sh on the GPU machine.
 //
 //===----------------------------------------------------------------------===//
-#include "modelrt/Optimizer.h"
-#include "modelrt/OptimizerKernels.h"
-#include "modelrt/OptimizerMath.h"
+#include "modelrt/cuda/OptimizerKernels.h"
+#include "modelrt/train/Optimizer.h"
+#include "modelrt/train/OptimizerMath.h"
 
 #include <chrono>
 #include <cmath>

@@ -9,10 +9,10 @@
 #define MODELRT_TEST_SOFTMAXPROGRAM_H
 
 #include "TestUtil.h"
-#include "modelrt/Program.h"
-#include "modelrt/Readers.h"
-#include "modelrt/Rng.h"
-#include "modelrt/Trainer.h"
+#include "modelrt/core/Program.h"
+#include "modelrt/core/Rng.h"
+#include "modelrt/data/Readers.h"
+#include "modelrt/train/Trainer.h"
 
 #include <gtest/gtest.h>
 

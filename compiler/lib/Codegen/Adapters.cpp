@@ -2,7 +2,7 @@
 //
 // Emits, with IRBuilder, `modelc_train_step`, `modelc_eval_step` and
 // `modelc_predict` with the exact signatures of ModelrtTrainStepFn,
-// ModelrtEvalStepFn and ModelrtPredictFn (runtime/include/modelrt/Program.h).
+// ModelrtEvalStepFn and ModelrtPredictFn (modelrt/core/Program.h).
 // Each builds one memref descriptor {allocated, aligned, offset, sizes[R],
 // strides[R]} per kernel argument/result on its stack (dense row-major,
 // dimension 0 = `batch` where dynamic), calls `_mlir_ciface_<fn>`, then
@@ -31,8 +31,8 @@
 using namespace modelc;
 
 namespace {
-/// Device scratch cells for a program's scalar results (modelrt/Cuda.h: 64
-/// cells, the last two the runtime's: the gradients' norm and the seed).
+/// Device scratch cells for a program's scalar results (modelrt/cuda/GpuAbi.h:
+/// 64 cells, the last two the runtime's: the gradients' norm and the seed).
 constexpr int32_t kProgramScratchCells = 62;
 
 /// The runtime's raw arguments available to one adapter (null if absent).

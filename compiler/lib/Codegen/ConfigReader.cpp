@@ -12,7 +12,7 @@
 
 #include "ConfigReader.h"
 
-#include "modelrt/Program.h"
+#include "modelrt/core/Program.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/Support/FileSystem.h"

@@ -10,7 +10,7 @@
 #include "modelc/Codegen/ProgramEmitter.h"
 #include "modelc/Codegen/ProgramLayout.h"
 
-#include "modelrt/Program.h"
+#include "modelrt/core/Program.h"
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"

@@ -1,7 +1,7 @@
-//===- ProgramLayout.cpp - LLVM types mirroring modelrt/Program.h ---------===//
+//===- ProgramLayout.cpp - LLVM types mirroring modelrt/core/Program.h ----===//
 //
-// One LLVM struct per C struct of runtime/include/modelrt/Program.h, fields
-// in declaration order with the same scalar types (int32_t -> i32,
+// One LLVM struct per C struct of runtime/include/modelrt/core/Program.h,
+// fields in declaration order with the same scalar types (int32_t -> i32,
 // int64_t/uint64_t -> i64, double -> double, pointers -> ptr). Keep in sync
 // with the header: ProgramLayoutTest compares every offset.
 //

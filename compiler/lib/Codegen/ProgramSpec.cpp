@@ -14,7 +14,7 @@
 #include "FlopCount.h"
 
 #include "mdl/MDLOps.h"
-#include "modelrt/Program.h"
+#include "modelrt/core/Program.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinTypes.h"

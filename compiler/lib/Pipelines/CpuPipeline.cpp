@@ -97,7 +97,7 @@ void addLLVMStage(OpPassManager &pm, const CpuPipelineOptions &options) {
   // what LLVM has no intrinsic for (tanh, erf, ...).
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
-  // Buffers come from the runtime's pool (runtime/lib/BufferPool.cpp)
+  // Buffers come from the runtime's pool (runtime/lib/core/BufferPool.cpp)
   // through MLIR's generic allocation entry points, not malloc/free: a
   // training step then reuses the previous step's warm buffers.
   FinalizeMemRefToLLVMConversionPassOptions memrefOpts;

@@ -3,7 +3,7 @@
 // The optimizers, learning-rate schedules and the early-stopping rule a
 // `train` block may name, each with its settings, defaults and valid
 // ranges, and the folding of a call such as `adam(lr=1e-3)` against them.
-// The ranges are those the runtime accepts (runtime/lib/Optimizer.cpp,
+// The ranges are those the runtime accepts (runtime/lib/train/Optimizer.cpp,
 // Schedule.cpp), so a program that compiles never fails its configuration
 // check at run time.
 //

@@ -16,15 +16,15 @@
 
 #include "mdl/MDLDialect.h"
 #include "mdl/MDLOps.h"
-#include "modelrt/Program.h"
+#include "modelrt/core/Program.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
-#include "modelrt/BufferPool.h"
-#include "modelrt/Parallel.h"
-#include "modelrt/Profile.h"
+#include "modelrt/core/BufferPool.h"
+#include "modelrt/core/Parallel.h"
+#include "modelrt/core/Profile.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/TargetSelect.h"
 

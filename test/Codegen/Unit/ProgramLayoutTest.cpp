@@ -1,6 +1,6 @@
 //===- ProgramLayoutTest.cpp - The emitted ABI structs match Program.h ----===//
 //
-// Compiles runtime/include/modelrt/Program.h with the C++ compiler and
+// Compiles runtime/include/modelrt/core/Program.h with the C++ compiler and
 // compares sizeof/alignof and offsetof of every field of every ABI struct
 // with the offsets the LLVM types of ProgramLayout.h get from the host
 // target's DataLayout (the one the object file is emitted with).
@@ -10,7 +10,7 @@
 #include "modelc/Codegen/ProgramLayout.h"
 #include "modelc/Target/ObjectEmitter.h"
 
-#include "modelrt/Program.h"
+#include "modelrt/core/Program.h"
 
 #include "llvm/IR/DataLayout.h"
 #include "llvm/Support/TargetSelect.h"

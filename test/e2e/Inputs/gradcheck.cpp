@@ -1,7 +1,7 @@
 //===- gradcheck.cpp - Compiled gradients vs central finite differences ---===//
 //
 // Linked with an object from `modelc --emit=obj --no-main`: drives the
-// exported `modelc_program` (runtime/include/modelrt/Program.h) directly.
+// exported `modelc_program` (runtime/include/modelrt/core/Program.h) directly.
 // Parameters, inputs and labels are filled from a fixed LCG; train_step
 // gives the loss and gradients; each parameter element's gradient is then
 // compared with the central difference (L(p+h) - L(p-h)) / 2h of the loss
@@ -12,7 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "modelrt/Program.h"
+#include "modelrt/core/Program.h"
 
 #include <cmath>
 #include <cstdint>

@@ -1,4 +1,4 @@
-//===- ProgramLayout.h - LLVM types mirroring modelrt/Program.h -*- C++ -*-===//
+//===- ProgramLayout.h - LLVM types of modelrt/core/Program.h -*- C++ -*-===//
 //
 // Declares the LLVM struct types the program emitter uses for the runtime's
 // C ABI structures (ModelrtTensorDesc, the configuration structs and

@@ -46,7 +46,8 @@ struct GpuPipelineOptions {
 };
 
 /// The runtime function the GPU pipeline calls for matrix products
-/// (cblas_sgemm's signature, device pointers; runtime/include/modelrt/Cuda.h).
+/// (cblas_sgemm's signature, device pointers;
+/// runtime/include/modelrt/cuda/GpuAbi.h).
 inline constexpr const char *kCudaSgemmName = "modelrt_cuda_sgemm";
 
 /// Appends the passes from linalg on memrefs to one `gpu.launch` per op:

@@ -30,9 +30,9 @@ struct LinkOptions {
   /// The executable to write.
   std::string outputPath;
   /// System libraries appended after the inputs and the runtime: libgomp
-  /// for the runtime's two-part loops (runtime/lib/Parallel.cpp). (oneDNN
+  /// for the runtime's two-part loops (runtime/lib/core/Parallel.cpp). (oneDNN
   /// and OpenBLAS are not among them: the runtime opens one at start-up,
-  /// runtime/include/modelrt/Blas.h.)
+  /// runtime/include/modelrt/core/Blas.h.)
   std::vector<std::string> systemLibs = {"-lz", "-lgomp", "-lpthread", "-lm"};
 };
 

@@ -1,7 +1,7 @@
 //===- KernelProfile.cpp - Profiling hooks around outlined kernels --------===//
 //
 // Implements the instrumentation half of `modelc-outline-kernels`: the
-// declarations of the runtime hooks (runtime/include/modelrt/Profile.h),
+// declarations of the runtime hooks (runtime/include/modelrt/core/Profile.h),
 // the per-call FLOP count of a kernel, and the enter/exit calls around a
 // kernel call. The hooks return at once unless the executable runs with
 // `--profile`, so instrumented code costs two calls per kernel.

@@ -11,7 +11,7 @@
 //
 // With `instrument`, each kernel call is bracketed by
 //   modelrt_kernel_enter(name) / modelrt_kernel_exit(name, flops)
-// (runtime/include/modelrt/Profile.h), where `name` points at a constant
+// (runtime/include/modelrt/core/Profile.h), where `name` points at a constant
 // string "<entry>.k<N>.<names> @ file:line" and `flops` is the kernel's
 // arithmetic work for this call: for a linalg op, the iteration-domain size
 // times the arithmetic ops of its payload; for sgemm, 2*M*N*K.

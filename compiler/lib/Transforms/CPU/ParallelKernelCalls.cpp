@@ -10,7 +10,7 @@
 // where the new internal function
 //   @P.run(%ctx: !llvm.ptr, %begin: i64, %end: i64)
 // loads the arguments back and calls @P over [begin, end). The runtime
-// (runtime/include/modelrt/Parallel.h) runs @P.run once over the whole
+// (runtime/include/modelrt/core/Parallel.h) runs @P.run once over the whole
 // range, or over two halves on two cores. The part loses its mark, so the
 // pass does nothing when it runs again.
 //

@@ -1,0 +1,100 @@
+//===- Profile.h - Per-kernel and per-phase timing (`--profile`) ----------===//
+//
+// Declares the profiler behind `train --profile` / `eval --profile`. The
+// compiler brackets every kernel of the generated code with
+// modelrt_kernel_enter / modelrt_kernel_exit (compiler/lib/Pipelines/
+// KernelProfile.cpp): `name` is a constant string naming the kernel
+// ("train_step.k7.relu.max_pool @ cnn.model:6"), `flops` its arithmetic
+// work for this call; labels of backward-pass kernels end in "(backward)".
+// The runtime times the phases of a run (data, step = forward + backward,
+// update, evaluation) with PhaseTimer, and splits the step's kernel time
+// into forward and backward by those labels. Both cost one
+// flag test when profiling is off. Single-threaded use: kernels and phases
+// run on the training thread.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MODELRT_CORE_PROFILE_H
+#define MODELRT_CORE_PROFILE_H
+
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <vector>
+
+extern "C" {
+/// Called by generated code before a kernel runs.
+void modelrt_kernel_enter(const char *name);
+/// Called by generated code after the kernel `name` ran; `flops` is its
+/// arithmetic work (0 for data movement).
+void modelrt_kernel_exit(const char *name, int64_t flops);
+}
+
+namespace modelrt {
+
+/// The phases of a run the report separates.
+enum class Phase { Data, Step, Update, Eval, Count };
+
+/// Turns collection on or off (off by default); clears nothing.
+void setProfiling(bool on);
+/// True while collecting.
+bool profiling();
+
+/// Turns profiling off for its lifetime (set-up work that is not a phase:
+/// steps of zeros before training or evaluation).
+struct ProfilingPaused {
+  bool was = profiling();
+  ProfilingPaused() { setProfiling(false); }
+  ~ProfilingPaused() { setProfiling(was); }
+  ProfilingPaused(const ProfilingPaused &) = delete;
+  ProfilingPaused &operator=(const ProfilingPaused &) = delete;
+};
+/// Forgets everything collected so far.
+void resetProfile();
+
+/// Adds \p seconds to \p phase.
+void addPhaseTime(Phase phase, double seconds);
+
+/// Times its own lifetime into a phase when profiling is on.
+class PhaseTimer {
+public:
+  explicit PhaseTimer(Phase phase) : phase(phase), on(profiling()) {
+    if (on)
+      start = std::chrono::steady_clock::now();
+  }
+  ~PhaseTimer() {
+    if (on)
+      addPhaseTime(phase, std::chrono::duration<double>(
+                              std::chrono::steady_clock::now() - start)
+                              .count());
+  }
+  PhaseTimer(const PhaseTimer &) = delete;
+  PhaseTimer &operator=(const PhaseTimer &) = delete;
+
+private:
+  Phase phase;
+  bool on;
+  std::chrono::steady_clock::time_point start;
+};
+
+/// One kernel's totals.
+struct KernelStats {
+  const char *name = nullptr;
+  uint64_t calls = 0;
+  double seconds = 0;
+  double flops = 0;
+};
+
+/// Adds one call of kernel \p name (a string that outlives the profile) that
+/// took \p seconds and did \p flops: the GPU layer's device times.
+void addKernelTime(const char *name, double seconds, double flops);
+
+/// The kernels seen so far, slowest total first.
+std::vector<KernelStats> kernelStats();
+
+/// Writes the phase table and the \p maxKernels slowest kernels (time,
+/// share, calls, GFLOP/s) to \p f.
+void writeProfileReport(FILE *f, size_t maxKernels = 25);
+
+} // namespace modelrt
+
+#endif // MODELRT_CORE_PROFILE_H

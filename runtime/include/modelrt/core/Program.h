@@ -1,0 +1,185 @@
+/*===- Program.h - The C ABI between a compiled model and the runtime ------===*
+ *
+ * Implements nothing: declares the plain-C structures through which a
+ * compiled model hands itself to the runtime (ModelrtProgram), the training
+ * configuration the compiler fills from the `train` and `data` blocks
+ * (ModelrtTrainConfig), and the entry point `modelrt_main`. Documented in
+ * docs/runtime.md. All arrays are owned by the program and outlive the run.
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef MODELRT_CORE_PROGRAM_H
+#define MODELRT_CORE_PROGRAM_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MODELRT_ABI_VERSION 1
+
+/* Element types (same values as modelrt::DType). Parameters and state are f32. */
+enum { MODELRT_F32 = 0, MODELRT_F64 = 1, MODELRT_I32 = 2, MODELRT_I64 = 3, MODELRT_U8 = 4 };
+
+/* Parameter initialisers. fan_in/fan_out come from the descriptor. */
+enum {
+  MODELRT_INIT_ZEROS = 0,          /* 0 */
+  MODELRT_INIT_CONSTANT = 1,       /* args[0] */
+  MODELRT_INIT_UNIFORM = 2,        /* U(args[0], args[1]) */
+  MODELRT_INIT_NORMAL = 3,         /* N(mean args[0], std args[1]) */
+  MODELRT_INIT_XAVIER_UNIFORM = 4, /* U(+-gain*sqrt(6/(fan_in+fan_out))), gain args[0] (0 -> 1) */
+  MODELRT_INIT_XAVIER_NORMAL = 5,  /* N(0, gain*sqrt(2/(fan_in+fan_out))) */
+  MODELRT_INIT_KAIMING_UNIFORM = 6,/* U(+-gain*sqrt(3/fan_in)), gain args[0] (0 -> sqrt 2) */
+  MODELRT_INIT_KAIMING_NORMAL = 7  /* N(0, gain/sqrt(fan_in)) */
+};
+
+/* One parameter or state tensor. */
+typedef struct ModelrtTensorDesc {
+  const char *name;      /* unique, e.g. "fc1.weight" */
+  int32_t dtype;         /* MODELRT_F32 */
+  int32_t rank;
+  const int64_t *shape;  /* rank entries, all static */
+  int32_t init_kind;     /* MODELRT_INIT_* */
+  double init_args[2];
+  int64_t fan_in, fan_out;
+} ModelrtTensorDesc;
+
+/* Optimizer, schedule and data-format kinds (same values as the C++ enums). */
+enum { MODELRT_OPT_SGD = 0, MODELRT_OPT_ADAM = 1, MODELRT_OPT_ADAMW = 2, MODELRT_OPT_RMSPROP = 3 };
+enum {
+  MODELRT_SCHED_CONSTANT = 0, MODELRT_SCHED_STEP = 1, MODELRT_SCHED_MULTISTEP = 2,
+  MODELRT_SCHED_EXPONENTIAL = 3, MODELRT_SCHED_COSINE = 4, MODELRT_SCHED_PLATEAU = 5
+};
+enum { MODELRT_DATA_NONE = 0, MODELRT_DATA_IDX = 1, MODELRT_DATA_CSV = 2, MODELRT_DATA_NPY = 3 };
+
+typedef struct ModelrtOptimizerConfig {
+  int32_t kind;
+  double lr, momentum, dampening;
+  int32_t nesterov;
+  double beta1, beta2, eps, alpha, weight_decay;
+  double clip_norm;          /* <= 0: no clipping */
+  int32_t accumulate;        /* micro-batches per step, <= 1: none */
+} ModelrtOptimizerConfig;
+
+typedef struct ModelrtScheduleConfig {
+  int32_t kind;
+  int64_t step_size;
+  double gamma;
+  int32_t num_milestones;
+  const int64_t *milestones;
+  int64_t warmup_steps, total_steps; /* total 0: epochs * steps per epoch */
+  double min_lr, factor;
+  int64_t patience;
+  double threshold;
+} ModelrtScheduleConfig;
+
+typedef struct ModelrtDataConfig {
+  int32_t format;                /* MODELRT_DATA_* */
+  const char *train_inputs;      /* IDX/NPY inputs file, or the CSV file */
+  const char *train_labels;      /* IDX/NPY labels file (unused for CSV) */
+  const char *test_inputs;       /* may be NULL: then val_fraction splits train */
+  const char *test_labels;
+  int32_t num_columns;           /* CSV: input columns (0 = all but the label) */
+  const char *const *columns;
+  const char *label_column;      /* CSV */
+  double scale;                  /* x*scale, e.g. 1/255; 0 -> 1 */
+  int32_t num_norm;              /* 0, 1 (global) or channels */
+  const double *mean, *std;
+  int32_t one_hot;               /* labels given to steps as one-hot f32 */
+  double val_fraction;           /* 0: none */
+  double flip_prob;              /* training augmentation */
+  int64_t crop_padding;
+  int32_t drop_last;
+} ModelrtDataConfig;
+
+typedef struct ModelrtTrainConfig {
+  ModelrtOptimizerConfig optimizer;
+  ModelrtScheduleConfig schedule;
+  ModelrtDataConfig data;
+  int64_t epochs, batch_size;
+  uint64_t seed;
+  int64_t early_stop_patience;   /* 0: off */
+  double early_stop_min_delta;
+} ModelrtTrainConfig;
+
+/* Entry points. Tensors are dense row-major f32 unless said otherwise;
+ * `params`/`state`/`grads` are arrays of one pointer per table entry.
+ * `inputs` is [batch, input_shape...] f32; `labels` is [batch] i64 class
+ * indices, or [batch, classes] f32 when one-hot, or [batch, label_shape...]
+ * f32 targets. `loss` receives the mean loss over the batch, `grads` the
+ * gradients of that mean, `metric_sums` the SUM over the batch of each
+ * declared metric (the runtime divides by the sample count). `state` may be
+ * updated by train_step (e.g. running statistics). Return 0 on success;
+ * non-zero aborts the run. `ctx` is ModelrtProgram.context. */
+typedef int (*ModelrtTrainStepFn)(void *ctx, float *const *params, float *const *state,
+                                  const float *inputs, const void *labels, int64_t batch,
+                                  uint64_t seed, int64_t step, float *loss,
+                                  float *const *grads, double *metric_sums);
+typedef int (*ModelrtEvalStepFn)(void *ctx, float *const *params, float *const *state,
+                                 const float *inputs, const void *labels, int64_t batch,
+                                 float *loss, double *metric_sums);
+/* outputs: [batch, output_shape...] f32 */
+typedef int (*ModelrtPredictFn)(void *ctx, float *const *params, float *const *state,
+                                const float *inputs, int64_t batch, float *outputs);
+
+/* The thread-count hint: the program may size its own worker pool. */
+typedef void (*ModelrtSetThreadsFn)(void *ctx, int32_t threads);
+
+typedef struct ModelrtProgram {
+  uint32_t abi_version;            /* MODELRT_ABI_VERSION */
+  const char *name;
+  int32_t num_params;
+  const ModelrtTensorDesc *params;
+  int32_t num_state;
+  const ModelrtTensorDesc *state;
+  int32_t input_rank;              /* per sample, without the batch dim */
+  const int64_t *input_shape;
+  int32_t label_dtype;             /* MODELRT_I64 (classes) or MODELRT_F32 */
+  int64_t num_classes;             /* > 0 for classification */
+  int32_t label_rank;              /* per-sample label shape for f32 targets */
+  const int64_t *label_shape;
+  int32_t output_rank;
+  const int64_t *output_shape;
+  int32_t num_metrics;             /* e.g. {"accuracy"}; loss is implicit */
+  const char *const *metric_names;
+  ModelrtTrainConfig config;       /* defaults from the train/data blocks */
+  void *context;
+  ModelrtTrainStepFn train_step;
+  ModelrtEvalStepFn eval_step;
+  ModelrtPredictFn predict;
+  /* Optional fields added after the first ABI 1 release; a program that
+   * leaves them zero/NULL keeps working. */
+  double train_flops_per_sample;   /* FLOPs of train_step per sample (forward +
+                                      backward); 0 = unknown. `info` prints it
+                                      times the batch size. */
+  ModelrtSetThreadsFn set_threads; /* may be NULL; called once with the
+                                      `--threads N` hint (N >= 1) before any
+                                      step when the user gives --threads. */
+  /* The GPU versions of the entry points (NULL when the model was compiled
+   * without GPU code): the same signatures, but params, state, inputs,
+   * labels, grads and outputs are device pointers (loss and metric_sums stay
+   * host pointers). They return non-zero after a CUDA error
+   * (modelrt_cuda_status, runtime/include/modelrt/cuda/GpuAbi.h). */
+  ModelrtTrainStepFn gpu_train_step;
+  ModelrtEvalStepFn gpu_eval_step;
+  ModelrtPredictFn gpu_predict;
+  /* gpu_train_step in two halves (NULL in programs compiled before them),
+   * called with the same arguments: gpu_train_enqueue enqueues the step's
+   * device work on the compute stream and waits for nothing (it reads only
+   * params, state, inputs, labels, batch, seed and grads; every launch and
+   * copy can be captured into a CUDA graph); gpu_train_finish fetches the
+   * scalar results (one copy, one wait) and writes loss and metric_sums.
+   * gpu_train_step is gpu_train_enqueue followed by gpu_train_finish. */
+  ModelrtTrainStepFn gpu_train_enqueue;
+  ModelrtTrainStepFn gpu_train_finish;
+} ModelrtProgram;
+
+/* The executable's main: `train`, `eval`, `predict`, `info` (see docs/cli.md).
+ * Returns the process exit status. */
+int modelrt_main(int argc, char **argv, const ModelrtProgram *program);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MODELRT_CORE_PROGRAM_H */

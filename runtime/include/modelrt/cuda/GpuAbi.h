@@ -1,0 +1,112 @@
+//===- GpuAbi.h - The C functions that compiled GPU code calls ------------===//
+//
+// Declares the C ABI between the code modelc's GPU pipeline generates and
+// the runtime's CUDA layer:
+//   - the `modelrt_cuda_*` helpers of the compiled entry adapters
+//     (compiler/lib/Codegen/Adapters.cpp): sgemm, scratch cells, the seed
+//     cell, allocations, copies, the sticky status;
+//   - the `mgpu*` functions that MLIR 22's `gpu-to-llvm` host code and
+//     gpu.binary translation call (see docs/gpu.md).
+// Nothing here links against CUDA (the driver is opened at run time, see
+// Cuda.h). Errors inside these functions are sticky: the first one is kept
+// (with the function and the CUresult name), `modelrt_cuda_status()`
+// reports it, and later launches are skipped. The C++ API of the layer
+// (probe, context, pool, buffers, graphs) is Cuda.h; it is not declared here.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MODELRT_CUDA_GPUABI_H
+#define MODELRT_CUDA_GPUABI_H
+
+#include <cstddef>
+#include <cstdint>
+
+extern "C" {
+/// cblas_sgemm on the GPU (device pointers), ordered on the compute stream.
+/// \p order is 101 (row-major) or 102 (column-major); \p transA / \p transB
+/// are 111 (no transpose) or 112 (transpose). Errors are sticky.
+/// The integer arguments are 32-bit, exactly as cblas_sgemm's: the GPU
+/// pipeline rewrites matrix products into calls with that signature.
+void modelrt_cuda_sgemm(int32_t order, int32_t transA, int32_t transB,
+                        int32_t M, int32_t N, int32_t K, float alpha,
+                        const float *A, int32_t lda, const float *B,
+                        int32_t ldb, float beta, float *C, int32_t ldc);
+/// A device pointer to the persistent, zero-initialised 64-byte cell \p slot
+/// (0..63), for scalars (seed, loss, counts). Null (and a sticky error) when
+/// the GPU is not usable or the slot is out of range.
+void *modelrt_cuda_scratch(int32_t slot);
+/// The device cell of the training seed (scratch cell 63; results use the
+/// cells from 0 up), with \p seed written into it on the compute stream
+/// (except while a graph is being captured: the replay's caller writes it).
+/// Null (and a sticky error) when the GPU is not usable.
+void *modelrt_cuda_seed_cell(uint64_t seed);
+/// Copies the scratch cells (all 64, 4 KiB: the program's \p cells, 1..64,
+/// and the runtime's cuda::kRuntimeScratchCell of Cuda.h) to their pinned
+/// host mirror with one copy and one wait for the compute stream; returns
+/// the mirror (cell i at byte i * 64). After an error (sticky), a block of
+/// zeros.
+const void *modelrt_cuda_fetch_scratch(int32_t cells);
+/// A device allocation of \p bytes (at least 1) from the device pool that
+/// also serves mgpuMemAlloc: the scratch buffer of a state output.
+void *modelrt_cuda_alloc(int64_t bytes);
+/// Returns \p ptr (from modelrt_cuda_alloc) to the device pool.
+void modelrt_cuda_free(void *ptr);
+/// Copies \p bytes from host to device on the compute stream; \p host may be
+/// reused when this returns (pageable memory is staged by the driver).
+void modelrt_cuda_upload(void *dev, const void *host, int64_t bytes);
+/// Copies \p bytes from device to host; waits for the compute stream, so the
+/// host data is valid when this returns.
+void modelrt_cuda_download(void *host, const void *dev, int64_t bytes);
+/// Copies \p bytes from device to device on the compute stream.
+void modelrt_cuda_copy(void *dst, const void *src, int64_t bytes);
+
+// ---- The mgpu ABI of MLIR 22 (CUmodule/CUfunction/CUstream/CUevent as void*).
+// A null stream means the compute stream. The module loads run in global
+// constructors and touch no CUDA: the image is loaded on the first
+// mgpuModuleGetFunction.
+void *mgpuModuleLoad(void *data, size_t size);
+void *mgpuModuleLoadJIT(void *data, int optLevel);
+void mgpuModuleUnload(void *module);
+void *mgpuModuleGetFunction(void *module, const char *name);
+void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
+                      intptr_t gridZ, intptr_t blockX, intptr_t blockY,
+                      intptr_t blockZ, int32_t smem, void *stream,
+                      void **params, void **extra, size_t paramsCount);
+void mgpuLaunchClusterKernel(void *function, intptr_t clusterX,
+                             intptr_t clusterY, intptr_t clusterZ,
+                             intptr_t gridX, intptr_t gridY, intptr_t gridZ,
+                             intptr_t blockX, intptr_t blockY, intptr_t blockZ,
+                             int32_t smem, void *stream, void **params,
+                             void **extra, size_t paramsCount);
+/// Returns the runtime's compute stream; mgpuStreamDestroy of it is a no-op.
+void *mgpuStreamCreate(void);
+void mgpuStreamDestroy(void *stream);
+void mgpuStreamSynchronize(void *stream);
+void mgpuStreamWaitEvent(void *stream, void *event);
+void *mgpuEventCreate(void);
+void mgpuEventDestroy(void *event);
+void mgpuEventSynchronize(void *event);
+void mgpuEventRecord(void *event, void *stream);
+/// From the caching device pool (managed memory when \p isHostShared).
+void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared);
+void mgpuMemFree(void *ptr, void *stream);
+void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *stream);
+void mgpuMemset32(void *dst, unsigned int value, size_t count, void *stream);
+void mgpuMemset16(void *dst, unsigned short value, size_t count,
+                  void *stream);
+void mgpuMemHostRegister(void *ptr, uint64_t sizeBytes);
+void mgpuMemHostUnregister(void *ptr);
+void mgpuMemHostRegisterMemRef(int64_t rank, void *descriptor,
+                               int64_t elementSizeBytes);
+void mgpuMemHostUnregisterMemRef(int64_t rank, void *descriptor,
+                                 int64_t elementSizeBytes);
+/// Accepted only for the device modelrt uses (MODELRT_CUDA_DEVICE).
+void mgpuSetDefaultDevice(int32_t device);
+
+/// 0 when no CUDA error happened so far; else the CUresult of the first error
+/// (or -1 for an error that has none, e.g. "the GPU is not usable").
+int32_t modelrt_cuda_status(void);
+/// The first error's message ("" when none); the pointer stays valid.
+const char *modelrt_cuda_error_message(void);
+}
+
+#endif // MODELRT_CUDA_GPUABI_H

@@ -1,0 +1,66 @@
+//===- Readers.h - IDX, CSV and NPY file readers (and an NPY writer) -------===//
+//
+// Implements the data-file readers. Each returns a Tensor or a Status whose
+// message names the file and the place:
+//  * IDX (MNIST format), plain or gzip: magic, element type, dimensions are
+//    validated; a truncated file names the byte offset where data ran out.
+//  * CSV with a header row: columns selected by name with declared dtypes,
+//    one optional label column; a bad field names file:line:column.
+//  * NPY v1/v2 (and v3 header): little-endian f4/f8/i4/i8/u1, C order.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MODELRT_DATA_READERS_H
+#define MODELRT_DATA_READERS_H
+
+#include "modelrt/core/Status.h"
+#include "modelrt/core/Tensor.h"
+
+#include <string>
+#include <vector>
+
+namespace modelrt {
+
+/// Reads a whole file, transparently gunzipping it when it is gzip data.
+Expected<std::vector<unsigned char>> readFileMaybeGzip(const std::string &path);
+
+/// Reads an IDX file (gzip or plain). u8 stays U8, i8/i16/i32 become I32,
+/// f32 stays F32, f64 stays F64.
+Expected<Tensor> readIdx(const std::string &path);
+
+/// A CSV column to read and the dtype to parse it as (F32 or I64).
+struct CsvColumn {
+  std::string name;
+  DType dtype = DType::F32;
+};
+
+/// The result of reading a CSV file: inputs N x k (F32) and labels N.
+struct CsvTable {
+  Tensor inputs; ///< F32, [rows, columns.size()]
+  Tensor labels; ///< I64 or F32 [rows]; empty when no label column was asked
+};
+
+/// Reads \p path (header row then one record per line, comma-separated).
+/// Reads \p columns (all non-label columns when empty, as F32) and the label
+/// column \p labelColumn (none when empty) parsed as \p labelDType.
+Expected<CsvTable> readCsv(const std::string &path,
+                           const std::vector<CsvColumn> &columns,
+                           const std::string &labelColumn, DType labelDType);
+
+/// Reads a PNG image (8-bit gray, gray+alpha, RGB or RGBA; non-interlaced)
+/// as U8 [channels, height, width] with the alpha channel dropped (1 or 3
+/// channels). Chunk CRCs are checked; other PNGs are a clear error.
+Expected<Tensor> readPng(const std::string &path);
+/// Decodes PNG bytes; \p path is only used in messages.
+Expected<Tensor> decodePng(const std::vector<unsigned char> &bytes, const std::string &path);
+
+/// Reads an NPY file.
+Expected<Tensor> readNpy(const std::string &path);
+/// Parses NPY bytes; \p path is only used in messages.
+Expected<Tensor> parseNpy(const std::vector<unsigned char> &bytes,
+                          const std::string &path);
+/// Writes \p tensor as an NPY v1.0 file.
+Status writeNpy(const std::string &path, const Tensor &tensor);
+
+} // namespace modelrt
+
+#endif // MODELRT_DATA_READERS_H

@@ -1,0 +1,94 @@
+//===- Checkpoint.h - Checkpoints in the safetensors layout ----------------===//
+//
+// Implements the checkpoint file (format in docs/checkpoints.md): the
+// safetensors layout (u64 header length, a JSON header naming every tensor's
+// dtype, shape and byte range, then the raw little-endian tensors) holding
+// parameters (`param/NAME`), state (`state/NAME`) and optimizer moments
+// (`optim/NAME/m`, `optim/NAME/v`), with the training position, schedule,
+// RNG, metrics, parameter schema and ABI fingerprint in `__metadata__`.
+// Files are written atomically: a temporary file in the same directory is
+// written, fsync'ed and renamed over the target, and the directory fsync'ed.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MODELRT_IO_CHECKPOINT_H
+#define MODELRT_IO_CHECKPOINT_H
+
+#include "modelrt/core/Status.h"
+#include "modelrt/core/Tensor.h"
+#include "modelrt/data/DataLoader.h"
+#include "modelrt/train/Schedule.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace modelrt {
+
+/// The current checkpoint format version (`__metadata__.format_version`).
+constexpr uint32_t kCheckpointVersion = 2;
+
+/// Environment variable: when set, writeFileAtomically kills its own process
+/// (SIGKILL) after the temporary file is written and fsync'ed, before the
+/// rename. Used only by the crash-safety test.
+constexpr const char *kCrashBeforeRenameEnv = "MODELRT_TEST_KILL_BEFORE_RENAME";
+
+/// One entry of a model's parameter or state table.
+struct TensorInfo {
+  std::string name;
+  std::vector<int64_t> shape;
+  DType dtype = DType::F32;
+};
+
+/// FNV-1a 64 over the parameter and state tables (names, dtypes, shapes), so
+/// two programs with the same fingerprint have interchangeable checkpoints.
+uint64_t modelFingerprint(const std::vector<TensorInfo> &params,
+                          const std::vector<TensorInfo> &state);
+/// "0x" followed by 16 hex digits.
+std::string fingerprintToString(uint64_t fingerprint);
+
+/// Everything a checkpoint holds.
+struct CheckpointData {
+  std::string modelName;
+  uint64_t fingerprint = 0;
+  uint32_t abiVersion = 1;
+  int64_t epoch = 0;  ///< epochs completed
+  int64_t step = 0;   ///< optimizer steps completed
+  std::vector<std::pair<std::string, Tensor>> params;
+  std::vector<std::pair<std::string, Tensor>> state;
+  int32_t optimizerKind = 0;
+  int64_t optimizerSteps = 0;
+  /// Per parameter (same order as params); empty when unused.
+  std::vector<std::vector<float>> firstMoments, secondMoments;
+  ScheduleState schedule;
+  double earlyBest = 0;
+  int64_t earlyBad = 0;
+  bool earlyHasBest = false;
+  double bestLoss = 0;      ///< best monitored loss so far (best.safetensors)
+  bool hasBestLoss = false;
+  LoaderPosition loader;
+  std::vector<std::pair<std::string, double>> metrics;
+};
+
+/// Serialises \p data into safetensors bytes.
+std::string encodeCheckpoint(const CheckpointData &data);
+/// Parses safetensors checkpoint bytes; \p path is used in messages.
+Expected<CheckpointData> decodeCheckpoint(const std::string &bytes, const std::string &path);
+
+/// Writes \p bytes to \p path atomically (temp file, fsync, rename, fsync dir).
+Status writeFileAtomically(const std::string &path, const std::string &bytes);
+
+/// Writes a checkpoint atomically.
+Status writeCheckpoint(const std::string &path, const CheckpointData &data);
+/// Reads and decodes a checkpoint file.
+Expected<CheckpointData> readCheckpoint(const std::string &path);
+
+/// Checks that \p data fits a model with tables \p params and \p state: the
+/// error (naming \p path and both model names) lists EVERY missing,
+/// unexpected or mis-shaped tensor, optimizer moments included.
+Status checkCheckpointFits(const CheckpointData &data, const std::vector<TensorInfo> &params,
+                           const std::vector<TensorInfo> &state, const std::string &modelName,
+                           const std::string &path);
+
+} // namespace modelrt
+
+#endif // MODELRT_IO_CHECKPOINT_H

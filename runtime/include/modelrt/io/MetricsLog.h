@@ -1,0 +1,24 @@
+//===- MetricsLog.h - Per-epoch metrics as CSV and JSON lines --------------===//
+//
+// Implements the metrics log: OUT/metrics.csv (a header row, then one row per
+// epoch) and OUT/metrics.jsonl (one JSON object per epoch), both appended to
+// so a resumed run continues the same files. Columns: epoch, step, lr,
+// train_loss, train_<metric>..., and val_loss, val_<metric>... when there is
+// a validation set.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MODELRT_IO_METRICSLOG_H
+#define MODELRT_IO_METRICSLOG_H
+
+#include "modelrt/train/Trainer.h"
+
+namespace modelrt {
+
+/// Appends one epoch's line to OUT/metrics.csv and OUT/metrics.jsonl.
+Status appendMetricsLog(const std::string &dir, const ModelrtProgram &program, int64_t epoch,
+                        int64_t step, double lr, const EvalResult &train,
+                        const std::optional<EvalResult> &validation);
+
+} // namespace modelrt
+
+#endif // MODELRT_IO_METRICSLOG_H

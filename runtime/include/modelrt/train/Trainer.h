@@ -1,0 +1,71 @@
+//===- Trainer.h - The training loop, evaluation and prediction ------------===//
+//
+// Implements the loop the runtime owns: parameters initialised from the
+// program's initialisers, epochs of shuffled batches through train_step with
+// gradient accumulation, clipping, the optimizer and the schedule, NaN/Inf
+// checks on loss and gradients (stopping with the step, epoch and first
+// non-finite parameter, the last good checkpoint kept), evaluation on the
+// validation/test set with eval_step after each epoch, a checkpoint per epoch
+// (CheckpointStore: epoch files, last and best), metrics logs (LOG/metrics.csv,
+// LOG/metrics.jsonl and a TensorBoard event file with per-epoch and per-N-step
+// scalars), resuming bit-identically from a checkpoint.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MODELRT_TRAIN_TRAINER_H
+#define MODELRT_TRAIN_TRAINER_H
+
+#include "modelrt/core/Device.h"
+#include "modelrt/core/Model.h"
+
+#include <cstdio>
+
+namespace modelrt {
+
+/// Options of one run (from the command line).
+struct RunOptions {
+  std::string checkpointDir = ".";  ///< epoch-N, last and best checkpoints
+  std::string logDir;               ///< metrics logs and events ("" = checkpointDir)
+  int64_t keep = 3;                 ///< epoch checkpoints kept (0 = all)
+  std::string resume;               ///< checkpoint to resume from ("" = fresh)
+  int64_t logEverySteps = 50;       ///< TensorBoard step/* scalars every N steps (0 = off)
+  int64_t threads = 0;              ///< 1: no prefetch thread; N > 1: queue depth N; 0: 2
+  FILE *console = stdout;           ///< progress and per-epoch lines
+  Device device = Device::Cpu;      ///< where the steps run (chooseDevice)
+};
+
+/// Loss and metric means over a data set.
+struct EvalResult {
+  double loss = 0;
+  std::vector<double> metrics;  ///< same order as the program's metric names
+  int64_t samples = 0;
+};
+
+/// What a finished run reports.
+struct TrainResult {
+  int64_t epochs = 0;           ///< epochs completed in total
+  int64_t steps = 0;            ///< optimizer steps in total
+  EvalResult lastTrain;
+  std::optional<EvalResult> lastValidation;
+  bool stoppedEarly = false;
+  ModelState model;
+  /// How the device ran the steps, when there is something to say (the GPU's
+  /// CUDA graphs: StepRunner::summary()); "" otherwise.
+  std::string deviceSummary;
+};
+
+/// Trains \p program with \p config.
+Expected<TrainResult> trainProgram(const ModelrtProgram &program, const ModelrtTrainConfig &config,
+                                   const RunOptions &options);
+/// Runs eval_step over \p data in batches of \p batchSize.
+/// Runs the steps on \p runner's device (null: the CPU).
+Expected<EvalResult> evaluateDataset(const ModelrtProgram &program, ModelState &model,
+                                     const Dataset &data, int64_t batchSize, bool oneHot,
+                                     StepRunner *runner = nullptr);
+/// Runs predict on every sample of \p inputs ([N, input...] f32, transformed).
+Expected<Tensor> predictTensor(const ModelrtProgram &program, ModelState &model,
+                               const Tensor &inputs, int64_t batchSize,
+                               StepRunner *runner = nullptr);
+
+} // namespace modelrt
+
+#endif // MODELRT_TRAIN_TRAINER_H

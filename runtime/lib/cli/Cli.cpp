@@ -1,0 +1,239 @@
+//===- Cli.cpp - modelrt_main: the compiled executable's command line ------===//
+//
+// Parses `NAME COMMAND [options] [inputs]` (docs/cli.md), prints the help of
+// each subcommand, resolves --device, and dispatches to the subcommands.
+// Exit status: 0 success, 1 a runtime error (message on stderr), 2 bad usage.
+//
+//===----------------------------------------------------------------------===//
+#include "CliInternal.h"
+#include "modelrt/core/Blas.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace modelrt {
+namespace {
+
+/// One option of a subcommand.
+struct OptionSpec {
+  const char *name;
+  const char *value;  ///< placeholder; null for a switch
+  const char *help;
+};
+
+/// One subcommand: its synopsis and options.
+struct CommandSpec {
+  const char *name, *synopsis, *summary;
+  std::vector<OptionSpec> options;
+};
+
+const OptionSpec kDevice = {"--device", "auto|cpu|cuda", "where to run (default auto)"};
+const OptionSpec kThreads = {"--threads", "N", "data-loader/prefetch threads, passed to the "
+                                               "program as a hint"};
+const OptionSpec kDataDir = {"--data-dir", "DIR", "read the data files from DIR (each under its "
+                                                  "own file name) instead of their compiled-in "
+                                                  "paths"};
+const OptionSpec kBatch = {"--batch", "N", "batch size (default: the model's)"};
+const OptionSpec kHelp = {"--help", nullptr, "show this help"};
+const OptionSpec kProfile = {"--profile", nullptr,
+                             "print the time per phase and per kernel (with GFLOP/s) at the end"};
+
+const std::vector<CommandSpec> &commands() {
+  static const std::vector<CommandSpec> specs = {
+      {"train", "train [options]", "train the model, writing checkpoints and logs",
+       {{"--epochs", "N", "epochs to train (default: the model's)"}, kBatch,
+        {"--lr", "X", "base learning rate"}, {"--seed", "S", "random seed"}, kThreads, kDevice,
+        kDataDir,
+        {"--checkpoint-dir", "DIR", "where checkpoints go (default .)"},
+        {"--out", "DIR", "same as --checkpoint-dir"},
+        {"--resume", "PATH", "continue from a checkpoint"},
+        {"--log-dir", "DIR", "metrics.csv/.jsonl and TensorBoard events (default: the "
+                             "checkpoint dir)"},
+        {"--keep", "N", "epoch checkpoints kept, 0 = all (default 3)"},
+        {"--log-every", "N", "TensorBoard step scalars every N steps, 0 = off (default 50)"},
+        kProfile, kHelp}},
+      {"eval", "eval --checkpoint PATH [options]", "evaluate a checkpoint on the test set",
+       {{"--checkpoint", "PATH", "the checkpoint to load (required)"}, kBatch, kThreads, kDevice,
+        kDataDir, kProfile, kHelp}},
+      {"predict", "predict --checkpoint PATH [options] INPUT...",
+       "classify PNG, IDX, NPY or CSV inputs",
+       {{"--checkpoint", "PATH", "the checkpoint to load (required)"},
+        {"--json", nullptr, "one JSON object per sample"},
+        {"--out", "FILE.npy", "also write the outputs (one INPUT only)"}, kBatch, kThreads,
+        kDevice, kHelp}},
+      {"info", "info [options]", "parameters, FLOPs and memory of the model",
+       {kBatch, kHelp}},
+      {"check-device", "check-device [options]",
+       "run training steps on the CPU and the GPU and compare every result",
+       {kBatch, {"--steps", "N", "optimizer steps compared at the end (default 20)"},
+        {"--tolerance", "X", "largest difference, relative to each tensor's largest "
+                             "magnitude (default 1e-3)"},
+        kDataDir, kHelp}}};
+  return specs;
+}
+
+void printUsage(FILE *f, const char *self) {
+  std::fprintf(f, "usage:\n");
+  for (const CommandSpec &c : commands())
+    std::fprintf(f, "  %s %s\n", self, c.synopsis);
+  std::fprintf(f, "  %s COMMAND --help\n", self);
+}
+
+void printCommandHelp(const char *self, const CommandSpec &c) {
+  std::printf("usage: %s %s\n\n%s.\n\noptions:\n", self, c.synopsis, c.summary);
+  for (const OptionSpec &o : c.options) {
+    std::string left = std::string(o.name) + (o.value ? std::string(" ") + o.value : "");
+    std::printf("  %-28s %s\n", left.c_str(), o.help);
+  }
+}
+
+const OptionSpec *findOption(const CommandSpec &c, const std::string &name) {
+  for (const OptionSpec &o : c.options)
+    if (name == o.name)
+      return &o;
+  return nullptr;
+}
+
+Expected<CliArgs> parseArgs(int argc, char **argv, const CommandSpec &spec) {
+  CliArgs a;
+  a.self = argc > 0 ? argv[0] : "model";
+  a.command = spec.name;
+  for (int i = 2; i < argc; ++i) {
+    std::string arg = argv[i], value;
+    if (arg.rfind("--", 0) != 0 || arg == "--") {
+      a.positional.push_back(arg);
+      continue;
+    }
+    size_t eq = arg.find('=');
+    bool inlineValue = eq != std::string::npos;
+    if (inlineValue)
+      value = arg.substr(eq + 1), arg = arg.substr(0, eq);
+    const OptionSpec *o = findOption(spec, arg);
+    if (!o)
+      return errorf("unknown option '%s' for '%s' (see '%s %s --help')", arg.c_str(), spec.name,
+                    argv[0], spec.name);
+    if (o->value && !inlineValue) {
+      if (i + 1 >= argc)
+        return errorf("option '%s' needs a value (%s)", arg.c_str(), o->value);
+      value = argv[++i];
+    } else if (!o->value && inlineValue) {
+      return errorf("option '%s' takes no value", arg.c_str());
+    }
+    a.flags[arg] = value;
+  }
+  return a;
+}
+
+Status checkArgs(CliArgs &a) {
+  if (a.flags.count("--out") && a.command == "train")
+    a.flags.emplace("--checkpoint-dir", a.flags["--out"]);
+  if ((a.command == "eval" || a.command == "predict") && !a.flags.count("--checkpoint"))
+    return errorf("'%s' needs --checkpoint PATH", a.command.c_str());
+  if (a.command == "predict" && a.positional.empty())
+    return errorf("'predict' needs at least one INPUT file");
+  if (a.command != "predict" && !a.positional.empty())
+    return errorf("unexpected argument '%s'", a.positional[0].c_str());
+  return Status::ok();
+}
+
+/// Checks the spelling of --device (the choice itself is made later, by
+/// chooseDevice, once the command is known to need a device).
+Status checkDeviceFlag(const CliArgs &a) {
+  auto it = a.flags.find("--device");
+  if (it == a.flags.end() || it->second == "auto" || it->second == "cpu" ||
+      it->second == "cuda")
+    return Status::ok();
+  return errorf("--device '%s': expected auto, cpu or cuda", it->second.c_str());
+}
+
+} // namespace
+
+Status numberFlag(const CliArgs &a, const char *name, double &out, bool positive) {
+  auto it = a.flags.find(name);
+  if (it == a.flags.end())
+    return Status::ok();
+  char *end = nullptr;
+  double v = std::strtod(it->second.c_str(), &end);
+  if (it->second.empty() || *end || !std::isfinite(v) || (positive ? !(v > 0) : !(v >= 0)))
+    return errorf("option %s: invalid value '%s' (expected a %s number)", name,
+                  it->second.c_str(), positive ? "positive" : "non-negative");
+  out = v;
+  return Status::ok();
+}
+
+Status integerFlag(const CliArgs &a, const char *name, int64_t &out, bool positive) {
+  double v = double(out);
+  MODELRT_TRY(numberFlag(a, name, v, positive));
+  if (std::floor(v) != v || v > 9.0e15)
+    return errorf("option %s: invalid value '%s' (expected an integer)", name,
+                  a.flags.at(name).c_str());
+  out = int64_t(v);
+  return Status::ok();
+}
+
+Status applyThreads(const ModelrtProgram &p, const CliArgs &a, int64_t &threads) {
+  threads = 0;
+  if (!a.flags.count("--threads"))
+    return Status::ok();
+  MODELRT_TRY(integerFlag(a, "--threads", threads, true));
+  if (threads > 1024)
+    return errorf("option --threads: %lld is more than 1024", (long long)threads);
+  if (p.set_threads)
+    p.set_threads(p.context, int32_t(threads));
+  return Status::ok();
+}
+
+} // namespace modelrt
+
+extern "C" int modelrt_main(int argc, char **argv, const ModelrtProgram *program) {
+  using namespace modelrt;
+  const char *self = argc > 0 ? argv[0] : "model";
+  if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "help")) {
+    printUsage(argc < 2 ? stderr : stdout, self);
+    if (argc < 2)
+      std::fprintf(stderr, "%s: error: missing command\n", self);
+    return argc < 2 ? 2 : 0;
+  }
+  auto spec = std::find_if(commands().begin(), commands().end(),
+                           [&](const CommandSpec &c) { return !std::strcmp(c.name, argv[1]); });
+  if (spec == commands().end()) {
+    std::fprintf(stderr, "%s: error: unknown command '%s'\n", self, argv[1]);
+    printUsage(stderr, self);
+    return 2;
+  }
+  auto args = parseArgs(argc, argv, *spec);
+  if (args && args->flags.count("--help")) {
+    printCommandHelp(self, *spec);
+    return 0;
+  }
+  Status usage = args ? checkArgs(*args) : args.status();
+  if (usage.isOk())
+    usage = checkDeviceFlag(*args);
+  if (!usage.isOk()) {
+    std::fprintf(stderr, "%s: error: %s\n", self, usage.message().c_str());
+    std::fprintf(stderr, "see '%s %s --help'\n", self, spec->name);
+    return 2;
+  }
+  if (!program) {
+    std::fprintf(stderr, "%s: error: no program\n", self);
+    return 1;
+  }
+  const std::string &c = args->command;
+  // OpenBLAS, with the CPU's own kernels and one thread (Blas.h), before
+  // any thread starts: loading it edits the environment for a moment.
+  Status s = c == "info" || c == "check-device" ? Status::ok() : loadBlas();
+  if (s.isOk())
+    s = c == "train"  ? runTrain(*program, *args)
+             : c == "eval" ? runEval(*program, *args)
+             : c == "info" ? runInfo(*program, *args)
+             : c == "check-device" ? runCheckDevice(*program, *args)
+                           : runPredict(*program, *args);
+  if (!s.isOk()) {
+    std::fprintf(stderr, "%s: error: %s\n", self, s.message().c_str());
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,175 @@
+//===- CliCommands.cpp - The train, eval and info subcommands --------------===//
+#include "CliInternal.h"
+
+#include "modelrt/core/Blas.h"
+#include "modelrt/core/CpuFeatures.h"
+#include "modelrt/core/Profile.h"
+#include "modelrt/train/Trainer.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace modelrt {
+
+Expected<Device> selectDevice(const ModelrtProgram &p, const CliArgs &a) {
+  auto it = a.flags.find("--device");
+  std::string note;
+  auto device = chooseDevice(p, it == a.flags.end() ? "" : it->second, note);
+  if (device && !note.empty())
+    std::fprintf(stderr, "%s: note: %s\n", a.self.c_str(), note.c_str());
+  return device;
+}
+
+Expected<std::unique_ptr<StepRunner>> selectRunner(const ModelrtProgram &p, const CliArgs &a) {
+  auto device = selectDevice(p, a);
+  if (!device)
+    return device.status();
+  return StepRunner::create(p, *device);
+}
+
+ModelrtDataConfig applyDataDir(const ModelrtDataConfig &data, const CliArgs &a,
+                               std::vector<std::string> &storage) {
+  auto it = a.flags.find("--data-dir");
+  if (it == a.flags.end())
+    return data;
+  ModelrtDataConfig out = data;
+  storage.reserve(4); // the pointers below must stay valid
+  for (const char **path : {&out.train_inputs, &out.train_labels, &out.test_inputs,
+                            &out.test_labels}) {
+    if (!*path)
+      continue;
+    std::string file = *path;
+    size_t slash = file.find_last_of('/');
+    storage.push_back(it->second + "/" + (slash == std::string::npos ? file
+                                                                     : file.substr(slash + 1)));
+    *path = storage.back().c_str();
+  }
+  return out;
+}
+
+Status runTrain(const ModelrtProgram &p, const CliArgs &a) {
+  ModelrtTrainConfig cfg = p.config;
+  std::vector<std::string> dataPaths;
+  cfg.data = applyDataDir(cfg.data, a, dataPaths);
+  double seed = double(cfg.seed);
+  MODELRT_TRY(integerFlag(a, "--epochs", cfg.epochs, false));
+  MODELRT_TRY(integerFlag(a, "--batch", cfg.batch_size, true));
+  MODELRT_TRY(numberFlag(a, "--seed", seed, false));
+  MODELRT_TRY(numberFlag(a, "--lr", cfg.optimizer.lr, true));
+  cfg.seed = uint64_t(seed);
+  RunOptions opts;
+  MODELRT_TRY(integerFlag(a, "--keep", opts.keep, false));
+  MODELRT_TRY(integerFlag(a, "--log-every", opts.logEverySteps, false));
+  MODELRT_TRY(applyThreads(p, a, opts.threads));
+  if (a.flags.count("--checkpoint-dir"))
+    opts.checkpointDir = a.flags.at("--checkpoint-dir");
+  if (a.flags.count("--log-dir"))
+    opts.logDir = a.flags.at("--log-dir");
+  if (a.flags.count("--resume"))
+    opts.resume = a.flags.at("--resume");
+  auto device = selectDevice(p, a);
+  if (!device)
+    return device.status();
+  opts.device = *device;
+  setProfiling(a.flags.count("--profile") > 0);
+  auto r = trainProgram(p, cfg, opts);
+  if (!r)
+    return r.status();
+  std::printf("trained %lld epochs (%lld steps); checkpoint %s/last.safetensors\n",
+              (long long)r->epochs, (long long)r->steps, opts.checkpointDir.c_str());
+  if (!r->deviceSummary.empty())
+    std::fprintf(stderr, "%s: note: %s\n", a.self.c_str(), r->deviceSummary.c_str());
+  if (profiling())
+    writeProfileReport(stdout);
+  return Status::ok();
+}
+
+Expected<ModelState> loadModel(const ModelrtProgram &p, const std::string &path) {
+  MODELRT_TRY(validateProgram(p));
+  auto c = readCheckpoint(path);
+  if (!c)
+    return c.status();
+  ModelState m = initModelState(p, 0);
+  MODELRT_TRY(restoreModelState(m, *c, p, path));
+  return m;
+}
+
+Status runEval(const ModelrtProgram &p, const CliArgs &a) {
+  ModelrtTrainConfig cfg = p.config;
+  std::vector<std::string> dataPaths;
+  cfg.data = applyDataDir(cfg.data, a, dataPaths);
+  int64_t threads;
+  MODELRT_TRY(integerFlag(a, "--batch", cfg.batch_size, true));
+  MODELRT_TRY(applyThreads(p, a, threads));
+  auto m = loadModel(p, a.flags.at("--checkpoint"));
+  if (!m)
+    return m.status();
+  auto data = loadEvaluationData(p, cfg);
+  if (!data)
+    return data.status();
+  const Dataset &set = *data;
+  auto runner = selectRunner(p, a);
+  if (!runner)
+    return runner.status();
+  setProfiling(a.flags.count("--profile") > 0);
+  auto r = evaluateDataset(p, *m, set, cfg.batch_size, cfg.data.one_hot, runner->get());
+  if (!r)
+    return r.status();
+  std::printf("eval on %s (%lld samples): loss %.6f", set.name.c_str(), (long long)r->samples,
+              r->loss);
+  for (int32_t i = 0; i < p.num_metrics; ++i)
+    std::printf(" %s %.6f", p.metric_names[i], r->metrics[i]);
+  std::printf("\n");
+  if (profiling())
+    writeProfileReport(stdout);
+  return Status::ok();
+}
+
+/// Prints the parameter and state table; returns the element totals.
+static void printTensorTable(const ModelrtProgram &p, int64_t &total, int64_t &stateTotal) {
+  std::vector<TensorInfo> params = paramTable(p), state = stateTable(p);
+  size_t width = 9;
+  for (const auto *t : {&params, &state})
+    for (const TensorInfo &i : *t)
+      width = std::max(width, i.name.size());
+  std::printf("model %s\n\n%-*s  %-20s %12s\n", p.name, int(width), "parameter", "shape", "count");
+  for (const auto *t : {&params, &state})
+    for (const TensorInfo &i : *t) {
+      int64_t n = shapeNumElements(i.shape);
+      (t == &params ? total : stateTotal) += n;
+      std::printf("%-*s  %-20s %12lld%s\n", int(width), i.name.c_str(),
+                  shapeToString(i.shape).c_str(), (long long)n, t == &params ? "" : "  (state)");
+    }
+}
+
+Status runInfo(const ModelrtProgram &p, const CliArgs &a) {
+  MODELRT_TRY(validateProgram(p));
+  int64_t batch = p.config.batch_size > 0 ? p.config.batch_size : 1;
+  MODELRT_TRY(integerFlag(a, "--batch", batch, true));
+  int64_t total = 0, stateTotal = 0;
+  printTensorTable(p, total, stateTotal);
+  OptimizerConfig oc = toOptimizerConfig(p.config.optimizer);
+  MODELRT_TRY(validateOptimizerConfig(oc));
+  Optimizer opt(oc, initModelState(p, 0).paramSizes());
+  int64_t optimState = 0;
+  for (size_t i = 0; i < opt.firstMoments().size(); ++i)
+    optimState += int64_t(opt.firstMoments()[i].size() + opt.secondMoments()[i].size());
+  std::printf("\ntotal parameters: %lld\nstate values: %lld\n", (long long)total,
+              (long long)stateTotal);
+  if (p.train_flops_per_sample > 0)
+    std::printf("FLOPs per training step (batch %lld): %.4g\n", (long long)batch,
+                p.train_flops_per_sample * double(batch));
+  else
+    std::printf("FLOPs per training step: unknown (the program does not say)\n");
+  double bytes = 4.0 * double(2 * total + stateTotal + optimState);
+  std::printf("memory for params + grads + state + optimizer state: %s (%lld + %lld + %lld + "
+              "%lld f32 values)\n", formatBytes(bytes).c_str(), (long long)total,
+              (long long)total, (long long)stateTotal, (long long)optimState);
+  std::printf("CPU: %s\n", describeCpu(hostCpuFeatures(), hostKernels()).c_str());
+  Status blas = loadBlas(); // info still answers without a BLAS library
+  std::printf("matrix products: %s\n",
+              blas.isOk() ? blasKernels().c_str() : ("unavailable: " + blas.message()).c_str());
+  return Status::ok();
+}
+
+} // namespace modelrt

@@ -1,0 +1,64 @@
+//===- CliInternal.h - Parsed command lines and the subcommands -----------===//
+//
+// Declares what Cli.cpp (parsing, help, dispatch) shares with the files
+// implementing the subcommands: CliCommands.cpp (train, eval, info) and
+// Predict.cpp (predict). Private to the runtime library.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MODELRT_LIB_CLI_CLIINTERNAL_H
+#define MODELRT_LIB_CLI_CLIINTERNAL_H
+
+#include "modelrt/core/Device.h"
+#include "modelrt/core/Model.h"
+#include "modelrt/core/Program.h"
+#include "modelrt/core/Status.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace modelrt {
+
+/// One parsed command line.
+struct CliArgs {
+  std::string self;     ///< argv[0], for messages
+  std::string command;
+  std::map<std::string, std::string> flags;  ///< "--name" -> value ("" for switches)
+  std::vector<std::string> positional;
+};
+
+/// Parses flag \p name as a number into \p out when present; \p positive
+/// requires > 0 (else >= 0).
+Status numberFlag(const CliArgs &args, const char *name, double &out, bool positive);
+/// numberFlag for integers (rejects fractions).
+Status integerFlag(const CliArgs &args, const char *name, int64_t &out, bool positive);
+
+/// Calls the program's set_threads hint when --threads was given.
+Status applyThreads(const ModelrtProgram &program, const CliArgs &args, int64_t &threads);
+
+/// Chooses the device from --device (chooseDevice) and prints its note
+/// ("<self>: note: GPU: ..." or why the GPU is not used) on stderr.
+Expected<Device> selectDevice(const ModelrtProgram &program, const CliArgs &args);
+
+/// selectDevice, then the step runner for that device (eval, predict).
+Expected<std::unique_ptr<StepRunner>> selectRunner(const ModelrtProgram &program,
+                                                   const CliArgs &args);
+
+/// The data configuration with --data-dir DIR applied: every data file is
+/// looked for in DIR under its own file name. \p storage owns the new paths.
+ModelrtDataConfig applyDataDir(const ModelrtDataConfig &data, const CliArgs &args,
+                               std::vector<std::string> &storage);
+
+/// Validates the program and loads parameters and state from \p path (every
+/// missing, unexpected or mis-shaped tensor is named).
+Expected<ModelState> loadModel(const ModelrtProgram &program, const std::string &path);
+
+Status runTrain(const ModelrtProgram &program, const CliArgs &args);
+Status runEval(const ModelrtProgram &program, const CliArgs &args);
+Status runInfo(const ModelrtProgram &program, const CliArgs &args);
+Status runPredict(const ModelrtProgram &program, const CliArgs &args);
+Status runCheckDevice(const ModelrtProgram &program, const CliArgs &args);
+
+} // namespace modelrt
+
+#endif // MODELRT_LIB_CLI_CLIINTERNAL_H

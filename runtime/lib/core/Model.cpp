@@ -1,0 +1,172 @@
+//===- Model.cpp - A program's parameters, state and data, seen from C++ ---===//
+#include "modelrt/core/Model.h"
+
+#include "modelrt/core/Rng.h"
+#include "modelrt/data/Readers.h"
+
+#include <cmath>
+
+namespace modelrt {
+
+static Status validateTable(const char *what, int32_t n, const ModelrtTensorDesc *t) {
+  if (n < 0 || (n > 0 && !t))
+    return errorf("program: invalid %s table", what);
+  for (int32_t i = 0; i < n; ++i) {
+    if (!t[i].name || t[i].dtype != MODELRT_F32 || t[i].rank < 0 || (t[i].rank && !t[i].shape))
+      return errorf("program: %s %d: needs a name, dtype f32 and a shape", what, i);
+    for (int32_t r = 0; r < t[i].rank; ++r)
+      if (t[i].shape[r] <= 0)
+        return errorf("program: %s '%s': dimension %d is %lld", what, t[i].name, r,
+                      (long long)t[i].shape[r]);
+    if (t[i].init_kind < MODELRT_INIT_ZEROS || t[i].init_kind > MODELRT_INIT_KAIMING_NORMAL)
+      return errorf("program: %s '%s': unknown initialiser %d", what, t[i].name, t[i].init_kind);
+  }
+  return Status::ok();
+}
+
+Status validateProgram(const ModelrtProgram &p) {
+  if (p.abi_version != MODELRT_ABI_VERSION)
+    return errorf("program: ABI version %u, this runtime implements version %d", p.abi_version,
+                  MODELRT_ABI_VERSION);
+  if (!p.name || !p.train_step || !p.eval_step || !p.predict)
+    return errorf("program: missing name or entry points");
+  MODELRT_TRY(validateTable("parameter", p.num_params, p.params));
+  MODELRT_TRY(validateTable("state", p.num_state, p.state));
+  if (p.label_dtype != MODELRT_I64 && p.label_dtype != MODELRT_F32)
+    return errorf("program: labels must be i64 or f32");
+  if (p.num_metrics < 0 || (p.num_metrics > 0 && !p.metric_names))
+    return errorf("program: invalid metric table");
+  return Status::ok();
+}
+
+static std::vector<TensorInfo> table(int32_t n, const ModelrtTensorDesc *t) {
+  std::vector<TensorInfo> out;
+  for (int32_t i = 0; i < n; ++i)
+    out.push_back({t[i].name, std::vector<int64_t>(t[i].shape, t[i].shape + t[i].rank),
+                   static_cast<DType>(t[i].dtype)});
+  return out;
+}
+
+std::vector<TensorInfo> paramTable(const ModelrtProgram &p) { return table(p.num_params, p.params); }
+std::vector<TensorInfo> stateTable(const ModelrtProgram &p) { return table(p.num_state, p.state); }
+uint64_t programFingerprint(const ModelrtProgram &p) {
+  return modelFingerprint(paramTable(p), stateTable(p));
+}
+
+std::vector<int64_t> ModelState::paramSizes() const {
+  std::vector<int64_t> s;
+  for (const auto &p : params)
+    s.push_back(static_cast<int64_t>(p.size()));
+  return s;
+}
+
+void ModelState::bind() {
+  paramPtrs.clear(), statePtrs.clear();
+  for (auto &p : params)
+    paramPtrs.push_back(p.data());
+  for (auto &s : state)
+    statePtrs.push_back(s.data());
+}
+
+/// Fills \p out following the initialiser of \p d.
+static void initTensor(const ModelrtTensorDesc &d, Rng &rng, std::vector<float> &out) {
+  double a = d.init_args[0], b = d.init_args[1];
+  double fanIn = double(d.fan_in > 0 ? d.fan_in : 1), fanOut = double(d.fan_out > 0 ? d.fan_out : 1);
+  double lo = 0, hi = 0, mean = 0, sd = 0;
+  bool normal = false;
+  switch (d.init_kind) {
+  case MODELRT_INIT_ZEROS: std::fill(out.begin(), out.end(), 0.0f); return;
+  case MODELRT_INIT_CONSTANT: std::fill(out.begin(), out.end(), float(a)); return;
+  case MODELRT_INIT_UNIFORM: lo = a, hi = b; break;
+  case MODELRT_INIT_NORMAL: normal = true, mean = a, sd = b; break;
+  case MODELRT_INIT_XAVIER_UNIFORM:
+    hi = (a ? a : 1.0) * std::sqrt(6.0 / (fanIn + fanOut)), lo = -hi;
+    break;
+  case MODELRT_INIT_XAVIER_NORMAL:
+    normal = true, sd = (a ? a : 1.0) * std::sqrt(2.0 / (fanIn + fanOut));
+    break;
+  case MODELRT_INIT_KAIMING_UNIFORM:
+    hi = (a ? a : std::sqrt(2.0)) * std::sqrt(3.0 / fanIn), lo = -hi;
+    break;
+  case MODELRT_INIT_KAIMING_NORMAL:
+    normal = true, sd = (a ? a : std::sqrt(2.0)) / std::sqrt(fanIn);
+    break;
+  }
+  for (float &x : out)
+    x = normal ? float(mean + sd * rng.normal()) : float(lo + (hi - lo) * rng.uniformDouble());
+}
+
+ModelState initModelState(const ModelrtProgram &p, uint64_t seed) {
+  ModelState m;
+  for (int32_t i = 0; i < p.num_params; ++i) {
+    m.params.emplace_back(shapeNumElements(paramTable(p)[i].shape));
+    Rng rng(mixSeed(seed, 0x1417, uint64_t(i)));
+    initTensor(p.params[i], rng, m.params.back());
+  }
+  for (int32_t i = 0; i < p.num_state; ++i) {
+    m.state.emplace_back(shapeNumElements(stateTable(p)[i].shape));
+    Rng rng(mixSeed(seed, 0x57a7e, uint64_t(i)));
+    initTensor(p.state[i], rng, m.state.back());
+  }
+  m.bind();
+  return m;
+}
+
+/// Copies each tensor of \p info by name from \p src (already checked to fit).
+static void restoreTable(std::vector<std::vector<float>> &dst,
+                         const std::vector<std::pair<std::string, Tensor>> &src,
+                         const std::vector<TensorInfo> &info) {
+  for (size_t i = 0; i < info.size(); ++i)
+    for (const auto &[name, t] : src)
+      if (name == info[i].name)
+        dst[i].assign(t.as<float>(), t.as<float>() + t.numElements());
+}
+
+Status restoreModelState(ModelState &m, const CheckpointData &c, const ModelrtProgram &p,
+                         const std::string &path) {
+  MODELRT_TRY(checkCheckpointFits(c, paramTable(p), stateTable(p), p.name ? p.name : "", path));
+  restoreTable(m.params, c.params, paramTable(p));
+  restoreTable(m.state, c.state, stateTable(p));
+  m.bind();
+  return Status::ok();
+}
+
+void saveModelState(const ModelState &m, const ModelrtProgram &p, CheckpointData &c) {
+  auto save = [](const std::vector<std::vector<float>> &src, const std::vector<TensorInfo> &info,
+                 std::vector<std::pair<std::string, Tensor>> &dst) {
+    dst.clear();
+    for (size_t i = 0; i < src.size(); ++i) {
+      Tensor t(DType::F32, info[i].shape);
+      std::copy(src[i].begin(), src[i].end(), t.as<float>());
+      dst.emplace_back(info[i].name, std::move(t));
+    }
+  };
+  save(m.params, paramTable(p), c.params);
+  save(m.state, stateTable(p), c.state);
+}
+
+OptimizerConfig toOptimizerConfig(const ModelrtOptimizerConfig &c) {
+  OptimizerConfig o;
+  o.kind = static_cast<OptimizerKind>(c.kind);
+  o.lr = c.lr, o.momentum = c.momentum, o.dampening = c.dampening, o.nesterov = c.nesterov;
+  if (c.beta1 > 0) o.beta1 = c.beta1;
+  if (c.beta2 > 0) o.beta2 = c.beta2;
+  if (c.eps > 0) o.eps = c.eps;
+  if (c.alpha > 0) o.alpha = c.alpha;
+  o.weightDecay = c.weight_decay;
+  return o;
+}
+
+ScheduleConfig toScheduleConfig(const ModelrtScheduleConfig &c, int64_t totalSteps) {
+  ScheduleConfig s;
+  s.kind = static_cast<ScheduleKind>(c.kind);
+  s.stepSize = c.step_size, s.gamma = c.gamma;
+  if (c.num_milestones > 0 && c.milestones)
+    s.milestones.assign(c.milestones, c.milestones + c.num_milestones);
+  s.warmupSteps = c.warmup_steps;
+  s.totalSteps = c.total_steps > 0 ? c.total_steps : totalSteps;
+  s.minLr = c.min_lr, s.factor = c.factor, s.patience = c.patience, s.threshold = c.threshold;
+  return s;
+}
+
+} // namespace modelrt

@@ -1,0 +1,161 @@
+//===- Profile.cpp - Per-kernel and per-phase timing (`--profile`) --------===//
+//
+// Implements Profile.h: kernel totals in a map keyed by the name pointer
+// (each kernel's name is one constant string in the executable), phase
+// totals in an array, and the report.
+//
+//===----------------------------------------------------------------------===//
+#include "modelrt/core/Blas.h"
+#include "modelrt/core/CpuFeatures.h"
+#include "modelrt/core/Profile.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <string>
+#include <unordered_map>
+
+namespace modelrt {
+namespace {
+
+/// Everything collected.
+struct Profiler {
+  std::atomic<bool> on{false};
+  std::unordered_map<const char *, KernelStats> kernels;
+  double phases[int(Phase::Count)] = {};
+  std::chrono::steady_clock::time_point kernelStart;
+};
+
+Profiler &profiler() {
+  static Profiler *p = new Profiler(); // outlives static destructors
+  return *p;
+}
+
+/// True for a kernel the GPU layer timed (GpuProfile.cpp's names).
+bool isGpuKernel(const char *name) {
+  return std::strncmp(name, "gpu_", 4) == 0 || std::strncmp(name, "cuBLAS ", 7) == 0;
+}
+
+const char *phaseName(Phase p) {
+  switch (p) {
+  case Phase::Data:
+    return "data (waiting for batches)";
+  case Phase::Step:
+    return "step (forward + backward)";
+  case Phase::Update:
+    return "update (optimizer)";
+  case Phase::Eval:
+    return "evaluation";
+  case Phase::Count:
+    break;
+  }
+  return "?";
+}
+
+} // namespace
+
+void setProfiling(bool on) { profiler().on = on; }
+bool profiling() { return profiler().on.load(std::memory_order_relaxed); }
+
+void resetProfile() {
+  Profiler &p = profiler();
+  p.kernels.clear();
+  std::fill(std::begin(p.phases), std::end(p.phases), 0.0);
+}
+
+void addPhaseTime(Phase phase, double seconds) {
+  profiler().phases[int(phase)] += seconds;
+}
+
+void addKernelTime(const char *name, double seconds, double flops) {
+  KernelStats &k = profiler().kernels[name];
+  k.name = name;
+  k.calls++;
+  k.seconds += seconds;
+  k.flops += flops;
+}
+
+std::vector<KernelStats> kernelStats() {
+  std::vector<KernelStats> v;
+  for (const auto &entry : profiler().kernels)
+    v.push_back(entry.second);
+  std::sort(v.begin(), v.end(), [](const KernelStats &a, const KernelStats &b) {
+    return a.seconds != b.seconds ? a.seconds > b.seconds
+                                  : std::string(a.name) < std::string(b.name);
+  });
+  return v;
+}
+
+void writeProfileReport(FILE *f, size_t maxKernels) {
+  Profiler &p = profiler();
+  double total = 0;
+  for (double s : p.phases)
+    total += s;
+  std::vector<KernelStats> ks = kernelStats();
+  // The training step's kernels, split by autodiff's "(backward)" label.
+  // GPU kernels (device times, GpuProfile.cpp) carry no such label.
+  double forward = 0, backward = 0, gpu = 0;
+  for (const KernelStats &k : ks)
+    if (std::strncmp(k.name, "train_step.", 11) == 0)
+      (std::strstr(k.name, "(backward)") ? backward : forward) += k.seconds;
+    else if (isGpuKernel(k.name))
+      gpu += k.seconds;
+  std::fprintf(f, "profile: phases\n");
+  for (int i = 0; i < int(Phase::Count); ++i) {
+    std::fprintf(f, "  %-28s %10.3f s  %5.1f%%\n", phaseName(Phase(i)), p.phases[i],
+                 total > 0 ? 100 * p.phases[i] / total : 0.0);
+    if (Phase(i) == Phase::Step && p.phases[i] > 0 && gpu == 0) {
+      std::fprintf(f, "    %-26s %10.3f s\n", "forward kernels", forward);
+      std::fprintf(f, "    %-26s %10.3f s\n", "backward kernels", backward);
+    }
+  }
+  double kernelTotal = 0;
+  for (const KernelStats &k : ks)
+    kernelTotal += k.seconds;
+  std::fprintf(f, "profile: kernels (%zu, %.1f ms in all; slowest first)\n", ks.size(),
+               kernelTotal * 1e3);
+  std::fprintf(f, "  %10s %6s %9s %10s  %s\n", "time (ms)", "share", "calls", "GFLOP/s",
+               "kernel");
+  for (size_t i = 0; i < ks.size() && i < maxKernels; ++i) {
+    const KernelStats &k = ks[i];
+    char rate[32] = "-";
+    if (k.flops > 0 && k.seconds > 0)
+      std::snprintf(rate, sizeof rate, "%.2f", k.flops / k.seconds * 1e-9);
+    std::fprintf(f, "  %10.2f %5.1f%% %9llu %10s  %s\n", k.seconds * 1e3,
+                 kernelTotal > 0 ? 100 * k.seconds / kernelTotal : 0.0,
+                 (unsigned long long)k.calls, rate, k.name);
+  }
+  if (ks.size() > maxKernels)
+    std::fprintf(f, "  ... %zu more kernels\n", ks.size() - maxKernels);
+  if (gpu > 0)
+    std::fprintf(f, "profile: GPU kernels: %.3f s of device time (CUDA events around each launch "
+                    "and sgemm; the GPU runs while the host goes on)\n", gpu);
+  std::fprintf(f, "profile: CPU: %s\n", describeCpu(hostCpuFeatures(), hostKernels()).c_str());
+  std::string kernels = blasKernels();
+  if (!kernels.empty())
+    std::fprintf(f, "profile: matrix products by %s\n", kernels.c_str());
+}
+
+} // namespace modelrt
+
+using namespace modelrt;
+
+extern "C" void modelrt_kernel_enter(const char *name) {
+  Profiler &p = profiler();
+  if (!p.on.load(std::memory_order_relaxed))
+    return;
+  p.kernelStart = std::chrono::steady_clock::now();
+}
+
+extern "C" void modelrt_kernel_exit(const char *name, int64_t flops) {
+  Profiler &p = profiler();
+  if (!p.on.load(std::memory_order_relaxed))
+    return;
+  double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - p.kernelStart)
+                 .count();
+  KernelStats &k = p.kernels[name];
+  k.name = name;
+  k.calls += 1;
+  k.seconds += s;
+  k.flops += double(flops);
+}

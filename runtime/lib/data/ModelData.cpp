@@ -1,0 +1,112 @@
+//===- ModelData.cpp - Reading a program's data sets (part of Model.h) -----===//
+//
+// Reads the files named by a ModelrtDataConfig (IDX, NPY or CSV), applies
+// the input transforms and validates shapes, classes and finiteness.
+//
+//===----------------------------------------------------------------------===//
+#include "modelrt/core/Model.h"
+
+#include "modelrt/data/Readers.h"
+
+namespace modelrt {
+
+Status applyInputTransforms(Dataset &data, const ModelrtDataConfig &c) {
+  double scale = c.scale != 0 ? c.scale : 1.0;
+  std::vector<double> mean, sd;
+  if (c.num_norm > 0 && c.mean && c.std) {
+    mean.assign(c.mean, c.mean + c.num_norm);
+    sd.assign(c.std, c.std + c.num_norm);
+  }
+  if (scale == 1.0 && mean.empty())
+    return Status::ok();
+  return normalizeDataset(data, scale, mean, sd);
+}
+
+/// Reads one (inputs, labels) pair of files in the configured format.
+static Expected<Dataset> readPair(const ModelrtProgram &p, const ModelrtDataConfig &c,
+                                  const char *inputs, const char *labels) {
+  if (!inputs)
+    return errorf("data: no input file configured");
+  DType labelType = p.label_dtype == MODELRT_I64 ? DType::I64 : DType::F32;
+  if (c.format == MODELRT_DATA_CSV) {
+    std::vector<CsvColumn> cols;
+    for (int32_t i = 0; i < c.num_columns; ++i)
+      cols.push_back({c.columns[i], DType::F32});
+    auto t = readCsv(inputs, cols, c.label_column ? c.label_column : "", labelType);
+    if (!t)
+      return t.status();
+    return makeDataset(inputs, std::move(t->inputs), std::move(t->labels));
+  }
+  if (!labels)
+    return errorf("%s: no labels file configured", inputs);
+  auto read = c.format == MODELRT_DATA_IDX ? readIdx : readNpy;
+  if (c.format != MODELRT_DATA_IDX && c.format != MODELRT_DATA_NPY)
+    return errorf("data: unknown data format %d", c.format);
+  auto x = read(inputs);
+  if (!x)
+    return x.status();
+  auto y = read(labels);
+  if (!y)
+    return y.status();
+  if (labelType == DType::I64 && (y->dtype() == DType::F32 || y->dtype() == DType::F64))
+    return errorf("%s: class labels must be integers, the file holds %s", labels,
+                  dtypeName(y->dtype()));
+  return makeDataset(inputs, x.take(), y.take());
+}
+
+/// Transforms and validates one data set against the program.
+static Status prepare(Dataset &d, const ModelrtProgram &p, const ModelrtDataConfig &c) {
+  MODELRT_TRY(applyInputTransforms(d, c));
+  std::vector<int64_t> shape(p.input_shape, p.input_shape + p.input_rank);
+  MODELRT_TRY(validateDataset(d, shape, p.label_dtype == MODELRT_I64 ? p.num_classes : 0));
+  if (p.label_dtype == MODELRT_F32) {
+    std::vector<int64_t> want(p.label_shape, p.label_shape + p.label_rank);
+    if (d.labelElements() != shapeNumElements(want))
+      return errorf("%s: labels have %lld elements per sample, the model declares %s",
+                    d.name.c_str(), (long long)d.labelElements(), shapeToString(want).c_str());
+  }
+  return Status::ok();
+}
+
+Expected<Dataset> loadEvaluationData(const ModelrtProgram &p, const ModelrtTrainConfig &cfg) {
+  const ModelrtDataConfig &c = cfg.data;
+  if (c.test_inputs && !(c.val_fraction > 0)) { // the training set is not needed
+    auto test = readPair(p, c, c.test_inputs, c.test_labels);
+    if (!test)
+      return test.status();
+    MODELRT_TRY(prepare(*test, p, c));
+    return test.take();
+  }
+  auto data = loadTrainingData(p, cfg);
+  if (!data)
+    return data.status();
+  return data->validation ? std::move(*data->validation) : std::move(data->train);
+}
+
+Expected<TrainingData> loadTrainingData(const ModelrtProgram &p, const ModelrtTrainConfig &cfg) {
+  const ModelrtDataConfig &c = cfg.data;
+  auto train = readPair(p, c, c.train_inputs, c.train_labels);
+  if (!train)
+    return train.status();
+  MODELRT_TRY(prepare(*train, p, c));
+  TrainingData out;
+  if (c.val_fraction > 0) {
+    auto parts = splitDataset(*train, c.val_fraction, cfg.seed);
+    if (!parts)
+      return parts.status();
+    out.train = std::move(parts->first);
+    out.validation = std::move(parts->second);
+    return out;
+  }
+  out.train = train.take();
+  if (c.test_inputs) {
+    auto test = readPair(p, c, c.test_inputs, c.test_labels);
+    if (!test)
+      return test.status();
+    MODELRT_TRY(prepare(*test, p, c));
+    out.validation = test.take();
+  }
+  return out;
+}
+
+} // namespace modelrt

@@ -1,0 +1,52 @@
+//===- MetricsLog.cpp - Per-epoch metrics as CSV and JSON lines ------------===//
+#include "modelrt/io/MetricsLog.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <sys/stat.h>
+
+namespace modelrt {
+
+Status appendMetricsLog(const std::string &dir, const ModelrtProgram &p, int64_t epoch,
+                        int64_t step, double lr, const EvalResult &train,
+                        const std::optional<EvalResult> &val) {
+  std::vector<std::pair<std::string, double>> cols = {
+      {"epoch", double(epoch)}, {"step", double(step)}, {"lr", lr}, {"train_loss", train.loss}};
+  for (int32_t i = 0; i < p.num_metrics; ++i)
+    cols.emplace_back(std::string("train_") + p.metric_names[i], train.metrics[i]);
+  if (val) {
+    cols.emplace_back("val_loss", val->loss);
+    for (int32_t i = 0; i < p.num_metrics; ++i)
+      cols.emplace_back(std::string("val_") + p.metric_names[i], val->metrics[i]);
+  }
+  std::string csvPath = dir + "/metrics.csv", jsonPath = dir + "/metrics.jsonl";
+  struct stat st;
+  bool fresh = ::stat(csvPath.c_str(), &st) != 0 || st.st_size == 0;
+  std::string csv, json = "{";
+  if (fresh) {
+    for (size_t i = 0; i < cols.size(); ++i)
+      csv += (i ? "," : "") + cols[i].first;
+    csv += "\n";
+  }
+  for (size_t i = 0; i < cols.size(); ++i) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.9g", cols[i].second);
+    csv += (i ? "," : "") + std::string(buf);
+    json += (i ? ", \"" : "\"") + cols[i].first + "\": " +
+            (std::isfinite(cols[i].second) ? std::string(buf) : std::string("null"));
+  }
+  csv += "\n";
+  json += "}\n";
+  for (auto [path, text] : {std::make_pair(csvPath, csv), std::make_pair(jsonPath, json)}) {
+    FILE *f = std::fopen(path.c_str(), "a");
+    if (!f)
+      return errorf("%s: cannot open for appending: %s", path.c_str(), std::strerror(errno));
+    bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+    if ((std::fclose(f) != 0) || !ok)
+      return errorf("%s: write failed: %s", path.c_str(), std::strerror(errno));
+  }
+  return Status::ok();
+}
+
+} // namespace modelrt

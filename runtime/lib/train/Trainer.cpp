@@ -1,0 +1,499 @@
+//===- Trainer.cpp - The training loop, evaluation and prediction ----------===//
+#include "modelrt/core/Profile.h"
+#include "modelrt/train/Trainer.h"
+
+#include "modelrt/cli/Progress.h"
+#include "modelrt/io/CheckpointStore.h"
+#include "modelrt/io/MetricsLog.h"
+#include "modelrt/io/TensorBoard.h"
+
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <sys/stat.h>
+
+namespace modelrt {
+namespace {
+
+/// Everything that lives across the epochs of one run.
+struct Run {
+  Run(const ModelrtProgram &p, const ModelrtTrainConfig &c, const RunOptions &o)
+      : prog(p), cfg(c), opts(o) {}
+  const ModelrtProgram &prog;
+  const ModelrtTrainConfig &cfg;
+  const RunOptions &opts;
+  TrainingData data;
+  ModelState model;
+  std::unique_ptr<Optimizer> opt;
+  std::unique_ptr<Schedule> sched;
+  std::unique_ptr<EarlyStopping> early;
+  std::unique_ptr<DataLoader> loader;
+  std::unique_ptr<StepRunner> runner;
+  bool deviceUpdates = false; ///< the runner adopted the optimizer (GPU)
+  std::vector<std::vector<float>> grads;
+  std::vector<float *> gradPtrs;
+  int64_t step = 0;
+  std::string logDir;
+  std::unique_ptr<EventWriter> events;
+  double bestLoss = 0;      ///< best monitored loss (best.safetensors)
+  bool hasBestLoss = false;
+  double windowLoss = 0;    ///< per-N-step TensorBoard window
+  int64_t windowBatches = 0, windowSamples = 0;
+  std::chrono::steady_clock::time_point windowStart = std::chrono::steady_clock::now();
+  bool stepsTimed = false; ///< windowStart was set when the first epoch's steps began
+};
+
+double secondsSince(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+/// True when no value of \p x[0..n) is NaN or infinite: an OR over the
+/// exponent bits, which the compiler vectorises (a branch per element costs
+/// as much as a small step).
+bool allFinite(const float *x, size_t n) {
+  uint32_t bad = 0;
+  for (size_t i = 0; i < n; ++i) {
+    uint32_t bits;
+    std::memcpy(&bits, x + i, sizeof bits);
+    bad |= uint32_t((bits & 0x7f800000u) == 0x7f800000u);
+  }
+  return bad == 0;
+}
+
+/// Names the first non-finite value among the loss and gradients, if any.
+Status checkFinite(Run &r, float loss, int64_t epoch, int64_t batch) {
+  bool gradsChecked = r.runner->gradientsCheckedFinite(); // on the device
+  const char *where = "step %lld (epoch %lld, batch %lld): %s; stopping, the last good "
+                      "checkpoint is kept";
+  std::string what;
+  if (!std::isfinite(loss))
+    what = std::string("loss is ") + (std::isnan(loss) ? "NaN" : "infinite");
+  for (int32_t i = 0; i < r.prog.num_params && what.empty() && !gradsChecked; ++i) {
+    if (allFinite(r.grads[i].data(), r.grads[i].size()))
+      continue;
+    for (size_t j = 0; j < r.grads[i].size(); ++j)
+      if (!std::isfinite(r.grads[i][j])) {
+        what = "gradient of parameter '" + std::string(r.prog.params[i].name) + "' (element " +
+               std::to_string(j) + ") is " + (std::isnan(r.grads[i][j]) ? "NaN" : "infinite");
+        break;
+      }
+  }
+  if (what.empty())
+    return Status::ok();
+  return errorf(where, (long long)r.step + 1, (long long)epoch + 1, (long long)batch + 1,
+                what.c_str());
+}
+
+CheckpointData snapshot(Run &r, int64_t epoch, const std::vector<std::pair<std::string, double>> &m) {
+  CheckpointData c;
+  c.modelName = r.prog.name;
+  c.fingerprint = programFingerprint(r.prog);
+  c.abiVersion = r.prog.abi_version;
+  c.epoch = epoch, c.step = r.step;
+  c.bestLoss = r.bestLoss, c.hasBestLoss = r.hasBestLoss;
+  saveModelState(r.model, r.prog, c);
+  c.optimizerKind = static_cast<int32_t>(r.opt->config().kind);
+  c.optimizerSteps = r.opt->stepCount();
+  c.firstMoments = r.opt->firstMoments();
+  c.secondMoments = r.opt->secondMoments();
+  c.schedule = r.sched->state();
+  c.earlyBest = r.early->best(), c.earlyBad = r.early->badEpochs();
+  c.earlyHasBest = r.early->hasBest();
+  c.loader = r.loader->position();
+  c.metrics = m;
+  return c;
+}
+
+Status resume(Run &r, int64_t &startEpoch) {
+  const std::string &path = r.opts.resume;
+  auto c = readCheckpoint(path);
+  if (!c)
+    return c.status();
+  MODELRT_TRY(restoreModelState(r.model, *c, r.prog, path));
+  if (c->optimizerKind != static_cast<int32_t>(r.opt->config().kind))
+    return errorf("%s: the checkpoint's optimizer (kind %d) is not the configured one (kind %d)",
+                  path.c_str(), c->optimizerKind, static_cast<int32_t>(r.opt->config().kind));
+  for (int32_t i = 0; i < r.prog.num_params; ++i) {
+    size_t j = 0; // the parameter's index in the checkpoint (checked to exist)
+    while (c->params[j].first != r.prog.params[i].name)
+      ++j;
+    for (auto [src, dst] : {std::make_pair(&c->firstMoments[j], &r.opt->firstMoments()[i]),
+                            std::make_pair(&c->secondMoments[j], &r.opt->secondMoments()[i])}) {
+      if (src->size() != dst->size())
+        return errorf("%s: optimizer state of parameter '%s' has %zu values, the configured "
+                      "optimizer needs %zu", path.c_str(), r.prog.params[i].name, src->size(),
+                      dst->size());
+      *dst = *src;
+    }
+  }
+  r.opt->setStepCount(c->optimizerSteps);
+  r.sched->setState(c->schedule);
+  r.early->setState(c->earlyBest, c->earlyBad, c->earlyHasBest);
+  r.loader->restore(c->loader);
+  r.step = c->step;
+  r.bestLoss = c->bestLoss, r.hasBestLoss = c->hasBestLoss;
+  startEpoch = c->epoch;
+  return Status::ok();
+}
+
+/// Writes the step/* TensorBoard scalars every logEverySteps steps.
+Status logSteps(Run &r, double lr) {
+  int64_t every = r.opts.logEverySteps;
+  if (!r.events || every <= 0 || r.step % every != 0 || r.windowBatches == 0)
+    return Status::ok();
+  double secs = std::max(secondsSince(r.windowStart), 1e-9);
+  MODELRT_TRY(r.events->addScalar("step/loss", float(r.windowLoss / r.windowBatches), r.step));
+  MODELRT_TRY(r.events->addScalar("step/lr", float(lr), r.step));
+  MODELRT_TRY(r.events->addScalar("step/throughput", float(r.windowSamples / secs), r.step));
+  r.windowLoss = 0, r.windowBatches = 0, r.windowSamples = 0;
+  r.windowStart = std::chrono::steady_clock::now();
+  return Status::ok();
+}
+
+/// Applies one optimizer step with the (accumulated) gradients.
+Status applyStep(Run &r, GradAccumulator &acc) {
+  double lr = r.sched->lr();
+  if (r.deviceUpdates) {
+    MODELRT_TRY(r.runner->update(*r.opt, lr));
+  } else {
+    float *const *g = acc.mean();
+    if (r.cfg.optimizer.clip_norm > 0)
+      clipGradNorm(g, r.model.paramSizes(), r.cfg.optimizer.clip_norm);
+    r.opt->step(r.model.paramPtrs.data(), g, lr);
+  }
+  r.sched->onStep();
+  acc.reset();
+  ++r.step;
+  return logSteps(r, lr);
+}
+
+/// The loader's next batch, timed as the data phase.
+bool nextBatch(DataLoader &loader, Batch &b) {
+  PhaseTimer timer(Phase::Data);
+  return loader.next(b);
+}
+
+/// The epoch's batches in order. On the GPU the next batch is fetched and
+/// staged while the current step runs (the runner's while-running hook);
+/// not under --profile, whose data and step phases must not overlap.
+class BatchCursor {
+public:
+  BatchCursor(DataLoader &loader, StepRunner &runner) : loader(loader), runner(runner) {
+    more = nextBatch(loader, current);
+    if (runner.device() == Device::Cuda && !profiling())
+      runner.setWhileRunning([this] { fetchNext(true); });
+  }
+  ~BatchCursor() { runner.setWhileRunning(nullptr); }
+  BatchCursor(const BatchCursor &) = delete;
+  BatchCursor &operator=(const BatchCursor &) = delete;
+  /// False after the epoch's last batch.
+  bool valid() const { return more; }
+  const Batch &batch() const { return current; }
+  /// How staging the next batch went (during the last step).
+  const Status &staged() const { return stageStatus; }
+  /// Moves to the next batch.
+  void advance() {
+    if (!fetched)
+      fetchNext(false);
+    fetched = false;
+    std::swap(current, next);
+    more = current.size > 0;
+  }
+
+private:
+  void fetchNext(bool stage) {
+    fetched = true;
+    if (!nextBatch(loader, next))
+      next.size = 0; // the end of the epoch
+    else if (stage)
+      stageStatus = runner.stage(next);
+  }
+  DataLoader &loader;
+  StepRunner &runner;
+  Batch current, next;
+  bool more = false, fetched = false;
+  Status stageStatus;
+};
+
+/// One epoch of training; returns the mean loss and metrics.
+Expected<EvalResult> trainEpoch(Run &r, int64_t epoch) {
+  GradAccumulator acc(r.model.paramSizes(), r.cfg.optimizer.accumulate);
+  EvalResult sums;
+  sums.metrics.assign(r.prog.num_metrics, 0.0);
+  std::vector<double> ms(r.prog.num_metrics);
+  Progress bar = Progress::forStream(r.opts.console, "epoch " + std::to_string(epoch + 1),
+                                     r.loader->batchesPerEpoch());
+  int64_t batchIndex = r.loader->position().batchIndex;
+  if (!r.stepsTimed) { // the first window times steps, not the set-up before them
+    r.windowStart = std::chrono::steady_clock::now();
+    r.stepsTimed = true;
+  }
+  for (BatchCursor cursor(*r.loader, *r.runner); cursor.valid(); cursor.advance()) {
+    const Batch &b = cursor.batch();
+    float loss = 0;
+    std::fill(ms.begin(), ms.end(), 0.0);
+    uint64_t seed = mixSeed(r.cfg.seed, 0x57e9, uint64_t(r.step * 1024 + acc.pending()));
+    Status st;
+    {
+      PhaseTimer timer(Phase::Step);
+      st = r.runner->train(r.model, b, seed, r.step, &loss, r.gradPtrs.data(), ms.data());
+    }
+    if (st.isOk())
+      st = cursor.staged();
+    if (!st.isOk())
+      return errorf("step %lld (epoch %lld): %s", (long long)r.step + 1, (long long)epoch + 1,
+                    st.message().c_str());
+    MODELRT_TRY(checkFinite(r, loss, epoch, batchIndex));
+    r.windowLoss += loss, r.windowBatches += 1, r.windowSamples += b.size;
+    if (acc.add(r.gradPtrs.data())) {
+      PhaseTimer timer(Phase::Update);
+      MODELRT_TRY(applyStep(r, acc));
+    }
+    sums.loss += double(loss) * b.size;
+    for (size_t i = 0; i < ms.size(); ++i)
+      sums.metrics[i] += ms[i];
+    sums.samples += b.size;
+    ++batchIndex;
+    char suffix[64];
+    std::snprintf(suffix, sizeof suffix, "loss %.4f", sums.loss / sums.samples);
+    bar.update(batchIndex, suffix);
+  }
+  if (acc.pending() > 0)
+    MODELRT_TRY(applyStep(r, acc));
+  sums.loss /= double(std::max<int64_t>(sums.samples, 1));
+  for (double &m : sums.metrics)
+    m /= double(std::max<int64_t>(sums.samples, 1));
+  char suffix[64];
+  std::snprintf(suffix, sizeof suffix, "loss %.4f", sums.loss);
+  bar.finish(suffix);
+  return sums;
+}
+
+/// mkdir -p \p dir.
+Status makeDirectories(const std::string &dir) {
+  for (size_t i = 1; i <= dir.size(); ++i)
+    if (i == dir.size() || dir[i] == '/')
+      if (::mkdir(dir.substr(0, i).c_str(), 0777) != 0 && errno != EEXIST)
+        return errorf("%s: cannot create the directory: %s", dir.substr(0, i).c_str(),
+                      std::strerror(errno));
+  return Status::ok();
+}
+
+Status setup(Run &r, int64_t &startEpoch) {
+  MODELRT_TRY(validateProgram(r.prog));
+  if (r.cfg.batch_size <= 0 || r.cfg.epochs < 0)
+    return errorf("config: batch size must be > 0 and epochs >= 0");
+  auto data = loadTrainingData(r.prog, r.cfg);
+  if (!data)
+    return data.status();
+  r.data = data.take();
+  r.model = initModelState(r.prog, r.cfg.seed);
+  auto runner = StepRunner::create(r.prog, r.opts.device);
+  if (!runner)
+    return runner.status();
+  r.runner = runner.take();
+  LoaderConfig lc;
+  lc.batchSize = r.cfg.batch_size, lc.seed = r.cfg.seed, lc.dropLast = r.cfg.data.drop_last;
+  lc.flipProbability = r.cfg.data.flip_prob, lc.cropPadding = r.cfg.data.crop_padding;
+  lc.oneHotClasses = r.cfg.data.one_hot ? r.prog.num_classes : 0;
+  int64_t batchBytes = r.cfg.batch_size * (r.data.train.sampleElements() * 4 +
+                                           r.data.train.labelElements() * 8);
+  lc.prefetch = r.opts.threads == 1   ? 0
+                : r.opts.threads > 1 ? r.opts.threads
+                                     : prefetchDepthFor(batchBytes);
+  r.loader = std::make_unique<DataLoader>(r.data.train, lc);
+  MODELRT_TRY(r.loader->validate());
+  OptimizerConfig oc = toOptimizerConfig(r.cfg.optimizer);
+  MODELRT_TRY(validateOptimizerConfig(oc));
+  r.opt = std::make_unique<Optimizer>(oc, r.model.paramSizes());
+  int64_t accumulate = std::max<int32_t>(r.cfg.optimizer.accumulate, 1);
+  int64_t stepsPerEpoch = (r.loader->batchesPerEpoch() + accumulate - 1) / accumulate;
+  ScheduleConfig sc = toScheduleConfig(r.cfg.schedule, stepsPerEpoch * r.cfg.epochs);
+  MODELRT_TRY(validateScheduleConfig(sc));
+  r.sched = std::make_unique<Schedule>(sc, oc.lr);
+  r.early = std::make_unique<EarlyStopping>(r.cfg.early_stop_patience, r.cfg.early_stop_min_delta);
+  for (int64_t s : r.model.paramSizes())
+    r.grads.emplace_back(s, 0.0f);
+  for (auto &g : r.grads)
+    r.gradPtrs.push_back(g.data());
+  startEpoch = 0;
+  if (!r.opts.resume.empty())
+    MODELRT_TRY(resume(r, startEpoch));
+  // The GPU runner keeps the model on the device and updates it there,
+  // except with gradient accumulation or clipping (host updates).
+  if (r.cfg.optimizer.accumulate <= 1 && !(r.cfg.optimizer.clip_norm > 0)) {
+    auto adopted = r.runner->adoptOptimizer(r.model, *r.opt);
+    if (!adopted)
+      return adopted.status();
+    r.deviceUpdates = *adopted;
+  }
+  MODELRT_TRY(r.runner->planMemory(r.model, r.cfg.batch_size));
+  r.logDir = r.opts.logDir.empty() ? r.opts.checkpointDir : r.opts.logDir;
+  MODELRT_TRY(makeDirectories(r.opts.checkpointDir));
+  MODELRT_TRY(makeDirectories(r.logDir));
+  auto events = EventWriter::create(r.logDir);
+  if (!events)
+    return events.status();
+  r.events = events.take();
+  return Status::ok();
+}
+
+/// Writes the epoch/* TensorBoard scalars.
+Status logEpochEvents(Run &r, const std::vector<std::pair<std::string, double>> &metrics,
+                      double lr, double throughput) {
+  for (const auto &[k, v] : metrics)
+    MODELRT_TRY(r.events->addScalar("epoch/" + k, float(v), r.step));
+  MODELRT_TRY(r.events->addScalar("epoch/lr", float(lr), r.step));
+  MODELRT_TRY(r.events->addScalar("epoch/throughput", float(throughput), r.step));
+  return r.events->flush();
+}
+
+/// Validation, schedule, logs and checkpoint after one epoch; true to stop.
+Expected<bool> finishEpoch(Run &r, int64_t epoch, const EvalResult &train, double lr,
+                           double seconds, TrainResult &result) {
+  const ModelrtProgram &prog = r.prog;
+  std::vector<std::pair<std::string, double>> metrics = {{"train_loss", train.loss}};
+  for (int32_t i = 0; i < prog.num_metrics; ++i)
+    metrics.emplace_back(std::string("train_") + prog.metric_names[i], train.metrics[i]);
+  double monitored = train.loss;
+  if (r.data.validation) {
+    auto val = evaluateDataset(prog, r.model, *r.data.validation, r.cfg.batch_size,
+                               r.cfg.data.one_hot, r.runner.get());
+    if (!val)
+      return val.status();
+    result.lastValidation = *val;
+    monitored = val->loss;
+    metrics.emplace_back("val_loss", val->loss);
+    for (int32_t i = 0; i < prog.num_metrics; ++i)
+      metrics.emplace_back(std::string("val_") + prog.metric_names[i], val->metrics[i]);
+  }
+  r.sched->onEpochEnd(monitored);
+  bool stop = r.early->update(monitored);
+  std::string line = "epoch " + std::to_string(epoch + 1) + "/" + std::to_string(r.cfg.epochs);
+  for (auto &[k, v] : metrics) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, " %s %.4f", k.c_str(), v);
+    line += buf;
+  }
+  std::fprintf(r.opts.console, "%s\n", line.c_str());
+  MODELRT_TRY(appendMetricsLog(r.logDir, prog, epoch + 1, r.step, lr, train,
+                               result.lastValidation));
+  MODELRT_TRY(logEpochEvents(r, metrics, lr, train.samples / std::max(seconds, 1e-9)));
+  bool isBest = !r.hasBestLoss || monitored < r.bestLoss;
+  if (isBest)
+    r.bestLoss = monitored, r.hasBestLoss = true;
+  CheckpointPolicy policy{r.opts.checkpointDir, r.opts.keep};
+  MODELRT_TRY(r.runner->syncToHost(r.model, *r.opt));
+  MODELRT_TRY(saveEpochCheckpoint(policy, snapshot(r, epoch + 1, metrics), isBest));
+  return stop;
+}
+
+} // namespace
+
+Expected<TrainResult> trainProgram(const ModelrtProgram &prog, const ModelrtTrainConfig &cfg,
+                                   const RunOptions &opts) {
+  Run r(prog, cfg, opts);
+  int64_t startEpoch;
+  MODELRT_TRY(setup(r, startEpoch));
+  TrainResult result;
+  for (int64_t epoch = startEpoch; epoch < cfg.epochs; ++epoch) {
+    double lr = r.sched->lr();
+    auto started = std::chrono::steady_clock::now();
+    auto train = trainEpoch(r, epoch);
+    if (!train)
+      return train.status();
+    result.lastTrain = *train;
+    auto stop = finishEpoch(r, epoch, *train, lr, secondsSince(started), result);
+    if (!stop)
+      return stop.status();
+    result.epochs = epoch + 1;
+    if (*stop) {
+      std::fprintf(opts.console, "early stopping: no improvement for %lld epochs\n",
+                   (long long)cfg.early_stop_patience);
+      result.stoppedEarly = true;
+      break;
+    }
+  }
+  result.steps = r.step;
+  result.deviceSummary = r.runner->summary();
+  MODELRT_TRY(r.runner->syncToHost(r.model, *r.opt));
+  result.model = std::move(r.model);
+  result.model.bind();
+  return result;
+}
+
+/// \p runner, or a new CPU runner kept in \p owned.
+static Expected<StepRunner *> runnerOrCpu(const ModelrtProgram &prog, StepRunner *runner,
+                                          std::unique_ptr<StepRunner> &owned) {
+  if (runner)
+    return runner;
+  auto cpu = StepRunner::create(prog, Device::Cpu);
+  if (!cpu)
+    return cpu.status();
+  owned = cpu.take();
+  return owned.get();
+}
+
+Expected<EvalResult> evaluateDataset(const ModelrtProgram &prog, ModelState &model,
+                                     const Dataset &data, int64_t batchSize, bool oneHot,
+                                     StepRunner *runner) {
+  std::unique_ptr<StepRunner> owned;
+  auto steps = runnerOrCpu(prog, runner, owned);
+  if (!steps)
+    return steps.status();
+  LoaderConfig lc;
+  lc.batchSize = batchSize, lc.shuffle = false, lc.prefetch = 0;
+  lc.oneHotClasses = oneHot ? prog.num_classes : 0;
+  DataLoader loader(data, lc);
+  MODELRT_TRY(loader.validate());
+  if (Status st = (*steps)->warmUp(model, StepRunner::StepKind::Eval,
+                                   std::min<int64_t>(batchSize, data.size()));
+      !st.isOk())
+    return errorf("%s: %s", data.name.c_str(), st.message().c_str());
+  EvalResult sums;
+  sums.metrics.assign(prog.num_metrics, 0.0);
+  std::vector<double> ms(prog.num_metrics);
+  Batch b;
+  while (loader.next(b)) {
+    float loss = 0;
+    std::fill(ms.begin(), ms.end(), 0.0);
+    PhaseTimer timer(Phase::Eval);
+    if (Status st = (*steps)->eval(model, b, &loss, ms.data()); !st.isOk())
+      return errorf("%s: %s", data.name.c_str(), st.message().c_str());
+    sums.loss += double(loss) * b.size;
+    for (size_t i = 0; i < ms.size(); ++i)
+      sums.metrics[i] += ms[i];
+    sums.samples += b.size;
+  }
+  sums.loss /= double(std::max<int64_t>(sums.samples, 1));
+  for (double &m : sums.metrics)
+    m /= double(std::max<int64_t>(sums.samples, 1));
+  return sums;
+}
+
+Expected<Tensor> predictTensor(const ModelrtProgram &prog, ModelState &model, const Tensor &x,
+                               int64_t batchSize, StepRunner *runner) {
+  std::unique_ptr<StepRunner> owned;
+  auto steps = runnerOrCpu(prog, runner, owned);
+  if (!steps)
+    return steps.status();
+  int64_t n = x.dim(0), per = x.numElements() / std::max<int64_t>(n, 1);
+  int64_t outPer = shapeNumElements(std::vector<int64_t>(prog.output_shape,
+                                                         prog.output_shape + prog.output_rank));
+  std::vector<int64_t> shape = {n};
+  shape.insert(shape.end(), prog.output_shape, prog.output_shape + prog.output_rank);
+  Tensor out(DType::F32, shape);
+  MODELRT_TRY((*steps)->warmUp(model, StepRunner::StepKind::Predict, std::min(batchSize, n)));
+  for (int64_t s = 0; s < n; s += batchSize) {
+    int64_t b = std::min(batchSize, n - s);
+    if (Status st = (*steps)->predict(model, x.as<float>() + s * per, b,
+                                      out.as<float>() + s * outPer);
+        !st.isOk())
+      return errorf("%s on samples %lld..%lld", st.message().c_str(), (long long)s,
+                    (long long)(s + b - 1));
+  }
+  return out;
+}
+
+} // namespace modelrt

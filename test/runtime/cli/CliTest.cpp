@@ -1,0 +1,238 @@
+//===- CliTest.cpp - modelrt_main: subcommands, outputs and bad input ------===//
+#include "SoftmaxProgram.h"
+#include "TestPng.h"
+
+#include "modelrt/io/CheckpointStore.h"
+#include "modelrt/io/Json.h"
+
+#include <unistd.h>
+
+using namespace modelrt;
+using namespace modelrt_test;
+
+namespace {
+int gThreads = 0;
+void setThreads(void *, int32_t n) { gThreads = n; }
+
+/// Runs modelrt_main on \p prog, capturing stdout and stderr.
+struct CliRun {
+  int status;
+  std::string out, err;
+};
+CliRun runCli(const ModelrtProgram &prog, std::vector<std::string> args) {
+  args.insert(args.begin(), "net");
+  std::vector<char *> argv;
+  for (auto &a : args)
+    argv.push_back(a.data());
+  testing::internal::CaptureStdout();
+  testing::internal::CaptureStderr();
+  int rc = modelrt_main(int(argv.size()), argv.data(), &prog);
+  std::string out = testing::internal::GetCapturedStdout();
+  return {rc, out, testing::internal::GetCapturedStderr()};
+}
+
+/// A fixture with a trained checkpoint in DIR/ckpt.
+struct Trained : Fixture {
+  std::string ckptDir, ckpt;
+  Trained() {
+    prog.set_threads = setThreads;
+    ckptDir = dir.path("ckpt");
+    ckpt = ckptDir + "/last.safetensors";
+    CliRun r = runCli(prog, {"train", "--epochs", "3", "--checkpoint-dir", ckptDir, "--log-dir",
+                             dir.path("logs"), "--keep", "2", "--device", "cpu", "--threads", "2"});
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("trained 3 epochs (24 steps)"), std::string::npos) << r.out;
+  }
+  /// Every file of the checkpoint directory with its bytes.
+  std::map<std::string, std::string> snapshotFiles() const {
+    std::map<std::string, std::string> files;
+    for (const char *n : {"epoch-000002.safetensors", "epoch-000003.safetensors",
+                          "last.safetensors", "best.safetensors"})
+      files[n] = slurp(ckptDir + "/" + n);
+    return files;
+  }
+};
+
+/// Softmax of the program's logits for sample \p x, computed here.
+std::vector<double> expectedProbs(const ModelState &m, const float *x) {
+  double prob[kC];
+  forward(const_cast<float *const *>(m.paramPtrs.data()), x, prob);
+  return std::vector<double>(prob, prob + kC);
+}
+} // namespace
+
+TEST(Cli, TrainWritesCheckpointsAndLogsAndPassesThreads) {
+  Trained t;
+  EXPECT_EQ(gThreads, 2);
+  EXPECT_EQ(listEpochCheckpoints(t.ckptDir),
+            (std::vector<std::string>{"epoch-000002.safetensors", "epoch-000003.safetensors"}));
+  EXPECT_EQ(access(t.ckpt.c_str(), F_OK), 0);
+  EXPECT_EQ(access((t.ckptDir + "/best.safetensors").c_str(), F_OK), 0);
+  EXPECT_EQ(access(t.dir.path("logs/metrics.jsonl").c_str(), F_OK), 0);
+  CliRun r = runCli(t.prog, {"eval", "--checkpoint", t.ckpt});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("(30 samples): loss "), std::string::npos) << r.out;
+  // --device auto (the default) says once why it runs on the CPU.
+  EXPECT_NE(r.err.find("note: running on the CPU (compiled with --no-gpu: no GPU code)"),
+            std::string::npos) << r.err;
+}
+
+TEST(Cli, PredictPrintsClassAndSoftmaxProbabilities) {
+  Trained t;
+  auto ckpt = readCheckpoint(t.ckpt);
+  ASSERT_TRUE(ckpt.isOk());
+  ModelState m = initModelState(t.prog, 0);
+  ASSERT_TRUE(restoreModelState(m, *ckpt, t.prog, t.ckpt).isOk());
+  auto x = readNpy(t.testX);
+  ASSERT_TRUE(x.isOk());
+  CliRun r = runCli(t.prog, {"predict", "--checkpoint", t.ckpt, "--out", t.dir.path("p.npy"),
+                             t.testX});
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::vector<double> p0 = expectedProbs(m, x->as<float>());
+  int64_t best = std::max_element(p0.begin(), p0.end()) - p0.begin();
+  std::string head = t.testX + "[0]: class " + std::to_string(best) + " probabilities ";
+  ASSERT_EQ(r.out.rfind(head, 0), 0u) << r.out;
+  double q[3];
+  ASSERT_EQ(std::sscanf(r.out.c_str() + head.size(), "%lf %lf %lf\n", &q[0], &q[1], &q[2]), 3);
+  for (int k = 0; k < 3; ++k)
+    EXPECT_NEAR(q[k], p0[k], 1e-6); // printed with 6 decimals
+  auto probs = readNpy(t.dir.path("p.npy"));
+  ASSERT_TRUE(probs.isOk());
+  EXPECT_EQ(probs->shape(), (std::vector<int64_t>{30, 3}));
+  EXPECT_NEAR(probs->as<float>()[0], p0[0], 1e-6);
+  // --json: one object per sample.
+  r = runCli(t.prog, {"predict", "--json", "--checkpoint", t.ckpt, t.testX});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 30);
+  auto j = parseJson(r.out.substr(0, r.out.find('\n')), "line 1");
+  ASSERT_TRUE(j.isOk()) << j.message();
+  EXPECT_EQ(j->find("input")->text, t.testX);
+  EXPECT_EQ(j->find("index")->number, 0);
+  EXPECT_EQ(j->find("class")->number, double(best));
+  ASSERT_EQ(j->find("probabilities")->items.size(), 3u);
+  EXPECT_NEAR(j->find("probabilities")->items[2].number, p0[2], 1e-6); // float outputs
+}
+
+TEST(Cli, PredictReadsPngAndCsvInputs) {
+  Trained t;
+  // A 2x2 gray PNG is the 4 features (scale 1): pixels 200, 0, 0, 0.
+  writeBytes(t.dir.path("a.png"), makePng(2, 2, 0, 1, {200, 0, 0, 0}, {1, 4}));
+  writeText(t.dir.path("rows.csv"), "f0,f1,f2,f3\n0,2.5,0,0\n0,0,3,0.5\n");
+  CliRun r = runCli(t.prog, {"predict", "--json", "--checkpoint", t.ckpt, t.dir.path("a.png"),
+                             t.dir.path("rows.csv")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::vector<JsonValue> lines;
+  size_t pos = 0;
+  while (pos < r.out.size()) {
+    size_t nl = r.out.find('\n', pos);
+    auto j = parseJson(r.out.substr(pos, nl - pos), "output");
+    ASSERT_TRUE(j.isOk()) << j.message();
+    lines.push_back(*j);
+    pos = nl + 1;
+  }
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_EQ(lines[0].find("class")->number, 0); // feature 0 is class 0's
+  EXPECT_EQ(lines[1].find("class")->number, 1);
+  EXPECT_EQ(lines[2].find("class")->number, 2);
+  EXPECT_EQ(lines[2].find("index")->number, 1);
+}
+
+TEST(Cli, InfoAndHelp) {
+  Fixture fx;
+  fx.prog.train_flops_per_sample = 150;
+  CliRun r = runCli(fx.prog, {"info", "--batch", "10"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("w          [4, 3]                         12"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("total parameters: 15\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("FLOPs per training step (batch 10): 1500\n"), std::string::npos);
+  // Adam: params 15 + grads 15 + moments 2 x 15 = 60 f32 values.
+  EXPECT_NE(r.out.find("optimizer state: 240 B (15 + 15 + 0 + 30 f32 values)"),
+            std::string::npos) << r.out;
+  for (const char *cmd : {"train", "eval", "predict", "info"}) {
+    r = runCli(fx.prog, {cmd, "--help"});
+    EXPECT_EQ(r.status, 0) << cmd;
+    EXPECT_EQ(r.out.rfind(std::string("usage: net ") + cmd, 0), 0u) << r.out;
+    EXPECT_NE(r.out.find("--help"), std::string::npos);
+  }
+  r = runCli(fx.prog, {"train", "--help"});
+  for (const char *opt : {"--epochs", "--batch", "--lr", "--seed", "--threads", "--device",
+                          "--checkpoint-dir", "--resume", "--log-dir", "--keep"})
+    EXPECT_NE(r.out.find(opt), std::string::npos) << opt;
+  r = runCli(fx.prog, {"--help"});
+  EXPECT_EQ(r.status, 0);
+  EXPECT_NE(r.out.find("net info"), std::string::npos);
+}
+
+TEST(Cli, BadInputIsAClearErrorAndDamagesNothing) {
+  Trained t;
+  auto before = t.snapshotFiles();
+  struct Case {
+    std::vector<std::string> args;
+    int status;
+    std::string message;
+  };
+  writeBytes(t.dir.path("bad.png"), [] {
+    auto b = makePng(2, 2, 0, 1, {1, 2, 3, 4});
+    b[b.size() - 17] ^= 1; // the last IDAT data byte
+    return b;
+  }());
+  writeText(t.dir.path("bad.csv"), "f0,f1,f2,f3\n1,2,3,4\n1,2,x,4\n");
+  const std::string &ck = t.ckpt;
+  std::vector<Case> cases = {
+      {{"fly"}, 2, "error: unknown command 'fly'"},
+      {{}, 2, "error: missing command"},
+      {{"train", "--wings", "2"}, 2, "error: unknown option '--wings' for 'train'"},
+      {{"eval"}, 2, "error: 'eval' needs --checkpoint PATH"},
+      {{"predict", t.testX}, 2, "error: 'predict' needs --checkpoint PATH"},
+      {{"predict", "--checkpoint", ck}, 2, "needs at least one INPUT file"},
+      {{"train", "--epochs"}, 2, "option '--epochs' needs a value"},
+      {{"train", "--device", "cuda", "--checkpoint-dir", t.ckptDir}, 1,
+       "--device cuda: this executable has no GPU code (it was compiled with --no-gpu)"},
+      {{"train", "--device", "tpu"}, 2, "--device 'tpu': expected auto, cpu or cuda"},
+      {{"train", "--epochs", "x", "--checkpoint-dir", t.ckptDir}, 1,
+       "option --epochs: invalid value 'x'"},
+      {{"train", "--epochs", "1.5", "--checkpoint-dir", t.ckptDir}, 1,
+       "option --epochs: invalid value '1.5' (expected an integer)"},
+      {{"predict", "--checkpoint", ck, t.dir.path("bad.png")}, 1,
+       t.dir.path("bad.png") + ": corrupt PNG: CRC mismatch in chunk 'IDAT'"},
+      {{"predict", "--checkpoint", ck, t.testX, t.dir.path("bad.csv")}, 1,
+       t.dir.path("bad.csv") + ":3:5: column 'f2': 'x' is not a valid"},
+      {{"eval", "--checkpoint", t.dir.path("nope.safetensors")}, 1,
+       "nope.safetensors: cannot open checkpoint"},
+      {{"train", "--epochs", "4", "--checkpoint-dir", t.ckptDir, "--resume", t.testX}, 1,
+       t.testX + ": byte 0: header length"}};
+  for (const Case &c : cases) {
+    CliRun r = runCli(t.prog, c.args);
+    EXPECT_EQ(r.status, c.status) << c.args.size() << " " << r.err;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out; // nothing printed before the error
+  }
+  // A checkpoint of another model: every mismatched tensor is named.
+  ModelrtProgram other = t.prog;
+  other.name = "other";
+  const int64_t w2[] = {kF, kC + 1}, extra[] = {2};
+  ModelrtTensorDesc p2[] = {kParams[0], {"gain", MODELRT_F32, 1, extra, MODELRT_INIT_ZEROS,
+                                         {0, 0}, 0, 0}};
+  p2[0].shape = w2;
+  other.params = p2;
+  for (const char *cmd : {"eval", "predict"}) {
+    std::vector<std::string> args = {cmd, "--checkpoint", ck};
+    if (std::string(cmd) == "predict")
+      args.push_back(t.testX);
+    CliRun r = runCli(other, args);
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.err.find("checkpoint of model 'softmax'"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("does not fit model 'other'"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("tensor 'param/w' is f32 [4, 3] in the checkpoint, the model needs "
+                         "f32 [4, 4]"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("missing tensor 'param/gain' (f32 [2])"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("unexpected tensor 'param/b' (f32 [3])"), std::string::npos) << r.err;
+  }
+  CliRun r = runCli(other, {"train", "--epochs", "4", "--checkpoint-dir", t.ckptDir, "--resume",
+                            ck});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("3 problem(s)"), std::string::npos) << r.err;
+  EXPECT_EQ(t.snapshotFiles(), before);
+  EXPECT_EQ(listEpochCheckpoints(t.ckptDir).size(), 2u);
+}

@@ -1,0 +1,106 @@
+//===- ProfileTest.cpp - Tests of the kernel and phase profiler -----------===//
+//
+// Checks Profile.h: nothing is recorded while profiling is off; calls,
+// time and FLOPs add up per kernel name; the report lists phases and
+// kernels slowest first with their GFLOP/s.
+//
+//===----------------------------------------------------------------------===//
+#include "modelrt/core/Profile.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+#include <thread>
+
+using namespace modelrt;
+
+namespace {
+const char kFast[] = "train_step.k0.relu @ net.model:3";
+const char kSlow[] = "train_step.k1.matmul.cblas_sgemm @ net.model:4";
+
+/// Runs kernel `name` for about `ms` milliseconds, `flops` of work.
+void runKernel(const char *name, int ms, int64_t flops) {
+  modelrt_kernel_enter(name);
+  std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+  modelrt_kernel_exit(name, flops);
+}
+
+std::string report() {
+  char *buf = nullptr;
+  size_t size = 0;
+  FILE *f = open_memstream(&buf, &size);
+  writeProfileReport(f);
+  std::fclose(f);
+  std::string s(buf, size);
+  std::free(buf);
+  return s;
+}
+} // namespace
+
+TEST(ProfileTest, OffRecordsNothing) {
+  setProfiling(false);
+  resetProfile();
+  runKernel(kFast, 1, 100);
+  { PhaseTimer t(Phase::Step); }
+  EXPECT_TRUE(kernelStats().empty());
+}
+
+TEST(ProfileTest, SumsCallsTimeAndFlopsPerKernel) {
+  resetProfile();
+  setProfiling(true);
+  for (int i = 0; i < 3; ++i)
+    runKernel(kFast, 1, 1000);
+  runKernel(kSlow, 30, int64_t(3e9));
+  {
+    PhaseTimer t(Phase::Update);
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  setProfiling(false);
+  std::vector<KernelStats> ks = kernelStats();
+  ASSERT_EQ(ks.size(), 2u);
+  EXPECT_STREQ(ks[0].name, kSlow); // slowest first
+  EXPECT_EQ(ks[0].calls, 1u);
+  EXPECT_GE(ks[0].seconds, 0.029);
+  EXPECT_EQ(ks[0].flops, 3e9);
+  EXPECT_EQ(ks[1].calls, 3u);
+  EXPECT_EQ(ks[1].flops, 3000.0);
+  EXPECT_GE(ks[1].seconds, 0.003);
+
+  std::string r = report();
+  EXPECT_NE(r.find("profile: phases"), std::string::npos) << r;
+  EXPECT_NE(r.find("update (optimizer)"), std::string::npos) << r;
+  EXPECT_NE(r.find("profile: kernels (2,"), std::string::npos) << r;
+  EXPECT_LT(r.find(kSlow), r.find(kFast)) << r;
+  // 3e9 FLOPs in >= 30 ms: at most 100 GFLOP/s, and printed.
+  double rate = 3e9 / ks[0].seconds * 1e-9;
+  EXPECT_LE(rate, 100.0 + 1e-9);
+  char expected[32];
+  std::snprintf(expected, sizeof expected, "%.2f", rate);
+  EXPECT_NE(r.find(expected), std::string::npos) << r;
+  resetProfile();
+  EXPECT_TRUE(kernelStats().empty());
+}
+
+TEST(Profile, GpuDeviceTimesReplaceTheForwardBackwardSplit) {
+  resetProfile();
+  setProfiling(true);
+  {
+    PhaseTimer t(Phase::Step);
+    addKernelTime("gpu_train_step_kernel_3", 0.25, 0);
+    addKernelTime("gpu_train_step_kernel_3", 0.25, 0);
+    addKernelTime("cuBLAS sgemm 64x256x784", 0.125, 1e9);
+  }
+  setProfiling(false);
+  std::vector<KernelStats> ks = kernelStats();
+  ASSERT_EQ(ks.size(), 2u);
+  EXPECT_STREQ(ks[0].name, "gpu_train_step_kernel_3");
+  EXPECT_EQ(ks[0].calls, 2u);
+  EXPECT_DOUBLE_EQ(ks[0].seconds, 0.5);
+  std::string r = report();
+  // 0.5 + 0.125 s of device time; the CPU split (by labels) is left out.
+  EXPECT_NE(r.find("profile: GPU kernels: 0.625 s of device time"), std::string::npos) << r;
+  EXPECT_EQ(r.find("forward kernels"), std::string::npos) << r;
+  EXPECT_NE(r.find("8.00"), std::string::npos) << r; // 1e9 FLOPs in 0.125 s
+  resetProfile();
+}

@@ -1,0 +1,647 @@
+//===- FakeCudaDriver.cpp - A fake libcuda + cuBLAS over host memory -------===//
+//
+// Implements FakeCudaDriver.h: the driver entry points modelrt's CudaDriver.h
+// table names (with cuda.h's versioned symbol names) and the cuBLAS ones
+// CudaBlas.cpp loads, enough to run the mgpu shim, the pool, the copies and
+// sgemm end to end in unit tests on a machine without a GPU. Two settings
+// (environment) let a compiled model's GPU host code run on it
+// (test/e2e/gpu-host-code.test): FAKE_CUDA_ANY_KERNEL=1 makes every kernel
+// and every sgemm a no-op (the host code is what is tested; allocations are
+// zeroed, so results stay finite), FAKE_CUDA_OPAQUE=1 makes device addresses fault
+// when the host dereferences them.
+//
+//===----------------------------------------------------------------------===//
+#include "FakeCudaDriver.h"
+
+#include "modelrt/cuda/BlasKernels.h"
+#include "modelrt/cuda/OptimizerKernels.h"
+
+#include <cublas_v2.h>
+#include <cuda.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace {
+
+FakeCudaConfig config = {0, 1, 9, 0, uint64_t(1) << 30, 13000};
+FakeCudaCounters counters;
+bool initialized = false;
+std::map<void *, size_t> allocations;
+int contextObject, streamObjects[64];
+/// An event holds the fake clock at its last record: every record advances
+/// it by one, and an elapsed time is that difference in milliseconds.
+long eventObjects[64], fakeClock;
+int nextStream, nextEvent;
+
+struct FakeModule {
+  std::string image;
+};
+
+using Kernel = void (*)(void **params, long threads);
+
+void fillKernel(void **params, long threads) {
+  float *dst = *static_cast<float **>(params[0]);
+  float value = *static_cast<float *>(params[1]);
+  int64_t n = *static_cast<int64_t *>(params[2]);
+  for (long i = 0; i < threads && i < n; ++i)
+    dst[i] = value;
+}
+
+void scaleKernel(void **params, long threads) {
+  float *data = *static_cast<float **>(params[0]);
+  float factor = *static_cast<float *>(params[1]);
+  int64_t n = *static_cast<int64_t *>(params[2]);
+  for (long i = 0; i < threads && i < n; ++i)
+    data[i] *= factor;
+}
+
+/// One element of an optimizer step kernel (OptimizerKernels.cu's body).
+struct ElementStep {
+  template <bool Second, bool NormaliseFirst, bool First, bool Nesterov, bool Adam>
+  static void run(const modelrt::StepCoeffs &c, const modelrt::OptTensor &t, int64_t i) {
+    float noM = 0, noV = 0;
+    modelrt::stepElement<Second, NormaliseFirst, First, Nesterov, Adam>(
+        c, t.param[i], t.grad[i], First ? t.m[i] : noM, Second ? t.v[i] : noV);
+  }
+};
+
+/// The optimizer step kernels of OptimizerKernels.h, run on the host with
+/// the same chunk loop and element rule (as one block of one thread: any
+/// grid covers every element once).
+template <modelrt::StepVariant V> void optimizerStepKernel(void **params, long) {
+  auto *tensors = *static_cast<const modelrt::OptTensor **>(params[0]);
+  auto *chunks = *static_cast<const modelrt::OptChunk **>(params[1]);
+  int32_t count = *static_cast<int32_t *>(params[2]);
+  int64_t chunkSize = *static_cast<int64_t *>(params[3]);
+  modelrt::StepCoeffs c = *static_cast<modelrt::StepCoeffs *>(params[4]);
+  modelrt::forEachChunkElement(
+      chunks, count, chunkSize, 0, 1, 0, 1,
+      [&](int32_t t) { return tensors[t].size; },
+      [&](int32_t t, int64_t i) {
+        modelrt::dispatchStepVariant<ElementStep>(V, c, tensors[t], i);
+      });
+}
+
+/// modelrt_grad_sumsq: partials[k] = sum of grad^2 over chunk k.
+void gradSumsqKernel(void **params, long) {
+  auto *tensors = *static_cast<const modelrt::OptTensor **>(params[0]);
+  auto *chunks = *static_cast<const modelrt::OptChunk **>(params[1]);
+  int32_t count = *static_cast<int32_t *>(params[2]);
+  int64_t chunkSize = *static_cast<int64_t *>(params[3]);
+  double *partials = *static_cast<double **>(params[4]);
+  for (int32_t k = 0; k < count; ++k) {
+    modelrt::OptChunk c = chunks[k];
+    modelrt::ChunkRange r = modelrt::chunkRange(c, tensors[c.tensor].size, chunkSize);
+    double s = 0;
+    for (int64_t i = r.begin; i < r.end; ++i)
+      s += double(tensors[c.tensor].grad[i]) * tensors[c.tensor].grad[i];
+    partials[k] = s;
+  }
+}
+
+/// modelrt_grad_norm_finalize: out[0] = the norm, out[1] = the clip scale.
+void gradNormFinalizeKernel(void **params, long) {
+  const double *partials = *static_cast<const double **>(params[0]);
+  int32_t count = *static_cast<int32_t *>(params[1]);
+  float maxNorm = *static_cast<float *>(params[2]);
+  float *out = *static_cast<float **>(params[3]);
+  double s = 0;
+  for (int32_t k = 0; k < count; ++k)
+    s += partials[k];
+  out[0] = float(std::sqrt(s));
+  out[1] = maxNorm > 0 && out[0] > maxNorm ? maxNorm / (out[0] + 1e-6f) : 1.0f;
+}
+
+/// modelrt_splitk_sum: C = the sum of the slices' partial products (+ beta C).
+void splitKSumKernel(void **params, long) {
+  const float *partials = *static_cast<const float **>(params[0]);
+  int32_t slices = *static_cast<int32_t *>(params[1]);
+  int32_t m = *static_cast<int32_t *>(params[2]), n = *static_cast<int32_t *>(params[3]);
+  float beta = *static_cast<float *>(params[4]);
+  float *C = *static_cast<float **>(params[5]);
+  int32_t ldc = *static_cast<int32_t *>(params[6]);
+  for (int32_t j = 0; j < n; ++j)
+    for (int32_t i = 0; i < m; ++i) {
+      float sum = 0.0f;
+      for (int32_t sl = 0; sl < slices; ++sl)
+        sum += partials[int64_t(sl) * m * n + i + int64_t(j) * m];
+      float &out = C[i + int64_t(j) * ldc];
+      out = beta != 0.0f ? sum + beta * out : sum;
+    }
+}
+
+/// The fake of an optimizer step kernel named \p name, or null.
+using KernelFn = void (*)(void **params, long threads);
+KernelFn optimizerKernel(const char *name) {
+  if (std::strcmp(name, modelrt::kGradSumsqKernel) == 0)
+    return gradSumsqKernel;
+  if (std::strcmp(name, modelrt::kGradNormFinalizeKernel) == 0)
+    return gradNormFinalizeKernel;
+  using modelrt::StepVariant;
+  static const std::pair<StepVariant, KernelFn> table[] = {
+      {StepVariant::Sgd, optimizerStepKernel<StepVariant::Sgd>},
+      {StepVariant::SgdMomentum, optimizerStepKernel<StepVariant::SgdMomentum>},
+      {StepVariant::SgdNesterov, optimizerStepKernel<StepVariant::SgdNesterov>},
+      {StepVariant::Rmsprop, optimizerStepKernel<StepVariant::Rmsprop>},
+      {StepVariant::RmspropMomentum, optimizerStepKernel<StepVariant::RmspropMomentum>},
+      {StepVariant::Adam, optimizerStepKernel<StepVariant::Adam>}};
+  for (const auto &[variant, fn] : table)
+    if (std::strcmp(name, modelrt::stepKernelName(variant)) == 0)
+      return fn;
+  return nullptr;
+}
+
+/// The kernel MLIR outlines from GeneratedHostCode.mlir: data[i] += v for a
+/// memref<16xf32> passed expanded (allocated, aligned, offset, size, stride).
+void mlirFillKernel(void **params, long threads) {
+  float *aligned = *static_cast<float **>(params[1]);
+  int64_t offset = *static_cast<int64_t *>(params[2]);
+  int64_t stride = *static_cast<int64_t *>(params[4]);
+  float v = *static_cast<float *>(params[5]);
+  for (long i = 0; i < threads; ++i)
+    aligned[offset + i * stride] += v;
+}
+
+/// FAKE_CUDA_OPAQUE=1: "device" addresses carry bit 62, which makes them
+/// non-canonical, so that host code reading device memory faults as it would
+/// on a real GPU; the fake's own copies and kernels strip it.
+const uintptr_t opaqueTag = std::getenv("FAKE_CUDA_OPAQUE") ? uintptr_t(1) << 62 : 0;
+void *ptr(CUdeviceptr p) { return reinterpret_cast<void *>(p & ~CUdeviceptr(opaqueTag)); }
+
+/// A kernel and the sizes of its parameters (a capture copies their values,
+/// as the driver does).
+struct FakeKernel {
+  KernelFn fn;
+  std::vector<size_t> paramSizes;
+};
+
+/// The fake kernel named \p name (stable address), or null.
+const FakeKernel *findKernel(const char *name) {
+  static std::map<std::string, FakeKernel> kernels;
+  auto it = kernels.find(name);
+  if (it != kernels.end())
+    return &it->second;
+  FakeKernel k{nullptr, {}};
+  if (std::getenv("FAKE_CUDA_ANY_KERNEL"))
+    k = {[](void **, long) {}, {}};
+  else if (!std::strcmp(name, "fake_fill") || !std::strcmp(name, "fake_scale"))
+    k = {std::strcmp(name, "fake_fill") == 0 ? fillKernel : scaleKernel, {8, 4, 8}};
+  else if (!std::strcmp(name, "fill_kernel"))
+    k = {mlirFillKernel, {8, 8, 8, 8, 8, 4}};
+  else if (!std::strcmp(name, modelrt::kGradSumsqKernel))
+    k = {gradSumsqKernel, {8, 8, 4, 8, 8}};
+  else if (!std::strcmp(name, modelrt::kGradNormFinalizeKernel))
+    k = {gradNormFinalizeKernel, {8, 4, 4, 8}};
+  else if (!std::strcmp(name, modelrt::kSplitKSumKernel))
+    k = {splitKSumKernel, {8, 4, 4, 4, 4, 8, 4}};
+  else if (KernelFn fn = optimizerKernel(name))
+    k = {fn, {8, 8, 4, 8, sizeof(modelrt::StepCoeffs)}};
+  if (!k.fn)
+    return nullptr;
+  return &kernels.emplace(name, k).first->second;
+}
+
+/// A stream capture in progress: the work it recorded instead of running.
+struct Capture {
+  CUstream stream;
+  std::vector<std::function<void()>> ops;
+  bool invalidated = false; ///< a forbidden call (a wait) happened
+};
+Capture *capture = nullptr;
+
+/// A captured graph, and its instantiation (the same list of work).
+struct FakeGraph {
+  std::vector<std::function<void()>> ops;
+};
+
+/// Runs \p op now, or records it when \p stream is being captured.
+CUresult enqueue(CUstream stream, std::function<void()> op) {
+  if (capture && stream == capture->stream) {
+    if (capture->invalidated)
+      return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
+    capture->ops.push_back(std::move(op));
+    return CUDA_SUCCESS;
+  }
+  op();
+  return CUDA_SUCCESS;
+}
+
+/// cuBLAS's stream (cublasSetStream), for captures of sgemm.
+CUstream blasStream = nullptr;
+
+/// A naive column-major sgemm on cuBLAS's stream.
+cublasStatus_t naiveSgemm(cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k,
+                          float al, const float *A, int lda, const float *B, int ldb, float be,
+                          float *C, int ldc);
+
+} // namespace
+
+extern "C" {
+
+void fakeCudaConfigure(const FakeCudaConfig *c) {
+  config = *c;
+  for (auto &a : allocations)
+    std::free(a.first);
+  allocations.clear();
+  counters = FakeCudaCounters();
+  counters.jitOptLevel = -1;
+  initialized = false;
+}
+
+FakeCudaCounters fakeCudaCounters(void) { return counters; }
+
+CUresult cuInit(unsigned int) {
+  counters.inits++;
+  initialized = config.initResult == 0;
+  return static_cast<CUresult>(config.initResult);
+}
+
+CUresult cuDriverGetVersion(int *v) {
+  *v = config.driverVersion;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGetErrorName(CUresult r, const char **name) {
+  static const std::map<int, const char *> names = {
+      {0, "CUDA_SUCCESS"}, {1, "CUDA_ERROR_INVALID_VALUE"},
+      {2, "CUDA_ERROR_OUT_OF_MEMORY"}, {3, "CUDA_ERROR_NOT_INITIALIZED"},
+      {100, "CUDA_ERROR_NO_DEVICE"}, {200, "CUDA_ERROR_INVALID_IMAGE"},
+      {218, "CUDA_ERROR_INVALID_PTX"}, {401, "CUDA_ERROR_ILLEGAL_STATE"},
+      {500, "CUDA_ERROR_NOT_FOUND"}, {801, "CUDA_ERROR_NOT_SUPPORTED"},
+      {900, "CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED"},
+      {901, "CUDA_ERROR_STREAM_CAPTURE_INVALIDATED"}};
+  auto it = names.find(static_cast<int>(r));
+  *name = it == names.end() ? nullptr : it->second;
+  return it == names.end() ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
+}
+
+CUresult cuGetErrorString(CUresult r, const char **s) {
+  return cuGetErrorName(r, s);
+}
+
+CUresult cuDeviceGetCount(int *count) {
+  if (!initialized)
+    return CUDA_ERROR_NOT_INITIALIZED;
+  *count = config.deviceCount;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGet(CUdevice *dev, int ordinal) {
+  if (ordinal < 0 || ordinal >= config.deviceCount)
+    return CUDA_ERROR_INVALID_DEVICE;
+  *dev = ordinal;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGetName(char *name, int len, CUdevice dev) {
+  std::snprintf(name, len, "Fake H200 #%d", dev);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGetAttribute(int *value, CUdevice_attribute attr, CUdevice) {
+  if (attr == CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)
+    *value = config.ccMajor;
+  else if (attr == CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)
+    *value = config.ccMinor;
+  else
+    return CUDA_ERROR_INVALID_VALUE;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceTotalMem(size_t *bytes, CUdevice) {
+  *bytes = config.totalBytes;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDevicePrimaryCtxRetain(CUcontext *ctx, CUdevice) {
+  counters.contextRetains++;
+  *ctx = reinterpret_cast<CUcontext>(&contextObject);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuCtxSetCurrent(CUcontext) { return CUDA_SUCCESS; }
+
+CUresult cuMemGetInfo(size_t *freeBytes, size_t *total) {
+  *total = config.totalBytes;
+  *freeBytes = config.totalBytes - counters.bytesAllocated;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemAlloc(CUdeviceptr *p, size_t bytes) {
+  if (counters.bytesAllocated + bytes > config.totalBytes)
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  void *block = std::aligned_alloc(256, (bytes + 255) / 256 * 256);
+  std::memset(block, 0, (bytes + 255) / 256 * 256);
+  allocations[block] = bytes;
+  counters.memAllocs++;
+  counters.bytesAllocated += bytes;
+  *p = reinterpret_cast<CUdeviceptr>(block) | opaqueTag;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemFree(CUdeviceptr p) {
+  auto it = allocations.find(ptr(p));
+  if (it == allocations.end())
+    return CUDA_ERROR_INVALID_VALUE;
+  counters.bytesAllocated -= it->second;
+  counters.memFrees++;
+  std::free(it->first);
+  allocations.erase(it);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemAllocManaged(CUdeviceptr *p, size_t bytes, unsigned int) {
+  return cuMemAlloc(p, bytes);
+}
+
+CUresult cuMemAllocHost(void **p, size_t bytes) {
+  *p = std::malloc(bytes);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemFreeHost(void *p) {
+  std::free(p);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemHostRegister(void *, size_t, unsigned int) {
+  return CUDA_SUCCESS;
+}
+CUresult cuMemHostUnregister(void *) { return CUDA_SUCCESS; }
+
+CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s) {
+  return enqueue(s, [=] { std::memcpy(ptr(dst), ptr(src), n); });
+}
+CUresult cuMemcpyHtoDAsync(CUdeviceptr dst, const void *src, size_t n,
+                           CUstream s) {
+  return enqueue(s, [=] { std::memcpy(ptr(dst), src, n); });
+}
+CUresult cuMemcpyDtoHAsync(void *dst, CUdeviceptr src, size_t n, CUstream s) {
+  return enqueue(s, [=] { std::memcpy(dst, ptr(src), n); });
+}
+CUresult cuMemcpyDtoDAsync(CUdeviceptr dst, CUdeviceptr src, size_t n,
+                           CUstream s) {
+  return enqueue(s, [=] { std::memcpy(ptr(dst), ptr(src), n); });
+}
+
+CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned int v, size_t n,
+                          CUstream s) {
+  return enqueue(s, [=] {
+    for (size_t i = 0; i < n; ++i)
+      static_cast<unsigned int *>(ptr(dst))[i] = v;
+  });
+}
+CUresult cuMemsetD16Async(CUdeviceptr dst, unsigned short v, size_t n,
+                          CUstream s) {
+  return enqueue(s, [=] {
+    for (size_t i = 0; i < n; ++i)
+      static_cast<unsigned short *>(ptr(dst))[i] = v;
+  });
+}
+CUresult cuMemsetD8Async(CUdeviceptr dst, unsigned char v, size_t n,
+                         CUstream s) {
+  return enqueue(s, [=] { std::memset(ptr(dst), v, n); });
+}
+
+CUresult cuStreamCreate(CUstream *s, unsigned int) {
+  *s = reinterpret_cast<CUstream>(&streamObjects[nextStream++ % 64]);
+  return CUDA_SUCCESS;
+}
+CUresult cuStreamDestroy(CUstream) { return CUDA_SUCCESS; }
+CUresult cuStreamSynchronize(CUstream s) {
+  if (capture && s == capture->stream) { // a capture forbids it
+    capture->invalidated = true;
+    return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+  }
+  return CUDA_SUCCESS;
+}
+CUresult cuStreamWaitEvent(CUstream, CUevent, unsigned int) {
+  counters.streamWaits++;
+  return CUDA_SUCCESS;
+}
+CUresult cuEventCreate(CUevent *e, unsigned int) {
+  *e = reinterpret_cast<CUevent>(&eventObjects[nextEvent++ % 64]);
+  return CUDA_SUCCESS;
+}
+CUresult cuEventDestroy(CUevent) { return CUDA_SUCCESS; }
+CUresult cuEventRecord(CUevent e, CUstream) {
+  counters.eventRecords++;
+  *reinterpret_cast<long *>(e) = ++fakeClock;
+  return CUDA_SUCCESS;
+}
+CUresult cuEventElapsedTime(float *ms, CUevent start, CUevent end) {
+  *ms = float(*reinterpret_cast<long *>(end) - *reinterpret_cast<long *>(start));
+  return CUDA_SUCCESS;
+}
+CUresult cuEventSynchronize(CUevent) { return CUDA_SUCCESS; }
+
+CUresult cuModuleLoadData(CUmodule *m, const void *image) {
+  counters.moduleLoads++;
+  if (std::strncmp(static_cast<const char *>(image), "BAD", 3) == 0)
+    return CUDA_ERROR_INVALID_IMAGE;
+  *m = reinterpret_cast<CUmodule>(
+      new FakeModule{static_cast<const char *>(image)});
+  return CUDA_SUCCESS;
+}
+
+CUresult cuModuleLoadDataEx(CUmodule *m, const void *image, unsigned int n,
+                            CUjit_option *options, void **values) {
+  counters.moduleLoads++;
+  for (unsigned i = 0; i < n; ++i)
+    if (options[i] == CU_JIT_OPTIMIZATION_LEVEL)
+      counters.jitOptLevel = int(reinterpret_cast<uintptr_t>(values[i]));
+  if (std::strncmp(static_cast<const char *>(image), "BAD", 3) != 0) {
+    counters.moduleLoads--;
+    return cuModuleLoadData(m, image);
+  }
+  for (unsigned i = 0; i < n; ++i)
+    if (options[i] == CU_JIT_ERROR_LOG_BUFFER)
+      std::strcpy(static_cast<char *>(values[i]), "ptxas fatal: bad PTX");
+  return CUDA_ERROR_INVALID_PTX;
+}
+
+CUresult cuModuleUnload(CUmodule m) {
+  delete reinterpret_cast<FakeModule *>(m);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name) {
+  auto *module = reinterpret_cast<FakeModule *>(m);
+  if (module->image.find(name) == std::string::npos)
+    return CUDA_ERROR_NOT_FOUND;
+  const FakeKernel *k = findKernel(name);
+  if (!k)
+    return CUDA_ERROR_NOT_FOUND;
+  *f = reinterpret_cast<CUfunction>(const_cast<FakeKernel *>(k));
+  return CUDA_SUCCESS;
+}
+
+CUresult cuFuncSetAttribute(CUfunction, CUfunction_attribute, int) {
+  return CUDA_SUCCESS;
+}
+
+CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz,
+                        unsigned bx, unsigned by, unsigned bz, unsigned,
+                        CUstream s, void **params, void **) {
+  counters.launches++;
+  const FakeKernel &k = *reinterpret_cast<const FakeKernel *>(f);
+  long threads = long(gx) * gy * gz * bx * by * bz;
+  // The parameters' values, copied now (as the driver does).
+  auto values = std::make_shared<std::vector<std::vector<char>>>();
+  for (size_t i = 0; i < k.paramSizes.size(); ++i) {
+    auto *bytes = static_cast<const char *>(params[i]);
+    values->emplace_back(bytes, bytes + k.paramSizes[i]);
+  }
+  return enqueue(s, [values, &k, threads] {
+    std::vector<void *> pointers;
+    for (std::vector<char> &v : *values)
+      pointers.push_back(v.data());
+    k.fn(pointers.data(), threads);
+  });
+}
+
+CUresult cuLaunchKernelEx(const CUlaunchConfig *c, CUfunction f,
+                          void **params, void **extra) {
+  return cuLaunchKernel(f, c->gridDimX, c->gridDimY, c->gridDimZ,
+                        c->blockDimX, c->blockDimY, c->blockDimZ,
+                        c->sharedMemBytes, c->hStream, params, extra);
+}
+
+// ---- Graphs: a capture records the work, a launch runs it -----------------
+
+CUresult cuStreamBeginCapture_v2(CUstream s, CUstreamCaptureMode) {
+  if (capture)
+    return CUDA_ERROR_ILLEGAL_STATE;
+  capture = new Capture{s, {}, false};
+  counters.captures++;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuStreamEndCapture(CUstream s, CUgraph *graph) {
+  if (!capture || capture->stream != s)
+    return CUDA_ERROR_ILLEGAL_STATE;
+  Capture *c = capture;
+  capture = nullptr;
+  *graph = nullptr;
+  if (c->invalidated) {
+    delete c;
+    return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
+  }
+  *graph = reinterpret_cast<CUgraph>(new FakeGraph{std::move(c->ops)});
+  delete c;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphGetNodes(CUgraph g, CUgraphNode *nodes, size_t *count) {
+  if (!nodes)
+    *count = reinterpret_cast<FakeGraph *>(g)->ops.size();
+  return nodes ? CUDA_ERROR_NOT_SUPPORTED : CUDA_SUCCESS;
+}
+
+CUresult cuGraphInstantiateWithFlags(CUgraphExec *exec, CUgraph g,
+                                     unsigned long long) {
+  *exec = reinterpret_cast<CUgraphExec>(
+      new FakeGraph(*reinterpret_cast<FakeGraph *>(g)));
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphLaunch(CUgraphExec exec, CUstream s) {
+  counters.graphLaunches++;
+  FakeGraph *g = reinterpret_cast<FakeGraph *>(exec);
+  return enqueue(s, [g] {
+    for (auto &op : g->ops)
+      op();
+  });
+}
+
+CUresult cuGraphExecDestroy(CUgraphExec exec) {
+  delete reinterpret_cast<FakeGraph *>(exec);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphDestroy(CUgraph g) {
+  delete reinterpret_cast<FakeGraph *>(g);
+  return CUDA_SUCCESS;
+}
+
+// ---- cuBLAS ---------------------------------------------------------------
+
+cublasStatus_t cublasCreate_v2(cublasHandle_t *h) {
+  static int handleObject;
+  *h = reinterpret_cast<cublasHandle_t>(&handleObject);
+  return CUBLAS_STATUS_SUCCESS;
+}
+cublasStatus_t cublasDestroy_v2(cublasHandle_t) { return CUBLAS_STATUS_SUCCESS; }
+cublasStatus_t cublasSetStream_v2(cublasHandle_t, cudaStream_t s) {
+  blasStream = reinterpret_cast<CUstream>(s);
+  return CUBLAS_STATUS_SUCCESS;
+}
+cublasStatus_t cublasSetWorkspace_v2(cublasHandle_t, void *, size_t) {
+  return CUBLAS_STATUS_SUCCESS;
+}
+cublasStatus_t cublasGetProperty(libraryPropertyType type, int *value) {
+  *value = type == MAJOR_VERSION ? 13 : 1;
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+/// Naive column-major sgemm.
+cublasStatus_t cublasSgemm_v2(cublasHandle_t, cublasOperation_t ta,
+                              cublasOperation_t tb, int m, int n, int k,
+                              const float *alpha, const float *A, int lda,
+                              const float *B, int ldb, const float *beta,
+                              float *C, int ldc) {
+  counters.sgemms++;
+  return naiveSgemm(ta, tb, m, n, k, *alpha, A, lda, B, ldb, *beta, C, ldc);
+}
+
+/// The batch's sgemms one after the other.
+cublasStatus_t cublasSgemmStridedBatched(cublasHandle_t, cublasOperation_t ta,
+                                         cublasOperation_t tb, int m, int n, int k,
+                                         const float *alpha, const float *A, int lda,
+                                         long long strideA, const float *B, int ldb,
+                                         long long strideB, const float *beta, float *C,
+                                         int ldc, long long strideC, int batchCount) {
+  counters.sgemms++;
+  for (int i = 0; i < batchCount; ++i)
+    if (cublasStatus_t st = naiveSgemm(ta, tb, m, n, k, *alpha, A + i * strideA, lda,
+                                       B + i * strideB, ldb, *beta, C + i * strideC, ldc))
+      return st;
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+} // extern "C"
+
+namespace {
+
+cublasStatus_t naiveSgemm(cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k,
+                          float al, const float *A, int lda, const float *B, int ldb, float be,
+                          float *C, int ldc) {
+  if (std::getenv("FAKE_CUDA_ANY_KERNEL"))
+    return CUBLAS_STATUS_SUCCESS; // products are kernels too: no-ops
+  A = static_cast<const float *>(ptr(reinterpret_cast<CUdeviceptr>(A)));
+  B = static_cast<const float *>(ptr(reinterpret_cast<CUdeviceptr>(B)));
+  C = static_cast<float *>(ptr(reinterpret_cast<CUdeviceptr>(C)));
+  CUresult r = enqueue(blasStream, [=] {
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < m; ++i) {
+        double sum = 0;
+        for (int p = 0; p < k; ++p) {
+          float a = ta == CUBLAS_OP_N ? A[i + p * lda] : A[p + i * lda];
+          float b = tb == CUBLAS_OP_N ? B[p + j * ldb] : B[j + p * ldb];
+          sum += double(a) * b;
+        }
+        float old = be == 0.0f ? 0.0f : C[i + j * ldc];
+        C[i + j * ldc] = float(al * sum + be * old);
+      }
+  });
+  return r == CUDA_SUCCESS ? CUBLAS_STATUS_SUCCESS : CUBLAS_STATUS_EXECUTION_FAILED;
+}
+
+} // namespace

@@ -1,0 +1,303 @@
+//===- DataLoaderTest.cpp - Dataset transforms and the DataLoader ----------===//
+#include "modelrt/data/DataLoader.h"
+
+#include <gtest/gtest.h>
+#include <thread>
+#include <chrono>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <set>
+
+using namespace modelrt;
+
+/// N samples of shape [1, 2, 3]; sample i holds i*100 + element index.
+static Dataset imageData(int64_t n) {
+  Tensor x(DType::F32, {n, 1, 2, 3});
+  Tensor y(DType::I64, {n});
+  for (int64_t i = 0; i < n; ++i) {
+    for (int e = 0; e < 6; ++e)
+      x.as<float>()[i * 6 + e] = static_cast<float>(i * 100 + e);
+    y.as<int64_t>()[i] = i % 3;
+  }
+  return *makeDataset("img", x, y);
+}
+
+TEST(Dataset, ValidateShapesLabelsAndFiniteness) {
+  Dataset d = imageData(4);
+  EXPECT_TRUE(validateDataset(d, {1, 2, 3}, 3).isOk());
+  EXPECT_TRUE(validateDataset(d, {6}, 3).isOk()); // same count: reshaped
+  EXPECT_EQ(d.sampleShape(), (std::vector<int64_t>{6}));
+  EXPECT_EQ(validateDataset(d, {5}, 3).message(),
+            "img: samples have shape [6] but the model declares [5]");
+  EXPECT_EQ(validateDataset(d, {6}, 2).message(), "img: sample 2: label 2 is outside [0, 2)");
+  d.inputs.as<float>()[13] = NAN;
+  EXPECT_EQ(validateDataset(d, {6}, 3).message(), "img: sample 2, element 1: input is NaN");
+  d.inputs.as<float>()[13] = INFINITY;
+  EXPECT_EQ(validateDataset(d, {6}, 3).message(), "img: sample 2, element 1: input is infinite");
+  EXPECT_FALSE(makeDataset("m", Tensor(DType::F32, {3, 2}), Tensor(DType::I64, {2})).isOk());
+}
+
+TEST(Dataset, NormalizeGlobalAndPerChannel) {
+  Tensor x(DType::U8, {1, 2, 1, 2});
+  uint8_t vals[] = {0, 255, 51, 102};
+  std::copy(vals, vals + 4, x.as<uint8_t>());
+  Dataset d = *makeDataset("n", x, Tensor(DType::I64, {1}));
+  Dataset g = d;
+  ASSERT_TRUE(normalizeDataset(g, 1 / 255.0, {0.5}, {0.25}).isOk());
+  EXPECT_FLOAT_EQ(g.inputs.as<float>()[0], -2.0f); // (0 - .5)/.25
+  EXPECT_FLOAT_EQ(g.inputs.as<float>()[1], 2.0f);  // (1 - .5)/.25
+  ASSERT_TRUE(normalizeDataset(d, 1 / 255.0, {0.0, 0.2}, {1.0, 0.5}).isOk());
+  EXPECT_FLOAT_EQ(d.inputs.as<float>()[1], 1.0f);
+  EXPECT_NEAR(d.inputs.as<float>()[2], 0.0f, 1e-6); // (0.2 - 0.2)/0.5
+  EXPECT_NEAR(d.inputs.as<float>()[3], 0.4f, 1e-6); // (0.4 - 0.2)/0.5
+  EXPECT_FALSE(normalizeDataset(d, 1, {0, 0, 0}, {1, 1, 1}).isOk());
+  EXPECT_FALSE(normalizeDataset(d, 1, {0}, {0}).isOk());
+}
+
+TEST(Dataset, SplitIsDeterministicAndDisjoint) {
+  Dataset d = imageData(10);
+  auto a = splitDataset(d, 0.3, 7), b = splitDataset(d, 0.3, 7), c = splitDataset(d, 0.3, 8);
+  ASSERT_TRUE(a.isOk());
+  EXPECT_EQ(a->first.size(), 7);
+  EXPECT_EQ(a->second.size(), 3);
+  std::set<float> seen;
+  for (const Dataset *part : {&a->first, &a->second})
+    for (int64_t i = 0; i < part->size(); ++i)
+      seen.insert(part->inputs.as<float>()[i * 6]);
+  EXPECT_EQ(seen.size(), 10u);
+  EXPECT_EQ(std::vector<float>(a->second.inputs.as<float>(), a->second.inputs.as<float>() + 18),
+            std::vector<float>(b->second.inputs.as<float>(), b->second.inputs.as<float>() + 18));
+  bool differs = false;
+  for (int i = 0; i < 18; ++i)
+    differs |= a->second.inputs.as<float>()[i] != c->second.inputs.as<float>()[i];
+  EXPECT_TRUE(differs);
+  EXPECT_FALSE(splitDataset(d, 1.0, 1).isOk());
+  EXPECT_FALSE(splitDataset(d, 0.01, 1).isOk());
+}
+
+/// Sample ids (first element / 100) of every batch of one epoch.
+static std::vector<int64_t> epochIds(DataLoader &l, int64_t *batches = nullptr) {
+  std::vector<int64_t> ids;
+  Batch b;
+  int64_t n = 0;
+  while (l.next(b)) {
+    ++n;
+    for (int64_t k = 0; k < b.size; ++k)
+      ids.push_back(static_cast<int64_t>(b.inputs.as<float>()[k * 6]) / 100);
+  }
+  if (batches)
+    *batches = n;
+  return ids;
+}
+
+TEST(DataLoader, EverySampleOncePerEpochFreshOrder) {
+  Dataset d = imageData(23);
+  LoaderConfig cfg;
+  cfg.batchSize = 5;
+  cfg.seed = 3;
+  DataLoader l(d, cfg);
+  ASSERT_TRUE(l.validate().isOk());
+  std::vector<std::vector<int64_t>> orders;
+  for (int e = 0; e < 4; ++e) {
+    int64_t nb;
+    std::vector<int64_t> ids = epochIds(l, &nb);
+    EXPECT_EQ(nb, 5);
+    std::vector<int64_t> sorted = ids;
+    std::sort(sorted.begin(), sorted.end());
+    for (int64_t i = 0; i < 23; ++i)
+      ASSERT_EQ(sorted[i], i);
+    orders.push_back(ids);
+  }
+  EXPECT_NE(orders[0], orders[1]);
+  EXPECT_NE(orders[1], orders[2]);
+  EXPECT_EQ(l.position().epoch, 4);
+}
+
+TEST(DataLoader, DropLastAndLabels) {
+  Dataset d = imageData(23);
+  LoaderConfig cfg;
+  cfg.batchSize = 5;
+  cfg.dropLast = true;
+  cfg.shuffle = false;
+  cfg.oneHotClasses = 3;
+  DataLoader l(d, cfg);
+  Batch b;
+  int64_t n = 0;
+  while (l.next(b)) {
+    ++n;
+    EXPECT_EQ(b.size, 5);
+    EXPECT_EQ(b.labels.shape(), (std::vector<int64_t>{5, 3}));
+    for (int64_t k = 0; k < 5; ++k) {
+      int64_t id = static_cast<int64_t>(b.inputs.as<float>()[k * 6]) / 100;
+      for (int c = 0; c < 3; ++c)
+        EXPECT_EQ(b.labels.as<float>()[k * 3 + c], c == id % 3 ? 1.0f : 0.0f);
+    }
+  }
+  EXPECT_EQ(n, 4);
+  cfg.batchSize = 30;
+  DataLoader empty(d, cfg);
+  EXPECT_EQ(empty.validate().message(), "img: 23 samples make no full batch of 30 (drop_last)");
+}
+
+// Every prefetch depth (the worker refills once the queue has drained to
+// half) gives the batches of the loader without a worker, augmentation
+// included, for a consumer faster or slower than the worker, across epochs
+// and after a mid-epoch restore.
+TEST(DataLoader, SameBatchesWithAnyPrefetchDepth) {
+  Dataset d = imageData(41);
+  LoaderConfig cfg;
+  cfg.batchSize = 3;
+  cfg.seed = 9;
+  cfg.flipProbability = 0.5;
+  cfg.cropPadding = 1;
+  cfg.prefetch = 0;
+  DataLoader ref(d, cfg);
+  std::vector<Batch> want;
+  Batch b;
+  for (int e = 0; e < 2; ++e)
+    while (ref.next(b))
+      want.push_back(b);
+  for (int64_t depth : {1, 2, 3, 8}) {
+    for (bool slow : {false, true}) {
+      cfg.prefetch = depth;
+      DataLoader l(d, cfg);
+      size_t i = 0;
+      for (int e = 0; e < 2; ++e)
+        while (l.next(b)) {
+          if (slow)
+            std::this_thread::sleep_for(std::chrono::microseconds(200));
+          ASSERT_LT(i, want.size());
+          ASSERT_EQ(0, std::memcmp(want[i].inputs.data(), b.inputs.data(), b.inputs.numBytes()))
+              << "depth " << depth << " batch " << i;
+          ++i;
+        }
+      EXPECT_EQ(i, want.size()) << "depth " << depth;
+    }
+    // Restored in the middle of epoch 1 with a full queue behind it.
+    cfg.prefetch = depth;
+    DataLoader a(d, cfg);
+    epochIds(a);
+    for (int k = 0; k < 4; ++k)
+      a.next(b);
+    DataLoader r(d, cfg);
+    r.restore(a.position());
+    size_t i = want.size() / 2 + 4;
+    while (r.next(b))
+      ASSERT_EQ(0, std::memcmp(want[i++].inputs.data(), b.inputs.data(), b.inputs.numBytes()));
+    EXPECT_EQ(i, want.size());
+  }
+  EXPECT_EQ(prefetchDepthFor(200 << 10), 8);  // the MLP's batch: 200 KB
+  EXPECT_EQ(prefetchDepthFor(2 << 20), 4);    // 2 MiB
+  EXPECT_EQ(prefetchDepthFor(38 << 20), 2);   // 64 x 3 x 224 x 224 floats
+}
+
+TEST(DataLoader, SaveAndRestoreMidEpochExactly) {
+  Dataset d = imageData(20);
+  LoaderConfig cfg;
+  cfg.batchSize = 3;
+  cfg.seed = 5;
+  cfg.cropPadding = 1;
+  DataLoader a(d, cfg);
+  epochIds(a); // finish epoch 0
+  Batch b;
+  a.next(b);
+  a.next(b);
+  LoaderPosition saved = a.position();
+  EXPECT_EQ(saved.epoch, 1);
+  EXPECT_EQ(saved.batchIndex, 2);
+  std::vector<Batch> rest;
+  while (a.next(b))
+    rest.push_back(b);
+  std::vector<int64_t> nextEpoch = epochIds(a);
+
+  DataLoader r(d, cfg);
+  r.restore(saved);
+  for (const Batch &want : rest) {
+    ASSERT_TRUE(r.next(b));
+    ASSERT_EQ(0, std::memcmp(want.inputs.data(), b.inputs.data(), b.inputs.numBytes()));
+  }
+  EXPECT_FALSE(r.next(b));
+  EXPECT_EQ(epochIds(r), nextEpoch);
+}
+
+TEST(DataLoader, FlipAndCropAugmentation) {
+  // One 1x2x3 sample; p = 1 flips every time; no crop.
+  Dataset d = imageData(1);
+  LoaderConfig cfg;
+  cfg.batchSize = 1;
+  cfg.flipProbability = 1.0;
+  DataLoader l(d, cfg);
+  Batch b;
+  ASSERT_TRUE(l.next(b));
+  const float *x = b.inputs.as<float>();
+  EXPECT_EQ(std::vector<float>(x, x + 6), (std::vector<float>{2, 1, 0, 5, 4, 3}));
+  // Crop with padding 1: the output is the input shifted by (dy, dx) in
+  // [-1, 1]^2 with zeros entering; check it is one of the 9 shifts.
+  cfg.flipProbability = 0;
+  cfg.cropPadding = 1;
+  std::set<std::vector<float>> shifts;
+  for (int dy = -1; dy <= 1; ++dy)
+    for (int dx = -1; dx <= 1; ++dx) {
+      std::vector<float> s(6);
+      for (int y = 0; y < 2; ++y)
+        for (int xx = 0; xx < 3; ++xx) {
+          int sy = y + dy, sx = xx + dx;
+          s[y * 3 + xx] = (sy >= 0 && sy < 2 && sx >= 0 && sx < 3) ? float(sy * 3 + sx) : 0.0f;
+        }
+      shifts.insert(s);
+    }
+  cfg.seed = 0;
+  std::set<std::vector<float>> produced;
+  for (int seed = 0; seed < 40; ++seed) {
+    cfg.seed = seed;
+    DataLoader c(d, cfg);
+    ASSERT_TRUE(c.next(b));
+    std::vector<float> got(b.inputs.as<float>(), b.inputs.as<float>() + 6);
+    EXPECT_TRUE(shifts.count(got));
+    produced.insert(got);
+  }
+  EXPECT_GT(produced.size(), 4u);
+  Tensor flat(DType::F32, {2, 4});
+  Dataset f = *makeDataset("flat", flat, Tensor(DType::I64, {2}));
+  DataLoader bad(f, cfg);
+  EXPECT_NE(bad.validate().message().find("flip/crop augmentation needs image samples"),
+            std::string::npos);
+}
+
+TEST(DataLoader, FlipAfterCropMatchesAReferenceLoop) {
+  // Flip (p = 1) and crop (padding 1) together on a 2-channel 3x4 sample:
+  // every output must be some shift (dy, dx) of the zero-padded input,
+  // mirrored left-right, computed here pixel by pixel.
+  Tensor x(DType::F32, {1, 2, 3, 4}), y(DType::I64, {1});
+  for (int i = 0; i < 24; ++i)
+    x.as<float>()[i] = float(i + 1);
+  auto d = makeDataset("img", std::move(x), std::move(y));
+  ASSERT_TRUE(d.isOk());
+  std::set<std::vector<float>> expected, produced;
+  for (int dy = -1; dy <= 1; ++dy)
+    for (int dx = -1; dx <= 1; ++dx) {
+      std::vector<float> s(24);
+      for (int c = 0; c < 2; ++c)
+        for (int r = 0; r < 3; ++r)
+          for (int q = 0; q < 4; ++q) {
+            int sy = r + dy, sx = (3 - q) + dx; // output column q reads mirrored column
+            s[(c * 3 + r) * 4 + q] =
+                (sy >= 0 && sy < 3 && sx >= 0 && sx < 4) ? float(c * 12 + sy * 4 + sx + 1) : 0.0f;
+          }
+      expected.insert(s);
+    }
+  LoaderConfig cfg;
+  cfg.batchSize = 1, cfg.flipProbability = 1.0, cfg.cropPadding = 1;
+  Batch b;
+  for (int seed = 0; seed < 60; ++seed) {
+    cfg.seed = seed;
+    DataLoader l(*d, cfg);
+    ASSERT_TRUE(l.next(b));
+    std::vector<float> got(b.inputs.as<float>(), b.inputs.as<float>() + 24);
+    EXPECT_TRUE(expected.count(got)) << "seed " << seed;
+    produced.insert(got);
+  }
+  EXPECT_EQ(produced.size(), 9u); // all nine shifts occur over 60 seeds
+}

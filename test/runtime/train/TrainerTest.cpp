@@ -1,0 +1,255 @@
+//===- TrainerTest.cpp - The training loop, resume, accumulation ----------===//
+//
+// Trains the hand-written softmax-regression program (SoftmaxProgram.h):
+// convergence, bit-identical resume, NaN handling, gradient accumulation,
+// checkpoint rotation.
+//
+//===----------------------------------------------------------------------===//
+#include "SoftmaxProgram.h"
+
+#include "modelrt/io/CheckpointStore.h"
+
+#include <unistd.h>
+
+using namespace modelrt;
+using namespace modelrt_test;
+
+TEST(Trainer, LossDecreasesAndAccuracyIsHigh) {
+  Fixture fx;
+  fx.prog.config.epochs = 1;
+  auto one = trainProgram(fx.prog, fx.prog.config, fx.out("a"));
+  ASSERT_TRUE(one.isOk()) << one.message();
+  fx.prog.config.epochs = 6;
+  auto six = trainProgram(fx.prog, fx.prog.config, fx.out("b"));
+  ASSERT_TRUE(six.isOk()) << six.message();
+  EXPECT_EQ(six->epochs, 6);
+  EXPECT_EQ(six->steps, 6 * 8); // 120 / 16 -> 8 batches per epoch
+  EXPECT_LT(six->lastTrain.loss, one->lastTrain.loss);
+  EXPECT_LT(six->lastValidation->loss, 0.4);
+  EXPECT_GT(six->lastValidation->metrics[0], 0.85);
+  // The log has a header and one row per epoch.
+  std::string csv = slurp(fx.dir.path("b/metrics.csv"));
+  EXPECT_EQ(csv.rfind("epoch,step,lr,train_loss,train_accuracy,val_loss,val_accuracy\n", 0), 0u);
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 7);
+  std::string jsonl = slurp(fx.dir.path("b/metrics.jsonl"));
+  EXPECT_EQ(jsonl.rfind("{\"epoch\": 1, \"step\": 8, ", 0), 0u) << jsonl;
+}
+
+TEST(Trainer, SameSeedSameResultAndResumeIsBitIdentical) {
+  Fixture fx;
+  auto full = trainProgram(fx.prog, fx.prog.config, fx.out("full"));
+  ASSERT_TRUE(full.isOk()) << full.message();
+  auto again = trainProgram(fx.prog, fx.prog.config, fx.out("again"));
+  ASSERT_TRUE(again.isOk());
+  EXPECT_EQ(flat(full->model), flat(again->model));
+  ModelrtTrainConfig c = fx.prog.config;
+  c.epochs = 2;
+  ASSERT_TRUE(trainProgram(fx.prog, c, fx.out("part")).isOk());
+  RunOptions o = fx.out("part");
+  o.resume = fx.dir.path("part/last.safetensors");
+  auto resumed = trainProgram(fx.prog, fx.prog.config, o);
+  ASSERT_TRUE(resumed.isOk()) << resumed.message();
+  EXPECT_EQ(resumed->steps, full->steps);
+  EXPECT_EQ(flat(resumed->model), flat(full->model)); // bit-identical
+  EXPECT_EQ(slurp(fx.dir.path("part/last.safetensors")), slurp(fx.dir.path("full/last.safetensors")));
+  c = fx.prog.config;
+  c.seed = 8;
+  auto other = trainProgram(fx.prog, c, fx.out("other"));
+  ASSERT_TRUE(other.isOk());
+  EXPECT_NE(flat(other->model), flat(full->model));
+}
+
+TEST(Trainer, NonFiniteGradientStopsAndKeepsTheLastCheckpoint) {
+  Fixture fx;
+  ModelrtTrainConfig c = fx.prog.config;
+  c.epochs = 1;
+  c.batch_size = 60; // 2 steps per epoch: epoch 1 is clean
+  ASSERT_TRUE(trainProgram(fx.prog, c, fx.out("n")).isOk());
+  std::string good = slurp(fx.dir.path("n/last.safetensors"));
+  c.epochs = 3;
+  RunOptions o = fx.out("n");
+  o.resume = fx.dir.path("n/last.safetensors");
+  gPoison = true;
+  auto r = trainProgram(fx.prog, c, o);
+  gPoison = false;
+  ASSERT_FALSE(r.isOk());
+  EXPECT_EQ(r.message(), "step 3 (epoch 2, batch 1): gradient of parameter 'b' (element 1) is "
+                         "NaN; stopping, the last good checkpoint is kept");
+  EXPECT_EQ(slurp(fx.dir.path("n/last.safetensors")), good);
+}
+
+TEST(Trainer, InfiniteGradientIsNamedToo) {
+  // The check tests exponent bits first (all ones: NaN or an infinity).
+  Fixture fx;
+  ModelrtTrainConfig c = fx.prog.config;
+  c.epochs = 2;
+  c.batch_size = 60;
+  gPoison = true;
+  gPoisonWith = -INFINITY;
+  auto r = trainProgram(fx.prog, c, fx.out("inf"));
+  gPoison = false;
+  gPoisonWith = NAN;
+  ASSERT_FALSE(r.isOk());
+  EXPECT_EQ(r.message(), "step 3 (epoch 2, batch 1): gradient of parameter 'b' (element 1) is "
+                         "infinite; stopping, the last good checkpoint is kept");
+}
+
+TEST(Trainer, BadDataIsAClearError) {
+  Fixture fx;
+  Tensor y(DType::I64, {120});
+  y.as<int64_t>()[17] = 5;
+  ASSERT_TRUE(writeNpy(fx.trainY, y).isOk());
+  auto r = trainProgram(fx.prog, fx.prog.config, fx.out("bad"));
+  ASSERT_FALSE(r.isOk());
+  EXPECT_EQ(r.message(), fx.trainX + ": sample 17: label 5 is outside [0, 3)");
+}
+
+TEST(Trainer, TwoEpochsEqualOneEpochResumedForAnother) {
+  Fixture fx;
+  ModelrtTrainConfig c = fx.prog.config;
+  c.epochs = 2;
+  auto straight = trainProgram(fx.prog, c, fx.out("straight"));
+  ASSERT_TRUE(straight.isOk()) << straight.message();
+  c.epochs = 1;
+  ASSERT_TRUE(trainProgram(fx.prog, c, fx.out("split")).isOk());
+  c.epochs = 2;
+  RunOptions o = fx.out("split");
+  o.resume = fx.dir.path("split/epoch-000001.safetensors");
+  auto resumed = trainProgram(fx.prog, c, o);
+  ASSERT_TRUE(resumed.isOk()) << resumed.message();
+  EXPECT_EQ(resumed->steps, straight->steps);
+  std::vector<float> a = flat(straight->model), b = flat(resumed->model);
+  ASSERT_EQ(a.size(), b.size());
+  EXPECT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(float)), 0); // bitwise
+  EXPECT_EQ(slurp(fx.dir.path("split/last.safetensors")),
+            slurp(fx.dir.path("straight/last.safetensors")));
+}
+
+TEST(Trainer, GradientAccumulationEqualsOneLargeBatch) {
+  // k micro-batches of b (accumulate k) against one batch of k*b: the loader's
+  // permutation does not depend on the batch size, so both see the same
+  // samples per update; SGD with momentum makes every step count.
+  Fixture fx;
+  ModelrtTrainConfig c = fx.prog.config;
+  c.optimizer = {};
+  c.optimizer.kind = MODELRT_OPT_SGD, c.optimizer.lr = 0.3, c.optimizer.momentum = 0.9;
+  c.schedule = {};
+  c.epochs = 2;
+  c.batch_size = 40, c.optimizer.accumulate = 1;
+  auto big = trainProgram(fx.prog, c, fx.out("big"));
+  ASSERT_TRUE(big.isOk()) << big.message();
+  c.batch_size = 10, c.optimizer.accumulate = 4;
+  auto micro = trainProgram(fx.prog, c, fx.out("micro"));
+  ASSERT_TRUE(micro.isOk()) << micro.message();
+  EXPECT_EQ(big->steps, 6); // 120 / 40 per epoch
+  EXPECT_EQ(micro->steps, 6);
+  std::vector<float> a = flat(big->model), b = flat(micro->model), init;
+  c.epochs = 0;
+  auto none = trainProgram(fx.prog, c, fx.out("none"));
+  ASSERT_TRUE(none.isOk());
+  init = flat(none->model);
+  double moved = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    EXPECT_NEAR(a[i], b[i], 1e-5) << "parameter element " << i;
+    moved += std::fabs(a[i] - init[i]);
+  }
+  EXPECT_GT(moved, 1.0); // training changed the parameters
+  // Without accumulation the micro-batch run takes 4x the steps and differs.
+  c.epochs = 2, c.optimizer.accumulate = 1;
+  auto plain = trainProgram(fx.prog, c, fx.out("plain"));
+  ASSERT_TRUE(plain.isOk());
+  EXPECT_EQ(plain->steps, 24);
+  EXPECT_GT(std::fabs(flat(plain->model)[0] - a[0]), 1e-4);
+}
+
+TEST(Trainer, KeepsTheLastNEpochsAndTheBestByValidationLoss) {
+  Fixture fx;
+  RunOptions o = fx.out("k");
+  o.keep = 2;
+  auto r = trainProgram(fx.prog, fx.prog.config, o);
+  ASSERT_TRUE(r.isOk()) << r.message();
+  EXPECT_EQ(listEpochCheckpoints(fx.dir.path("k")),
+            (std::vector<std::string>{"epoch-000005.safetensors", "epoch-000006.safetensors"}));
+  // The best checkpoint is the epoch with the lowest val_loss in the log.
+  std::ifstream log(fx.dir.path("k/metrics.csv"));
+  std::string line;
+  std::getline(log, line);
+  double bestLoss = 1e300;
+  int64_t bestEpoch = 0;
+  while (std::getline(log, line)) {
+    double v[7];
+    ASSERT_EQ(std::sscanf(line.c_str(), "%lf,%lf,%lf,%lf,%lf,%lf,%lf", &v[0], &v[1], &v[2], &v[3],
+                          &v[4], &v[5], &v[6]), 7);
+    if (v[5] < bestLoss)
+      bestLoss = v[5], bestEpoch = int64_t(v[0]);
+  }
+  auto best = readCheckpoint(fx.dir.path("k/best.safetensors"));
+  ASSERT_TRUE(best.isOk()) << best.message();
+  EXPECT_EQ(best->epoch, bestEpoch);
+  EXPECT_NEAR(best->bestLoss, bestLoss, 1e-6 * bestLoss);
+}
+
+namespace {
+int64_t gEvalCalls = 0, gLargestEvalCall = 0, gPredictCalls = 0;
+int countingEval(void *ctx, float *const *p, float *const *s, const float *x, const void *y,
+                 int64_t n, float *loss, double *metrics) {
+  ++gEvalCalls;
+  gLargestEvalCall = std::max(gLargestEvalCall, n);
+  return evalStep(ctx, p, s, x, y, n, loss, metrics);
+}
+int countingPredict(void *ctx, float *const *p, float *const *s, const float *x, int64_t n,
+                    float *out) {
+  ++gPredictCalls;
+  return predictFn(ctx, p, s, x, n, out);
+}
+} // namespace
+
+// The CPU runner evaluates and predicts a large batch in chunks of about
+// 1 GFLOP of training work (here 1e8 FLOPs per sample: chunks of the 64-sample
+// minimum, split evenly), with the loss, the metric sums and the outputs of
+// one call over the whole batch.
+TEST(Trainer, CpuEvalAndPredictInChunksEqualOneCall) {
+  Fixture fx;
+  fx.prog.train_flops_per_sample = 1e8;
+  fx.prog.eval_step = countingEval;
+  fx.prog.predict = countingPredict;
+  ModelState m = initModelState(fx.prog, 7);
+  const int64_t n = 1000;
+  Batch b;
+  b.inputs = Tensor(DType::F32, {n, kF});
+  b.labels = Tensor(DType::I64, {n});
+  b.size = n;
+  Rng rng(3);
+  for (int64_t i = 0; i < n; ++i) {
+    b.labels.as<int64_t>()[i] = i % kC;
+    for (int64_t f = 0; f < kF; ++f)
+      b.inputs.as<float>()[i * kF + f] = float(rng.normal());
+  }
+  auto runner = StepRunner::create(fx.prog, Device::Cpu);
+  ASSERT_TRUE(runner.isOk()) << runner.status().message();
+  float loss = 0, oneLoss = 0;
+  double metrics[1] = {0}, oneMetrics[1] = {0};
+  ASSERT_TRUE((*runner)->eval(m, b, &loss, metrics).isOk());
+  EXPECT_EQ(gEvalCalls, 16); // round(1000 / 64) parts of 63 (the last 55)
+  EXPECT_EQ(gLargestEvalCall, 63);
+  evalStep(nullptr, m.paramPtrs.data(), m.statePtrs.data(), b.inputs.as<float>(),
+           b.labels.data(), n, &oneLoss, oneMetrics);
+  EXPECT_NEAR(loss, oneLoss, 1e-6 * std::fabs(oneLoss));
+  EXPECT_EQ(metrics[0], oneMetrics[0]);
+  std::vector<float> out(n * kC), oneOut(n * kC);
+  ASSERT_TRUE((*runner)->predict(m, b.inputs.as<float>(), n, out.data()).isOk());
+  EXPECT_EQ(gPredictCalls, 16);
+  predictFn(nullptr, m.paramPtrs.data(), m.statePtrs.data(), b.inputs.as<float>(), n,
+            oneOut.data());
+  EXPECT_EQ(out, oneOut);
+  // Without a FLOP count the chunk is the training batch size (64 at least).
+  gEvalCalls = 0;
+  fx.prog.train_flops_per_sample = 0;
+  fx.prog.config.batch_size = 250;
+  auto plain = StepRunner::create(fx.prog, Device::Cpu);
+  ASSERT_TRUE(plain.isOk());
+  metrics[0] = 0;
+  ASSERT_TRUE((*plain)->eval(m, b, &loss, metrics).isOk());
+  EXPECT_EQ(gEvalCalls, 4);
+  EXPECT_EQ(metrics[0], oneMetrics[0]);
+}
