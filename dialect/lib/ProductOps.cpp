@@ -8,6 +8,8 @@
 #include "mdl/MDLOps.h"
 #include "mdl/ShapeUtils.h"
 
+#include "modelsupport/ShapeArith.h"
+
 #include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
@@ -104,14 +106,14 @@ static FailureOr<int64_t> windowOutput(std::optional<Location> loc,
                                        StringRef name, int64_t in,
                                        int64_t kernel, int64_t stride,
                                        int64_t pad, int64_t dilation) {
-  if (isDyn(in))
-    return ShapedType::kDynamic;
-  int64_t span = dilation * (kernel - 1) + 1;
-  int64_t padded = in + 2 * pad;
-  if (padded < span)
-    return emitInferError(loc, name, "window of size ", span,
-                       " does not fit the padded input of size ", padded);
-  return (padded - span) / stride + 1;
+  std::optional<int64_t> out =
+      modelsupport::windowOutputSize(in, kernel, stride, pad, dilation);
+  if (!out)
+    return emitInferError(loc, name, "window of size ",
+                          modelsupport::windowSpan(kernel, dilation),
+                          " does not fit the padded input of size ",
+                          in + 2 * pad);
+  return *out;
 }
 
 /// Spatial output sizes (H, W) of a window op over an NCHW input.

@@ -1,10 +1,14 @@
 //===- ShapeUtils.cpp - Shape rules shared by mdl ops ---------------------===//
 //
-// Broadcasting, axis normalisation and shape formatting (see ShapeUtils.h).
+// The MLIR-typed broadcasting wrappers over modelsupport/ShapeArith.h, shape
+// formatting for messages, and the verifier shared by inferring ops (see
+// ShapeUtils.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "mdl/ShapeUtils.h"
+
+#include "modelsupport/ShapeArith.h"
 
 #include "mlir/IR/Operation.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
@@ -13,52 +17,20 @@
 
 using namespace mlir;
 
+static_assert(modelsupport::kDynamic == ShapedType::kDynamic,
+              "ShapeArith's dynamic size must be MLIR's");
+
 std::optional<SmallVector<int64_t>>
 mdl::broadcastShapes(ArrayRef<int64_t> lhs, ArrayRef<int64_t> rhs) {
-  size_t rank = std::max(lhs.size(), rhs.size());
-  SmallVector<int64_t> result(rank);
-  for (size_t i = 0; i < rank; ++i) {
-    // Walk from the trailing dimension; missing leading dims act as 1.
-    int64_t a = i < lhs.size() ? lhs[lhs.size() - 1 - i] : 1;
-    int64_t b = i < rhs.size() ? rhs[rhs.size() - 1 - i] : 1;
-    int64_t &out = result[rank - 1 - i];
-    if (a == b || b == 1)
-      out = a;
-    else if (a == 1)
-      out = b;
-    else if (ShapedType::isDynamic(a))
-      out = b; // b is static and > 1: ? must be 1 or b at run time.
-    else if (ShapedType::isDynamic(b))
-      out = a;
-    else
-      return std::nullopt;
-  }
-  return result;
+  std::optional<std::vector<int64_t>> shape =
+      modelsupport::broadcastShapes(lhs, rhs);
+  if (!shape)
+    return std::nullopt;
+  return SmallVector<int64_t>(shape->begin(), shape->end());
 }
 
 bool mdl::isBroadcastableTo(ArrayRef<int64_t> from, ArrayRef<int64_t> to) {
-  if (from.size() > to.size())
-    return false;
-  for (size_t i = 0; i < from.size(); ++i) {
-    int64_t a = from[from.size() - 1 - i];
-    int64_t b = to[to.size() - 1 - i];
-    if (a == b || a == 1)
-      continue;
-    // A dynamic input size is accepted: it must equal the target at run time.
-    if (ShapedType::isDynamic(a))
-      continue;
-    // A static input size > 1 cannot grow; a dynamic target must equal it.
-    if (ShapedType::isDynamic(b))
-      continue;
-    return false;
-  }
-  return true;
-}
-
-std::optional<int64_t> mdl::normalizeAxis(int64_t axis, int64_t rank) {
-  if (axis < -rank || axis >= rank)
-    return std::nullopt;
-  return axis < 0 ? axis + rank : axis;
+  return modelsupport::isBroadcastableTo(from, to);
 }
 
 std::string mdl::formatShape(ArrayRef<int64_t> shape) {

@@ -1,7 +1,8 @@
 //===- FunctionEmitter.cpp - Emits one mdl function -----------------------===//
 //
 // Types, locations (FileLineColLoc wrapped in CallSiteLoc for each inlined
-// call site), constants, and the elementwise half of node emission.
+// call site), constants, dropout seeds, and the walk over the graph that
+// hands each needed node to its op emitter (OpEmitters.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -69,6 +70,20 @@ mlir::Value FunctionEmitter::scalar(double v, mlir::Type elt,
                                        mlir::DenseElementsAttr::get(type, a));
 }
 
+/// The golden-ratio increment that separates the seeds of dropout layers.
+static constexpr uint64_t kSeedStride = 0x9E3779B97F4A7C15ull;
+
+mlir::Value FunctionEmitter::nextDropoutSeed(mlir::Location l) {
+  unsigned k = dropouts++;
+  if (!k)
+    return seed;
+  auto type = mlir::RankedTensorType::get({}, b.getI64Type());
+  auto offset = mlir::DenseElementsAttr::get(
+      type, b.getI64IntegerAttr(int64_t(k * kSeedStride)).getValue());
+  return mlir::mdl::AddOp::create(b, l, seed,
+                                  mlir::mdl::ConstantOp::create(b, l, offset));
+}
+
 llvm::SmallVector<mlir::Value>
 FunctionEmitter::emit(llvm::ArrayRef<unsigned> roots) {
   std::vector<bool> needed(g.nodes.size(), false);
@@ -87,62 +102,9 @@ FunctionEmitter::emit(llvm::ArrayRef<unsigned> roots) {
   return out;
 }
 
-/// The mdl op class of each elementwise node kind.
-template <typename Op>
-static mlir::Value make(mlir::OpBuilder &b, mlir::Location l,
-                        llvm::ArrayRef<mlir::Value> ops) {
-  return Op::create(b, l, ops[0], ops[1]).getResult();
-}
-template <typename Op>
-static mlir::Value make1(mlir::OpBuilder &b, mlir::Location l,
-                         llvm::ArrayRef<mlir::Value> ops) {
-  return Op::create(b, l, ops[0]).getResult();
-}
-
 mlir::Value FunctionEmitter::emitNode(const Node &n) {
-  mlir::Location l = loc(n);
   llvm::SmallVector<mlir::Value> ops;
   for (unsigned o : n.operands)
     ops.push_back(values[o]);
-  namespace mdl = mlir::mdl;
-  switch (n.kind) {
-  case OpKind::Input:
-    return input;
-  case OpKind::Label:
-    return labels;
-  case OpKind::Param:
-    return mdl::ParamOp::create(
-        b, l, toType(b, n.type),
-        mlir::FlatSymbolRefAttr::get(b.getContext(), n.getText("symbol")));
-  case OpKind::Constant:
-    return scalar(n.getNumber("value"), toType(b, n.type).getElementType(), l);
-  case OpKind::Add: return make<mdl::AddOp>(b, l, ops);
-  case OpKind::Sub: return make<mdl::SubOp>(b, l, ops);
-  case OpKind::Mul: return make<mdl::MulOp>(b, l, ops);
-  case OpKind::Div: return make<mdl::DivOp>(b, l, ops);
-  case OpKind::Pow: return make<mdl::PowOp>(b, l, ops);
-  case OpKind::Max: return make<mdl::MaxOp>(b, l, ops);
-  case OpKind::Min: return make<mdl::MinOp>(b, l, ops);
-  case OpKind::Neg: return make1<mdl::NegOp>(b, l, ops);
-  case OpKind::Abs: return make1<mdl::AbsOp>(b, l, ops);
-  case OpKind::Exp: return make1<mdl::ExpOp>(b, l, ops);
-  case OpKind::Log: return make1<mdl::LogOp>(b, l, ops);
-  case OpKind::Sqrt: return make1<mdl::SqrtOp>(b, l, ops);
-  case OpKind::Relu: return make1<mdl::ReluOp>(b, l, ops);
-  case OpKind::Gelu: return make1<mdl::GeluOp>(b, l, ops);
-  case OpKind::Tanh: return make1<mdl::TanhOp>(b, l, ops);
-  case OpKind::Sigmoid: return make1<mdl::SigmoidOp>(b, l, ops);
-  case OpKind::MatMul: return make<mdl::MatmulOp>(b, l, ops);
-  case OpKind::Cmp: {
-    auto pred = mdl::symbolizeCmpPredicate(n.getText("predicate"));
-    return mdl::CmpOp::create(b, l, mdl::CmpPredicateAttr::get(
-                                        b.getContext(), *pred),
-                              ops[0], ops[1]);
-  }
-  case OpKind::Cast:
-    return mdl::CastOp::create(b, l, ops[0],
-                               toType(b, n.type).getElementType());
-  default:
-    return emitLayer(n, ops, l);
-  }
+  return getOpEmitter(n.kind)(*this, n, ops, loc(n));
 }

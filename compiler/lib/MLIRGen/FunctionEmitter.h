@@ -2,7 +2,9 @@
 //
 // FunctionEmitter turns the nodes of a checked model graph into mdl ops inside
 // one function, according to the function's role (training or evaluation
-// forms of dropout and batch norm; summed losses for metrics).
+// forms of dropout and batch norm; summed losses for metrics). It walks the
+// graph; the op emitters it dispatches to, one per OpKind, are in
+// OpEmitters.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,14 +44,25 @@ public:
   /// The MLIR type of a checked tensor type (`B` becomes `?`).
   static mlir::RankedTensorType toType(mlir::Builder &b, const TensorType &t);
 
+  // The interface of the op emitters (OpEmitters.cpp).
+  /// The builder the ops are created with.
+  mlir::OpBuilder &builder() { return b; }
+  /// True in the evaluation functions: dropout is the identity and batch
+  /// norm uses the running statistics.
+  bool isEval() const {
+    return role == Role::ForwardEval || role == Role::EvalMetrics;
+  }
+  /// True in @eval_metrics, whose losses are summed over the batch.
+  bool sumsLosses() const { return role == Role::EvalMetrics; }
+  /// A rank-0 constant of element type `elt`.
+  mlir::Value scalar(double v, mlir::Type elt, mlir::Location l);
+  /// The seed of the next dropout layer: the function's seed, offset by a
+  /// multiple of the golden-ratio increment for the second and later ones.
+  mlir::Value nextDropoutSeed(mlir::Location l);
+
 private:
   mlir::Location loc(const Node &n);
   mlir::Value emitNode(const Node &n);
-  mlir::Value emitLayer(const Node &n, llvm::ArrayRef<mlir::Value> ops,
-                        mlir::Location l);
-  mlir::Value scalar(double v, mlir::Type elt, mlir::Location l);
-  mlir::Value batchNorm(const Node &n, llvm::ArrayRef<mlir::Value> ops,
-                        mlir::Location l);
 
   mlir::OpBuilder &b;
   const Graph &g;
@@ -58,6 +71,15 @@ private:
   llvm::DenseMap<unsigned, mlir::Value> values;
   unsigned dropouts = 0;
 };
+
+/// Emits the mdl ops of one node from its emitted operands `ops` at `l`.
+using OpEmitter = mlir::Value (*)(FunctionEmitter &fe, const Node &n,
+                                  llvm::ArrayRef<mlir::Value> ops,
+                                  mlir::Location l);
+
+/// The emitter of `kind` (OpEmitters.cpp; a static_assert there keeps its
+/// table complete and in the order of Ops.def).
+OpEmitter getOpEmitter(sema::OpKind kind);
 
 } // namespace modelc
 

@@ -3,40 +3,20 @@
 // The builtins every module sees (unless a declaration shadows them), with
 // their signatures: elementwise math, softmax, reductions, shape operations,
 // cast; the layer primitives and losses are in BuiltinsNN.cpp. Each handler
-// checks its operands, infers the result type and adds one node.
+// is its op's shape rule: it checks the operands, infers the result type and
+// adds one node of the op (of Ops.def) its table row names.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Builtins.h"
+
+#include "modelsupport/ShapeArith.h"
 
 #include <cmath>
 #include <numeric>
 
 using namespace modelc;
 using namespace modelc::sema;
-
-NodeAttr sema::intsAttr(llvm::StringRef name, std::vector<int64_t> values) {
-  NodeAttr a;
-  a.name = name.str();
-  a.ints = std::move(values);
-  return a;
-}
-
-NodeAttr sema::numberAttr(llvm::StringRef name, double value) {
-  NodeAttr a;
-  a.name = name.str();
-  a.kind = NodeAttr::Kind::Number;
-  a.number = value;
-  return a;
-}
-
-NodeAttr sema::textAttr(llvm::StringRef name, llvm::StringRef value) {
-  NodeAttr a;
-  a.name = name.str();
-  a.kind = NodeAttr::Kind::Text;
-  a.text = value.str();
-  return a;
-}
 
 bool sema::requireTensor(Elaborator &el, const Value &v, llvm::StringRef fn,
                          llvm::StringRef arg, Frame &frame, bool needFloat) {
@@ -108,7 +88,7 @@ static Value handleUnary(Elaborator &el, llvm::ArrayRef<Value> args,
   }
   if (!requireTensor(el, x, unaryName(K), "x", frame, K != OpKind::Abs))
     return Value::error();
-  return el.addNode(K, {x.node}, el.typeOf(x), {}, loc, frame,
+  return el.addNode(K, {x.node}, el.typeOf(x), loc, frame,
                     std::string(unaryName(K)) + " at " + el.where(loc));
 }
 
@@ -142,8 +122,8 @@ static std::optional<int64_t> axisArg(Elaborator &el, const Value &v,
                                     frame);
   if (!a)
     return std::nullopt;
-  int64_t r = *a < 0 ? *a + rank : *a;
-  if (r < 0 || r >= int64_t(rank)) {
+  std::optional<int64_t> r = modelsupport::normalizeAxis(*a, rank);
+  if (!r) {
     el.error(v.range.isValid() ? v.range.Start : loc,
              fn + ": axis " + llvm::Twine(*a) + " is out of range for rank " +
                  llvm::Twine(rank), frame);
@@ -163,8 +143,8 @@ static Value handleSoftmax(Elaborator &el, llvm::ArrayRef<Value> args,
                                         frame);
   if (!axis)
     return Value::error();
-  return el.addNode(K, {args[0].node}, t, {intsAttr("axis", {*axis})}, loc,
-                    frame, std::string(name) + " at " + el.where(loc));
+  return el.addNode({args[0].node}, t, OpAttrs<K>{*axis}, loc, frame,
+                    std::string(name) + " at " + el.where(loc));
 }
 
 /// sum / mean / amax(x, axis=all, keepdims=false).
@@ -205,9 +185,8 @@ static Value handleReduce(Elaborator &el, llvm::ArrayRef<Value> args,
       shape.push_back(t.shape[i]);
     else if (keep)
       shape.push_back(SDim::fixed(1));
-  return el.addNode(K, {args[0].node}, TensorType{t.dtype, shape},
-                    {intsAttr("axes", axes), intsAttr("keepdims", {keep})},
-                    loc, frame, std::string(name) + " at " + el.where(loc));
+  return el.addNode({args[0].node}, TensorType{t.dtype, shape},
+                    OpAttrs<K>{axes, keep}, loc, frame, std::string(name) + " at " + el.where(loc));
 }
 
 static Value handleArgmax(Elaborator &el, llvm::ArrayRef<Value> args,
@@ -221,9 +200,8 @@ static Value handleArgmax(Elaborator &el, llvm::ArrayRef<Value> args,
     return Value::error();
   Shape shape = t.shape;
   shape.erase(shape.begin() + *axis);
-  return el.addNode(OpKind::Argmax, {args[0].node},
-                    TensorType{DType::I64, shape}, {intsAttr("axis", {*axis})},
-                    loc, frame, "argmax at " + el.where(loc));
+  return el.addNode({args[0].node}, TensorType{DType::I64, shape},
+                    OpAttrs<OpKind::Argmax>{*axis}, loc, frame, "argmax at " + el.where(loc));
 }
 
 static Value handleFlatten(Elaborator &el, llvm::ArrayRef<Value> args,
@@ -250,9 +228,8 @@ static Value handleFlatten(Elaborator &el, llvm::ArrayRef<Value> args,
     return Value::error();
   }
   shape.push_back(SDim::fixed(*n));
-  return el.addNode(OpKind::Flatten, {args[0].node},
-                    TensorType{t.dtype, shape},
-                    {intsAttr("start_dim", {*start})}, loc, frame,
+  return el.addNode({args[0].node}, TensorType{t.dtype, shape},
+                    OpAttrs<OpKind::Flatten>{*start}, loc, frame,
                     "flatten at " + el.where(loc));
 }
 
@@ -310,9 +287,8 @@ static Value handleReshape(Elaborator &el, llvm::ArrayRef<Value> args,
     el.noteOrigin(args[0], "the input");
     return Value::error();
   }
-  return el.addNode(OpKind::Reshape, {args[0].node},
-                    TensorType{t.dtype, shape}, {intsAttr("shape", attr)}, loc,
-                    frame, "reshape at " + el.where(loc));
+  return el.addNode({args[0].node}, TensorType{t.dtype, shape},
+                    OpAttrs<OpKind::Reshape>{attr}, loc, frame, "reshape at " + el.where(loc));
 }
 
 static Value handleTranspose(Elaborator &el, llvm::ArrayRef<Value> args,
@@ -337,9 +313,8 @@ static Value handleTranspose(Elaborator &el, llvm::ArrayRef<Value> args,
   Shape shape;
   for (int64_t p : perm)
     shape.push_back(t.shape[p]);
-  return el.addNode(OpKind::Transpose, {args[0].node},
-                    TensorType{t.dtype, shape}, {intsAttr("permutation", perm)},
-                    loc, frame, "transpose at " + el.where(loc));
+  return el.addNode({args[0].node}, TensorType{t.dtype, shape},
+                    OpAttrs<OpKind::Transpose>{perm}, loc, frame, "transpose at " + el.where(loc));
 }
 
 static Value handleCast(Elaborator &el, llvm::ArrayRef<Value> args,
@@ -354,7 +329,7 @@ static Value handleCast(Elaborator &el, llvm::ArrayRef<Value> args,
   }
   TensorType t = el.typeOf(args[0]);
   t.dtype = args[1].dtype;
-  return el.addNode(OpKind::Cast, {args[0].node}, t, {}, loc, frame,
+  return el.addNode(OpKind::Cast, {args[0].node}, t, loc, frame,
                     "cast at " + el.where(loc));
 }
 
@@ -394,50 +369,61 @@ static Value handleConcat(Elaborator &el, llvm::ArrayRef<Value> args,
     t.shape[*axis] = SDim::fixed(t.shape[*axis].size + u.shape[*axis].size);
     operands.push_back(v.node);
   }
-  return el.addNode(OpKind::Concat, operands, t, {intsAttr("axis", {*axis})},
-                    loc, frame, "concat at " + el.where(loc));
+  return el.addNode(operands, t, OpAttrs<OpKind::Concat>{*axis}, loc, frame, "concat at " + el.where(loc));
 }
 
 static const BuiltinInfo kBuiltins[] = {
     {"concat", {{"tensors", false}, {"axis", true}}, handleConcat,
-     "concat([a, b, ...], axis=0)"},
-    {"relu", {{"x", false}}, handleUnary<OpKind::Relu>, "relu(x)"},
-    {"gelu", {{"x", false}}, handleUnary<OpKind::Gelu>, "gelu(x)"},
-    {"tanh", {{"x", false}}, handleUnary<OpKind::Tanh>, "tanh(x)"},
-    {"sigmoid", {{"x", false}}, handleUnary<OpKind::Sigmoid>, "sigmoid(x)"},
-    {"exp", {{"x", false}}, handleUnary<OpKind::Exp>, "exp(x)"},
-    {"log", {{"x", false}}, handleUnary<OpKind::Log>, "log(x)"},
-    {"sqrt", {{"x", false}}, handleUnary<OpKind::Sqrt>, "sqrt(x)"},
-    {"abs", {{"x", false}}, handleUnary<OpKind::Abs>, "abs(x)"},
+     "concat([a, b, ...], axis=0)", OpKind::Concat},
+    {"relu", {{"x", false}}, handleUnary<OpKind::Relu>, "relu(x)",
+     OpKind::Relu},
+    {"gelu", {{"x", false}}, handleUnary<OpKind::Gelu>, "gelu(x)",
+     OpKind::Gelu},
+    {"tanh", {{"x", false}}, handleUnary<OpKind::Tanh>, "tanh(x)",
+     OpKind::Tanh},
+    {"sigmoid", {{"x", false}}, handleUnary<OpKind::Sigmoid>, "sigmoid(x)",
+     OpKind::Sigmoid},
+    {"exp", {{"x", false}}, handleUnary<OpKind::Exp>, "exp(x)", OpKind::Exp},
+    {"log", {{"x", false}}, handleUnary<OpKind::Log>, "log(x)", OpKind::Log},
+    {"sqrt", {{"x", false}}, handleUnary<OpKind::Sqrt>, "sqrt(x)",
+     OpKind::Sqrt},
+    {"abs", {{"x", false}}, handleUnary<OpKind::Abs>, "abs(x)", OpKind::Abs},
     {"maximum", {{"a", false}, {"b", false}}, handleMaxMin<OpKind::Max>,
-     "maximum(a, b)"},
+     "maximum(a, b)", OpKind::Max},
     {"minimum", {{"a", false}, {"b", false}}, handleMaxMin<OpKind::Min>,
-     "minimum(a, b)"},
+     "minimum(a, b)", OpKind::Min},
     {"softmax", {{"x", false}, {"axis", true}}, handleSoftmax<OpKind::Softmax>,
-     "softmax(x, axis=-1)"},
+     "softmax(x, axis=-1)", OpKind::Softmax},
     {"log_softmax", {{"x", false}, {"axis", true}},
-     handleSoftmax<OpKind::LogSoftmax>, "log_softmax(x, axis=-1)"},
+     handleSoftmax<OpKind::LogSoftmax>, "log_softmax(x, axis=-1)",
+     OpKind::LogSoftmax},
     {"sum", {{"x", false}, {"axis", true}, {"keepdims", true}},
-     handleReduce<OpKind::ReduceSum>, "sum(x, axis=all, keepdims=false)"},
+     handleReduce<OpKind::ReduceSum>, "sum(x, axis=all, keepdims=false)",
+     OpKind::ReduceSum},
     {"mean", {{"x", false}, {"axis", true}, {"keepdims", true}},
-     handleReduce<OpKind::ReduceMean>, "mean(x, axis=all, keepdims=false)"},
+     handleReduce<OpKind::ReduceMean>, "mean(x, axis=all, keepdims=false)",
+     OpKind::ReduceMean},
     {"amax", {{"x", false}, {"axis", true}, {"keepdims", true}},
-     handleReduce<OpKind::ReduceMax>, "amax(x, axis=all, keepdims=false)"},
+     handleReduce<OpKind::ReduceMax>, "amax(x, axis=all, keepdims=false)",
+     OpKind::ReduceMax},
     {"argmax", {{"x", false}, {"axis", true}}, handleArgmax,
-     "argmax(x, axis=-1)"},
+     "argmax(x, axis=-1)", OpKind::Argmax},
     {"flatten", {{"x", false}, {"start_dim", true}}, handleFlatten,
-     "flatten(x, start_dim=1)"},
+     "flatten(x, start_dim=1)", OpKind::Flatten},
     {"reshape", {{"x", false}, {"shape", false}}, handleReshape,
-     "reshape(x, shape)"},
+     "reshape(x, shape)", OpKind::Reshape},
     {"transpose", {{"x", false}, {"perm", false}}, handleTranspose,
-     "transpose(x, perm)"},
-    {"cast", {{"x", false}, {"dtype", false}}, handleCast, "cast(x, dtype)"},
+     "transpose(x, perm)", OpKind::Transpose},
+    {"cast", {{"x", false}, {"dtype", false}}, handleCast, "cast(x, dtype)",
+     OpKind::Cast},
     {"max_pool",
      {{"x", false}, {"kernel", false}, {"stride", true}, {"pad", true}},
-     handleMaxPool, "max_pool(x, kernel, stride=kernel, pad=0)"},
+     handleMaxPool, "max_pool(x, kernel, stride=kernel, pad=0)",
+     OpKind::MaxPool2D},
     {"avg_pool",
      {{"x", false}, {"kernel", false}, {"stride", true}, {"pad", true}},
-     handleAvgPool, "avg_pool(x, kernel, stride=kernel, pad=0)"},
+     handleAvgPool, "avg_pool(x, kernel, stride=kernel, pad=0)",
+     OpKind::AvgPool2D},
     {"convolution",
      {{"x", false},
       {"weight", false},
@@ -448,9 +434,9 @@ static const BuiltinInfo kBuiltins[] = {
       {"groups", true}},
      handleConvolution,
      "convolution(x, weight, bias=none, stride=1, pad=0, dilation=1, "
-     "groups=1)"},
+     "groups=1)", OpKind::Conv2D},
     {"dropout", {{"x", false}, {"rate", false}}, handleDropout,
-     "dropout(x, rate)"},
+     "dropout(x, rate)", OpKind::Dropout},
     {"batch_normalization",
      {{"x", false},
       {"gamma", false},
@@ -458,23 +444,31 @@ static const BuiltinInfo kBuiltins[] = {
       {"eps", true},
       {"momentum", true}},
      handleBatchNorm,
-     "batch_normalization(x, gamma, beta, eps=1e-5, momentum=0.1)"},
+     "batch_normalization(x, gamma, beta, eps=1e-5, momentum=0.1)",
+     OpKind::BatchNorm},
     {"layer_normalization",
      {{"x", false}, {"gamma", false}, {"beta", false}, {"eps", true}},
-     handleLayerNorm, "layer_normalization(x, gamma, beta, eps=1e-5)"},
+     handleLayerNorm, "layer_normalization(x, gamma, beta, eps=1e-5)",
+     OpKind::LayerNorm},
     {"embedding_lookup", {{"indices", false}, {"table", false}},
-     handleEmbedding, "embedding_lookup(indices, table)"},
+     handleEmbedding, "embedding_lookup(indices, table)", OpKind::Embedding},
     {"cross_entropy",
      {{"logits", false}, {"labels", false}, {"reduction", true}},
-     handleCrossEntropy, "cross_entropy(logits, labels, reduction=\"mean\")"},
+     handleCrossEntropy, "cross_entropy(logits, labels, reduction=\"mean\")",
+     OpKind::CrossEntropy},
     {"mse_loss", {{"input", false}, {"target", false}, {"reduction", true}},
-     handleMSELoss, "mse_loss(input, target, reduction=\"mean\")"},
+     handleMSELoss, "mse_loss(input, target, reduction=\"mean\")",
+     OpKind::MSELoss},
     {"l1_loss", {{"input", false}, {"target", false}, {"reduction", true}},
-     handleL1Loss, "l1_loss(input, target, reduction=\"mean\")"},
+     handleL1Loss, "l1_loss(input, target, reduction=\"mean\")",
+     OpKind::L1Loss},
     {"bce_with_logits",
      {{"input", false}, {"target", false}, {"reduction", true}},
-     handleBCEWithLogits, "bce_with_logits(input, target, reduction=\"mean\")"},
+     handleBCEWithLogits, "bce_with_logits(input, target, reduction=\"mean\")",
+     OpKind::BCEWithLogits},
 };
+
+llvm::ArrayRef<BuiltinInfo> sema::getBuiltins() { return kBuiltins; }
 
 const BuiltinInfo *sema::lookupBuiltin(llvm::StringRef name) {
   for (const BuiltinInfo &b : kBuiltins)

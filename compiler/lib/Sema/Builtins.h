@@ -14,13 +14,6 @@
 namespace modelc {
 namespace sema {
 
-/// An integer-list attribute.
-NodeAttr intsAttr(llvm::StringRef name, std::vector<int64_t> values);
-/// A number attribute.
-NodeAttr numberAttr(llvm::StringRef name, double value);
-/// A text attribute.
-NodeAttr textAttr(llvm::StringRef name, llvm::StringRef value);
-
 /// Checks that `v` (argument `arg` of builtin `fn`) is a tensor, of a float
 /// element type when `needFloat`; reports an error otherwise.
 bool requireTensor(Elaborator &el, const Value &v, llvm::StringRef fn,

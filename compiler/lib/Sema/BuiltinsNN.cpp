@@ -9,15 +9,10 @@
 
 #include "Builtins.h"
 
+#include "modelsupport/ShapeArith.h"
+
 using namespace modelc;
 using namespace modelc::sema;
-
-/// Output size of a window op along one dimension, or -1 if it vanishes.
-static int64_t windowOut(int64_t in, int64_t k, int64_t s, int64_t p,
-                         int64_t d) {
-  int64_t span = in + 2 * p - d * (k - 1) - 1;
-  return span < 0 ? -1 : span / s + 1;
-}
 
 /// Checks that `x` is an NCHW float tensor with static spatial dims.
 static bool requireNCHW(Elaborator &el, const Value &x, llvm::StringRef fn,
@@ -52,19 +47,18 @@ static Value handlePool(Elaborator &el, llvm::ArrayRef<Value> args,
     return Value::error();
   TensorType t = el.typeOf(args[0]);
   for (int i = 2; i < 4; ++i) {
-    int64_t out = windowOut(t.shape[i].size, *k, *s, *p, 1);
-    if (out < 1) {
+    std::optional<int64_t> out =
+        modelsupport::windowOutputSize(t.shape[i].size, *k, *s, *p);
+    if (!out) {
       el.error(loc, llvm::Twine(name) + " with kernel " + llvm::Twine(*k) +
                         " does not fit the input " + t.str(), frame);
       el.noteOrigin(args[0], "the input");
       return Value::error();
     }
-    t.shape[i] = SDim::fixed(out);
+    t.shape[i] = SDim::fixed(*out);
   }
-  return el.addNode(K, {args[0].node}, t,
-                    {intsAttr("kernel", {*k, *k}), intsAttr("stride", {*s, *s}),
-                     intsAttr("padding", {*p, *p})},
-                    loc, frame, std::string(name) + " at " + el.where(loc));
+  return el.addNode({args[0].node}, t,
+                    OpAttrs<K>{{*k, *k}, {*s, *s}, {*p, *p}}, loc, frame, std::string(name) + " at " + el.where(loc));
 }
 
 Value sema::handleMaxPool(Elaborator &el, llvm::ArrayRef<Value> a,
@@ -125,17 +119,17 @@ Value sema::handleConvolution(Elaborator &el, llvm::ArrayRef<Value> args,
   }
   TensorType t{x.dtype, {x.shape[0], SDim::fixed(o)}};
   for (int i = 2; i < 4; ++i) {
-    int64_t out = windowOut(x.shape[i].size, w.shape[i].size, *s, *p, *d);
-    if (out < 1) {
+    std::optional<int64_t> out = modelsupport::windowOutputSize(
+        x.shape[i].size, w.shape[i].size, *s, *p, *d);
+    if (!out) {
       el.error(loc, "convolution kernel " + w.str() +
                         " does not fit the input " + x.str(), frame);
       return Value::error();
     }
-    t.shape.push_back(SDim::fixed(out));
+    t.shape.push_back(SDim::fixed(*out));
   }
-  return el.addNode(OpKind::Conv2D, operands, t,
-                    {intsAttr("stride", {*s, *s}), intsAttr("padding", {*p, *p}),
-                     intsAttr("dilation", {*d, *d}), intsAttr("groups", {*g})},
+  return el.addNode(operands, t,
+                    OpAttrs<OpKind::Conv2D>{{*s, *s}, {*p, *p}, {*d, *d}, *g},
                     loc, frame, "convolution at " + el.where(loc));
 }
 
@@ -152,8 +146,8 @@ Value sema::handleDropout(Elaborator &el, llvm::ArrayRef<Value> args,
                                       formatNumber(*rate), frame);
     return Value::error();
   }
-  return el.addNode(OpKind::Dropout, {args[0].node}, el.typeOf(args[0]),
-                    {numberAttr("rate", *rate)}, loc, frame,
+  return el.addNode({args[0].node}, el.typeOf(args[0]),
+                    OpAttrs<OpKind::Dropout>{*rate}, loc, frame,
                     "dropout at " + el.where(loc));
 }
 
@@ -214,12 +208,8 @@ Value sema::handleBatchNorm(Elaborator &el, llvm::ArrayRef<Value> args,
   }
   std::string mean = addState(el, frame, "running_mean", c, "zeros", loc);
   std::string var = addState(el, frame, "running_var", c, "ones", loc);
-  return el.addNode(OpKind::BatchNorm, {args[0].node, args[1].node,
-                                        args[2].node},
-                    x,
-                    {numberAttr("epsilon", *eps), numberAttr("momentum", *mom),
-                     textAttr("running_mean", mean),
-                     textAttr("running_var", var)},
+  return el.addNode({args[0].node, args[1].node, args[2].node}, x,
+                    OpAttrs<OpKind::BatchNorm>{*eps, *mom, mean, var},
                     loc, frame, "batch_normalization at " + el.where(loc));
 }
 
@@ -244,9 +234,8 @@ Value sema::handleLayerNorm(Elaborator &el, llvm::ArrayRef<Value> args,
   std::optional<double> eps = numberArg(el, args[3], fn, "eps", 1e-5, loc, frame);
   if (!checkAffine(el, args[2], fn, "beta", g, frame) || !eps)
     return Value::error();
-  return el.addNode(OpKind::LayerNorm,
-                    {args[0].node, args[1].node, args[2].node}, x,
-                    {numberAttr("epsilon", *eps)}, loc, frame,
+  return el.addNode({args[0].node, args[1].node, args[2].node}, x,
+                    OpAttrs<OpKind::LayerNorm>{*eps}, loc, frame,
                     "layer_normalization at " + el.where(loc));
 }
 
@@ -264,8 +253,8 @@ Value sema::handleEmbedding(Elaborator &el, llvm::ArrayRef<Value> args,
   }
   TensorType t{table.dtype, idx.shape};
   t.shape.push_back(table.shape[1]);
-  return el.addNode(OpKind::Embedding, {args[0].node, args[1].node}, t, {},
-                    loc, frame, "embedding_lookup at " + el.where(loc));
+  return el.addNode(OpKind::Embedding, {args[0].node, args[1].node}, t, loc,
+                    frame, "embedding_lookup at " + el.where(loc));
 }
 
 /// Reads the `reduction` argument of a loss.
@@ -311,8 +300,9 @@ Value sema::handleCrossEntropy(Elaborator &el, llvm::ArrayRef<Value> args,
                                       lg.str() + ", got " + lb.str(), frame);
     return Value::error();
   }
-  return el.addNode(OpKind::CrossEntropy, {args[0].node, args[1].node},
-                    TensorType{lg.dtype, {}}, {textAttr("reduction", *red)},
+  return el.addNode({args[0].node, args[1].node},
+                    TensorType{lg.dtype, {}},
+                    OpAttrs<OpKind::CrossEntropy>{*red},
                     loc, frame, "cross_entropy at " + el.where(loc));
 }
 
@@ -335,8 +325,8 @@ static Value handlePairLoss(Elaborator &el, llvm::ArrayRef<Value> args,
     el.noteOrigin(args[1], "the target");
     return Value::error();
   }
-  return el.addNode(K, {args[0].node, args[1].node}, TensorType{a.dtype, {}},
-                    {textAttr("reduction", *red)}, loc, frame,
+  return el.addNode({args[0].node, args[1].node}, TensorType{a.dtype, {}},
+                    OpAttrs<K>{*red}, loc, frame,
                     fn.str() + " at " + el.where(loc));
 }
 

@@ -215,7 +215,7 @@ Value Elaborator::eval(const Expr &expr, Frame &frame) {
                   {expr.getRange()});
       return Value::error();
     }
-    return addNode(OpKind::Neg, {x.node}, typeOf(x), {}, expr.getLoc(), frame,
+    return addNode(OpKind::Neg, {x.node}, typeOf(x), expr.getLoc(), frame,
                    "negation at " + where(expr.getLoc()));
   }
   case Expr::Kind::List: {

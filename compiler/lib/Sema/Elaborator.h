@@ -118,10 +118,18 @@ public:
   Value call(const Value &callee, std::vector<ArgValue> args, llvm::SMLoc loc,
              llvm::SMRange range, Frame &frame);
 
-  /// Adds a node; returns a tensor Value referring to it.
+  /// Adds a node of kind `K` with its typed attributes; returns a tensor
+  /// Value referring to it.
+  template <OpKind K>
+  Value addNode(std::vector<unsigned> operands, TensorType type,
+                const OpAttrs<K> &attrs, llvm::SMLoc loc, Frame &frame,
+                std::string origin) {
+    return addNodeWithAttrs(K, std::move(operands), std::move(type),
+                            attrs.toList(), loc, frame, std::move(origin));
+  }
+  /// Adds a node of a kind without attributes.
   Value addNode(OpKind kind, std::vector<unsigned> operands, TensorType type,
-                std::vector<NodeAttr> attrs, llvm::SMLoc loc, Frame &frame,
-                std::string origin);
+                llvm::SMLoc loc, Frame &frame, std::string origin);
   /// The type of a tensor value.
   const TensorType &typeOf(const Value &v) const {
     return graph.nodes[v.node].type;
@@ -148,6 +156,9 @@ public:
   Graph &graph;
 
 private:
+  Value addNodeWithAttrs(OpKind kind, std::vector<unsigned> operands,
+                         TensorType type, std::vector<NodeAttr> attrs,
+                         llvm::SMLoc loc, Frame &frame, std::string origin);
   Value evalName(const NameExpr &e, Frame &frame);
   Value evalMember(const MemberExpr &e, Frame &frame);
   Value evalCall(const Expr &calleeExpr, const Expr *piped,
@@ -196,6 +207,9 @@ struct BuiltinInfo {
   BuiltinHandler handler;
   /// The signature as shown in notes: "max_pool(x, kernel, stride=kernel, pad=0)".
   const char *signature;
+  /// The op whose shape rule `handler` implements (none for the argument
+  /// specs of initialisers).
+  std::optional<OpKind> op;
 };
 
 /// Binds call arguments to the parameters of `spec` (positional, then
@@ -205,6 +219,8 @@ bool bindArgsToSpec(Elaborator &el, const BuiltinInfo &spec,
                     llvm::ArrayRef<ArgValue> args, llvm::SMLoc loc,
                     std::vector<Value> &bound);
 
+/// The builtin table: every builtin function of the language.
+llvm::ArrayRef<BuiltinInfo> getBuiltins();
 /// The builtin named `name`, or nullptr.
 const BuiltinInfo *lookupBuiltin(llvm::StringRef name);
 /// Every builtin's name (for "did you mean").

@@ -42,7 +42,7 @@ void sema::lintGraph(DiagnosticEngine &diags, const Graph &graph) {
     if (n.kind != OpKind::Param || live[i])
       continue;
     diags.warning(n.locs.front(),
-                  "parameter '" + n.getText("symbol") + "' never reaches " +
+                  "parameter '" + attrsOf<OpKind::Param>(n).symbol + "' never reaches " +
                       (graph.loss ? "the loss" : "the model's output") +
                       ", so it is never trained");
     for (int i = n.instance; i >= 0; i = graph.instances[i].parent)

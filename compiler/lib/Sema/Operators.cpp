@@ -12,6 +12,7 @@
 
 #include "llvm/Support/Path.h"
 
+#include <cassert>
 #include <cmath>
 
 using namespace modelc;
@@ -86,8 +87,18 @@ void Elaborator::error(llvm::SMLoc loc, const llvm::Twine &msg,
 }
 
 Value Elaborator::addNode(OpKind kind, std::vector<unsigned> operands,
-                          TensorType type, std::vector<NodeAttr> attrs,
-                          llvm::SMLoc loc, Frame &frame, std::string origin) {
+                          TensorType type, llvm::SMLoc loc, Frame &frame,
+                          std::string origin) {
+  assert(getOpAttrNames(kind).empty() && "this op has attributes");
+  return addNodeWithAttrs(kind, std::move(operands), std::move(type), {}, loc,
+                          frame, std::move(origin));
+}
+
+Value Elaborator::addNodeWithAttrs(OpKind kind, std::vector<unsigned> operands,
+                                   TensorType type,
+                                   std::vector<NodeAttr> attrs,
+                                   llvm::SMLoc loc, Frame &frame,
+                                   std::string origin) {
   Node n;
   n.kind = kind;
   n.operands = std::move(operands);
@@ -119,12 +130,9 @@ Value Elaborator::materialize(const Value &v, DType dtype, Frame &frame) {
                              getDTypeName(dtype) + " tensor", frame);
     return Value::error();
   }
-  NodeAttr value;
-  value.name = "value";
-  value.kind = NodeAttr::Kind::Number;
-  value.number = v.asDouble();
-  return addNode(OpKind::Constant, {}, TensorType{dtype, {}}, {value},
-                 v.range.Start, frame, "a literal");
+  return addNode({}, TensorType{dtype, {}},
+                 OpAttrs<OpKind::Constant>{v.asDouble()}, v.range.Start, frame,
+                 "a literal");
 }
 
 Value Elaborator::binaryOp(OpKind kind, llvm::StringRef spelling, Value lhs,
@@ -168,17 +176,12 @@ Value Elaborator::binaryOp(OpKind kind, llvm::StringRef spelling, Value lhs,
     noteOrigin(rhs, "the right operand");
     return Value::error();
   }
-  std::vector<NodeAttr> attrs;
-  if (kind == OpKind::Cmp) {
-    NodeAttr p;
-    p.name = "predicate";
-    p.kind = NodeAttr::Kind::Text;
-    p.text = pred.str();
-    attrs.push_back(p);
-  }
-  TensorType type{kind == OpKind::Cmp ? DType::Bool : a.dtype, *shape};
-  return addNode(kind, {lhs.node, rhs.node}, type, attrs, loc, frame,
-                 ("'" + spelling + "' at " + where(loc)).str());
+  std::string origin = ("'" + spelling + "' at " + where(loc)).str();
+  if (kind == OpKind::Cmp)
+    return addNode({lhs.node, rhs.node}, TensorType{DType::Bool, *shape},
+                   OpAttrs<OpKind::Cmp>{pred.str()}, loc, frame, origin);
+  return addNode(kind, {lhs.node, rhs.node}, TensorType{a.dtype, *shape}, loc,
+                 frame, origin);
 }
 
 Value Elaborator::matmul(Value lhs, Value rhs, llvm::SMLoc loc,
@@ -226,7 +229,7 @@ Value Elaborator::matmul(Value lhs, Value rhs, llvm::SMLoc loc,
   Shape shape(a.shape.begin(), a.shape.end() - 1);
   shape.push_back(b.shape[1]);
   return addNode(OpKind::MatMul, {lhs.node, rhs.node},
-                 TensorType{a.dtype, shape}, {}, loc, frame,
+                 TensorType{a.dtype, shape}, loc, frame,
                  "'@' at " + where(loc));
 }
 

@@ -170,12 +170,8 @@ bool Elaborator::declareParam(const ParamStmt &p, Frame &frame) {
   TensorType type{*dt, *shape};
   graph.params.push_back({name, type, *init, p.getNameRange().Start,
                           frame.instance});
-  NodeAttr sym;
-  sym.name = "symbol";
-  sym.kind = NodeAttr::Kind::Text;
-  sym.text = name;
-  Value v = addNode(OpKind::Param, {}, type, {sym}, p.getNameRange().Start,
-                    frame,
+  Value v = addNode({}, type, OpAttrs<OpKind::Param>{name},
+                    p.getNameRange().Start, frame,
                     ("parameter '" + p.getName() + "' declared at " +
                      where(p.getNameRange().Start))
                         .str());
@@ -214,12 +210,9 @@ static bool bindModelInput(Elaborator &el, const Param &p, Frame &frame,
     frame.dims[d.name] = SDim::sym(d.name);
     frame.dimOrigins[d.name] = "the batch dimension of input '" + p.name + "'";
   }
-  NodeAttr nameAttr;
-  nameAttr.name = "name";
-  nameAttr.kind = NodeAttr::Kind::Text;
-  nameAttr.text = p.name;
-  Value v = el.addNode(OpKind::Input, {}, TensorType{*dt, shape}, {nameAttr},
-                       p.nameRange.Start, frame,
+  Value v = el.addNode({}, TensorType{*dt, shape},
+                       OpAttrs<OpKind::Input>{p.name}, p.nameRange.Start,
+                       frame,
                        "input '" + p.name + "' declared at " +
                            el.where(p.nameRange.Start));
   el.graph.inputs.push_back(v.node);

@@ -1,6 +1,7 @@
 //===- Program.cpp - The checked program and its printed form -------------===//
 //
-// Accessors of the checked program and printProgram(), the user-facing text
+// The op registry read from Ops.def (names, sources, typed attributes),
+// accessors of the checked program and printProgram(), the user-facing text
 // of `modelc --emit=sema`: per model the instantiations and their
 // dimension bindings, every value with its type and source location, the
 // parameter and state tables; then the data and train configurations.
@@ -12,19 +13,48 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
 
+#include <cassert>
+
 using namespace modelc;
 using namespace modelc::sema;
 
+namespace {
+/// One row of Ops.def.
+struct OpRow {
+  const char *name;
+  OpSource source;
+  std::vector<llvm::StringRef> attrNames;
+};
+} // namespace
+
+/// Ops.def as a table indexed by OpKind.
+static const std::vector<OpRow> &opRows() {
+#define MODELC_ATTR(Type, Field) #Field,
+#define MODELC_OP(Kind, Name, Source, Attrs) {Name, OpSource::Source, {Attrs}},
+  static const std::vector<OpRow> rows = {
+#include "modelc/Sema/Ops.def"
+  };
+  return rows;
+}
+
 llvm::StringRef sema::getOpKindName(OpKind kind) {
-  static const char *const names[] = {
-      "input", "label", "param", "constant", "add", "sub", "mul", "div",
-      "pow", "max", "min", "cmp", "neg", "abs", "exp", "log", "sqrt", "relu",
-      "gelu", "tanh", "sigmoid", "cast", "matmul", "conv2d", "max_pool2d",
-      "avg_pool2d", "softmax", "log_softmax", "reduce_sum", "reduce_mean",
-      "reduce_max", "argmax", "reshape", "flatten", "transpose", "concat",
-      "dropout", "batch_norm", "layer_norm", "embedding", "cross_entropy",
-      "mse_loss", "l1_loss", "bce_with_logits"};
-  return names[unsigned(kind)];
+  return opRows()[unsigned(kind)].name;
+}
+
+std::optional<OpKind> sema::lookupOpKind(llvm::StringRef name) {
+  const std::vector<OpRow> &rows = opRows();
+  for (unsigned i = 0; i < rows.size(); ++i)
+    if (name == rows[i].name)
+      return OpKind(i);
+  return std::nullopt;
+}
+
+OpSource sema::getOpSource(OpKind kind) {
+  return opRows()[unsigned(kind)].source;
+}
+
+std::vector<llvm::StringRef> sema::getOpAttrNames(OpKind kind) {
+  return opRows()[unsigned(kind)].attrNames;
 }
 
 bool sema::isLossKind(OpKind kind) {
@@ -32,27 +62,65 @@ bool sema::isLossKind(OpKind kind) {
          kind == OpKind::L1Loss || kind == OpKind::BCEWithLogits;
 }
 
-const NodeAttr *Node::getAttr(llvm::StringRef name) const {
-  for (const NodeAttr &a : attrs)
-    if (a.name == name)
-      return &a;
-  return nullptr;
+/// A node attribute of each attribute type.
+static NodeAttr makeAttr(const char *name, int64_t v) {
+  return {name, {v}, 0, "", NodeAttr::Kind::Int};
+}
+static NodeAttr makeAttr(const char *name, const std::vector<int64_t> &v) {
+  return {name, v, 0, "", NodeAttr::Kind::Ints};
+}
+static NodeAttr makeAttr(const char *name, double v) {
+  return {name, {}, v, "", NodeAttr::Kind::Number};
+}
+static NodeAttr makeAttr(const char *name, const std::string &v) {
+  return {name, {}, 0, v, NodeAttr::Kind::Text};
 }
 
-std::vector<int64_t> Node::getInts(llvm::StringRef name) const {
-  const NodeAttr *a = getAttr(name);
-  return a ? a->ints : std::vector<int64_t>();
+/// Reads attribute `i` of `n` (named `name`) into a field of each type.
+static const NodeAttr &attrAt(const Node &n, unsigned i, const char *name,
+                              NodeAttr::Kind kind) {
+  assert(i < n.attrs.size() && n.attrs[i].name == name &&
+         n.attrs[i].kind == kind && "node attributes out of Ops.def order");
+  (void)name;
+  (void)kind;
+  return n.attrs[i];
+}
+static void readAttr(const Node &n, unsigned i, const char *name,
+                     int64_t &v) {
+  v = attrAt(n, i, name, NodeAttr::Kind::Int).ints[0];
+}
+static void readAttr(const Node &n, unsigned i, const char *name,
+                     std::vector<int64_t> &v) {
+  v = attrAt(n, i, name, NodeAttr::Kind::Ints).ints;
+}
+static void readAttr(const Node &n, unsigned i, const char *name, double &v) {
+  v = attrAt(n, i, name, NodeAttr::Kind::Number).number;
+}
+static void readAttr(const Node &n, unsigned i, const char *name,
+                     std::string &v) {
+  v = attrAt(n, i, name, NodeAttr::Kind::Text).text;
 }
 
-double Node::getNumber(llvm::StringRef name, double dflt) const {
-  const NodeAttr *a = getAttr(name);
-  return a ? a->number : dflt;
-}
+// OpAttrs<K>::toList and OpAttrs<K>::fromNode of every op of Ops.def.
+#define MODELC_ATTR(Type, Field) list.push_back(makeAttr(#Field, Field));
+#define MODELC_OP(Kind, Name, Source, Attrs)                                   \
+  std::vector<NodeAttr> OpAttrs<OpKind::Kind>::toList() const {                \
+    std::vector<NodeAttr> list;                                                \
+    Attrs return list;                                                         \
+  }
+#include "modelc/Sema/Ops.def"
 
-std::string Node::getText(llvm::StringRef name) const {
-  const NodeAttr *a = getAttr(name);
-  return a ? a->text : std::string();
-}
+#define MODELC_ATTR(Type, Field) readAttr(node, i++, #Field, attrs.Field);
+#define MODELC_OP(Kind, Name, Source, Attrs)                                   \
+  OpAttrs<OpKind::Kind> OpAttrs<OpKind::Kind>::fromNode(const Node &node) {    \
+    assert(node.kind == OpKind::Kind && "attributes of another op");          \
+    OpAttrs attrs;                                                             \
+    unsigned i = 0;                                                            \
+    Attrs (void)i;                                                             \
+    (void)node;                                                                \
+    return attrs;                                                              \
+  }
+#include "modelc/Sema/Ops.def"
 
 std::string sema::formatNumber(double v) {
   std::string s;
@@ -90,8 +158,7 @@ static void printAttrs(llvm::raw_ostream &os, const Node &n) {
       os << formatNumber(a.number);
     else if (a.kind == NodeAttr::Kind::Text)
       os << '"' << a.text << '"';
-    else if (a.ints.size() == 1 && a.name != "axes" && a.name != "shape" &&
-             a.name != "permutation")
+    else if (a.kind == NodeAttr::Kind::Int)
       os << a.ints[0];
     else {
       os << '[';

@@ -89,9 +89,9 @@ static bool checkLoss(DiagnosticEngine &diags, const Field &f, Graph &graph,
                        {out.rank() ? out.shape[0] : SDim::fixed(1)}};
   if (data && data->labelType == DType::F32 && out.rank() == 2)
     labelType.shape.push_back(out.shape[1]);
-  Value label = el.addNode(OpKind::Label, {}, labelType,
-                           {textAttr("name", "label")}, f.nameRange.Start,
-                           frame, "the labels of the data set");
+  Value label = el.addNode({}, labelType, OpAttrs<OpKind::Label>{"label"},
+                           f.nameRange.Start, frame,
+                           "the labels of the data set");
   frame.vars["label"] = label;
   graph.label = label.node;
   Value loss = el.eval(*f.value, frame);

@@ -1,10 +1,13 @@
 //===- Types.cpp - Element types, shapes and broadcasting -----------------===//
 //
-// Printing of element types and shapes, and the broadcasting rule.
+// Printing of element types and shapes, and the broadcasting rule over
+// symbolic dimensions (the alignment itself is modelsupport/ShapeArith.h's).
 //
 //===----------------------------------------------------------------------===//
 
 #include "modelc/Sema/Types.h"
+
+#include "modelsupport/ShapeArith.h"
 
 #include "llvm/ADT/StringSwitch.h"
 
@@ -78,23 +81,14 @@ std::string TensorType::str() const {
 std::optional<Shape> sema::broadcastShapes(llvm::ArrayRef<SDim> a,
                                            llvm::ArrayRef<SDim> b,
                                            unsigned *badDim) {
-  size_t rank = std::max(a.size(), b.size());
-  Shape result(rank);
-  for (size_t i = 0; i < rank; ++i) {
-    SDim da = i < a.size() ? a[a.size() - 1 - i] : SDim::fixed(1);
-    SDim db = i < b.size() ? b[b.size() - 1 - i] : SDim::fixed(1);
-    SDim &out = result[rank - 1 - i];
-    if (da == db)
-      out = da;
-    else if (da.is(1))
-      out = db;
-    else if (db.is(1))
-      out = da;
-    else {
-      if (badDim)
-        *badDim = i;
-      return std::nullopt;
-    }
-  }
-  return result;
+  // A symbolic dimension joins only itself or the static size 1.
+  auto join = [](const SDim &da, const SDim &db) -> std::optional<SDim> {
+    if (da == db || db.is(1))
+      return da;
+    if (da.is(1))
+      return db;
+    return std::nullopt;
+  };
+  return modelsupport::broadcastShapesWith(a, b, SDim::fixed(1), join,
+                                           badDim);
 }

@@ -1,12 +1,16 @@
 //===- ShapeUtils.h - Shape rules shared by mdl ops -------------*- C++ -*-===//
 //
 // Broadcasting and axis helpers used by the mdl ops' result-type inference
-// and reusable by lowering (which must apply the same rules).
+// and reusable by lowering (which must apply the same rules): MLIR-typed
+// wrappers over the pure arithmetic of modelsupport/ShapeArith.h, which
+// semantic analysis shares.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef MDL_SHAPEUTILS_H
 #define MDL_SHAPEUTILS_H
+
+#include "modelsupport/ShapeArith.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
@@ -28,7 +32,7 @@ broadcastShapes(llvm::ArrayRef<int64_t> lhs, llvm::ArrayRef<int64_t> rhs);
 bool isBroadcastableTo(llvm::ArrayRef<int64_t> from, llvm::ArrayRef<int64_t> to);
 
 /// Normalises `axis` in [-rank, rank) to [0, rank); std::nullopt if outside.
-std::optional<int64_t> normalizeAxis(int64_t axis, int64_t rank);
+using modelsupport::normalizeAxis;
 
 /// Formats a shape as "?x3x4" ("scalar" for rank 0) for messages.
 std::string formatShape(llvm::ArrayRef<int64_t> shape);

@@ -3,7 +3,7 @@
 // Semantic analysis evaluates each model symbolically: every call of a
 // shape-generic function is instantiated at its call site and inlined, so a
 // model becomes a flat dataflow graph of typed tensor operations (Node) whose
-// kinds mirror the `mdl` dialect's ops. The graph also holds the loss built
+// kinds, listed once in Ops.def, mirror the `mdl` dialect's ops. The graph also holds the loss built
 // from the train block, the parameter table (stable names such as
 // `linear_0.weight`), the state table (batch-norm running statistics) and a
 // record of every instantiation. The data and train configurations are
@@ -33,46 +33,80 @@ class FuncDecl;
 
 namespace sema {
 
-/// The operations of a checked model graph (one per `mdl` op family).
+/// The operations of a checked model graph (one per `mdl` op family), in
+/// the order of Ops.def.
 enum class OpKind {
-  Input,   ///< the model's input (function argument)
-  Label,   ///< the labels of a batch (train/eval functions only)
-  Param,   ///< reads a parameter (attr: symbol)
-  Constant, ///< a scalar splat (attr: value)
-  // Elementwise, broadcasting.
-  Add, Sub, Mul, Div, Pow, Max, Min,
-  Cmp,     ///< comparison (attr: predicate) -> bool
-  // Elementwise unary.
-  Neg, Abs, Exp, Log, Sqrt, Relu, Gelu, Tanh, Sigmoid,
-  Cast,    ///< element type conversion
-  // Products.
-  MatMul, Conv2D, MaxPool2D, AvgPool2D,
-  // Normalisations and reductions.
-  Softmax, LogSoftmax, ReduceSum, ReduceMean, ReduceMax, Argmax,
-  // Shapes.
-  Reshape, Flatten, Transpose, Concat,
-  // Layers with training-dependent behaviour.
-  Dropout, BatchNorm, LayerNorm, Embedding,
-  // Losses (scalar f32 results).
-  CrossEntropy, MSELoss, L1Loss, BCEWithLogits,
+#define MODELC_OP(Kind, Name, Source, Attrs) Kind,
+#include "modelc/Sema/Ops.def"
+};
+
+/// The number of OpKinds.
+inline constexpr unsigned kNumOpKinds = 0
+#define MODELC_OP(Kind, Name, Source, Attrs) +1
+#include "modelc/Sema/Ops.def"
+    ;
+
+/// How semantic analysis produces an op (the Source column of Ops.def).
+enum class OpSource {
+  Leaf,     ///< an input, label, parameter or literal
+  Operator, ///< an operator of the language (`+`, `@`, `<`, unary `-`)
+  Builtin,  ///< exactly one entry of the builtin table
 };
 
 /// The op's name as printed by --emit=sema ("add", "conv2d", ...).
 llvm::StringRef getOpKindName(OpKind kind);
+/// The op named `name` (the inverse of getOpKindName), or std::nullopt.
+std::optional<OpKind> lookupOpKind(llvm::StringRef name);
+/// How semantic analysis produces `kind`.
+OpSource getOpSource(OpKind kind);
+/// The names of `kind`'s attributes, in their fixed order.
+std::vector<llvm::StringRef> getOpAttrNames(OpKind kind);
 /// True for the four loss kinds.
 bool isLossKind(OpKind kind);
 
-/// A named compile-time attribute of a node.
+/// A named compile-time attribute of a node, as --emit=sema prints it. Nodes
+/// are given and read their attributes through OpAttrs below.
 struct NodeAttr {
   std::string name;
-  /// Integer payload (strides, axes, shapes, ...).
+  /// Integer payload (Int: one value; Ints: strides, axes, shapes, ...).
   std::vector<int64_t> ints;
   /// Floating-point payload (rate, epsilon, constant value, ...).
   double number = 0;
   /// String payload (predicate, symbol names, reduction).
   std::string text;
-  enum class Kind { Ints, Number, Text } kind = Kind::Ints;
+  enum class Kind { Int, Ints, Number, Text } kind = Kind::Ints;
 };
+
+struct Node;
+
+/// The C++ types of the attribute types of Ops.def.
+namespace attrtype {
+using Int = int64_t;
+using Ints = std::vector<int64_t>;
+using Number = double;
+using Text = std::string;
+} // namespace attrtype
+
+/// The typed attributes of op `K`: one field per MODELC_ATTR of Ops.def, in
+/// its order. Sema builds a node's attribute list with toList(); MLIRGen
+/// reads it back with attrsOf<K>(node).
+template <OpKind K> struct OpAttrs;
+
+#define MODELC_ATTR(Type, Field) attrtype::Type Field{};
+#define MODELC_OP(Kind, Name, Source, Attrs)                                   \
+  template <> struct OpAttrs<OpKind::Kind> {                                   \
+    Attrs                                                                      \
+    /** The node attribute list, in declaration order. */                     \
+    std::vector<NodeAttr> toList() const;                                      \
+    /** Reads the attributes of a node of this kind. */                       \
+    static OpAttrs fromNode(const Node &node);                                 \
+  };
+#include "modelc/Sema/Ops.def"
+
+/// The typed attributes of `node`, which must be of kind `K`.
+template <OpKind K> OpAttrs<K> attrsOf(const Node &node) {
+  return OpAttrs<K>::fromNode(node);
+}
 
 /// One operation of a model graph. Operands always precede their users.
 struct Node {
@@ -81,7 +115,8 @@ struct Node {
   std::vector<unsigned> operands;
   /// The result type.
   TensorType type;
-  /// Attributes, in a fixed order per kind.
+  /// Attributes, in the order Ops.def gives for the kind (written and read
+  /// through OpAttrs).
   std::vector<NodeAttr> attrs;
   /// Where the op comes from: innermost source location first, then each
   /// enclosing call site (the instantiation chain).
@@ -93,14 +128,6 @@ struct Node {
   /// diagnostics ("weight declared at nn.model:3:9", "relu at cnn.model:4:5").
   std::string origin;
 
-  /// The attribute `name`, or nullptr.
-  const NodeAttr *getAttr(llvm::StringRef name) const;
-  /// Integer list attribute `name` (empty if absent).
-  std::vector<int64_t> getInts(llvm::StringRef name) const;
-  /// Number attribute `name` (`dflt` if absent).
-  double getNumber(llvm::StringRef name, double dflt = 0) const;
-  /// Text attribute `name` (empty if absent).
-  std::string getText(llvm::StringRef name) const;
 };
 
 /// How a parameter or state tensor is initialised (mirrors #mdl.init).

@@ -1,0 +1,320 @@
+//===- OpEmitters.cpp - One mdl emitter per op of the registry ------------===//
+//
+// How each op of Ops.def becomes `mdl`: a table of emitters indexed by
+// OpKind, which a static_assert keeps complete and in the order of Ops.def.
+// The emitters read a node's attributes through its typed OpAttrs. Most are
+// one op; dropout (train: mdl.dropout with a derived seed; eval: identity)
+// and batch norm (train: batch statistics plus the running-statistics update
+// through mdl.state_read / mdl.state_write; eval: the running statistics)
+// depend on the function's role, and the losses are summed in @eval_metrics.
+//
+// Walking the graph, types and locations are FunctionEmitter.cpp's; the
+// shape rules that decide the nodes' types are Sema's, checked again by the
+// mdl ops' result-type inference.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FunctionEmitter.h"
+
+#include "mdl/MDLOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+#include <iterator>
+
+using namespace modelc;
+using namespace modelc::sema;
+namespace mdl = mlir::mdl;
+using llvm::ArrayRef;
+using mlir::Location;
+
+static mlir::Value emitInput(FunctionEmitter &fe, const Node &,
+                             ArrayRef<mlir::Value>, Location) {
+  return fe.input;
+}
+
+static mlir::Value emitLabel(FunctionEmitter &fe, const Node &,
+                             ArrayRef<mlir::Value>, Location) {
+  return fe.labels;
+}
+
+static mlir::Value emitParam(FunctionEmitter &fe, const Node &n,
+                             ArrayRef<mlir::Value>, Location l) {
+  mlir::OpBuilder &b = fe.builder();
+  return mdl::ParamOp::create(
+      b, l, FunctionEmitter::toType(b, n.type),
+      mlir::FlatSymbolRefAttr::get(b.getContext(),
+                                   attrsOf<OpKind::Param>(n).symbol));
+}
+
+static mlir::Value emitConstant(FunctionEmitter &fe, const Node &n,
+                                ArrayRef<mlir::Value>, Location l) {
+  mlir::Type elt =
+      FunctionEmitter::toType(fe.builder(), n.type).getElementType();
+  return fe.scalar(attrsOf<OpKind::Constant>(n).value, elt, l);
+}
+
+/// An op of one operand alone (the unary elementwise ops).
+template <typename Op>
+static mlir::Value emitUnary(FunctionEmitter &fe, const Node &,
+                             ArrayRef<mlir::Value> ops, Location l) {
+  return Op::create(fe.builder(), l, ops[0]).getResult();
+}
+
+/// An op of two operands alone (binary elementwise ops, matmul, embedding).
+template <typename Op>
+static mlir::Value emitBinary(FunctionEmitter &fe, const Node &,
+                              ArrayRef<mlir::Value> ops, Location l) {
+  return Op::create(fe.builder(), l, ops[0], ops[1]).getResult();
+}
+
+static mlir::Value emitCmp(FunctionEmitter &fe, const Node &n,
+                           ArrayRef<mlir::Value> ops, Location l) {
+  mlir::OpBuilder &b = fe.builder();
+  auto pred = mdl::symbolizeCmpPredicate(attrsOf<OpKind::Cmp>(n).predicate);
+  return mdl::CmpOp::create(
+      b, l, mdl::CmpPredicateAttr::get(b.getContext(), *pred), ops[0], ops[1]);
+}
+
+static mlir::Value emitCast(FunctionEmitter &fe, const Node &n,
+                            ArrayRef<mlir::Value> ops, Location l) {
+  mlir::OpBuilder &b = fe.builder();
+  return mdl::CastOp::create(
+      b, l, ops[0], FunctionEmitter::toType(b, n.type).getElementType());
+}
+
+static mlir::Value emitConv2D(FunctionEmitter &fe, const Node &n,
+                              ArrayRef<mlir::Value> ops, Location l) {
+  mlir::OpBuilder &b = fe.builder();
+  OpAttrs<OpKind::Conv2D> a = attrsOf<OpKind::Conv2D>(n);
+  return mdl::Conv2DOp::create(
+      b, l, ops[0], ops[1], ops.size() > 2 ? ops[2] : mlir::Value(),
+      b.getDenseI64ArrayAttr(a.stride), b.getDenseI64ArrayAttr(a.padding),
+      b.getDenseI64ArrayAttr(a.dilation), b.getI64IntegerAttr(a.groups));
+}
+
+/// max_pool2d and avg_pool2d.
+template <OpKind K, typename Op>
+static mlir::Value emitPool(FunctionEmitter &fe, const Node &n,
+                            ArrayRef<mlir::Value> ops, Location l) {
+  mlir::OpBuilder &b = fe.builder();
+  OpAttrs<K> a = attrsOf<K>(n);
+  return Op::create(b, l, ops[0], b.getDenseI64ArrayAttr(a.kernel),
+                    b.getDenseI64ArrayAttr(a.stride),
+                    b.getDenseI64ArrayAttr(a.padding));
+}
+
+/// softmax and log_softmax.
+template <OpKind K, typename Op>
+static mlir::Value emitSoftmax(FunctionEmitter &fe, const Node &n,
+                               ArrayRef<mlir::Value> ops, Location l) {
+  mlir::OpBuilder &b = fe.builder();
+  return Op::create(b, l, ops[0], b.getI64IntegerAttr(attrsOf<K>(n).axis));
+}
+
+/// reduce_sum, reduce_mean and reduce_max.
+template <OpKind K, typename Op>
+static mlir::Value emitReduce(FunctionEmitter &fe, const Node &n,
+                              ArrayRef<mlir::Value> ops, Location l) {
+  mlir::OpBuilder &b = fe.builder();
+  OpAttrs<K> a = attrsOf<K>(n);
+  return Op::create(b, l, ops[0], b.getDenseI64ArrayAttr(a.axes),
+                    b.getBoolAttr(a.keepdims));
+}
+
+static mlir::Value emitArgmax(FunctionEmitter &fe, const Node &n,
+                              ArrayRef<mlir::Value> ops, Location l) {
+  mlir::OpBuilder &b = fe.builder();
+  return mdl::ArgmaxOp::create(
+      b, l, ops[0], b.getI64IntegerAttr(attrsOf<OpKind::Argmax>(n).axis),
+      b.getBoolAttr(false));
+}
+
+static mlir::Value emitReshape(FunctionEmitter &fe, const Node &n,
+                               ArrayRef<mlir::Value> ops, Location l) {
+  mlir::OpBuilder &b = fe.builder();
+  return mdl::ReshapeOp::create(
+      b, l, ops[0], b.getDenseI64ArrayAttr(attrsOf<OpKind::Reshape>(n).shape));
+}
+
+static mlir::Value emitFlatten(FunctionEmitter &fe, const Node &n,
+                               ArrayRef<mlir::Value> ops, Location l) {
+  mlir::OpBuilder &b = fe.builder();
+  return mdl::FlattenOp::create(
+      b, l, ops[0], b.getI64IntegerAttr(attrsOf<OpKind::Flatten>(n).start_dim),
+      b.getI64IntegerAttr(-1));
+}
+
+static mlir::Value emitTranspose(FunctionEmitter &fe, const Node &n,
+                                 ArrayRef<mlir::Value> ops, Location l) {
+  mlir::OpBuilder &b = fe.builder();
+  return mdl::TransposeOp::create(
+      b, l, ops[0],
+      b.getDenseI64ArrayAttr(attrsOf<OpKind::Transpose>(n).permutation));
+}
+
+static mlir::Value emitConcat(FunctionEmitter &fe, const Node &n,
+                              ArrayRef<mlir::Value> ops, Location l) {
+  mlir::OpBuilder &b = fe.builder();
+  return mdl::ConcatOp::create(
+      b, l, ops, b.getI64IntegerAttr(attrsOf<OpKind::Concat>(n).axis));
+}
+
+static mlir::Value emitDropout(FunctionEmitter &fe, const Node &n,
+                               ArrayRef<mlir::Value> ops, Location l) {
+  if (fe.isEval())
+    return ops[0];
+  mlir::Value seed = fe.nextDropoutSeed(l);
+  mlir::OpBuilder &b = fe.builder();
+  return mdl::DropoutOp::create(
+             b, l, ops[0], seed,
+             b.getF64FloatAttr(attrsOf<OpKind::Dropout>(n).rate))
+      .getOutput();
+}
+
+/// The number of values per channel of batch norm's input, as a rank-0
+/// tensor of `elt` (computed at run time when the batch is symbolic).
+static mlir::Value perChannelCount(FunctionEmitter &fe, const Node &n,
+                                   mlir::Value input, mlir::Type elt,
+                                   Location l) {
+  mlir::OpBuilder &b = fe.builder();
+  int64_t perSample = 1;
+  for (size_t i = 2; i < n.type.shape.size(); ++i)
+    perSample *= n.type.shape[i].size;
+  if (!n.type.shape[0].isSymbolic())
+    return fe.scalar(double(perSample * n.type.shape[0].size), elt, l);
+  mlir::Value dim = mlir::tensor::DimOp::create(b, l, input, 0);
+  mlir::Value i64 = mlir::arith::IndexCastOp::create(b, l, b.getI64Type(), dim);
+  mlir::Value f = mlir::arith::SIToFPOp::create(b, l, elt, i64);
+  mlir::Value t = mlir::tensor::FromElementsOp::create(
+      b, l, mlir::RankedTensorType::get({}, elt), mlir::ValueRange{f});
+  return mdl::MulOp::create(b, l, t, fe.scalar(double(perSample), elt, l));
+}
+
+static mlir::Value emitBatchNorm(FunctionEmitter &fe, const Node &n,
+                                 ArrayRef<mlir::Value> ops, Location l) {
+  mlir::OpBuilder &b = fe.builder();
+  OpAttrs<OpKind::BatchNorm> a = attrsOf<OpKind::BatchNorm>(n);
+  auto cType =
+      FunctionEmitter::toType(b, TensorType{n.type.dtype, {n.type.shape[1]}});
+  auto meanSym = mlir::FlatSymbolRefAttr::get(b.getContext(), a.running_mean);
+  auto varSym = mlir::FlatSymbolRefAttr::get(b.getContext(), a.running_var);
+  mlir::Value rm = mdl::StateReadOp::create(b, l, cType, meanSym);
+  mlir::Value rv = mdl::StateReadOp::create(b, l, cType, varSym);
+  if (fe.isEval())
+    return mdl::BatchNormEvalOp::create(b, l, ops[0], ops[1], ops[2], rm, rv,
+                                        b.getF64FloatAttr(a.epsilon));
+  auto bn = mdl::BatchNormTrainOp::create(b, l, ops[0], ops[1], ops[2],
+                                          b.getF64FloatAttr(a.epsilon),
+                                          b.getF64FloatAttr(a.momentum));
+  // running = (1 - momentum) * running + momentum * batch statistic, with
+  // the unbiased variance n/(n-1) * v (n = elements per channel).
+  mlir::Type elt = cType.getElementType();
+  mlir::Value keep = fe.scalar(1 - a.momentum, elt, l);
+  mlir::Value take = fe.scalar(a.momentum, elt, l);
+  auto blend = [&](mlir::Value run, mlir::Value stat) {
+    mlir::Value x = mdl::MulOp::create(b, l, run, keep);
+    mlir::Value y = mdl::MulOp::create(b, l, stat, take);
+    return mdl::AddOp::create(b, l, x, y).getResult();
+  };
+  mlir::Value count = perChannelCount(fe, n, ops[0], elt, l);
+  mlir::Value countM1 = mdl::SubOp::create(b, l, count, fe.scalar(1, elt, l));
+  mlir::Value factor = mdl::DivOp::create(b, l, count, countM1);
+  mlir::Value unbiased = mdl::MulOp::create(b, l, bn.getBatchVar(), factor);
+  mdl::StateWriteOp::create(b, l, meanSym, blend(rm, bn.getBatchMean()));
+  mdl::StateWriteOp::create(b, l, varSym, blend(rv, unbiased));
+  return bn.getOutput();
+}
+
+static mlir::Value emitLayerNorm(FunctionEmitter &fe, const Node &n,
+                                 ArrayRef<mlir::Value> ops, Location l) {
+  mlir::OpBuilder &b = fe.builder();
+  return mdl::LayerNormOp::create(
+      b, l, ops[0], ops[1], ops[2],
+      b.getF64FloatAttr(attrsOf<OpKind::LayerNorm>(n).epsilon));
+}
+
+/// A loss with its reduction: the node's own, or `sum` in @eval_metrics.
+template <OpKind K, typename Op>
+static mlir::Value emitLoss(FunctionEmitter &fe, const Node &n,
+                            ArrayRef<mlir::Value> ops, Location l) {
+  mlir::OpBuilder &b = fe.builder();
+  auto r = fe.sumsLosses() ? mdl::Reduction::sum
+                           : *mdl::symbolizeReduction(attrsOf<K>(n).reduction);
+  return Op::create(b, l, mdl::ReductionAttr::get(b.getContext(), r), ops[0],
+                    ops[1]);
+}
+
+namespace {
+/// One row of the emitter table.
+struct EmitterEntry {
+  OpKind kind;
+  OpEmitter emit;
+};
+} // namespace
+
+/// The emitter of every op, in the order of Ops.def.
+static constexpr EmitterEntry kEmitters[] = {
+    {OpKind::Input, emitInput},
+    {OpKind::Label, emitLabel},
+    {OpKind::Param, emitParam},
+    {OpKind::Constant, emitConstant},
+    {OpKind::Add, emitBinary<mdl::AddOp>},
+    {OpKind::Sub, emitBinary<mdl::SubOp>},
+    {OpKind::Mul, emitBinary<mdl::MulOp>},
+    {OpKind::Div, emitBinary<mdl::DivOp>},
+    {OpKind::Pow, emitBinary<mdl::PowOp>},
+    {OpKind::Max, emitBinary<mdl::MaxOp>},
+    {OpKind::Min, emitBinary<mdl::MinOp>},
+    {OpKind::Cmp, emitCmp},
+    {OpKind::Neg, emitUnary<mdl::NegOp>},
+    {OpKind::Abs, emitUnary<mdl::AbsOp>},
+    {OpKind::Exp, emitUnary<mdl::ExpOp>},
+    {OpKind::Log, emitUnary<mdl::LogOp>},
+    {OpKind::Sqrt, emitUnary<mdl::SqrtOp>},
+    {OpKind::Relu, emitUnary<mdl::ReluOp>},
+    {OpKind::Gelu, emitUnary<mdl::GeluOp>},
+    {OpKind::Tanh, emitUnary<mdl::TanhOp>},
+    {OpKind::Sigmoid, emitUnary<mdl::SigmoidOp>},
+    {OpKind::Cast, emitCast},
+    {OpKind::MatMul, emitBinary<mdl::MatmulOp>},
+    {OpKind::Conv2D, emitConv2D},
+    {OpKind::MaxPool2D, emitPool<OpKind::MaxPool2D, mdl::MaxPool2DOp>},
+    {OpKind::AvgPool2D, emitPool<OpKind::AvgPool2D, mdl::AvgPool2DOp>},
+    {OpKind::Softmax, emitSoftmax<OpKind::Softmax, mdl::SoftmaxOp>},
+    {OpKind::LogSoftmax, emitSoftmax<OpKind::LogSoftmax, mdl::LogSoftmaxOp>},
+    {OpKind::ReduceSum, emitReduce<OpKind::ReduceSum, mdl::ReduceSumOp>},
+    {OpKind::ReduceMean, emitReduce<OpKind::ReduceMean, mdl::ReduceMeanOp>},
+    {OpKind::ReduceMax, emitReduce<OpKind::ReduceMax, mdl::ReduceMaxOp>},
+    {OpKind::Argmax, emitArgmax},
+    {OpKind::Reshape, emitReshape},
+    {OpKind::Flatten, emitFlatten},
+    {OpKind::Transpose, emitTranspose},
+    {OpKind::Concat, emitConcat},
+    {OpKind::Dropout, emitDropout},
+    {OpKind::BatchNorm, emitBatchNorm},
+    {OpKind::LayerNorm, emitLayerNorm},
+    {OpKind::Embedding, emitBinary<mdl::EmbeddingOp>},
+    {OpKind::CrossEntropy, emitLoss<OpKind::CrossEntropy, mdl::CrossEntropyOp>},
+    {OpKind::MSELoss, emitLoss<OpKind::MSELoss, mdl::MSELossOp>},
+    {OpKind::L1Loss, emitLoss<OpKind::L1Loss, mdl::L1LossOp>},
+    {OpKind::BCEWithLogits,
+     emitLoss<OpKind::BCEWithLogits, mdl::BCEWithLogitsOp>},
+};
+
+/// True when row i of kEmitters is OpKind i and every OpKind has a row.
+static constexpr bool coversEveryOpInOrder() {
+  if (std::size(kEmitters) != kNumOpKinds)
+    return false;
+  for (unsigned i = 0; i < kNumOpKinds; ++i)
+    if (kEmitters[i].kind != OpKind(i) || !kEmitters[i].emit)
+      return false;
+  return true;
+}
+static_assert(coversEveryOpInOrder(),
+              "kEmitters needs one emitter per op of Ops.def, in its order");
+
+OpEmitter modelc::getOpEmitter(OpKind kind) {
+  return kEmitters[unsigned(kind)].emit;
+}
