@@ -1,7 +1,9 @@
 //===- GradientBuilder.cpp - Building blocks of mdl gradient rules --------===//
 //
 // Implements GradientBuilder: the arithmetic, mask, reduction, reshape and
-// unbroadcast helpers that the per-op gradient rules are written with.
+// unbroadcast helpers that the per-op gradient rules are written with, and
+// its first-failure-wins error state (every helper is a no-op returning a
+// null Value after a failure).
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,20 +24,22 @@ GradientBuilder::GradientBuilder(Operation *op, OpBuilder &builder,
 }
 
 void GradientBuilder::set(unsigned i, Value value) {
-  if (needed[i])
+  if (needed[i] && !hasFailed)
     operandGrads[i] = value;
 }
 
-LogicalResult GradientBuilder::fail(const Twine &message) {
-  return op->emitOpError("cannot be differentiated: ") << message;
+void GradientBuilder::fail(const Twine &message) {
+  if (!hasFailed)
+    op->emitOpError("cannot be differentiated: ") << message;
+  hasFailed = true;
 }
 
 /// Sums `value` over the dimensions that broadcasting added or stretched to
 /// reach its shape from `target`: leading extra dimensions are dropped,
 /// stretched size-1 dimensions kept as 1.
-LogicalResult GradientBuilder::setReduced(unsigned i, Value value) {
-  if (!needed[i])
-    return success();
+void GradientBuilder::setReduced(unsigned i, Value value) {
+  if (!needed[i] || hasFailed)
+    return;
   auto target = cast<RankedTensorType>(op->getOperand(i).getType());
   auto shape = cast<RankedTensorType>(value.getType()).getShape();
   int64_t lead = shape.size() - target.getRank();
@@ -52,36 +56,29 @@ LogicalResult GradientBuilder::setReduced(unsigned i, Value value) {
                 " was broadcast through a dynamic dimension; its gradient "
                 "cannot be summed back to its shape");
   operandGrads[i] = value;
-  return success();
 }
 
-Value GradientBuilder::add(Value a, Value c) {
-  return AddOp::create(b, loc, a, c);
-}
-Value GradientBuilder::sub(Value a, Value c) {
-  return SubOp::create(b, loc, a, c);
-}
-Value GradientBuilder::mul(Value a, Value c) {
-  return MulOp::create(b, loc, a, c);
-}
-Value GradientBuilder::div(Value a, Value c) {
-  return DivOp::create(b, loc, a, c);
-}
-Value GradientBuilder::neg(Value a) { return NegOp::create(b, loc, a); }
+Value GradientBuilder::add(Value a, Value c) { return create<AddOp>(a, c); }
+Value GradientBuilder::sub(Value a, Value c) { return create<SubOp>(a, c); }
+Value GradientBuilder::mul(Value a, Value c) { return create<MulOp>(a, c); }
+Value GradientBuilder::div(Value a, Value c) { return create<DivOp>(a, c); }
+Value GradientBuilder::neg(Value a) { return create<NegOp>(a); }
 
 Value GradientBuilder::scalar(double value, Value like) {
+  if (hasFailed)
+    return Value();
   Type element = cast<RankedTensorType>(like.getType()).getElementType();
   auto type = RankedTensorType::get({}, element);
-  return ConstantOp::create(
-      b, loc, DenseElementsAttr::get(type, b.getFloatAttr(element, value)));
+  return create<ConstantOp>(
+      DenseElementsAttr::get(type, b.getFloatAttr(element, value)));
 }
 
 Value GradientBuilder::select(Value condition, Value a, Value c) {
-  return SelectOp::create(b, loc, condition, a, c);
+  return create<SelectOp>(condition, a, c);
 }
 
 Value GradientBuilder::cmp(CmpPredicate predicate, Value a, Value c) {
-  return CmpOp::create(b, loc, predicate, a, c);
+  return create<CmpOp>(predicate, a, c);
 }
 
 Value GradientBuilder::maskOrZero(Value condition, Value a) {
@@ -89,19 +86,20 @@ Value GradientBuilder::maskOrZero(Value condition, Value a) {
 }
 
 Value GradientBuilder::sumKeep(Value value, ArrayRef<int64_t> axes) {
-  return ReduceSumOp::create(b, loc, value, axes, /*keepdims=*/true);
+  return create<ReduceSumOp>(value, axes, /*keepdims=*/true);
 }
 
 Value GradientBuilder::meanKeep(Value value, ArrayRef<int64_t> axes) {
-  return ReduceMeanOp::create(b, loc, value, axes, /*keepdims=*/true);
+  return create<ReduceMeanOp>(value, axes, /*keepdims=*/true);
 }
 
 Value GradientBuilder::sum(Value value, ArrayRef<int64_t> axes) {
-  return ReduceSumOp::create(b, loc, value, axes, /*keepdims=*/false);
+  return create<ReduceSumOp>(value, axes, /*keepdims=*/false);
 }
 
-FailureOr<Value> GradientBuilder::reshape(Value value,
-                                          ArrayRef<int64_t> shape) {
+Value GradientBuilder::reshape(Value value, ArrayRef<int64_t> shape) {
+  if (hasFailed)
+    return Value();
   auto type = cast<RankedTensorType>(value.getType());
   if (type.getShape() == shape)
     return value;
@@ -109,31 +107,34 @@ FailureOr<Value> GradientBuilder::reshape(Value value,
   for (auto [d, size] : llvm::enumerate(sizes)) {
     if (!ShapedType::isDynamic(size))
       continue;
-    if (d != 0 || !type.isDynamicDim(0))
-      return fail("it would need a reshape to " + formatShape(shape) +
-                  ", which may only have a dynamic leading dimension");
+    if (d != 0 || !type.isDynamicDim(0)) {
+      fail("it would need a reshape to " + formatShape(shape) +
+           ", which may only have a dynamic leading dimension");
+      return Value();
+    }
     size = -1;
   }
   if (!sizes.empty() && sizes[0] != -1 && type.getRank() > 0 &&
-      type.isDynamicDim(0))
-    return fail("it would need a reshape of a dynamic batch to the static "
-                "shape " + formatShape(shape));
-  return Value(ReshapeOp::create(b, loc, value, sizes));
+      type.isDynamicDim(0)) {
+    fail("it would need a reshape of a dynamic batch to the static shape " +
+         formatShape(shape));
+    return Value();
+  }
+  return create<ReshapeOp>(value, sizes);
 }
 
-FailureOr<Value> GradientBuilder::expandLike(Value reduced, Value input,
-                                             ArrayRef<int64_t> axes) {
+Value GradientBuilder::expandLike(Value reduced, Value input,
+                                  ArrayRef<int64_t> axes) {
   auto inputType = cast<RankedTensorType>(input.getType());
   SmallVector<int64_t> keep(inputType.getShape());
   for (int64_t axis : axes)
     keep[axis] = 1;
-  FailureOr<Value> kept = reshape(reduced, keep);
-  if (failed(kept))
-    return failure();
-  return Value(BroadcastToOp::create(b, loc, *kept, input, nullptr));
+  return create<BroadcastToOp>(reshape(reduced, keep), input, nullptr);
 }
 
-FailureOr<Value> GradientBuilder::count(Value value, ArrayRef<int64_t> axes) {
+Value GradientBuilder::count(Value value, ArrayRef<int64_t> axes) {
+  if (hasFailed)
+    return Value();
   auto type = cast<RankedTensorType>(value.getType());
   int64_t reducedStatic = 1, keptStatic = 1;
   bool reducedDynamic = false;
@@ -151,33 +152,31 @@ FailureOr<Value> GradientBuilder::count(Value value, ArrayRef<int64_t> axes) {
   }
   if (!reducedDynamic)
     return scalar(static_cast<double>(reducedStatic), value);
-  if (keptStatic < 0)
-    return fail("a mean over a dynamic dimension next to another dynamic "
-                "dimension is not supported");
+  if (keptStatic < 0) {
+    fail("a mean over a dynamic dimension next to another dynamic "
+         "dimension is not supported");
+    return Value();
+  }
   // Count the dynamic extent at run time: the sum of a broadcast 1.
-  Value ones = BroadcastToOp::create(b, loc, scalar(1.0, value), value,
-                                     nullptr);
+  Value ones = create<BroadcastToOp>(scalar(1.0, value), value, nullptr);
   Value total = sum(ones, allAxes(type.getRank()));
   if (keptStatic == 1)
     return total;
   return div(total, scalar(static_cast<double>(keptStatic), value));
 }
 
-FailureOr<Value> GradientBuilder::perChannel(Value vector, int64_t rank) {
+Value GradientBuilder::perChannel(Value vector, int64_t rank) {
   auto type = cast<RankedTensorType>(vector.getType());
   SmallVector<int64_t> shape{type.getDimSize(0)};
   shape.append(rank - 2, 1);
   return reshape(vector, shape);
 }
 
-FailureOr<Value> GradientBuilder::lossScale(Reduction reduction, Value value) {
+Value GradientBuilder::lossScale(Reduction reduction, Value value) {
   if (reduction == Reduction::sum)
     return scalar(1.0, value);
   int64_t rank = cast<RankedTensorType>(value.getType()).getRank();
-  FailureOr<Value> n = count(value, allAxes(rank));
-  if (failed(n))
-    return failure();
-  return div(scalar(1.0, value), *n);
+  return div(scalar(1.0, value), count(value, allAxes(rank)));
 }
 
 SmallVector<int64_t> mlir::mdl::allAxes(int64_t rank) {
@@ -195,9 +194,9 @@ SmallVector<int64_t> mlir::mdl::normalizedAxes(ArrayRef<int64_t> axes,
 
 /// The mean and variance a normalisation used, shaped to broadcast against
 /// its input.
-static FailureOr<std::pair<Value, Value>>
-normStatistics(GradientBuilder &e, Value x, ArrayRef<int64_t> statAxes,
-               NormKind kind) {
+static std::pair<Value, Value> normStatistics(GradientBuilder &e, Value x,
+                                              ArrayRef<int64_t> statAxes,
+                                              NormKind kind) {
   int64_t rank = getTensorType(x).getRank();
   if (kind == NormKind::Layer) {
     Value mean = e.meanKeep(x, statAxes);
@@ -207,15 +206,12 @@ normStatistics(GradientBuilder &e, Value x, ArrayRef<int64_t> statAxes,
   }
   Value mean = kind == NormKind::Batch ? e.op->getResult(1) : e.op->getOperand(3);
   Value var = kind == NormKind::Batch ? e.op->getResult(2) : e.op->getOperand(4);
-  FailureOr<Value> m = e.perChannel(mean, rank), v = e.perChannel(var, rank);
-  if (failed(m) || failed(v))
-    return failure();
-  return std::make_pair(*m, *v);
+  Value m = e.perChannel(mean, rank);
+  return std::make_pair(m, e.perChannel(var, rank));
 }
 
-LogicalResult mlir::mdl::buildNormGradient(GradientBuilder &e, Value x,
-                                           Value gamma, APFloat epsilon,
-                                           NormKind kind) {
+void mlir::mdl::buildNormGradient(GradientBuilder &e, Value x, Value gamma,
+                                  APFloat epsilon, NormKind kind) {
   int64_t rank = getTensorType(x).getRank();
   int64_t split = rank - getTensorType(gamma).getRank();
   SmallVector<int64_t> statAxes, paramAxes;
@@ -225,25 +221,19 @@ LogicalResult mlir::mdl::buildNormGradient(GradientBuilder &e, Value x,
   }
   if (kind != NormKind::Layer)
     paramAxes = statAxes;
-  auto stats = normStatistics(e, x, statAxes, kind);
-  FailureOr<Value> gammaB =
-      kind == NormKind::Layer ? FailureOr<Value>(gamma) : e.perChannel(gamma, rank);
-  if (failed(stats) || failed(gammaB))
-    return failure();
+  auto [mean, var] = normStatistics(e, x, statAxes, kind);
+  Value gammaB = kind == NormKind::Layer ? gamma : e.perChannel(gamma, rank);
   Value g = e.grad(0);
   Value eps = e.scalar(epsilon.convertToDouble(), x);
-  Value rstd = e.div(e.scalar(1.0, x),
-                     SqrtOp::create(e.b, e.loc, e.add(stats->second, eps)));
-  Value xhat = e.mul(e.sub(x, stats->first), rstd);
+  Value rstd =
+      e.div(e.scalar(1.0, x), e.create<SqrtOp>(e.add(var, eps)));
+  Value xhat = e.mul(e.sub(x, mean), rstd);
   e.set(2, e.sum(g, paramAxes));
   e.set(1, e.sum(e.mul(g, xhat), paramAxes));
-  Value dxhat = e.mul(g, *gammaB);
-  if (kind == NormKind::Eval) {
-    e.set(0, e.mul(dxhat, rstd));
-    return success();
-  }
+  Value dxhat = e.mul(g, gammaB);
+  if (kind == NormKind::Eval)
+    return e.set(0, e.mul(dxhat, rstd));
   Value inner = e.sub(e.sub(dxhat, e.meanKeep(dxhat, statAxes)),
                       e.mul(xhat, e.meanKeep(e.mul(dxhat, xhat), statAxes)));
   e.set(0, e.mul(rstd, inner));
-  return success();
 }

@@ -3,7 +3,11 @@
 // The context a gradient rule runs in (the op, its result adjoints, which
 // operands need adjoints) and the small mdl expressions rules are written
 // with: arithmetic, masks, keep-dims reductions, unbroadcasting, element
-// counts. Internal to the dialect library (GradientRules.cpp).
+// counts. The builder owns failure: the first helper that cannot build its
+// expression reports an error at the op, and from then on every helper
+// returns a null Value and builds nothing, so rules are straight-line maths
+// with no failure handling. Internal to the dialect library
+// (GradientRules.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,7 +21,8 @@
 namespace mlir::mdl {
 
 /// What a gradient rule sees and builds with. Rules read `grad(i)`, check
-/// `needs(j)` and record operand adjoints with `set` / `setReduced`.
+/// `needs(j)` and record operand adjoints with `set` / `setReduced`; the
+/// caller reads the outcome from `status()`.
 class GradientBuilder {
 public:
   GradientBuilder(Operation *op, OpBuilder &builder,
@@ -31,12 +36,25 @@ public:
   /// Records `value` (of exactly operand `i`'s type) as its adjoint.
   void set(unsigned i, Value value);
   /// Sums `value` (of a shape operand `i` broadcasts to) back to operand
-  /// `i`'s shape and records it; fails with an error at the op if it cannot.
-  LogicalResult setReduced(unsigned i, Value value);
-  /// Reports `message` at the op and fails.
-  LogicalResult fail(const Twine &message);
+  /// `i`'s shape and records it; fails if it cannot.
+  void setReduced(unsigned i, Value value);
+  /// Fails with `message`: reported at the op unless an earlier failure was.
+  void fail(const Twine &message);
+  /// Whether a helper or rule has failed.
+  bool failed() const { return hasFailed; }
+  /// failure() once anything failed (its error already reported).
+  LogicalResult status() const { return success(!hasFailed); }
 
-  // Expressions (operands broadcast by the numpy rule).
+  /// `OpT::create(b, loc, args...)`, or a null Value once failed.
+  template <typename OpT, typename... Args>
+  Value create(Args &&...args) {
+    if (hasFailed)
+      return Value();
+    return OpT::create(b, loc, std::forward<Args>(args)...);
+  }
+
+  // Expressions (operands broadcast by the numpy rule); each returns a null
+  // Value, building nothing, once the builder has failed.
   Value add(Value a, Value b);
   Value sub(Value a, Value b);
   Value mul(Value a, Value b);
@@ -55,20 +73,19 @@ public:
   Value sum(Value value, ArrayRef<int64_t> axes);
   /// `value` reshaped to `shape` (-1 for a dynamic leading dimension);
   /// fails when another dimension is dynamic.
-  FailureOr<Value> reshape(Value value, ArrayRef<int64_t> shape);
+  Value reshape(Value value, ArrayRef<int64_t> shape);
   /// A reduction result re-expanded to the input's shape: `reduced` (the
   /// result of reducing `input` over `axes`, keepdims or not) broadcast like
   /// `input`.
-  FailureOr<Value> expandLike(Value reduced, Value input,
-                              ArrayRef<int64_t> axes);
+  Value expandLike(Value reduced, Value input, ArrayRef<int64_t> axes);
   /// The number of elements of `value` each reduction over `axes` covers,
   /// as a 0-d tensor (a constant when those sizes are static).
-  FailureOr<Value> count(Value value, ArrayRef<int64_t> axes);
+  Value count(Value value, ArrayRef<int64_t> axes);
   /// A per-channel vector `C` reshaped to `C x 1 x ...` so that it
   /// broadcasts along dimension 1 of a rank-`rank` tensor.
-  FailureOr<Value> perChannel(Value vector, int64_t rank);
+  Value perChannel(Value vector, int64_t rank);
   /// `1 / count` for a mean-reduced loss over all of `value`, 1 for sum.
-  FailureOr<Value> lossScale(Reduction reduction, Value value);
+  Value lossScale(Reduction reduction, Value value);
 
   Operation *op;
   OpBuilder &b;
@@ -78,6 +95,7 @@ private:
   ArrayRef<Value> resultGrads;
   ArrayRef<bool> needed;
   SmallVectorImpl<Value> &operandGrads;
+  bool hasFailed = false;
 };
 
 /// Which normalisation a norm gradient differentiates.
@@ -93,8 +111,8 @@ enum class NormKind {
 /// dx = rstd * (dxhat - mean(dxhat) - xhat * mean(dxhat * xhat)) where
 /// dxhat = g * gamma (just dxhat * rstd for Eval, whose statistics are
 /// constants).
-LogicalResult buildNormGradient(GradientBuilder &e, Value input, Value gamma,
-                                llvm::APFloat epsilon, NormKind kind);
+void buildNormGradient(GradientBuilder &e, Value input, Value gamma,
+                       llvm::APFloat epsilon, NormKind kind);
 
 /// All axes `0 .. rank-1`.
 SmallVector<int64_t> allAxes(int64_t rank);

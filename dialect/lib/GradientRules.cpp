@@ -3,8 +3,10 @@
 // One short function per differentiable mdl op: given the adjoints of its
 // results (`e.grad(i)`), it builds the adjoints of its float operands
 // (`e.set` / `e.setReduced`, which sums broadcast dimensions back). Forward
-// operands and results are used directly. `attachGradientRules` at the end
-// is the table attaching each rule to its op through GradientOpInterface.
+// operands and results are used directly. Rules hold only their maths: the
+// GradientBuilder reports the first helper that fails and turns the rest
+// into no-ops. `attachGradientRules` at the end is the table attaching each
+// rule to its op through GradientOpInterface.
 // The rule table is documented in docs/autodiff.md.
 //
 //===----------------------------------------------------------------------===//
@@ -25,109 +27,95 @@ using GB = GradientBuilder;
 // Elementwise (binary results are reduced back to each operand's shape)
 //===----------------------------------------------------------------------===//
 
-static LogicalResult rule(AddOp op, GB &e) {
-  return success(succeeded(e.setReduced(0, e.grad())) &&
-                 succeeded(e.setReduced(1, e.grad())));
+static void rule(AddOp op, GB &e) {
+  e.setReduced(0, e.grad());
+  e.setReduced(1, e.grad());
 }
-static LogicalResult rule(SubOp op, GB &e) {
-  return success(succeeded(e.setReduced(0, e.grad())) &&
-                 succeeded(e.setReduced(1, e.neg(e.grad()))));
+static void rule(SubOp op, GB &e) {
+  e.setReduced(0, e.grad());
+  e.setReduced(1, e.neg(e.grad()));
 }
-static LogicalResult rule(MulOp op, GB &e) {
-  return success(succeeded(e.setReduced(0, e.mul(e.grad(), op.getRhs()))) &&
-                 succeeded(e.setReduced(1, e.mul(e.grad(), op.getLhs()))));
+static void rule(MulOp op, GB &e) {
+  e.setReduced(0, e.mul(e.grad(), op.getRhs()));
+  e.setReduced(1, e.mul(e.grad(), op.getLhs()));
 }
 // d(l/r) = g/r, -g*l/r^2 = -(g/r)*y.
-static LogicalResult rule(DivOp op, GB &e) {
+static void rule(DivOp op, GB &e) {
   Value dl = e.div(e.grad(), op.getRhs());
-  return success(succeeded(e.setReduced(0, dl)) &&
-                 succeeded(e.setReduced(1, e.neg(e.mul(dl, op.getResult())))));
+  e.setReduced(0, dl);
+  e.setReduced(1, e.neg(e.mul(dl, op.getResult())));
 }
 // d(l^r) = g*r*l^(r-1), g*y*log(l) (0 where l == 0, as PyTorch).
-static LogicalResult rule(PowOp op, GB &e) {
+static void rule(PowOp op, GB &e) {
   Value l = op.getLhs(), r = op.getRhs(), g = e.grad();
   Value rm1 = e.sub(r, e.scalar(1.0, r));
-  Value dl = e.mul(g, e.mul(r, PowOp::create(e.b, e.loc, l, rm1)));
-  Value logL = e.mul(op.getResult(), LogOp::create(e.b, e.loc, l));
+  Value dl = e.mul(g, e.mul(r, e.create<PowOp>(l, rm1)));
+  Value logL = e.mul(op.getResult(), e.create<LogOp>(l));
   Value isZero = e.cmp(CmpPredicate::eq, l, e.scalar(0.0, l));
   Value dr = e.select(isZero, e.scalar(0.0, l), e.mul(g, logL));
-  return success(succeeded(e.setReduced(0, dl)) &&
-                 succeeded(e.setReduced(1, dr)));
+  e.setReduced(0, dl);
+  e.setReduced(1, dr);
 }
 // Ties send the whole gradient to lhs.
-static LogicalResult minMaxRule(Operation *op, CmpPredicate pred, GB &e) {
+static void minMaxRule(Operation *op, CmpPredicate pred, GB &e) {
   Value l = op->getOperand(0), r = op->getOperand(1), g = e.grad();
   Value lhsWins = e.cmp(pred, l, r);
   Value zero = e.scalar(0.0, g);
-  return success(succeeded(e.setReduced(0, e.select(lhsWins, g, zero))) &&
-                 succeeded(e.setReduced(1, e.select(lhsWins, zero, g))));
+  e.setReduced(0, e.select(lhsWins, g, zero));
+  e.setReduced(1, e.select(lhsWins, zero, g));
 }
-static LogicalResult rule(MaxOp op, GB &e) {
-  return minMaxRule(op, CmpPredicate::ge, e);
-}
-static LogicalResult rule(MinOp op, GB &e) {
-  return minMaxRule(op, CmpPredicate::le, e);
-}
-static LogicalResult rule(NegOp op, GB &e) {
+static void rule(MaxOp op, GB &e) { minMaxRule(op, CmpPredicate::ge, e); }
+static void rule(MinOp op, GB &e) { minMaxRule(op, CmpPredicate::le, e); }
+static void rule(NegOp op, GB &e) {
   e.set(0, e.neg(e.grad()));
-  return success();
 }
 // d|x| = g*sign(x), sign(0) = 0.
-static LogicalResult rule(AbsOp op, GB &e) {
+static void rule(AbsOp op, GB &e) {
   Value x = op.getOperand(), g = e.grad(), zero = e.scalar(0.0, x);
   Value negative = e.maskOrZero(e.cmp(CmpPredicate::lt, x, zero), e.neg(g));
   e.set(0, e.select(e.cmp(CmpPredicate::gt, x, zero), g, negative));
-  return success();
 }
-static LogicalResult rule(ExpOp op, GB &e) {
+static void rule(ExpOp op, GB &e) {
   e.set(0, e.mul(e.grad(), op.getResult()));
-  return success();
 }
-static LogicalResult rule(LogOp op, GB &e) {
+static void rule(LogOp op, GB &e) {
   e.set(0, e.div(e.grad(), op.getOperand()));
-  return success();
 }
-static LogicalResult rule(SqrtOp op, GB &e) {
+static void rule(SqrtOp op, GB &e) {
   Value y = op.getResult();
   e.set(0, e.div(e.mul(e.grad(), e.scalar(0.5, y)), y));
-  return success();
 }
 // On y = relu(x) rather than x (y > 0 exactly when x > 0, NaN and -0
 // included): x then has no other use and fuses into its producer (a
 // convolution's bias add, a product's epilogue).
-static LogicalResult rule(ReluOp op, GB &e) {
+static void rule(ReluOp op, GB &e) {
   Value y = op.getResult();
   e.set(0, e.maskOrZero(e.cmp(CmpPredicate::gt, y, e.scalar(0.0, y)),
                         e.grad()));
-  return success();
 }
-static LogicalResult rule(GeluOp op, GB &e) {
-  e.set(0, GeluGradOp::create(e.b, e.loc, op.getOperand(), e.grad()));
-  return success();
+static void rule(GeluOp op, GB &e) {
+  e.set(0, e.create<GeluGradOp>(op.getOperand(), e.grad()));
 }
 // d tanh = g*(1 - y^2).
-static LogicalResult rule(TanhOp op, GB &e) {
+static void rule(TanhOp op, GB &e) {
   Value y = op.getResult();
   e.set(0, e.mul(e.grad(), e.sub(e.scalar(1.0, y), e.mul(y, y))));
-  return success();
 }
 // d sigmoid = g*y*(1 - y).
-static LogicalResult rule(SigmoidOp op, GB &e) {
+static void rule(SigmoidOp op, GB &e) {
   Value y = op.getResult();
   e.set(0, e.mul(e.mul(e.grad(), y), e.sub(e.scalar(1.0, y), y)));
-  return success();
 }
-static LogicalResult rule(SelectOp op, GB &e) {
+static void rule(SelectOp op, GB &e) {
   Value c = op.getCondition(), g = e.grad(), zero = e.scalar(0.0, g);
-  return success(succeeded(e.setReduced(1, e.select(c, g, zero))) &&
-                 succeeded(e.setReduced(2, e.select(c, zero, g))));
+  e.setReduced(1, e.select(c, g, zero));
+  e.setReduced(2, e.select(c, zero, g));
 }
 // Only float -> float casts carry a gradient (integer operands never need).
-static LogicalResult rule(CastOp op, GB &e) {
+static void rule(CastOp op, GB &e) {
   Type element = getTensorType(op.getInput()).getElementType();
   if (e.needs(0))
-    e.set(0, CastOp::create(e.b, e.loc, e.grad(), element));
-  return success();
+    e.set(0, e.create<CastOp>(e.grad(), element));
 }
 
 //===----------------------------------------------------------------------===//
@@ -138,50 +126,43 @@ static Value transposeLast2(GB &e, Value v) {
   int64_t rank = getTensorType(v).getRank();
   SmallVector<int64_t> perm = allAxes(rank);
   std::swap(perm[rank - 2], perm[rank - 1]);
-  return TransposeOp::create(e.b, e.loc, v, perm);
+  return e.create<TransposeOp>(v, perm);
 }
 // y = l @ r: dl = g @ r^T; dr = l^T @ g over l's rows (leading dims merged).
-static LogicalResult rule(MatmulOp op, GB &e) {
+static void rule(MatmulOp op, GB &e) {
   Value l = op.getLhs(), r = op.getRhs(), g = e.grad();
-  e.set(0, MatmulOp::create(e.b, e.loc, g, transposeLast2(e, r)));
+  e.set(0, e.create<MatmulOp>(g, transposeLast2(e, r)));
   if (getTensorType(l).getRank() > 2) {
-    l = FlattenOp::create(e.b, e.loc, l, 0, -2);
-    g = FlattenOp::create(e.b, e.loc, g, 0, -2);
+    l = e.create<FlattenOp>(l, 0, -2);
+    g = e.create<FlattenOp>(g, 0, -2);
   }
-  e.set(1, MatmulOp::create(e.b, e.loc, transposeLast2(e, l), g));
-  return success();
+  e.set(1, e.create<MatmulOp>(transposeLast2(e, l), g));
 }
-static LogicalResult rule(BatchMatmulOp op, GB &e) {
+static void rule(BatchMatmulOp op, GB &e) {
   Value l = op.getLhs(), r = op.getRhs(), g = e.grad();
-  e.set(0, BatchMatmulOp::create(e.b, e.loc, g, transposeLast2(e, r)));
-  e.set(1, BatchMatmulOp::create(e.b, e.loc, transposeLast2(e, l), g));
-  return success();
+  e.set(0, e.create<BatchMatmulOp>(g, transposeLast2(e, r)));
+  e.set(1, e.create<BatchMatmulOp>(transposeLast2(e, l), g));
 }
-static LogicalResult rule(Conv2DOp op, GB &e) {
+static void rule(Conv2DOp op, GB &e) {
   Value g = e.grad(), x = op.getInput(), w = op.getWeight();
   if (e.needs(0))
-    e.set(0, Conv2DGradInputOp::create(e.b, e.loc, g, w, x, op.getStride(),
-                                       op.getPadding(), op.getDilation(),
-                                       op.getGroups()));
+    e.set(0, e.create<Conv2DGradInputOp>(g, w, x, op.getStride(),
+                                         op.getPadding(), op.getDilation(),
+                                         op.getGroups()));
   if (e.needs(1))
-    e.set(1, Conv2DGradWeightOp::create(e.b, e.loc, g, x, w, op.getStride(),
-                                        op.getPadding(), op.getDilation(),
-                                        op.getGroups()));
+    e.set(1, e.create<Conv2DGradWeightOp>(g, x, w, op.getStride(),
+                                          op.getPadding(), op.getDilation(),
+                                          op.getGroups()));
   if (op.getBias())
     e.set(2, e.sum(g, {0, 2, 3}));
-  return success();
 }
-static LogicalResult rule(MaxPool2DOp op, GB &e) {
-  e.set(0, MaxPool2DGradOp::create(e.b, e.loc, e.grad(), op.getInput(),
-                                   op.getKernel(), op.getStride(),
-                                   op.getPadding()));
-  return success();
+static void rule(MaxPool2DOp op, GB &e) {
+  e.set(0, e.create<MaxPool2DGradOp>(e.grad(), op.getInput(), op.getKernel(),
+                                     op.getStride(), op.getPadding()));
 }
-static LogicalResult rule(AvgPool2DOp op, GB &e) {
-  e.set(0, AvgPool2DGradOp::create(e.b, e.loc, e.grad(), op.getInput(),
-                                   op.getKernel(), op.getStride(),
-                                   op.getPadding()));
-  return success();
+static void rule(AvgPool2DOp op, GB &e) {
+  e.set(0, e.create<AvgPool2DGradOp>(e.grad(), op.getInput(), op.getKernel(),
+                                     op.getStride(), op.getPadding()));
 }
 
 //===----------------------------------------------------------------------===//
@@ -192,86 +173,61 @@ static int64_t axisOf(Operation *op, int64_t axis) {
   return *normalizeAxis(axis, getTensorType(op->getOperand(0)).getRank());
 }
 // dx = y * (g - sum(g * y)).
-static LogicalResult rule(SoftmaxOp op, GB &e) {
+static void rule(SoftmaxOp op, GB &e) {
   Value y = op.getResult(), g = e.grad();
   int64_t axis = axisOf(op, op.getAxis());
   e.set(0, e.mul(y, e.sub(g, e.sumKeep(e.mul(g, y), axis))));
-  return success();
 }
 // dx = g - softmax(x) * sum(g), softmax(x) = exp(y).
-static LogicalResult rule(LogSoftmaxOp op, GB &e) {
+static void rule(LogSoftmaxOp op, GB &e) {
   Value y = op.getResult(), g = e.grad();
   int64_t axis = axisOf(op, op.getAxis());
-  Value p = ExpOp::create(e.b, e.loc, y);
+  Value p = e.create<ExpOp>(y);
   e.set(0, e.sub(g, e.mul(p, e.sumKeep(g, axis))));
-  return success();
 }
 static SmallVector<int64_t> reducedAxes(Operation *op, ArrayRef<int64_t> axes) {
   return normalizedAxes(axes, getTensorType(op->getOperand(0)).getRank());
 }
-static LogicalResult rule(ReduceSumOp op, GB &e) {
-  FailureOr<Value> dx = e.expandLike(e.grad(), op.getInput(),
-                                     reducedAxes(op, op.getAxes()));
-  if (failed(dx))
-    return failure();
-  e.set(0, *dx);
-  return success();
+static void rule(ReduceSumOp op, GB &e) {
+  e.set(0, e.expandLike(e.grad(), op.getInput(),
+                        reducedAxes(op, op.getAxes())));
 }
-static LogicalResult rule(ReduceMeanOp op, GB &e) {
+static void rule(ReduceMeanOp op, GB &e) {
   SmallVector<int64_t> axes = reducedAxes(op, op.getAxes());
-  FailureOr<Value> n = e.count(op.getInput(), axes);
-  if (failed(n))
-    return failure();
-  FailureOr<Value> dx = e.expandLike(e.div(e.grad(), *n), op.getInput(), axes);
-  if (failed(dx))
-    return failure();
-  e.set(0, *dx);
-  return success();
+  Value n = e.count(op.getInput(), axes);
+  e.set(0, e.expandLike(e.div(e.grad(), n), op.getInput(), axes));
 }
 // The gradient is shared evenly by the maxima of each slice (torch.amax).
-static LogicalResult rule(ReduceMaxOp op, GB &e) {
+static void rule(ReduceMaxOp op, GB &e) {
   Value x = op.getInput();
   SmallVector<int64_t> axes = reducedAxes(op, op.getAxes());
-  FailureOr<Value> y = e.expandLike(op.getResult(), x, axes);
-  if (failed(y))
-    return failure();
-  Value isMax = e.cmp(CmpPredicate::eq, x, *y);
+  Value y = e.expandLike(op.getResult(), x, axes);
+  Value isMax = e.cmp(CmpPredicate::eq, x, y);
   Value ties = e.sumKeep(e.maskOrZero(isMax, e.scalar(1.0, x)), axes);
-  FailureOr<Value> g = e.expandLike(e.grad(), x, axes);
-  if (failed(g))
-    return failure();
-  e.set(0, e.maskOrZero(isMax, e.div(*g, ties)));
-  return success();
+  Value g = e.expandLike(e.grad(), x, axes);
+  e.set(0, e.maskOrZero(isMax, e.div(g, ties)));
 }
 
 //===----------------------------------------------------------------------===//
 // Shapes
 //===----------------------------------------------------------------------===//
 
-static LogicalResult reshapeBack(Operation *op, GB &e) {
-  FailureOr<Value> dx =
-      e.reshape(e.grad(), getTensorType(op->getOperand(0)).getShape());
-  if (failed(dx))
-    return failure();
-  e.set(0, *dx);
-  return success();
+static void reshapeBack(Operation *op, GB &e) {
+  e.set(0, e.reshape(e.grad(), getTensorType(op->getOperand(0)).getShape()));
 }
-static LogicalResult rule(ReshapeOp op, GB &e) { return reshapeBack(op, e); }
-static LogicalResult rule(FlattenOp op, GB &e) { return reshapeBack(op, e); }
-static LogicalResult rule(TransposeOp op, GB &e) {
+static void rule(ReshapeOp op, GB &e) { reshapeBack(op, e); }
+static void rule(FlattenOp op, GB &e) { reshapeBack(op, e); }
+static void rule(TransposeOp op, GB &e) {
   ArrayRef<int64_t> perm = op.getPermutation();
   SmallVector<int64_t> inverse(perm.size());
   for (auto [i, p] : llvm::enumerate(perm))
     inverse[p] = i;
-  e.set(0, TransposeOp::create(e.b, e.loc, e.grad(), inverse));
-  return success();
+  e.set(0, e.create<TransposeOp>(e.grad(), inverse));
 }
 // The `like` operand only supplies a shape.
-static LogicalResult rule(BroadcastToOp op, GB &e) {
-  return e.setReduced(0, e.grad());
-}
+static void rule(BroadcastToOp op, GB &e) { e.setReduced(0, e.grad()); }
 // Each input gets its window of the gradient along the axis.
-static LogicalResult rule(ConcatOp op, GB &e) {
+static void rule(ConcatOp op, GB &e) {
   auto type = getTensorType(op.getResult());
   int64_t axis = *normalizeAxis(op.getAxis(), type.getRank()), offset = 0;
   for (auto [i, input] : llvm::enumerate(op.getInputs())) {
@@ -285,14 +241,12 @@ static LogicalResult rule(ConcatOp op, GB &e) {
     start[axis] = offset;
     offset += inputType.getDimSize(axis);
     if (e.needs(i))
-      e.set(i, SliceOp::create(e.b, e.loc, e.grad(), start, size, stride));
+      e.set(i, e.create<SliceOp>(e.grad(), start, size, stride));
   }
-  return success();
 }
-static LogicalResult rule(SliceOp op, GB &e) {
-  e.set(0, SliceGradOp::create(e.b, e.loc, e.grad(), op.getInput(),
-                               op.getStart(), op.getStride()));
-  return success();
+static void rule(SliceOp op, GB &e) {
+  e.set(0, e.create<SliceGradOp>(e.grad(), op.getInput(), op.getStart(),
+                                 op.getStride()));
 }
 
 //===----------------------------------------------------------------------===//
@@ -300,34 +254,32 @@ static LogicalResult rule(SliceOp op, GB &e) {
 //===----------------------------------------------------------------------===//
 
 // Reuses the forward mask: dx = mask ? g / (1 - rate) : 0.
-static LogicalResult rule(DropoutOp op, GB &e) {
+static void rule(DropoutOp op, GB &e) {
   if (!e.grad(0))
-    return success();
+    return;
   double scale = 1.0 / (1.0 - op.getRate().convertToDouble());
   Value scaled = e.mul(e.grad(0), e.scalar(scale, op.getInput()));
   e.set(0, e.maskOrZero(op.getMask(), scaled));
-  return success();
 }
-static LogicalResult rule(BatchNormTrainOp op, GB &e) {
+static void rule(BatchNormTrainOp op, GB &e) {
   if (e.grad(1) || e.grad(2))
     return e.fail("the loss depends on the batch statistics (results 1 and "
                   "2), which have no gradient rule");
-  return buildNormGradient(e, op.getInput(), op.getGamma(), op.getEpsilon(),
+  buildNormGradient(e, op.getInput(), op.getGamma(), op.getEpsilon(),
                            NormKind::Batch);
 }
-static LogicalResult rule(LayerNormOp op, GB &e) {
-  return buildNormGradient(e, op.getInput(), op.getGamma(), op.getEpsilon(),
+static void rule(LayerNormOp op, GB &e) {
+  buildNormGradient(e, op.getInput(), op.getGamma(), op.getEpsilon(),
                            NormKind::Layer);
 }
 // Running statistics are not differentiated (they come from state).
-static LogicalResult rule(BatchNormEvalOp op, GB &e) {
-  return buildNormGradient(e, op.getInput(), op.getGamma(), op.getEpsilon(),
+static void rule(BatchNormEvalOp op, GB &e) {
+  buildNormGradient(e, op.getInput(), op.getGamma(), op.getEpsilon(),
                            NormKind::Eval);
 }
-static LogicalResult rule(EmbeddingOp op, GB &e) {
-  e.set(1, EmbeddingGradOp::create(e.b, e.loc, e.grad(), op.getIndices(),
-                                   op.getTable()));
-  return success();
+static void rule(EmbeddingOp op, GB &e) {
+  e.set(1, e.create<EmbeddingGradOp>(e.grad(), op.getIndices(),
+                                     op.getTable()));
 }
 
 //===----------------------------------------------------------------------===//
@@ -335,45 +287,39 @@ static LogicalResult rule(EmbeddingOp op, GB &e) {
 //===----------------------------------------------------------------------===//
 
 // The stable form softmax(x) - onehot(labels); never log(softmax(x)).
-static LogicalResult rule(CrossEntropyOp op, GB &e) {
-  e.set(0, CrossEntropyGradOp::create(e.b, e.loc, op.getReduction(),
-                                      op.getLogits(), op.getLabels(),
-                                      e.grad()));
-  return success();
+static void rule(CrossEntropyOp op, GB &e) {
+  e.set(0, e.create<CrossEntropyGradOp>(op.getReduction(), op.getLogits(),
+                                        op.getLabels(), e.grad()));
 }
 /// Records d/dinput = scaled and d/dtarget = `targetFactor` * ... for a pair
 /// loss whose per-element derivative w.r.t. the input is `dInput` and
 /// w.r.t. the target is `dTarget`, both multiplied by g (and 1/N for mean).
-static LogicalResult setPairLoss(Operation *op, Reduction reduction, GB &e,
-                                 Value dInput, Value dTarget) {
-  FailureOr<Value> k = e.lossScale(reduction, op->getOperand(0));
-  if (failed(k))
-    return failure();
-  Value scale = e.mul(e.grad(), *k);
+static void setPairLoss(Operation *op, Reduction reduction, GB &e,
+                        Value dInput, Value dTarget) {
+  Value scale = e.mul(e.grad(), e.lossScale(reduction, op->getOperand(0)));
   e.set(0, e.mul(dInput, scale));
   e.set(1, e.mul(dTarget, scale));
-  return success();
 }
 // (x - t)^2: 2(x - t), -2(x - t).
-static LogicalResult rule(MSELossOp op, GB &e) {
+static void rule(MSELossOp op, GB &e) {
   Value d = e.mul(e.sub(op.getInput(), op.getTarget()),
                   e.scalar(2.0, op.getInput()));
-  return setPairLoss(op, op.getReduction(), e, d, e.neg(d));
+  setPairLoss(op, op.getReduction(), e, d, e.neg(d));
 }
 // |x - t|: sign(x - t), -sign(x - t) (sign(0) = 0).
-static LogicalResult rule(L1LossOp op, GB &e) {
+static void rule(L1LossOp op, GB &e) {
   Value d = e.sub(op.getInput(), op.getTarget());
   Value zero = e.scalar(0.0, d), one = e.scalar(1.0, d);
   Value sign = e.select(e.cmp(CmpPredicate::gt, d, zero), one,
                         e.maskOrZero(e.cmp(CmpPredicate::lt, d, zero),
                                      e.neg(one)));
-  return setPairLoss(op, op.getReduction(), e, sign, e.neg(sign));
+  setPairLoss(op, op.getReduction(), e, sign, e.neg(sign));
 }
 // sigmoid(x) - t, -x.
-static LogicalResult rule(BCEWithLogitsOp op, GB &e) {
+static void rule(BCEWithLogitsOp op, GB &e) {
   Value x = op.getInput();
-  Value dx = e.sub(SigmoidOp::create(e.b, e.loc, x), op.getTarget());
-  return setPairLoss(op, op.getReduction(), e, dx, e.neg(x));
+  Value dx = e.sub(e.create<SigmoidOp>(x), op.getTarget());
+  setPairLoss(op, op.getReduction(), e, dx, e.neg(x));
 }
 
 //===----------------------------------------------------------------------===//
@@ -390,7 +336,8 @@ struct GradientModel
                                ArrayRef<bool> needed,
                                SmallVectorImpl<Value> &operandGrads) const {
     GradientBuilder e(op, builder, resultGrads, needed, operandGrads);
-    return rule(cast<OpT>(op), e);
+    rule(cast<OpT>(op), e);
+    return e.status();
   }
 };
 } // namespace

@@ -26,6 +26,7 @@
 
 #include "modelc/Codegen/ProgramEmitter.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/IR/IRBuilder.h"
 
 using namespace modelc;
@@ -58,11 +59,10 @@ public:
       : m(m), b(b), gpu(gpu) {}
 
   /// Emits the kernel call for `abi` with `raw` and the copies of its state
-  /// outputs; returns false (and sets `error`) when a slot has nothing to
-  /// read from. The conversions of the scalar results are left in
-  /// `scalars` for emitScalarFixups.
-  bool emitCall(const EntryAbi &abi, const RawArgs &raw, std::string &error,
-                std::vector<Fixup> &scalars);
+  /// outputs; fails when a slot has nothing to read from. The conversions
+  /// of the scalar results are left in `scalars` for emitScalarFixups.
+  llvm::Error emitCall(const EntryAbi &abi, const RawArgs &raw,
+                       std::vector<Fixup> &scalars);
   /// Fetches the scalar results (GPU: one copy of the scratch cells) and
   /// converts them into the runtime's loss and metric sums.
   void emitScalarFixups(const std::vector<Fixup> &scalars, const RawArgs &raw);
@@ -250,26 +250,19 @@ static const char *slotName(SlotKind k) {
   return names[unsigned(k)];
 }
 
-bool AdapterBuilder::emitCall(const EntryAbi &abi, const RawArgs &raw,
-                              std::string &error, std::vector<Fixup> &scalars) {
+llvm::Error AdapterBuilder::emitCall(const EntryAbi &abi, const RawArgs &raw,
+                                     std::vector<Fixup> &scalars) {
   std::vector<Fixup> fixups;
   llvm::SmallVector<llvm::Value *> descs;
-  auto addSlot = [&](const AbiSlot &s) {
+  for (const AbiSlot &s : llvm::concat<const AbiSlot>(abi.args, abi.results)) {
     llvm::Value *data = slotData(s, raw, fixups);
-    if (!data) {
-      error = "@" + abi.symbol + ": the runtime provides no " +
-              slotName(s.kind) + " for this entry point";
-      return false;
-    }
+    if (!data)
+      return llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          "@" + abi.symbol + ": the runtime provides no " + slotName(s.kind) +
+              " for this entry point");
     descs.push_back(descriptor(s, data, raw.batch));
-    return true;
-  };
-  for (const AbiSlot &s : abi.args)
-    if (!addSlot(s))
-      return false;
-  for (const AbiSlot &s : abi.results)
-    if (!addSlot(s))
-      return false;
+  }
   llvm::SmallVector<llvm::Type *> ptrs(descs.size(), b.getPtrTy());
   llvm::FunctionCallee kernel = m.getOrInsertFunction(
       (gpu ? "_mlir_ciface_gpu_" : "_mlir_ciface_") + abi.symbol,
@@ -279,7 +272,7 @@ bool AdapterBuilder::emitCall(const EntryAbi &abi, const RawArgs &raw,
   for (const Fixup &f : fixups)
     if (f.kind != SlotKind::StateOut)
       scalars.push_back(f);
-  return true;
+  return llvm::Error::success();
 }
 
 /// The adapters of one entry point: the whole call and, for the GPU training
@@ -321,9 +314,9 @@ static void emitWholeStep(llvm::Function *whole, llvm::Function *enqueue,
 /// Creates the internal adapter(s) with runtime signature `type`; `bind`
 /// binds their parameters into a RawArgs. With `split`, also the enqueue and
 /// finish halves, which the whole adapter calls.
-static AdapterFns
+static llvm::Expected<AdapterFns>
 makeAdapter(llvm::Module &m, llvm::StringRef name, llvm::FunctionType *type,
-            const EntryAbi &abi, bool gpu, bool split, std::string &error,
+            const EntryAbi &abi, bool gpu, bool split,
             llvm::function_ref<RawArgs(llvm::Function *)> bind) {
   std::string prefix = (gpu ? "modelc_gpu_" : "modelc_") + name.str();
   auto create = [&](llvm::StringRef suffix) {
@@ -336,14 +329,14 @@ makeAdapter(llvm::Module &m, llvm::StringRef name, llvm::FunctionType *type,
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(m.getContext(), "entry", callFn));
   AdapterBuilder builder(m, b, gpu);
   std::vector<Fixup> scalars;
-  if (!builder.emitCall(abi, bind(callFn), error, scalars))
-    return {};
-  if (gpu && builder.scratchCells() > kProgramScratchCells) {
-    error = "@" + abi.symbol + ": " + std::to_string(builder.scratchCells()) +
+  if (llvm::Error err = builder.emitCall(abi, bind(callFn), scalars))
+    return std::move(err);
+  if (gpu && builder.scratchCells() > kProgramScratchCells)
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "@" + abi.symbol + ": " + std::to_string(builder.scratchCells()) +
             " scalar results; the GPU runtime has cells for " +
-            std::to_string(kProgramScratchCells);
-    return {};
-  }
+            std::to_string(kProgramScratchCells));
   if (split) {
     emitReturn(m, b, gpu);
     fns.finish = create("_finish");
@@ -403,27 +396,29 @@ modelc::emitAdapters(llvm::Module &m, const ProgramSpec &spec, bool gpu) {
   llvm::Type *p = llvm::PointerType::getUnqual(ctx);
   llvm::Type *i32 = llvm::Type::getInt32Ty(ctx);
   llvm::Type *i64 = llvm::Type::getInt64Ty(ctx);
-  std::string error;
   auto fnType = [&](llvm::ArrayRef<llvm::Type *> params) {
     return llvm::FunctionType::get(i32, params, false);
   };
+  llvm::Expected<AdapterFns> train = makeAdapter(
+      m, "train_step", fnType({p, p, p, p, p, i64, i64, i64, p, p, p}),
+      spec.trainStep, gpu, /*split=*/gpu, trainArgs);
+  if (!train)
+    return train.takeError();
+  llvm::Expected<AdapterFns> eval =
+      makeAdapter(m, "eval_step", fnType({p, p, p, p, p, i64, p, p}),
+                  spec.evalStep, gpu, false, evalArgs);
+  if (!eval)
+    return eval.takeError();
+  llvm::Expected<AdapterFns> predict =
+      makeAdapter(m, "predict", fnType({p, p, p, p, i64, p}), spec.predict,
+                  gpu, false, predictArgs);
+  if (!predict)
+    return predict.takeError();
   EntryAdapters out{};
-  AdapterFns train = makeAdapter(m, "train_step",
-                                 fnType({p, p, p, p, p, i64, i64, i64, p, p, p}),
-                                 spec.trainStep, gpu, /*split=*/gpu, error, trainArgs);
-  AdapterFns eval, predict;
-  if (train.whole)
-    eval = makeAdapter(m, "eval_step", fnType({p, p, p, p, p, i64, p, p}),
-                       spec.evalStep, gpu, false, error, evalArgs);
-  if (eval.whole)
-    predict = makeAdapter(m, "predict", fnType({p, p, p, p, i64, p}),
-                          spec.predict, gpu, false, error, predictArgs);
-  if (!predict.whole)
-    return llvm::createStringError(llvm::inconvertibleErrorCode(), error);
-  out.trainStep = train.whole;
-  out.evalStep = eval.whole;
-  out.predict = predict.whole;
-  out.trainEnqueue = train.enqueue;
-  out.trainFinish = train.finish;
+  out.trainStep = train->whole;
+  out.evalStep = eval->whole;
+  out.predict = predict->whole;
+  out.trainEnqueue = train->enqueue;
+  out.trainFinish = train->finish;
   return out;
 }

@@ -100,19 +100,19 @@ static void buildFunction(mlir::OpBuilder &b, mlir::ModuleOp module,
   fn.setFunctionType(b.getFunctionType(args, mlir::ValueRange(results).getTypes()));
 }
 
-mlir::OwningOpRef<mlir::ModuleOp>
+char modelc::InternalError::ID = 0;
+
+llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
 modelc::generateMLIR(mlir::MLIRContext &context, const Program &program,
-                     const llvm::SourceMgr &sourceMgr, std::string &error,
-                     bool &internal) {
-  internal = false;
+                     const llvm::SourceMgr &sourceMgr) {
   const Graph *g = program.getMainModel();
-  if (!g) {
-    error = program.models.empty()
-                ? "no model to generate: the file declares no model"
-                : "several models and no train block: cannot tell which "
-                  "model to generate";
-    return nullptr;
-  }
+  if (!g)
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        program.models.empty()
+            ? "no model to generate: the file declares no model"
+            : "several models and no train block: cannot tell which "
+              "model to generate");
   context.loadDialect<mlir::mdl::MDLDialect, mlir::func::FuncDialect,
                       mlir::arith::ArithDialect, mlir::tensor::TensorDialect>();
   mlir::OpBuilder b(&context);
@@ -143,10 +143,8 @@ modelc::generateMLIR(mlir::MLIRContext &context, const Program &program,
     os << d.getLocation() << ": " << d << "\n";
     return mlir::success();
   });
-  if (mlir::failed(mlir::verify(*module))) {
-    error = "the generated MLIR does not verify:\n" + diag;
-    internal = true;
-    return nullptr;
-  }
-  return module;
+  if (mlir::failed(mlir::verify(*module)))
+    return llvm::make_error<InternalError>(
+        "the generated MLIR does not verify:\n" + diag);
+  return std::move(module);
 }

@@ -3,7 +3,7 @@
 // The configuration blocks are not evaluated like model bodies: their fields
 // are compile-time values (strings, numbers, calls naming a reader, an
 // optimizer, a schedule...). This header declares the small constant
-// evaluator they share, the block checkers, the IDX header reader and the
+// evaluator they share, the block checkers, the IDX and CSV readers and the
 // warnings pass over a checked graph.
 //
 //===----------------------------------------------------------------------===//
@@ -12,6 +12,10 @@
 #define MODELC_LIB_SEMA_CONFIG_H
 
 #include "Elaborator.h"
+
+#include "modelsupport/Csv.h"
+
+#include "llvm/Support/Error.h"
 
 #include <map>
 
@@ -31,25 +35,42 @@ struct IdxHeader {
   unsigned typeCode = 0;
   std::vector<int64_t> dims;
 };
-/// Reads the header of `path`; on failure returns std::nullopt and sets
-/// `error` to a readable reason.
-std::optional<IdxHeader> readIdxHeader(const std::string &path,
-                                       std::string &error);
+/// Reads the header of `path`; on failure the error's message is a readable
+/// reason.
+llvm::Expected<IdxHeader> readIdxHeader(const std::string &path);
 /// Scans a 1-D u8/i8/i32 IDX label file; returns the largest label.
-std::optional<int64_t> scanIdxLabels(const std::string &path,
-                                     const IdxHeader &header,
-                                     std::string &error);
+llvm::Expected<int64_t> scanIdxLabels(const std::string &path,
+                                      const IdxHeader &header);
 
-/// Splits one CSV line on commas (no quoting); cells are trimmed and lose
-/// surrounding double quotes.
-std::vector<std::string> splitCsvLine(llvm::StringRef line);
+/// A CSV table read with the runtime's tokenizer (modelsupport/Csv.h): the
+/// header's trimmed column names and the data rows.
+struct CsvRows {
+  /// One data row and its 1-based line number in the file.
+  struct Row {
+    size_t line;
+    std::vector<modelsupport::csv::Field> cells;
+  };
+  std::vector<std::string> header;
+  std::vector<Row> rows;
+};
+
+/// Reads and tokenizes the CSV file `path`. Fails with the system's error
+/// (an llvm::ECError) when the file cannot be read, and with
+/// "<path>:<line>:<column>: unterminated quoted field" on a quote that does
+/// not close on its line. An empty file has no header and no rows.
+llvm::Expected<CsvRows> readCsvRows(const std::string &path);
+
+/// Per-feature statistics of a CSV split.
+struct ColumnStats {
+  std::vector<double> mean, stdev;
+};
 
 /// Computes the mean and population standard deviation of each feature
-/// column of the CSV `split` over all its rows. On failure (unreadable
-/// file, a cell that is not a number, a constant column) returns false and
-/// sets `why`.
-bool csvColumnStats(const DataSplit &split, std::vector<double> &mean,
-                    std::vector<double> &stdev, std::string &why);
+/// column of the CSV `split`, whose file holds `table`, over all its rows.
+/// Fails (with a readable reason) on an empty table, a cell that is not a
+/// number, or a constant column.
+llvm::Expected<ColumnStats> csvColumnStats(const DataSplit &split,
+                                           const CsvRows &table);
 
 /// Checks a data block; `baseDir` resolves relative paths.
 std::optional<DataConfig> checkData(DiagnosticEngine &diags,

@@ -16,7 +16,6 @@
 #include "Config.h"
 
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
 #include <cmath>
@@ -46,6 +45,8 @@ private:
   bool checkValidation(const Expr &e, DataConfig &cfg);
   bool checkStandardize(const Expr &e, const Expr *image, DataConfig &cfg);
   std::string resolvePath(const Value &v);
+  std::optional<CsvRows> readTable(const std::string &path,
+                                   const Value &pathArg);
   bool setSample(const Shape &shape, llvm::StringRef stored, llvm::SMLoc loc,
                  DataConfig &cfg);
 
@@ -54,6 +55,8 @@ private:
   ConstEnv env;
   /// Where the sample shape was first established.
   std::string sampleOrigin;
+  /// The CSV tables read so far, by path (standardize reads the train one).
+  std::map<std::string, CsvRows> tables;
 };
 } // namespace
 
@@ -65,6 +68,23 @@ std::string DataChecker::resolvePath(const Value &v) {
   }
   llvm::sys::path::remove_dots(p, true);
   return p.str().str();
+}
+
+/// Reads the CSV file `path` named by `pathArg`; reports failures there.
+std::optional<CsvRows> DataChecker::readTable(const std::string &path,
+                                              const Value &pathArg) {
+  llvm::Expected<CsvRows> table = readCsvRows(path);
+  if (table)
+    return std::move(*table);
+  std::string message;
+  llvm::handleAllErrors(
+      table.takeError(),
+      [&](const llvm::ECError &e) {
+        message = "cannot read CSV file '" + path + "': " + e.message();
+      },
+      [&](const llvm::ErrorInfoBase &e) { message = e.message(); });
+  diags.error(pathArg.range.Start, message, {pathArg.range});
+  return std::nullopt;
 }
 
 bool DataChecker::setSample(const Shape &shape, llvm::StringRef stored,
@@ -104,11 +124,12 @@ std::optional<DataSplit> DataChecker::checkIdx(const CallExpr &call,
                   {a.value->getRange()});
       return std::nullopt;
     }
-    std::string path = resolvePath(v), why;
-    std::optional<IdxHeader> h = readIdxHeader(path, why);
+    std::string path = resolvePath(v);
+    llvm::Expected<IdxHeader> h = readIdxHeader(path);
     if (!h) {
       diags.error(a.value->getLoc(),
-                  "cannot read IDX file '" + path + "': " + why,
+                  "cannot read IDX file '" + path +
+                      "': " + llvm::toString(h.takeError()),
                   {a.value->getRange()});
       return std::nullopt;
     }
@@ -117,10 +138,10 @@ std::optional<DataSplit> DataChecker::checkIdx(const CallExpr &call,
   }
   const IdxHeader &img = headers[0], &lab = headers[1];
   llvm::SMLoc labLoc = call.getArgs()[1].value->getLoc();
-  std::string why;
-  std::optional<int64_t> maxLabel = scanIdxLabels(split.paths[1], lab, why);
+  llvm::Expected<int64_t> maxLabel = scanIdxLabels(split.paths[1], lab);
   if (!maxLabel) {
-    diags.error(labLoc, "bad label file '" + split.paths[1] + "': " + why);
+    diags.error(labLoc, "bad label file '" + split.paths[1] +
+                            "': " + llvm::toString(maxLabel.takeError()));
     return std::nullopt;
   }
   if (img.dims.size() < 2 || img.dims[0] != lab.dims[0]) {
@@ -178,17 +199,10 @@ std::optional<DataSplit> DataChecker::checkCsv(const CallExpr &call,
   DataSplit split;
   split.format = "csv";
   split.paths.push_back(resolvePath(*path));
-  auto buf = llvm::MemoryBuffer::getFile(split.paths[0]);
-  if (!buf) {
-    diags.error(path->range.Start, "cannot read CSV file '" + split.paths[0] +
-                                       "': " + buf.getError().message(),
-                {path->range});
+  std::optional<CsvRows> table = readTable(split.paths[0], *path);
+  if (!table)
     return std::nullopt;
-  }
-  llvm::SmallVector<llvm::StringRef> lines;
-  (*buf)->getBuffer().split(lines, '\n', -1, false);
-  std::vector<std::string> header =
-      lines.empty() ? std::vector<std::string>() : splitCsvLine(lines[0]);
+  const std::vector<std::string> &header = table->header;
   auto column = [&](const Value &name) -> int {
     for (size_t i = 0; i < header.size(); ++i)
       if (header[i] == name.s)
@@ -210,22 +224,22 @@ std::optional<DataSplit> DataChecker::checkCsv(const CallExpr &call,
   }
   bool integral = true;
   int64_t maxLabel = -1;
-  for (size_t r = 1; r < lines.size(); ++r) {
-    std::vector<std::string> cells = splitCsvLine(lines[r]);
+  for (const CsvRows::Row &row : table->rows) {
     long long v;
-    if (int(cells.size()) <= labelCol ||
-        llvm::StringRef(cells[labelCol]).getAsInteger(10, v) || v < 0)
+    if (int(row.cells.size()) <= labelCol ||
+        !modelsupport::csv::parseInteger(row.cells[labelCol].text, v) || v < 0)
       integral = false;
     else
       maxLabel = std::max<int64_t>(maxLabel, v);
   }
-  split.numSamples = lines.size() - 1;
+  split.numSamples = table->rows.size();
   cfg.labelType = integral ? DType::I64 : DType::F32;
   if (integral)
     cfg.numClasses = std::max(cfg.numClasses, maxLabel + 1);
   if (!setSample({SDim::fixed(split.featureColumns.size())}, "f32",
                  call.getLoc(), cfg))
     return std::nullopt;
+  tables[split.paths[0]] = std::move(*table);
   return split;
 }
 
@@ -413,9 +427,12 @@ bool DataChecker::checkStandardize(const Expr &e, const Expr *image,
   if (image)
     return fail("standardize replaces the `image = ...` transform; use one "
                 "of them");
-  std::string why;
-  if (!csvColumnStats(*cfg.train, cfg.featureMean, cfg.featureStd, why))
-    return fail("cannot standardize: " + why);
+  llvm::Expected<ColumnStats> stats =
+      csvColumnStats(*cfg.train, tables[cfg.train->paths[0]]);
+  if (!stats)
+    return fail("cannot standardize: " + llvm::toString(stats.takeError()));
+  cfg.featureMean = std::move(stats->mean);
+  cfg.featureStd = std::move(stats->stdev);
   return true;
 }
 

@@ -1,8 +1,11 @@
 //===- DataCsv.cpp - Reading CSV tables at compile time ------------------===//
 //
-// The small CSV helpers of data-block checking: splitting a line into cells
-// and the per-feature statistics behind `standardize = true` (mean and
-// population standard deviation over every row of the train file).
+// Reads a CSV table with the tokenizer the runtime uses too
+// (modelsupport/Csv.h), so that the compiler and the executable see the
+// same columns, and computes the per-feature statistics behind
+// `standardize = true` (mean and population standard deviation over every
+// row of the train file, with Welford's running update). Checking the data
+// block's use of the table is Data.cpp's.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,61 +18,82 @@
 using namespace modelc;
 using namespace modelc::sema;
 
-/// Splits one CSV line on commas (no quoting).
-std::vector<std::string> sema::splitCsvLine(llvm::StringRef line) {
-  llvm::SmallVector<llvm::StringRef> parts;
-  line.trim().split(parts, ',');
-  std::vector<std::string> out;
-  for (llvm::StringRef p : parts)
-    out.push_back(p.trim().trim('"').str());
-  return out;
+llvm::Expected<CsvRows> sema::readCsvRows(const std::string &path) {
+  auto buf = llvm::MemoryBuffer::getFile(path);
+  if (!buf)
+    return llvm::errorCodeToError(buf.getError());
+  modelsupport::csv::LineReader lines((*buf)->getBuffer());
+  CsvRows table;
+  std::vector<modelsupport::csv::Field> fields;
+  size_t errorColumn = 0;
+  for (bool header = true; lines.next(); header = false) {
+    if (!modelsupport::csv::splitLine(lines.line(), fields, errorColumn))
+      return llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          path + ":" + std::to_string(lines.lineNumber()) + ":" +
+              std::to_string(errorColumn) + ": unterminated quoted field");
+    if (header)
+      table.header = modelsupport::csv::names(fields);
+    else
+      table.rows.push_back({lines.lineNumber(), fields});
+  }
+  return table;
 }
 
-/// Per-feature mean and population standard deviation of a CSV split.
-bool sema::csvColumnStats(const DataSplit &split, std::vector<double> &mean,
-                          std::vector<double> &stdev, std::string &why) {
-  auto buf = llvm::MemoryBuffer::getFile(split.paths[0]);
-  if (!buf)
-    return (why = "cannot read '" + split.paths[0] + "'"), false;
-  llvm::SmallVector<llvm::StringRef> lines;
-  (*buf)->getBuffer().split(lines, '\n', -1, false);
-  if (lines.empty())
-    return (why = "'" + split.paths[0] + "' is empty"), false;
-  std::vector<std::string> header = splitCsvLine(lines[0]);
-  std::vector<size_t> cols;
+namespace {
+/// Welford's one-pass mean and sum of squared deviations: no cancellation
+/// when the values are large next to their spread.
+struct RunningMoments {
+  int64_t count = 0;
+  double mean = 0, m2 = 0;
+
+  void add(double x) {
+    ++count;
+    double delta = x - mean;
+    mean += delta / double(count);
+    m2 += delta * (x - mean);
+  }
+  /// The population variance of the values added.
+  double variance() const { return count ? m2 / double(count) : 0; }
+};
+} // namespace
+
+/// An error whose message is `message`.
+static llvm::Error statsError(const std::string &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+llvm::Expected<ColumnStats> sema::csvColumnStats(const DataSplit &split,
+                                                 const CsvRows &table) {
+  const std::string &path = split.paths[0];
+  if (table.header.empty())
+    return statsError("'" + path + "' is empty");
+  std::vector<long> cols;
   for (const std::string &f : split.featureColumns)
-    cols.push_back(llvm::find(header, f) - header.begin());
-  size_t k = cols.size();
-  std::vector<double> sum(k, 0), sq(k, 0);
-  int64_t rows = 0;
-  for (size_t r = 1; r < lines.size(); ++r) {
-    if (lines[r].trim().empty())
-      continue;
-    std::vector<std::string> cells = splitCsvLine(lines[r]);
-    for (size_t j = 0; j < k; ++j) {
+    cols.push_back(modelsupport::csv::find(table.header, f));
+  std::vector<RunningMoments> moments(cols.size());
+  for (const CsvRows::Row &row : table.rows)
+    for (size_t j = 0; j < cols.size(); ++j) {
       double x;
-      if (cols[j] >= cells.size() ||
-          llvm::StringRef(cells[cols[j]]).getAsDouble(x) || !std::isfinite(x))
-        return (why = split.paths[0] + ":" + std::to_string(r + 1) +
-                      ": column '" + split.featureColumns[j] +
-                      "' is not a number"),
-               false;
-      sum[j] += x, sq[j] += x * x;
+      if (cols[j] < 0 || size_t(cols[j]) >= row.cells.size() ||
+          !modelsupport::csv::parseDouble(row.cells[cols[j]].text, x) ||
+          !std::isfinite(x))
+        return statsError(path + ":" + std::to_string(row.line) +
+                          ": column '" + split.featureColumns[j] +
+                          "' is not a number");
+      moments[j].add(x);
     }
-    ++rows;
+  if (table.rows.empty())
+    return statsError("'" + path + "' has no rows");
+  ColumnStats stats;
+  for (size_t j = 0; j < cols.size(); ++j) {
+    double m = moments[j].mean, sd = std::sqrt(moments[j].variance());
+    if (!(sd > 1e-12 * std::max(1.0, std::fabs(m))))
+      return statsError("column '" + split.featureColumns[j] + "' of '" +
+                        path + "' is constant (standard deviation 0); "
+                        "drop it from the features");
+    stats.mean.push_back(m);
+    stats.stdev.push_back(sd);
   }
-  if (rows == 0)
-    return (why = "'" + split.paths[0] + "' has no rows"), false;
-  for (size_t j = 0; j < k; ++j) {
-    double m = sum[j] / double(rows);
-    double var = std::max(0.0, sq[j] / double(rows) - m * m);
-    if (!(std::sqrt(var) > 1e-12 * std::max(1.0, std::fabs(m))))
-      return (why = "column '" + split.featureColumns[j] + "' of '" +
-                    split.paths[0] + "' is constant (standard deviation 0); "
-                    "drop it from the features"),
-             false;
-    mean.push_back(m);
-    stdev.push_back(std::sqrt(var));
-  }
-  return true;
+  return stats;
 }

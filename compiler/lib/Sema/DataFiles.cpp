@@ -44,61 +44,55 @@ static unsigned idxElementSize(unsigned code) {
   }
 }
 
+/// An IDX reading error with message `message`.
+static llvm::Error idxError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
 /// Opens `path` and reads its header; leaves the stream after the header.
-static std::optional<IdxHeader> openIdx(const std::string &path, gzFile &file,
-                                        std::string &error) {
+static llvm::Expected<IdxHeader> openIdx(const std::string &path,
+                                         gzFile &file) {
   errno = 0;
   file = gzopen(path.c_str(), "rb");
-  if (!file) {
-    error = errno ? std::strerror(errno) : "cannot open file";
-    return std::nullopt;
-  }
+  if (!file)
+    return idxError(errno ? std::strerror(errno) : "cannot open file");
   unsigned char magic[4];
   if (gzread(file, magic, 4) != 4 || magic[0] != 0 || magic[1] != 0 ||
-      !idxElementSize(magic[2]) || magic[3] == 0) {
-    error = "not an IDX file (bad magic number)";
-    return std::nullopt;
-  }
+      !idxElementSize(magic[2]) || magic[3] == 0)
+    return idxError("not an IDX file (bad magic number)");
   IdxHeader h;
   h.typeCode = magic[2];
   for (unsigned i = 0; i < magic[3]; ++i) {
     unsigned char b[4];
-    if (gzread(file, b, 4) != 4) {
-      error = "truncated IDX header";
-      return std::nullopt;
-    }
+    if (gzread(file, b, 4) != 4)
+      return idxError("truncated IDX header");
     int64_t d = (int64_t(b[0]) << 24) | (b[1] << 16) | (b[2] << 8) | b[3];
-    if (d <= 0) {
-      error = "IDX header has an empty dimension";
-      return std::nullopt;
-    }
+    if (d <= 0)
+      return idxError("IDX header has an empty dimension");
     h.dims.push_back(d);
   }
   return h;
 }
 
-std::optional<IdxHeader> sema::readIdxHeader(const std::string &path,
-                                             std::string &error) {
+llvm::Expected<IdxHeader> sema::readIdxHeader(const std::string &path) {
   gzFile f = nullptr;
-  std::optional<IdxHeader> h = openIdx(path, f, error);
+  llvm::Expected<IdxHeader> h = openIdx(path, f);
   GzCloser closer{f};
   return h;
 }
 
-std::optional<int64_t> sema::scanIdxLabels(const std::string &path,
-                                           const IdxHeader &header,
-                                           std::string &error) {
+llvm::Expected<int64_t> sema::scanIdxLabels(const std::string &path,
+                                            const IdxHeader &header) {
   if (header.dims.size() != 1 ||
       (header.typeCode != 0x08 && header.typeCode != 0x09 &&
-       header.typeCode != 0x0C)) {
-    error = "a label file must be a 1-D IDX file of u8, i8 or i32 values";
-    return std::nullopt;
-  }
+       header.typeCode != 0x0C))
+    return idxError(
+        "a label file must be a 1-D IDX file of u8, i8 or i32 values");
   gzFile f = nullptr;
-  std::optional<IdxHeader> h = openIdx(path, f, error);
+  llvm::Expected<IdxHeader> h = openIdx(path, f);
   GzCloser closer{f};
   if (!h)
-    return std::nullopt;
+    return h.takeError();
   unsigned size = idxElementSize(header.typeCode);
   int64_t count = header.dims[0], maxLabel = -1;
   std::vector<unsigned char> buf(1 << 16);
@@ -106,19 +100,15 @@ std::optional<int64_t> sema::scanIdxLabels(const std::string &path,
   while (done < count) {
     int64_t want = std::min<int64_t>(count - done, buf.size() / size);
     int got = gzread(f, buf.data(), unsigned(want * size));
-    if (got != int(want * size)) {
-      error = "label file is shorter than its header says";
-      return std::nullopt;
-    }
+    if (got != int(want * size))
+      return idxError("label file is shorter than its header says");
     for (int64_t i = 0; i < want; ++i) {
       const unsigned char *p = &buf[i * size];
       int64_t v = size == 1 ? (header.typeCode == 0x09 ? int8_t(p[0]) : p[0])
                             : int32_t((uint32_t(p[0]) << 24) | (p[1] << 16) |
                                       (p[2] << 8) | p[3]);
-      if (v < 0) {
-        error = "negative label " + std::to_string(v);
-        return std::nullopt;
-      }
+      if (v < 0)
+        return idxError("negative label " + llvm::Twine(v));
       maxLabel = std::max(maxLabel, v);
     }
     done += want;

@@ -64,15 +64,21 @@ static bool runMLIRGen(Compilation &c) {
   mlir::DialectRegistry registry;
   registerMLIRGenDialects(registry);
   c.mlirContext = std::make_unique<mlir::MLIRContext>(registry);
-  std::string error;
-  bool internal = false;
-  c.mlirModule =
-      generateMLIR(*c.mlirContext, *c.program, c.sourceMgr, error, internal);
-  if (c.mlirModule)
+  llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>> module =
+      generateMLIR(*c.mlirContext, *c.program, c.sourceMgr);
+  if (module) {
+    c.mlirModule = std::move(*module);
     return true;
-  if (internal) // A compiler bug: the fatal-error handler exits with 2.
-    llvm::report_fatal_error(llvm::Twine(error));
-  llvm::WithColor::error(llvm::errs(), "modelc") << error << "\n";
+  }
+  llvm::handleAllErrors(
+      module.takeError(),
+      [](const InternalError &e) {
+        // A compiler bug: the fatal-error handler exits with 2.
+        llvm::report_fatal_error(llvm::Twine(e.message()));
+      },
+      [](const llvm::ErrorInfoBase &e) {
+        llvm::WithColor::error(llvm::errs(), "modelc") << e.message() << "\n";
+      });
   return false;
 }
 

@@ -1,107 +1,51 @@
 //===- CsvReader.cpp - CSV reader with a header row ------------------------===//
 //
-// Fields are comma-separated; a field may be double-quoted (with "" for a
-// quote) but may not span lines. Blank lines are skipped. Errors name
-// file:line:column where column is the 1-based character position of the
-// field's first character.
+// Reads a whole CSV file and tokenizes it with the rules the compiler also
+// uses (support/include/modelsupport/Csv.h: RFC-4180 quoting on one line, a
+// UTF-8 BOM skipped, LF or CRLF, blank lines skipped). Errors name
+// file:line:column where column is the 1-based byte position of the field's
+// first character.
 //
 //===----------------------------------------------------------------------===//
 #include "modelrt/data/Readers.h"
 
-#include <cerrno>
-#include <cmath>
-#include <cstdlib>
+#include "modelsupport/Csv.h"
+
 #include <fstream>
 #include <sstream>
 
 namespace modelrt {
 namespace {
 
-struct Field {
-  std::string text;
-  size_t column; // 1-based character column
-};
-
-/// Splits one CSV line into fields; false on an unterminated quote.
-bool splitCsvLine(const std::string &line, std::vector<Field> &fields, size_t &errColumn) {
-  fields.clear();
-  size_t i = 0;
-  while (true) {
-    Field f{"", i + 1};
-    if (i < line.size() && line[i] == '"') {
-      ++i;
-      while (true) {
-        if (i >= line.size()) {
-          errColumn = f.column;
-          return false;
-        }
-        if (line[i] == '"') {
-          if (i + 1 < line.size() && line[i + 1] == '"') {
-            f.text += '"';
-            i += 2;
-            continue;
-          }
-          ++i;
-          break;
-        }
-        f.text += line[i++];
-      }
-      while (i < line.size() && line[i] != ',')
-        f.text += line[i++];
-    } else {
-      while (i < line.size() && line[i] != ',')
-        f.text += line[i++];
-    }
-    fields.push_back(f);
-    if (i >= line.size())
-      return true;
-    ++i; // skip the comma
-  }
-}
-
-std::string trim(const std::string &s) {
-  size_t b = s.find_first_not_of(" \t"), e = s.find_last_not_of(" \t");
-  return b == std::string::npos ? "" : s.substr(b, e - b + 1);
-}
+using modelsupport::csv::Field;
 
 /// Parses \p text as \p dtype; false when it is not a complete number.
-bool parseNumber(const std::string &raw, DType dtype, double &out) {
-  std::string text = trim(raw);
-  if (text.empty())
+bool parseNumber(const std::string &text, DType dtype, double &out) {
+  if (dtype != DType::I64 && dtype != DType::I32)
+    return modelsupport::csv::parseDouble(text, out);
+  long long v;
+  if (!modelsupport::csv::parseInteger(text, v))
     return false;
-  char *end = nullptr;
-  errno = 0;
-  if (dtype == DType::I64 || dtype == DType::I32) {
-    long long v = std::strtoll(text.c_str(), &end, 10);
-    out = static_cast<double>(v);
-  } else {
-    out = std::strtod(text.c_str(), &end);
-  }
-  return errno == 0 && end && *end == '\0';
+  out = static_cast<double>(v);
+  return true;
 }
 
 } // namespace
 
-/// Resolves the requested column names against the header.
-static Status resolveColumns(const std::string &path, const std::vector<Field> &header,
+/// Resolves the requested column names against the header's names.
+static Status resolveColumns(const std::string &path, const std::vector<std::string> &header,
                              std::vector<CsvColumn> &columns, const std::string &labelColumn,
                              std::vector<size_t> &indices, long &labelIndex) {
-  auto find = [&](const std::string &name) -> long {
-    for (size_t i = 0; i < header.size(); ++i)
-      if (trim(header[i].text) == name)
-        return static_cast<long>(i);
-    return -1;
-  };
   labelIndex = -1;
-  if (!labelColumn.empty() && (labelIndex = find(labelColumn)) < 0)
+  if (!labelColumn.empty() && (labelIndex = modelsupport::csv::find(header, labelColumn)) < 0)
     return errorf("%s:1: label column '%s' not found in the header", path.c_str(),
                   labelColumn.c_str());
   if (columns.empty())
     for (size_t i = 0; i < header.size(); ++i)
       if (static_cast<long>(i) != labelIndex)
-        columns.push_back({trim(header[i].text), DType::F32});
+        columns.push_back({header[i], DType::F32});
   for (const CsvColumn &c : columns) {
-    long idx = find(c.name);
+    long idx = modelsupport::csv::find(header, c.name);
     if (idx < 0)
       return errorf("%s:1: column '%s' not found in the header", path.c_str(), c.name.c_str());
     indices.push_back(static_cast<size_t>(idx));
@@ -109,76 +53,97 @@ static Status resolveColumns(const std::string &path, const std::vector<Field> &
   return Status::ok();
 }
 
-Expected<CsvTable> readCsv(const std::string &path, const std::vector<CsvColumn> &requested,
-                           const std::string &labelColumn, DType labelDType) {
-  std::ifstream in(path);
-  if (!in)
-    return errorf("%s: cannot open", path.c_str());
-  std::string line;
-  std::vector<Field> fields;
-  size_t errCol = 0, lineNo = 0;
-  auto nextLine = [&]() {
-    while (std::getline(in, line)) {
-      ++lineNo;
-      if (!line.empty() && line.back() == '\r')
-        line.pop_back();
-      if (!trim(line).empty())
-        return true;
-    }
-    return false;
-  };
-  if (!nextLine())
-    return errorf("%s: empty file, expected a header row", path.c_str());
-  if (!splitCsvLine(line, fields, errCol))
-    return errorf("%s:%zu:%zu: unterminated quoted field", path.c_str(), lineNo, errCol);
-  std::vector<Field> header = fields;
-  std::vector<CsvColumn> columns = requested;
+namespace {
+/// The rows of one CSV file as they are read: the selected columns, the
+/// label, and where each number came from.
+struct TableReader {
+  const std::string &path;
+  std::vector<CsvColumn> columns;
   std::vector<size_t> indices;
-  long labelIndex;
-  MODELRT_TRY(resolveColumns(path, header, columns, labelColumn, indices, labelIndex));
-
+  long labelIndex = -1;
+  std::string labelColumn;
+  DType labelDType;
+  size_t numFields = 0;
   std::vector<float> inputs;
   std::vector<double> labels;
   int64_t rows = 0;
-  while (nextLine()) {
-    if (!splitCsvLine(line, fields, errCol))
-      return errorf("%s:%zu:%zu: unterminated quoted field", path.c_str(), lineNo, errCol);
-    if (fields.size() != header.size())
+
+  /// Reads one field as `dtype`; `what` names its column in errors.
+  Status number(const Field &f, size_t lineNo, const std::string &what, DType dtype,
+                double &v) const {
+    if (parseNumber(f.text, dtype, v))
+      return Status::ok();
+    return errorf("%s:%zu:%zu: %s: '%s' is not a valid %s", path.c_str(), lineNo, f.column,
+                  what.c_str(), f.text.c_str(), dtypeName(dtype));
+  }
+  /// Adds the data row `fields` read from line `lineNo` (`line`).
+  Status addRow(const std::vector<Field> &fields, std::string_view line, size_t lineNo) {
+    if (fields.size() != numFields)
       return errorf("%s:%zu:%zu: expected %zu fields (as in the header), found %zu",
-                    path.c_str(), lineNo, fields.size() < header.size() ? line.size() + 1
-                                                                       : fields[header.size()].column,
-                    header.size(), fields.size());
+                    path.c_str(), lineNo,
+                    fields.size() < numFields ? line.size() + 1 : fields[numFields].column,
+                    numFields, fields.size());
     for (size_t c = 0; c < columns.size(); ++c) {
-      const Field &f = fields[indices[c]];
       double v;
-      if (!parseNumber(f.text, columns[c].dtype, v))
-        return errorf("%s:%zu:%zu: column '%s': '%s' is not a valid %s", path.c_str(), lineNo,
-                      f.column, columns[c].name.c_str(), f.text.c_str(),
-                      dtypeName(columns[c].dtype));
+      MODELRT_TRY(number(fields[indices[c]], lineNo, "column '" + columns[c].name + "'",
+                         columns[c].dtype, v));
       inputs.push_back(static_cast<float>(v));
     }
     if (labelIndex >= 0) {
-      const Field &f = fields[static_cast<size_t>(labelIndex)];
       double v;
-      if (!parseNumber(f.text, labelDType, v))
-        return errorf("%s:%zu:%zu: label column '%s': '%s' is not a valid %s", path.c_str(),
-                      lineNo, f.column, labelColumn.c_str(), f.text.c_str(),
-                      dtypeName(labelDType));
+      MODELRT_TRY(number(fields[static_cast<size_t>(labelIndex)], lineNo,
+                         "label column '" + labelColumn + "'", labelDType, v));
       labels.push_back(v);
     }
     ++rows;
+    return Status::ok();
   }
-  if (rows == 0)
+
+  /// The table of the rows added so far.
+  CsvTable table() const {
+    CsvTable t;
+    t.inputs = Tensor(DType::F32, {rows, static_cast<int64_t>(columns.size())});
+    std::copy(inputs.begin(), inputs.end(), t.inputs.as<float>());
+    if (labelIndex >= 0) {
+      Tensor l(DType::F64, {rows});
+      std::copy(labels.begin(), labels.end(), l.as<double>());
+      t.labels = l.convertTo(labelDType);
+    }
+    return t;
+  }
+};
+} // namespace
+
+Expected<CsvTable> readCsv(const std::string &path, const std::vector<CsvColumn> &requested,
+                           const std::string &labelColumn, DType labelDType) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return errorf("%s: cannot open", path.c_str());
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string contents = text.str();
+  modelsupport::csv::LineReader lines(contents);
+  std::vector<Field> fields;
+  size_t errCol = 0;
+  auto split = [&]() -> Status {
+    if (modelsupport::csv::splitLine(lines.line(), fields, errCol))
+      return Status::ok();
+    return errorf("%s:%zu:%zu: unterminated quoted field", path.c_str(), lines.lineNumber(),
+                  errCol);
+  };
+  if (!lines.next())
+    return errorf("%s: empty file, expected a header row", path.c_str());
+  MODELRT_TRY(split());
+  TableReader reader{path, requested, {}, -1, labelColumn, labelDType, fields.size()};
+  MODELRT_TRY(resolveColumns(path, modelsupport::csv::names(fields), reader.columns, labelColumn,
+                             reader.indices, reader.labelIndex));
+  while (lines.next()) {
+    MODELRT_TRY(split());
+    MODELRT_TRY(reader.addRow(fields, lines.line(), lines.lineNumber()));
+  }
+  if (reader.rows == 0)
     return errorf("%s: no data rows after the header", path.c_str());
-  CsvTable table;
-  table.inputs = Tensor(DType::F32, {rows, static_cast<int64_t>(columns.size())});
-  std::copy(inputs.begin(), inputs.end(), table.inputs.as<float>());
-  if (labelIndex >= 0) {
-    Tensor l(DType::F64, {rows});
-    std::copy(labels.begin(), labels.end(), l.as<double>());
-    table.labels = l.convertTo(labelDType);
-  }
-  return table;
+  return reader.table();
 }
 
 } // namespace modelrt

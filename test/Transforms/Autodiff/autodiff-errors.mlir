@@ -1,7 +1,8 @@
 // RUN: modelc-opt %s -split-input-file --mdl-autodiff -verify-diagnostics
 // Errors of --mdl-autodiff: a loss that depends on an op without gradient
 // through a differentiable path (reported at that op, naming the path), a
-// missing function, a function that is not a loss.
+// missing function, a function that is not a loss, and rules that cannot
+// build their gradient (one error, the first failure).
 
 mdl.parameter @w : tensor<4x3xf32> {init = #mdl.init<zeros>}
 func.func @train_loss(%x: tensor<?x4xf32>) -> tensor<f32> {
@@ -64,4 +65,27 @@ module {
   func.func @train_step() {
     return
   }
+}
+
+// -----
+
+// A rule that cannot build its gradient reports one error at the op (the
+// GradientBuilder keeps the first failure): concatenation along a dynamic
+// dimension has no static window per input.
+func.func @train_loss(%x: tensor<?x3xf32>, %y: tensor<?x3xf32>) -> tensor<f32> {
+  // expected-error @+1 {{'mdl.concat' op cannot be differentiated: concatenation along a dynamic dimension}}
+  %c = mdl.concat %x, %y {axis = 0 : i64} : tensor<?x3xf32>, tensor<?x3xf32> -> tensor<?x3xf32>
+  %l = mdl.reduce_sum %c {axes = array<i64: 0, 1>} : tensor<?x3xf32> -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// The element count fails inside reduce_mean's rule; the rest of the rule
+// builds nothing and the one error names the count.
+func.func @train_loss(%x: tensor<?x?xf32>) -> tensor<f32> {
+  // expected-error @+1 {{'mdl.reduce_mean' op cannot be differentiated: a mean over a dynamic dimension next to another dynamic dimension is not supported}}
+  %m = mdl.reduce_mean %x {axes = array<i64: 1>} : tensor<?x?xf32> -> tensor<?xf32>
+  %l = mdl.reduce_sum %m {axes = array<i64: 0>} : tensor<?xf32> -> tensor<f32>
+  return %l : tensor<f32>
 }

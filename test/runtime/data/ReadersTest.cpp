@@ -114,6 +114,29 @@ TEST(Csv, Errors) {
   check("a,b\n1,2.5\n", {}, "b", ":2:3: label column 'b': '2.5' is not a valid i64");
 }
 
+// test/Inputs/quoted-bom-crlf.csv, which test/e2e/csv-quoted.test compiles
+// a model on: a BOM, CRLF endings, a blank line, quoted fields with commas
+// and doubled quotes. Every row keeps its four columns.
+TEST(Csv, SharedQuotedBomCrlfFile) {
+  std::string p = std::string(MODELC_SHARED_TEST_INPUTS) + "/quoted-bom-crlf.csv";
+  auto t = readCsv(p, {{"x", DType::F32}, {"y", DType::F32}}, "label", DType::I64);
+  ASSERT_TRUE(t.isOk()) << t.message();
+  EXPECT_EQ(t->inputs.shape(), (std::vector<int64_t>{4, 2}));
+  const float want[] = {1.5f, 10, 2.5f, 20, 4, 60, 5, 30};
+  for (int i = 0; i < 8; ++i)
+    EXPECT_EQ(t->inputs.as<float>()[i], want[i]) << i;
+  const int64_t labels[] = {0, 1, 2, 1};
+  for (int i = 0; i < 4; ++i)
+    EXPECT_EQ(t->labels.as<int64_t>()[i], labels[i]) << i;
+  // Every column but the label, by default: the note is not a number.
+  auto all = readCsv(p, {}, "label", DType::I64);
+  ASSERT_FALSE(all.isOk());
+  EXPECT_NE(all.message().find(p + ":2:7: column 'note, with comma': 'say \"hi\", ok' is not a "
+                                   "valid f32"),
+            std::string::npos)
+      << all.message();
+}
+
 TEST(Npy, ReadsNumpyWrittenFiles) {
   auto f4 = readNpy(inputPath("f4_2x3.npy"));
   ASSERT_TRUE(f4.isOk()) << f4.message();

@@ -19,6 +19,7 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
+#include "llvm/Support/Error.h"
 
 #include <string>
 
@@ -27,13 +28,28 @@ namespace modelc {
 /// Registers the dialects generated modules use (mdl, func, arith, tensor).
 void registerMLIRGenDialects(mlir::DialectRegistry &registry);
 
-/// Builds the module for `program.getMainModel()`. On failure (no model to
-/// generate, or an internal verifier failure) returns nullptr and sets
-/// `error`; `internal` tells whether the failure is a compiler bug.
-mlir::OwningOpRef<mlir::ModuleOp>
+/// A failure that is a compiler bug (e.g. the generated module does not
+/// verify), as opposed to a program the user can fix. Drivers report it as
+/// an internal error.
+class InternalError : public llvm::ErrorInfo<InternalError> {
+public:
+  static char ID;
+  explicit InternalError(std::string text) : text(std::move(text)) {}
+  void log(llvm::raw_ostream &os) const override { os << text; }
+  std::error_code convertToErrorCode() const override {
+    return llvm::inconvertibleErrorCode();
+  }
+
+private:
+  std::string text;
+};
+
+/// Builds the module for `program.getMainModel()`. Fails with a plain
+/// llvm::StringError when there is no model to generate, and with an
+/// InternalError when the generated module does not verify.
+llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
 generateMLIR(mlir::MLIRContext &context, const sema::Program &program,
-             const llvm::SourceMgr &sourceMgr, std::string &error,
-             bool &internal);
+             const llvm::SourceMgr &sourceMgr);
 
 } // namespace modelc
 

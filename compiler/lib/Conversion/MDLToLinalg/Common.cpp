@@ -2,7 +2,7 @@
 //
 // Implements the builders declared in Common.h: empty/filled tensors with
 // dynamic sizes, broadcasting generics with run-time size checks, and
-// reductions over a set of dimensions.
+// reductions over a set of dimensions (log-sum-exp's included).
 //
 //===----------------------------------------------------------------------===//
 #include "Common.h"
@@ -58,6 +58,24 @@ Value lowestValue(OpBuilder &b, Location loc, Type type) {
   unsigned width = type.getIntOrFloatBitWidth();
   return arith::ConstantOp::create(
       b, loc, b.getIntegerAttr(type, APInt::getSignedMinValue(width)));
+}
+
+LogSumExpParts logSumExpParts(OpBuilder &b, Location loc, Value x,
+                              ArrayRef<bool> reduced) {
+  Type elem = elementTypeOf(x);
+  Value max = reduceDims(b, loc, x, reduced, lowestValue(b, loc, elem),
+                         [](OpBuilder &nb, Location l, ValueRange a) -> Value {
+                           return arith::MaximumFOp::create(nb, l, a[0], a[1]);
+                         });
+  // combine(x, max, acc) = exp(x - max) + acc.
+  Value sum = reduceDimsWith(
+      b, loc, x, {max}, reduced, scalarConstant(b, loc, elem, 0),
+      [](OpBuilder &nb, Location l, ValueRange a) -> Value {
+        Value shifted = arith::SubFOp::create(nb, l, a[0], a[1]);
+        Value e = math::ExpOp::create(nb, l, shifted);
+        return arith::AddFOp::create(nb, l, e, a[2]);
+      });
+  return {max, sum};
 }
 
 /// Checks at run time that dynamic dimension `dim` of `input` equals

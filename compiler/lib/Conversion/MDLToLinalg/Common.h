@@ -2,7 +2,8 @@
 //
 // Small builders every op family uses: tensor.empty/fill with dynamic
 // sizes, scalar constants, broadcasting linalg.generic (no materialised
-// broadcasts), reductions over a set of dimensions, and the pattern wrapper
+// broadcasts), reductions over a set of dimensions (log-sum-exp's among
+// them, for softmax and cross-entropy), and the pattern wrapper
 // that turns a lowering function into an OpConversionPattern.
 //
 //===----------------------------------------------------------------------===//
@@ -100,6 +101,16 @@ mlir::Value countAsFloat(mlir::OpBuilder &b, mlir::Location loc,
 /// Converts scalar `x` to `to` with mdl.cast's rules (Elementwise.cpp).
 mlir::Value castScalar(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
                        mlir::Type to);
+
+/// The two reductions of a max-subtracted log-sum-exp of the float tensor
+/// `x` over the dimensions where `reduced` is true, both without those
+/// dimensions: `max` (x's maximum) and `sumExp` = sum(exp(x - max)).
+/// log-sum-exp is `max + log(sumExp)`; softmax is `exp(x - max) / sumExp`.
+struct LogSumExpParts {
+  mlir::Value max, sumExp;
+};
+LogSumExpParts logSumExpParts(mlir::OpBuilder &b, mlir::Location loc,
+                              mlir::Value x, llvm::ArrayRef<bool> reduced);
 
 /// The largest finite-or-infinite lowest value of `type` (-inf for floats,
 /// the minimum for integers): the identity of max.

@@ -1,7 +1,8 @@
 //===- Losses.cpp - mdl losses -> linalg ----------------------------------===//
 //
 // cross_entropy: per-sample `max + log(sum exp(x - max)) - x[label]`
-// (max-subtracted log-sum-exp; the labelled logit read with tensor.extract),
+// (logSumExpParts of Common.h; the labelled logit read with tensor.extract),
+// cross_entropy_grad: softmax from the same parts, minus the one-hot label;
 // mse / l1 / bce_with_logits: the per-element loss as one generic. All then
 // reduce to a 0-d tensor and divide by the count for `mean`.
 //
@@ -41,17 +42,7 @@ FailureOr<Value> lowerCrossEntropy(CrossEntropyOp op,
   Location loc = op.getLoc();
   Value x = adaptor.getLogits(), labels = adaptor.getLabels();
   Type elem = elementTypeOf(x);
-  SmallVector<bool> classes = {false, true};
-  Value max = reduceDims(rewriter, loc, x, classes, lowestValue(rewriter, loc, elem),
-                         [](OpBuilder &b, Location l, ValueRange a) -> Value {
-                           return arith::MaximumFOp::create(b, l, a[0], a[1]);
-                         });
-  Value sum = reduceDimsWith(
-      rewriter, loc, x, {max}, classes, scalarConstant(rewriter, loc, elem, 0),
-      [](OpBuilder &b, Location l, ValueRange a) -> Value {
-        Value e = math::ExpOp::create(b, l, arith::SubFOp::create(b, l, a[0], a[1]));
-        return arith::AddFOp::create(b, l, e, a[2]);
-      });
+  auto [max, sum] = logSumExpParts(rewriter, loc, x, {false, true});
   AffineMap id = AffineMap::getMultiDimIdentityMap(1, rewriter.getContext());
   Value perSample = mapGeneric(
       rewriter, loc, max, elem, {labels, max, sum}, {id, id, id},
@@ -72,17 +63,7 @@ FailureOr<Value> lowerCrossEntropyGrad(CrossEntropyGradOp op,
   Location loc = op.getLoc();
   Value x = adaptor.getLogits();
   Type elem = elementTypeOf(x);
-  SmallVector<bool> classes = {false, true};
-  Value max = reduceDims(rewriter, loc, x, classes, lowestValue(rewriter, loc, elem),
-                         [](OpBuilder &b, Location l, ValueRange a) -> Value {
-                           return arith::MaximumFOp::create(b, l, a[0], a[1]);
-                         });
-  Value sum = reduceDimsWith(
-      rewriter, loc, x, {max}, classes, scalarConstant(rewriter, loc, elem, 0),
-      [](OpBuilder &b, Location l, ValueRange a) -> Value {
-        Value e = math::ExpOp::create(b, l, arith::SubFOp::create(b, l, a[0], a[1]));
-        return arith::AddFOp::create(b, l, e, a[2]);
-      });
+  auto [max, sum] = logSumExpParts(rewriter, loc, x, {false, true});
   Value divisor = op.getReduction() == Reduction::mean
                       ? countAsFloat(rewriter, loc, x, {true, false}, elem)
                       : scalarConstant(rewriter, loc, elem, 1.0);

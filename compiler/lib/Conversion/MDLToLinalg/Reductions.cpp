@@ -3,8 +3,9 @@
 // reduce_sum / reduce_max: one reduction linalg.generic (keepdims through
 // tensor.expand_shape); reduce_mean divides the sum by the element count.
 // argmax: one generic with a (value, index) accumulator pair, strict `>` so
-// the first maximum wins. softmax / log_softmax: max-subtracted, as a max
-// reduction, a sum-of-exp reduction and one elementwise generic.
+// the first maximum wins. softmax / log_softmax: max-subtracted, from the
+// log-sum-exp reductions (logSumExpParts of Common.h) and one elementwise
+// generic.
 //
 //===----------------------------------------------------------------------===//
 #include "Common.h"
@@ -134,33 +135,10 @@ FailureOr<Value> lowerSoftmax(OpTy op, typename OpTy::Adaptor adaptor,
   int64_t axis = *normalizeAxis(op.getAxis(), rank);
   SmallVector<bool> reduced(rank, false);
   reduced[axis] = true;
-  Type elem = type.getElementType();
-  Value max = reduceDims(rewriter, loc, x, reduced, lowestValue(rewriter, loc, elem),
-                         [](OpBuilder &b, Location l, ValueRange args) {
-                           return maxScalar(b, l, args[0], args[1]);
-                         });
+  auto [max, sum] = logSumExpParts(rewriter, loc, x, reduced);
   MLIRContext *ctx = rewriter.getContext();
   AffineMap id = AffineMap::getMultiDimIdentityMap(rank, ctx);
   AffineMap red = withoutAxis(rank, axis, ctx);
-  // sum_j exp(x_j - max) as one reduction over (x, max).
-  Value zero = scalarConstant(rewriter, loc, elem, 0);
-  Value sumInit = filledTensor(rewriter, loc, cast<RankedTensorType>(max.getType()),
-                               dynamicSizesFrom(rewriter, loc,
-                                                cast<RankedTensorType>(max.getType()),
-                                                max),
-                               zero);
-  SmallVector<utils::IteratorType> iters = parallelIterators(rank);
-  iters[axis] = utils::IteratorType::reduction;
-  Value sum = linalg::GenericOp::create(
-                  rewriter, loc, TypeRange{sumInit.getType()}, ValueRange{x, max},
-                  ValueRange{sumInit}, {id, red, red}, iters,
-                  [](OpBuilder &b, Location l, ValueRange args) {
-                    Value e = math::ExpOp::create(
-                        b, l, arith::SubFOp::create(b, l, args[0], args[1]));
-                    linalg::YieldOp::create(
-                        b, l, Value(arith::AddFOp::create(b, l, e, args[2])));
-                  })
-                  .getResult(0);
   Value init = emptyTensor(rewriter, loc, type, dynamicSizesFrom(rewriter, loc, type, x));
   return linalg::GenericOp::create(
              rewriter, loc, TypeRange{type}, ValueRange{x, max, sum},
