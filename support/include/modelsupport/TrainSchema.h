@@ -87,13 +87,6 @@ struct SettingInfo {
   bool required() const { return std::isnan(dflt); }
 };
 
-/// A flag of the executable's `train` command that overrides an option.
-struct CliOverrideInfo {
-  const char *flag;
-  bool positive;
-  const char *help;
-};
-
 namespace detail {
 constexpr bool loOpen(const char *b) { return b[0] == 'O'; }
 constexpr bool hiOpen(const char *b) { return b[1] == 'O'; }
@@ -172,12 +165,6 @@ inline constexpr SettingInfo kSettings[] = {
 #undef I64S
 #undef COPY
 #undef RUN_STEPS
-};
-
-/// The command-line overrides.
-inline constexpr CliOverrideInfo kCliOverrides[] = {
-#define MODELRT_CLI_OVERRIDE(FLAG, ABI, POSITIVE, HELP) {FLAG, POSITIVE, HELP},
-#include "modelsupport/TrainConfig.def"
 };
 
 #undef MODELSUPPORT_RANGE
