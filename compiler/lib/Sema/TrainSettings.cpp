@@ -243,8 +243,12 @@ bool sema::foldEarlyStopping(DiagnosticEngine &diags, const Expr &e,
                   {e.getRange()});
       return false;
     }
-    cfg.earlyStopping = "patience";
-    cfg.earlyStoppingArgs = {{"epochs", double(v.i)}, {"min_delta", 0}};
+    // `early_stopping = N` is the first rule with N as its first setting.
+    const Callable &rule = callables(ms::Group::Stopping).front();
+    cfg.earlyStopping = rule.name;
+    for (const Setting *s : rule.settings)
+      cfg.earlyStoppingArgs.push_back(
+          {s->name, s == rule.settings.front() ? double(v.i) : s->dflt});
     return true;
   }
   Folded f;
