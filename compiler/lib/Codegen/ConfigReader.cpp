@@ -2,17 +2,19 @@
 //
 // Maps the `mdl.config` module attribute written by MLIRGen (keys in
 // docs/dialect.md) onto TrainDefaults, i.e. the values of the runtime's
-// ModelrtTrainConfig: optimizer and schedule kinds and hyperparameters
-// (with gradient clipping and accumulation), the data files, the folded
+// ModelrtTrainConfig. The options (epochs, batch, seed, clipping,
+// accumulation, the optimizer, schedule and early stopping with their
+// settings) are read as the schema modelsupport/TrainConfig.def says, an
+// absent one taking its schema default; the data set (files, the folded
 // (scale, shift) normalisation or per-feature standardisation, the
-// validation fraction, augmentations, epochs, batch size, seed and early
-// stopping.
+// validation fraction, augmentations) by hand.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ConfigReader.h"
 
 #include "modelrt/core/Program.h"
+#include "modelsupport/TrainSchema.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/Support/FileSystem.h"
@@ -20,8 +22,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
+#include <optional>
+#include <type_traits>
 
 using namespace modelc;
+namespace ms = modelsupport;
 
 namespace {
 /// Typed lookups in a dictionary, with defaults.
@@ -62,28 +68,52 @@ static llvm::Error configError(const llvm::Twine &msg) {
                                  "mdl.config: " + msg);
 }
 
-static llvm::Error readOptimizer(Dict o, TrainDefaults &c) {
-  std::string kind = o.s("kind");
-  if (kind == "sgd")
-    c.optimizer = MODELRT_OPT_SGD;
-  else if (kind == "adam")
-    c.optimizer = MODELRT_OPT_ADAM;
-  else if (kind == "adamw")
-    c.optimizer = MODELRT_OPT_ADAMW;
-  else if (kind == "rmsprop")
-    c.optimizer = MODELRT_OPT_RMSPROP;
+namespace {
+/// One value of the attribute, as each kind of ABI field wants it.
+struct Value {
+  double real = 0;
+  int64_t integer = 0;
+  llvm::ArrayRef<int64_t> list;
+};
+
+/// Stores `v` into an ABI field of TrainDefaults.
+template <class T> void assign(T &field, const Value &v) {
+  if constexpr (std::is_integral_v<T>)
+    field = T(v.integer);
+  else if constexpr (std::is_floating_point_v<T>)
+    field = v.real;
   else
-    return configError("unsupported optimizer '" + kind + "'");
-  c.lr = o.f("lr", c.lr);
-  c.momentum = o.f("momentum");
-  c.dampening = o.f("dampening");
-  c.nesterov = o.f("nesterov") != 0;
-  c.beta1 = o.f("beta1");
-  c.beta2 = o.f("beta2");
-  c.eps = o.f("eps");
-  c.alpha = o.f("alpha");
-  c.weightDecay = o.f("weight_decay");
-  return llvm::Error::success();
+    field.assign(v.list.begin(), v.list.end());
+}
+
+using StoreFn = void (*)(TrainDefaults &, const Value &);
+
+/// Where each option and setting goes, in the order of kOptions/kSettings.
+const StoreFn kOptionStores[] = {
+#define MODELRT_TRAIN_OPTION(NAME, TYPE, DEFAULT, LO, HI, BOUNDS, RANGE, ENC,  \
+                             OMIT, ABI, DOC)                                   \
+  [](TrainDefaults &c, const Value &v) { assign(c.ABI, v); },
+#include "modelsupport/TrainConfig.def"
+};
+const StoreFn kSettingStores[] = {
+#define MODELRT_SETTING(KIND, NAME, TYPE, DEFAULT, LO, HI, BOUNDS, RANGE, KEY, \
+                        ENC, ABI, MAP, DOC)                                    \
+  [](TrainDefaults &c, const Value &v) { assign(c.ABI, v); },
+#include "modelsupport/TrainConfig.def"
+};
+static_assert(std::size(kOptionStores) == std::size(ms::kOptions));
+static_assert(std::size(kSettingStores) == std::size(ms::kSettings));
+} // namespace
+
+/// The number under `key`, from an integer or a float attribute.
+static std::optional<Value> readNumber(Dict d, llvm::StringRef key) {
+  if (!d.d)
+    return std::nullopt;
+  if (auto a = d.d.getAs<mlir::IntegerAttr>(key))
+    return Value{double(a.getInt()), a.getInt(), {}};
+  if (auto a = d.d.getAs<mlir::FloatAttr>(key))
+    return Value{a.getValueAsDouble(), int64_t(a.getValueAsDouble()), {}};
+  return std::nullopt;
 }
 
 /// Optimizer steps per epoch as the runtime counts them (no drop_last):
@@ -92,60 +122,87 @@ static llvm::Error readOptimizer(Dict o, TrainDefaults &c) {
 static int64_t stepsPerEpoch(Dict data, const TrainDefaults &c) {
   int64_t samples = data.sub("train").i("samples");
   samples -= int64_t(std::llround(double(samples) * data.f("validation")));
-  if (samples <= 0 || c.batchSize <= 0)
+  if (samples <= 0 || c.batch_size <= 0)
     return 0;
-  int64_t batches = (samples + c.batchSize - 1) / c.batchSize;
-  int64_t k = std::max<int64_t>(c.accumulate, 1);
+  int64_t batches = (samples + c.batch_size - 1) / c.batch_size;
+  int64_t k = std::max<int64_t>(c.optimizer.accumulate, 1);
   return (batches + k - 1) / k;
 }
 
-/// cosine(epochs, min_lr, warmup): warmup is in optimizer steps already.
-static llvm::Error readCosine(Dict s, Dict data, TrainDefaults &c) {
-  c.schedule = MODELRT_SCHED_COSINE;
-  c.minLr = s.f("min_lr");
-  c.warmupSteps = s.i("warmup");
-  int64_t epochs = s.i("epochs");
-  // 0 or the run's epochs: the runtime uses the actual epochs (also after
-  // --epochs); another length is fixed here in steps.
-  if (epochs != 0 && epochs != c.epochs) {
-    int64_t steps = stepsPerEpoch(data, c);
-    if (steps <= 0)
-      return configError("cosine(epochs=" + llvm::Twine(epochs) +
-                         ") needs the training set's sample count");
-    c.totalSteps = epochs * steps;
-  }
+/// True when the source gave `key` itself (the group's `fixed` list).
+static bool isFixed(Dict d, llvm::StringRef key) {
+  if (auto fixed = d.d.getAs<mlir::ArrayAttr>("fixed"))
+    for (mlir::Attribute a : fixed)
+      if (auto s = llvm::dyn_cast<mlir::StringAttr>(a); s && s == key)
+        return true;
+  return false;
+}
+
+/// A RUN_STEPS setting: a length given in epochs is fixed in optimizer
+/// steps; otherwise 0, the run's own length (also after --epochs).
+static llvm::Error runSteps(const ms::SettingInfo &s, Dict d, Dict data,
+                            const TrainDefaults &c, Value &v) {
+  int64_t epochs = v.integer;
+  v = Value{};
+  if (epochs == 0 || !isFixed(d, s.key))
+    return llvm::Error::success();
+  int64_t steps = stepsPerEpoch(data, c);
+  if (steps <= 0)
+    return configError(llvm::Twine(s.kind) + "(" + s.name + "=" +
+                       llvm::Twine(epochs) +
+                       ") needs the training set's sample count");
+  v.integer = epochs * steps;
+  v.real = double(v.integer);
   return llvm::Error::success();
 }
 
-static llvm::Error readSchedule(Dict s, Dict data, TrainDefaults &c) {
-  std::string kind = s.s("kind");
-  if (kind.empty() || kind == "constant") {
-    c.schedule = MODELRT_SCHED_CONSTANT;
-  } else if (kind == "step_lr" || kind == "step") {
-    c.schedule = MODELRT_SCHED_STEP;
-    c.stepSize = s.i("every", s.i("step_size", 1));
-    c.gamma = s.f("gamma", 0.1);
-  } else if (kind == "multistep") {
-    c.schedule = MODELRT_SCHED_MULTISTEP;
-    c.gamma = s.f("gamma", 0.1);
-    auto ms = s.d.getAs<mlir::DenseI64ArrayAttr>("milestones");
-    if (!ms || ms.empty())
-      return configError("multistep needs milestones (array<i64>)");
-    c.milestones.assign(ms.asArrayRef().begin(), ms.asArrayRef().end());
-  } else if (kind == "exponential") {
-    c.schedule = MODELRT_SCHED_EXPONENTIAL;
-    c.gamma = s.f("gamma", 0.9);
-  } else if (kind == "cosine") {
-    return readCosine(s, data, c);
-  } else if (kind == "reduce_on_plateau") {
-    c.schedule = MODELRT_SCHED_PLATEAU;
-    c.factor = s.f("factor", 0.1);
-    c.patience = s.i("patience", 10);
-    c.threshold = s.f("threshold", 1e-4);
-    c.minLr = s.f("min_lr");
+/// Reads setting `i` of the kind from `d` (its schema default if absent).
+static llvm::Error readSetting(size_t i, Dict d, Dict data, TrainDefaults &c) {
+  const ms::SettingInfo &s = ms::kSettings[i];
+  std::optional<Value> v;
+  if (s.type == ms::SettingType::IntList) {
+    auto list = d.d ? d.d.getAs<mlir::DenseI64ArrayAttr>(s.key) : nullptr;
+    if (list && !list.empty())
+      v = Value{0, 0, list.asArrayRef()};
   } else {
-    return configError("unsupported schedule '" + kind + "'");
+    v = readNumber(d, s.key);
+    if (!v && !s.required())
+      v = Value{s.dflt, int64_t(s.dflt), {}};
   }
+  if (!v)
+    return configError(llvm::Twine(s.kind) + " needs '" + s.key + "'" +
+                       (s.type == ms::SettingType::IntList ? " (array<i64>)"
+                                                           : ""));
+  if (s.map == ms::SettingMap::RunSteps)
+    if (llvm::Error e = runSteps(s, d, data, c, *v))
+      return e;
+  kSettingStores[i](c, *v);
+  return llvm::Error::success();
+}
+
+/// Reads the dictionary of `group`: its kind and the kind's settings. An
+/// absent schedule is constant; absent early stopping is off.
+static llvm::Error readGroup(ms::Group group, Dict cfg, TrainDefaults &c) {
+  Dict d = cfg.sub(ms::groupKey(group));
+  if (!d.d && group != ms::Group::Schedule)
+    return llvm::Error::success();
+  std::string name = group == ms::Group::Stopping ? "patience" : d.s("kind");
+  if (name.empty() && group == ms::Group::Schedule)
+    name = "constant";
+  const ms::KindInfo *kind = ms::findKind(group, name.c_str());
+  if (!kind)
+    return configError("unsupported " +
+                       llvm::Twine(group == ms::Group::Optimizer ? "optimizer"
+                                                                 : "schedule") +
+                       " '" + name + "'");
+  if (group == ms::Group::Optimizer)
+    c.optimizer.kind = kind->value;
+  else if (group == ms::Group::Schedule)
+    c.schedule.kind = kind->value;
+  for (size_t i = 0; i < std::size(ms::kSettings); ++i)
+    if (name == ms::kSettings[i].kind)
+      if (llvm::Error e = readSetting(i, d, cfg.sub("data"), c))
+        return e;
   return llvm::Error::success();
 }
 
@@ -238,18 +295,16 @@ static llvm::Error readData(Dict data, TrainDefaults &c) {
 llvm::Error modelc::readTrainDefaults(mlir::DictionaryAttr config,
                                       TrainDefaults &c) {
   Dict cfg{config};
-  c.epochs = cfg.i("epochs", c.epochs);
-  c.batchSize = cfg.i("batch", c.batchSize);
-  c.seed = uint64_t(cfg.i("seed", 0));
-  c.clipNorm = cfg.f("clip_norm");
-  c.accumulate = int32_t(cfg.i("accumulate", 1));
-  Dict early = cfg.sub("early_stopping");
-  c.earlyStopPatience = early.i("patience");
-  c.earlyStopMinDelta = early.f("min_delta");
-  if (Dict opt = cfg.sub("optimizer"); opt.d)
-    if (llvm::Error e = readOptimizer(opt, c))
-      return e;
+  for (size_t i = 0; i < std::size(ms::kOptions); ++i) {
+    const ms::OptionInfo &o = ms::kOptions[i];
+    kOptionStores[i](c, readNumber(cfg, o.name)
+                            .value_or(Value{o.dflt, int64_t(o.dflt), {}}));
+  }
   if (llvm::Error e = readData(cfg.sub("data"), c))
     return e;
-  return readSchedule(cfg.sub("schedule"), cfg.sub("data"), c);
+  for (ms::Group g :
+       {ms::Group::Optimizer, ms::Group::Stopping, ms::Group::Schedule})
+    if (llvm::Error e = readGroup(g, cfg, c))
+      return e;
+  return llvm::Error::success();
 }

@@ -13,10 +13,10 @@
 
 namespace modelc {
 
-/// Reads optimizer, schedule, data, epochs, batch, seed, gradient clipping
-/// and accumulation and early stopping from `config` (a missing key keeps
-/// the value already in `c`, or turns an optional feature off). Errors name
-/// the unsupported kind.
+/// Reads the options (modelsupport/TrainConfig.def) and the data set from
+/// `config`: an absent option or setting takes its schema default, an
+/// absent optional feature is off. Errors name an unsupported kind or a
+/// required setting that is missing.
 llvm::Error readTrainDefaults(mlir::DictionaryAttr config, TrainDefaults &c);
 
 } // namespace modelc

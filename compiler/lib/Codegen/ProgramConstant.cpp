@@ -1,7 +1,9 @@
 //===- ProgramConstant.cpp - The ModelrtProgram constant and main ---------===//
 //
 // Emits `modelc_program`, a constant ModelrtProgram (layout from
-// ProgramLayout.h) with its tables, shapes and strings as private globals,
+// ProgramLayout.h; the options' fields from the schema
+// modelsupport/TrainConfig.def) with its tables, shapes and strings as
+// private globals,
 // pointing to the adapters of Adapters.cpp; and `main`, which hands it to
 // `modelrt_main`.
 //
@@ -63,7 +65,17 @@ public:
     return global(llvm::ConstantArray::get(t, v), "modelc.ptrs");
   }
   llvm::Constant *table(const std::vector<TensorSpec> &tensors);
+  /// The ModelrtTrainConfig constant; its option fields follow the schema.
   llvm::Constant *config(const TrainDefaults &c);
+
+private:
+  using Fields = std::vector<llvm::Constant *>;
+  /// Appends the constant of one ABI field (two for a list).
+  void put(Fields &f, int32_t v);
+  void put(Fields &f, int64_t v);
+  void put(Fields &f, uint64_t v);
+  void put(Fields &f, double v);
+  void put(Fields &f, const std::vector<int64_t> &v);
 };
 } // namespace
 
@@ -85,18 +97,22 @@ llvm::Constant *ConstantBuilder::table(const std::vector<TensorSpec> &tensors) {
   return global(llvm::ConstantArray::get(type, descs), "modelc.table");
 }
 
+void ConstantBuilder::put(Fields &f, int32_t v) { f.push_back(i32(v)); }
+void ConstantBuilder::put(Fields &f, int64_t v) { f.push_back(i64(v)); }
+void ConstantBuilder::put(Fields &f, uint64_t v) {
+  f.push_back(i64(int64_t(v)));
+}
+void ConstantBuilder::put(Fields &f, double v) { f.push_back(f64(v)); }
+void ConstantBuilder::put(Fields &f, const std::vector<int64_t> &v) {
+  f.push_back(i32(int64_t(v.size())));
+  f.push_back(i64Array(v));
+}
+
 llvm::Constant *ConstantBuilder::config(const TrainDefaults &c) {
-  llvm::Constant *opt = llvm::ConstantStruct::get(
-      layout.optimizerConfig,
-      {i32(c.optimizer), f64(c.lr), f64(c.momentum), f64(c.dampening),
-       i32(c.nesterov), f64(c.beta1), f64(c.beta2), f64(c.eps), f64(c.alpha),
-       f64(c.weightDecay), f64(c.clipNorm), i32(c.accumulate)});
-  llvm::Constant *sched = llvm::ConstantStruct::get(
-      layout.scheduleConfig,
-      {i32(c.schedule), i64(c.stepSize), f64(c.gamma),
-       i32(int64_t(c.milestones.size())), i64Array(c.milestones),
-       i64(c.warmupSteps), i64(c.totalSteps), f64(c.minLr), f64(c.factor),
-       i64(c.patience), f64(c.threshold)});
+  Fields opt, sched, train;
+#define MODELRT_ABI_OPTIMIZER(TYPE, NAME, READ, CXX) put(opt, c.optimizer.NAME);
+#define MODELRT_ABI_SCHEDULE(TYPE, NAME, READ, CXX) put(sched, c.schedule.NAME);
+#include "modelsupport/TrainConfig.def"
   std::vector<llvm::Constant *> cols;
   for (const std::string &col : c.columns)
     cols.push_back(str(col));
@@ -112,11 +128,21 @@ llvm::Constant *ConstantBuilder::config(const TrainDefaults &c) {
        i32(int64_t(c.mean.size())), f64Array(c.mean, "modelc.mean"),
        f64Array(c.stddev, "modelc.std"), i32(0), f64(c.valFraction),
        f64(c.flipProb), i64(c.cropPadding), i32(0)});
-  return llvm::ConstantStruct::get(
-      layout.trainConfig,
-      {opt, sched, data, i64(c.epochs), i64(c.batchSize),
-       i64(int64_t(c.seed)), i64(c.earlyStopPatience),
-       f64(c.earlyStopMinDelta)});
+  train = {llvm::ConstantStruct::get(layout.optimizerConfig, opt),
+           llvm::ConstantStruct::get(layout.scheduleConfig, sched), data};
+#define MODELRT_ABI_TRAIN(TYPE, NAME) put(train, c.NAME);
+#include "modelsupport/TrainConfig.def"
+  return llvm::ConstantStruct::get(layout.trainConfig, train);
+}
+
+llvm::GlobalVariable *modelc::emitTrainConfig(llvm::Module &m,
+                                              const TrainDefaults &config,
+                                              llvm::StringRef name) {
+  ConstantBuilder c(m);
+  llvm::Constant *init = c.config(config);
+  return new llvm::GlobalVariable(m, init->getType(), /*isConstant=*/true,
+                                  llvm::GlobalValue::ExternalLinkage, init,
+                                  name);
 }
 
 static void emitMain(llvm::Module &m, llvm::GlobalVariable *program) {

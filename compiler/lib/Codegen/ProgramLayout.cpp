@@ -2,8 +2,10 @@
 //
 // One LLVM struct per C struct of runtime/include/modelrt/core/Program.h,
 // fields in declaration order with the same scalar types (int32_t -> i32,
-// int64_t/uint64_t -> i64, double -> double, pointers -> ptr). Keep in sync
-// with the header: ProgramLayoutTest compares every offset.
+// int64_t/uint64_t -> i64, double -> double, pointers -> ptr). The option
+// structs follow the schema (modelsupport/TrainConfig.def) as the header
+// does; the others are kept in sync with the header by hand.
+// ProgramLayoutTest compares every offset.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,27 +29,38 @@ ProgramLayout ProgramLayout::get(llvm::LLVMContext &ctx) {
   l.tensorDesc = named(ctx, "ModelrtTensorDesc",
                        {ptr, i32, i32, ptr, i32, llvm::ArrayType::get(f64, 2),
                         i64, i64});
-  // kind, lr, momentum, dampening, nesterov, beta1, beta2, eps, alpha,
-  // weight_decay, clip_norm, accumulate
-  l.optimizerConfig = named(ctx, "ModelrtOptimizerConfig",
-                            {i32, f64, f64, f64, i32, f64, f64, f64, f64, f64,
-                             f64, i32});
-  // kind, step_size, gamma, num_milestones, milestones, warmup_steps,
-  // total_steps, min_lr, factor, patience, threshold
-  l.scheduleConfig = named(ctx, "ModelrtScheduleConfig",
-                           {i32, i64, f64, i32, ptr, i64, i64, f64, f64, i64,
-                            f64});
+  // The options' structs, field for field from the schema.
+  auto add = [&](std::vector<llvm::Type *> &fields, AbiFieldType type) {
+    switch (type) {
+    case AbiFieldType::I32:
+      return fields.push_back(i32);
+    case AbiFieldType::I64:
+    case AbiFieldType::U64:
+      return fields.push_back(i64);
+    case AbiFieldType::F64:
+      return fields.push_back(f64);
+    case AbiFieldType::I64_LIST:
+      fields.push_back(i32);
+      return fields.push_back(ptr);
+    }
+  };
+  std::vector<llvm::Type *> opt, sched, train;
+#define MODELRT_ABI_OPTIMIZER(TYPE, NAME, READ, CXX) add(opt, AbiFieldType::TYPE);
+#define MODELRT_ABI_SCHEDULE(TYPE, NAME, READ, CXX) add(sched, AbiFieldType::TYPE);
+#include "modelsupport/TrainConfig.def"
+  l.optimizerConfig = named(ctx, "ModelrtOptimizerConfig", opt);
+  l.scheduleConfig = named(ctx, "ModelrtScheduleConfig", sched);
   // format, train_inputs, train_labels, test_inputs, test_labels,
   // num_columns, columns, label_column, scale, num_norm, mean, std, one_hot,
   // val_fraction, flip_prob, crop_padding, drop_last
   l.dataConfig = named(ctx, "ModelrtDataConfig",
                        {i32, ptr, ptr, ptr, ptr, i32, ptr, ptr, f64, i32, ptr,
                         ptr, i32, f64, f64, i64, i32});
-  // optimizer, schedule, data, epochs, batch_size, seed,
-  // early_stop_patience, early_stop_min_delta
-  l.trainConfig = named(ctx, "ModelrtTrainConfig",
-                        {l.optimizerConfig, l.scheduleConfig, l.dataConfig,
-                         i64, i64, i64, i64, f64});
+  // optimizer, schedule, data, then the schema's scalar fields
+  train = {l.optimizerConfig, l.scheduleConfig, l.dataConfig};
+#define MODELRT_ABI_TRAIN(TYPE, NAME) add(train, AbiFieldType::TYPE);
+#include "modelsupport/TrainConfig.def"
+  l.trainConfig = named(ctx, "ModelrtTrainConfig", train);
   l.program = named(ctx, "ModelrtProgram",
                     {i32, ptr, i32, ptr, i32, ptr,  // abi .. state
                      i32, ptr, i32, i64, i32, ptr,  // input .. label_shape

@@ -3,19 +3,25 @@
 // Folds DataConfig and TrainConfig into one dictionary attribute: the model
 // name and its input/label signature, the data set (reader, paths, sample
 // shape, the folded transform or per-feature standardisation,
-// augmentations, class count, validation fraction) and training settings
-// (loss, optimizer, schedule, epochs, batch, seed, metrics, gradient
-// clipping and accumulation, early stopping). Optional settings that are
-// off are absent.
+// augmentations, class count, validation fraction) and the train block
+// (loss, metrics, and the options of the schema modelsupport/TrainConfig.def
+// under their keys and types: optimizer, schedule, early stopping, epochs,
+// batch, seed, gradient clipping and accumulation). Optional settings that
+// are off are absent.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ConfigAttr.h"
 
+#include "modelsupport/TrainSchema.h"
+
 #include "mlir/IR/Builders.h"
+
+#include <iterator>
 
 using namespace modelc;
 using namespace modelc::sema;
+namespace ms = modelsupport;
 
 namespace {
 /// Collects named attributes and builds a dictionary.
@@ -32,17 +38,6 @@ struct DictBuilder {
   mlir::DictionaryAttr get() { return b.getDictionaryAttr(entries); }
 };
 } // namespace
-
-/// `{kind = "adam", lr = 1.0e-03 : f64, ...}`.
-static mlir::DictionaryAttr
-callDict(mlir::Builder &b, llvm::StringRef kind,
-         const std::vector<std::pair<std::string, double>> &args) {
-  DictBuilder d{b, {}};
-  d.str("kind", kind);
-  for (auto &kv : args)
-    d.f64(kv.first, kv.second);
-  return d.get();
-}
 
 static mlir::DictionaryAttr splitDict(mlir::Builder &b, const DataSplit &s) {
   DictBuilder d{b, {}};
@@ -100,6 +95,83 @@ static mlir::DictionaryAttr dataDict(mlir::Builder &b, const DataConfig &c) {
   return d.get();
 }
 
+namespace {
+/// A scalar option's attribute, or null when it is omitted at its default.
+using OptionAttrFn = mlir::Attribute (*)(mlir::Builder &, const TrainConfig &);
+
+mlir::Attribute optionAttr(mlir::Builder &b, int64_t v) {
+  return b.getI64IntegerAttr(v);
+}
+mlir::Attribute optionAttr(mlir::Builder &b, double v) {
+  return b.getF64FloatAttr(v);
+}
+
+const OptionAttrFn kOptionAttrs[] = {
+#define MODELRT_TRAIN_OPTION(NAME, TYPE, DEFAULT, LO, HI, BOUNDS, RANGE, ENC,  \
+                             OMIT, ABI, DOC)                                   \
+  [](mlir::Builder &b, const TrainConfig &c) -> mlir::Attribute {              \
+    if (#OMIT[0] == 'O' && c.NAME == DEFAULT)                                  \
+      return {};                                                               \
+    return optionAttr(b, c.NAME);                                              \
+  },
+#include "modelsupport/TrainConfig.def"
+};
+static_assert(std::size(kOptionAttrs) == std::size(ms::kOptions));
+} // namespace
+
+/// The dictionary of a group: `{kind = "adam", lr = 1.0e-03 : f64, ...}`
+/// (no kind for early stopping), each setting under its schema key and
+/// type, then the lengths the source fixed.
+static mlir::DictionaryAttr
+callDict(mlir::Builder &b, ms::Group group, llvm::StringRef kind,
+         const std::vector<std::pair<std::string, double>> &args,
+         llvm::ArrayRef<int64_t> list = {},
+         llvm::ArrayRef<std::string> fixed = {}) {
+  DictBuilder d{b, {}};
+  if (group != ms::Group::Stopping)
+    d.str("kind", kind);
+  for (const ms::SettingInfo &s : ms::kSettings) {
+    if (kind != s.kind)
+      continue;
+    if (s.type == ms::SettingType::IntList) {
+      d.add(s.key, b.getDenseI64ArrayAttr(list));
+      continue;
+    }
+    for (const auto &kv : args)
+      if (kv.first == s.name)
+        d.add(s.key, s.attr == ms::AttrType::I64
+                         ? mlir::Attribute(b.getI64IntegerAttr(
+                               int64_t(kv.second)))
+                         : b.getF64FloatAttr(kv.second));
+  }
+  if (!fixed.empty()) {
+    llvm::SmallVector<mlir::Attribute> names;
+    for (const std::string &f : fixed)
+      names.push_back(b.getStringAttr(f));
+    d.add("fixed", b.getArrayAttr(names));
+  }
+  return d.get();
+}
+
+/// The train block's entries of the dictionary.
+static void addTrain(mlir::Builder &b, DictBuilder &d, const TrainConfig &t) {
+  d.str("loss", t.lossKind);
+  d.add("optimizer", callDict(b, ms::Group::Optimizer, t.optimizer,
+                              t.optimizerArgs));
+  d.add("schedule", callDict(b, ms::Group::Schedule, t.schedule,
+                             t.scheduleArgs, t.milestones, t.scheduleFixed));
+  if (!t.earlyStopping.empty())
+    d.add("early_stopping", callDict(b, ms::Group::Stopping, t.earlyStopping,
+                                     t.earlyStoppingArgs));
+  for (size_t i = 0; i < std::size(ms::kOptions); ++i)
+    if (mlir::Attribute a = kOptionAttrs[i](b, t))
+      d.add(ms::kOptions[i].name, a);
+  llvm::SmallVector<mlir::Attribute> metrics;
+  for (const std::string &m : t.metrics)
+    metrics.push_back(b.getStringAttr(m));
+  d.add("metrics", b.getArrayAttr(metrics));
+}
+
 mlir::DictionaryAttr modelc::buildConfigAttr(mlir::MLIRContext &ctx,
                                              const Program &program,
                                              const Graph &graph) {
@@ -108,33 +180,7 @@ mlir::DictionaryAttr modelc::buildConfigAttr(mlir::MLIRContext &ctx,
   d.str("model", graph.modelName);
   if (program.data)
     d.add("data", dataDict(b, *program.data));
-  if (const auto &t = program.train) {
-    d.str("loss", t->lossKind);
-    d.add("optimizer", callDict(b, t->optimizer, t->optimizerArgs));
-    mlir::DictionaryAttr schedule = callDict(b, t->schedule, t->scheduleArgs);
-    if (!t->milestones.empty()) {
-      DictBuilder sd{b, llvm::to_vector(schedule.getValue())};
-      sd.add("milestones", b.getDenseI64ArrayAttr(t->milestones));
-      schedule = sd.get();
-    }
-    d.add("schedule", schedule);
-    if (t->clipNorm > 0)
-      d.f64("clip_norm", t->clipNorm);
-    if (t->accumulate > 1)
-      d.i64("accumulate", t->accumulate);
-    if (t->earlyStopPatience > 0) {
-      DictBuilder ed{b, {}};
-      ed.i64("patience", t->earlyStopPatience);
-      ed.f64("min_delta", t->earlyStopMinDelta);
-      d.add("early_stopping", ed.get());
-    }
-    d.i64("epochs", t->epochs);
-    d.i64("batch", t->batch);
-    d.i64("seed", t->seed);
-    llvm::SmallVector<mlir::Attribute> metrics;
-    for (const std::string &m : t->metrics)
-      metrics.push_back(b.getStringAttr(m));
-    d.add("metrics", b.getArrayAttr(metrics));
-  }
+  if (program.train)
+    addTrain(b, d, *program.train);
   return d.get();
 }

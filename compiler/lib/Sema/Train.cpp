@@ -147,40 +147,6 @@ static bool checkLoss(DiagnosticEngine &diags, const Field &f, Graph &graph,
   return true;
 }
 
-/// Reads a positive (or non-negative) integer setting.
-static bool intSetting(DiagnosticEngine &diags, const Field &f, int64_t min,
-                       int64_t &out) {
-  Value v = evalConst(diags, *f.value, {});
-  if (v.isError())
-    return false;
-  if (v.kind != Value::Kind::Int || v.i < min) {
-    diags.error(f.value->getLoc(),
-                f.name + " must be an integer >= " + llvm::Twine(min) +
-                    ", got " + v.describe(Graph()),
-                {f.value->getRange()});
-    return false;
-  }
-  out = v.i;
-  return true;
-}
-
-/// Reads `clip_norm = X` (X > 0).
-static bool clipSetting(DiagnosticEngine &diags, const Field &f,
-                        double &out) {
-  Value v = evalConst(diags, *f.value, {});
-  if (v.isError())
-    return false;
-  if (!v.isNumber() || !(v.asDouble() > 0) || !std::isfinite(v.asDouble())) {
-    diags.error(f.value->getLoc(),
-                "clip_norm must be a number > 0 (the largest global L2 norm "
-                "of the gradients), got " + v.describe(Graph()),
-                {f.value->getRange()});
-    return false;
-  }
-  out = v.asDouble();
-  return true;
-}
-
 /// Reads `metrics = [accuracy, ...]`; remembers where accuracy was asked.
 static bool checkMetrics(DiagnosticEngine &diags, const Field &f,
                          TrainConfig &cfg, const Expr *&accuracy) {
@@ -227,22 +193,13 @@ static bool checkField(DiagnosticEngine &diags, const Field &f, Graph &graph,
   if (f.name == "early_stopping")
     return (st.early = f.value.get()),
            foldEarlyStopping(diags, *f.value, cfg);
-  if (f.name == "epochs" || f.name == "batch" || f.name == "accumulate")
-    return intSetting(diags, f, 1,
-                      f.name == "epochs"  ? cfg.epochs
-                      : f.name == "batch" ? cfg.batch
-                                          : cfg.accumulate);
-  if (f.name == "seed")
-    return intSetting(diags, f, 0, cfg.seed);
-  if (f.name == "clip_norm")
-    return clipSetting(diags, f, cfg.clipNorm);
+  if (isOption(f.name))
+    return checkOption(diags, f, cfg);
   if (f.name == "metrics")
     return checkMetrics(diags, f, cfg, st.accuracy);
   diags.error(f.nameRange.Start,
-              "unknown field '" + f.name +
-                  "' in train block; expected loss, optimizer, schedule, "
-                  "epochs, batch, seed, metrics, early_stopping, clip_norm "
-                  "or accumulate",
+              "unknown field '" + f.name + "' in train block; expected " +
+                  trainFieldList(),
               {f.nameRange});
   return false;
 }
@@ -303,7 +260,8 @@ static bool checkWarmup(DiagnosticEngine &diags, const DataConfig *data,
 static bool checkCombined(DiagnosticEngine &diags, const Graph &graph,
                           const DataConfig *data, TrainConfig &cfg,
                           const FieldState &st) {
-  // cosine(epochs=0) anneals over the whole run.
+  // cosine(epochs=0) anneals over the whole run (scheduleFixed lacks it, so
+  // it follows --epochs too).
   if (cfg.schedule == "cosine" && getSetting(cfg.scheduleArgs, "epochs") == 0)
     for (auto &kv : cfg.scheduleArgs)
       if (kv.first == "epochs")

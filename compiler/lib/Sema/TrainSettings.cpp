@@ -1,110 +1,63 @@
 //===- TrainSettings.cpp - Optimizer, schedule and stopping tables --------===//
 //
-// The optimizers, learning-rate schedules and the early-stopping rule a
-// `train` block may name, each with its settings, defaults and valid
-// ranges, and the folding of a call such as `adam(lr=1e-3)` against them.
-// The ranges are those the runtime accepts (runtime/lib/train/Optimizer.cpp,
-// Schedule.cpp), so a program that compiles never fails its configuration
-// check at run time.
+// The folding of a train block's options against the schema
+// (modelsupport/TrainConfig.def): a scalar option such as `epochs = 10`,
+// and a call such as `adam(lr=1e-3)` naming an optimizer, a learning-rate
+// schedule or the early-stopping rule, with its settings, defaults and
+// valid ranges. The ranges are those the runtime accepts
+// (runtime/lib/train/Optimizer.cpp, Schedule.cpp), so a program that compiles
+// never fails its configuration check at run time. The checks spanning
+// several settings are written here (nesterov) and in Train.cpp.
 //
 //===----------------------------------------------------------------------===//
 
 #include "TrainSettings.h"
 
+#include "modelsupport/TrainSchema.h"
+
+#include <array>
 #include <cmath>
 
 using namespace modelc;
 using namespace modelc::sema;
 
 namespace {
-/// What a setting holds.
-enum class SettingType {
-  Real,    ///< any number
-  Integer, ///< an integer literal
-  Flag,    ///< true/false (or 1/0)
-  IntList, ///< a non-empty strictly increasing list of integers
-};
-/// A setting of an optimizer or schedule and its valid range.
-struct Setting {
-  const char *name;
-  double dflt;    ///< NaN when required
-  double lo, hi;  ///< valid interval (of each element, for IntList)
-  bool loOpen, hiOpen;
-  const char *range; ///< the valid values as text, for messages
-  SettingType type = SettingType::Real;
-};
-/// An optimizer or schedule with its settings.
+namespace ms = modelsupport;
+using ST = ms::SettingType;
+using Setting = ms::SettingInfo;
+
+/// An optimizer, schedule or stopping rule with its settings, in order.
 struct Callable {
   const char *name;
-  std::vector<Setting> settings;
+  std::vector<const Setting *> settings;
 };
-using ST = SettingType;
-const double kReq = __builtin_nan("");
-const double kInf = __builtin_inf();
-const Setting kLr{"lr", kReq, 0, kInf, true, true, "lr > 0"};
-const Setting kLrAdam{"lr", 1e-3, 0, kInf, true, true, "lr > 0"};
-const Setting kBeta1{"beta1", 0.9, 0, 1, false, true, "0 <= beta1 < 1"};
-const Setting kBeta2{"beta2", 0.999, 0, 1, false, true, "0 <= beta2 < 1"};
-const Setting kEps{"eps", 1e-8, 0, kInf, true, true, "eps > 0"};
-const Setting kMomentum{"momentum", 0, 0, 1, false, true, "0 <= momentum < 1"};
-const Setting kDecay{"weight_decay", 0, 0, kInf, false, true,
-                     "weight_decay >= 0"};
-const Setting kGamma{"gamma", 0.1, 0, 1, true, false, "0 < gamma <= 1"};
-const Setting kMinLr{"min_lr", 0, 0, kInf, false, true, "min_lr >= 0"};
-const Callable kOptimizers[] = {
-    {"sgd",
-     {kLr, kMomentum, kDecay,
-      {"nesterov", 0, 0, 1, false, false, "true or false", ST::Flag}}},
-    {"adam", {kLrAdam, kBeta1, kBeta2, kEps, kDecay}},
-    {"adamw",
-     {kLrAdam, kBeta1, kBeta2, kEps,
-      {"weight_decay", 0.01, 0, kInf, false, true, "weight_decay >= 0"}}},
-    {"rmsprop",
-     {{"lr", 1e-2, 0, kInf, true, true, "lr > 0"},
-      {"alpha", 0.99, 0, 1, true, true, "0 < alpha < 1"}, kEps, kMomentum,
-      kDecay}},
-};
-const Callable kSchedules[] = {
-    {"constant", {}},
-    {"step_lr",
-     {{"every", kReq, 1, kInf, false, true,
-       "every >= 1 (an integer number of epochs)", ST::Integer},
-      kGamma}},
-    {"multistep",
-     {{"milestones", kReq, 1, kInf, false, true,
-       "a non-empty list of increasing integers >= 1 (epochs)", ST::IntList},
-      kGamma}},
-    {"exponential", {{"gamma", kReq, 0, 1, true, false, "0 < gamma <= 1"}}},
-    {"cosine",
-     {{"epochs", 0, 0, kInf, false, true,
-       "epochs >= 1, an integer (0: all epochs)", ST::Integer},
-      kMinLr,
-      {"warmup", 0, 0, kInf, false, true,
-       "warmup >= 0 (an integer number of optimizer steps)", ST::Integer}}},
-    {"reduce_on_plateau",
-     {{"factor", 0.1, 0, 1, true, true, "0 < factor < 1"},
-      {"patience", 10, 0, kInf, false, true,
-       "patience >= 0 (an integer number of epochs)", ST::Integer},
-      {"threshold", 1e-4, 0, kInf, false, true, "threshold >= 0"}, kMinLr}},
-};
-const Callable kStopping[] = {
-    {"patience",
-     {{"epochs", kReq, 1, kInf, false, true,
-       "epochs >= 1 (an integer number of epochs)", ST::Integer},
-      {"min_delta", 0, 0, kInf, false, true, "min_delta >= 0"}}},
-};
+
+/// The kinds of `group` with their settings, from the schema.
+const std::vector<Callable> &callables(ms::Group group) {
+  static const auto tables = [] {
+    std::vector<Callable> t[3];
+    for (const ms::KindInfo &k : ms::kKinds) {
+      Callable c{k.name, {}};
+      for (const Setting &s : ms::kSettings)
+        if (llvm::StringRef(s.kind) == k.name)
+          c.settings.push_back(&s);
+      t[int(k.group)].push_back(std::move(c));
+    }
+    return std::array<std::vector<Callable>, 3>{t[0], t[1], t[2]};
+  }();
+  return tables[int(group)];
+}
 
 /// The result of folding one call.
 struct Folded {
   std::string name;
   std::vector<std::pair<std::string, double>> args;
   std::vector<int64_t> list; ///< the IntList setting, if any
+  /// The RunSteps settings given a length (not 0) in the source.
+  std::vector<std::string> fixed;
 };
 
-bool inInterval(const Setting &s, double x) {
-  return (s.loOpen ? x > s.lo : x >= s.lo) &&
-         (s.hiOpen ? x < s.hi : x <= s.hi);
-}
+bool inInterval(const Setting &s, double x) { return s.range.contains(x); }
 
 /// Checks the elements of a non-empty IntList value; appends them to `list`.
 bool checkList(DiagnosticEngine &diags, llvm::StringRef call, const Setting &s,
@@ -114,7 +67,8 @@ bool checkList(DiagnosticEngine &diags, llvm::StringRef call, const Setting &s,
     if (el.kind != Value::Kind::Int || !inInterval(s, double(el.i)) ||
         (i > 0 && el.i <= v.list[i - 1].i)) {
       diags.error(el.range.Start,
-                  call + ": " + s.name + " must be " + s.range + ", got " +
+                  call + ": " + s.name + " must be " + s.range.text +
+                      ", got " +
                       el.describe(Graph()) +
                       (i ? " after " + std::to_string(v.list[i - 1].i) : ""),
                   {el.range});
@@ -154,13 +108,13 @@ bool checkValue(DiagnosticEngine &diags, llvm::StringRef call,
                 call + ": " + s.name + " must " +
                     (s.type == ST::Real || s.type == ST::Integer ? "satisfy "
                                                                  : "be ") +
-                    s.range + ", got " + v.describe(Graph()),
+                    s.range.text + ", got " + v.describe(Graph()),
                 {at.getRange()});
   return ok;
 }
 
 /// The known names of `table`, comma-separated.
-template <size_t N> std::string knownNames(const Callable (&table)[N]) {
+std::string knownNames(const std::vector<Callable> &table) {
   std::string known;
   for (const Callable &k : table)
     known += (known.empty() ? "" : ", ") + std::string(k.name);
@@ -170,8 +124,8 @@ template <size_t N> std::string knownNames(const Callable (&table)[N]) {
 /// Reports an argument that names no setting of `c` (or one too many).
 void badArgument(DiagnosticEngine &diags, const Callable &c, const Arg &a) {
   std::string names;
-  for (const Setting &s : c.settings)
-    names += (names.empty() ? "" : ", ") + std::string(s.name);
+  for (const Setting *s : c.settings)
+    names += (names.empty() ? "" : ", ") + std::string(s->name);
   diags.error(a.getRange().Start,
               (a.isKeyword() ? "'" + std::string(c.name) +
                                    "' has no setting '" + a.keyword + "'"
@@ -190,7 +144,7 @@ bool foldArgs(DiagnosticEngine &diags, const Expr &e, const CallExpr *call,
   for (const Arg &a : call ? call->getArgs() : llvm::ArrayRef<Arg>()) {
     size_t idx = a.isKeyword() ? c.settings.size() : pos++;
     for (size_t i = 0; a.isKeyword() && i < c.settings.size(); ++i)
-      if (a.keyword == c.settings[i].name)
+      if (a.keyword == c.settings[i]->name)
         idx = i;
     if (idx >= c.settings.size()) {
       badArgument(diags, c, a);
@@ -199,13 +153,16 @@ bool foldArgs(DiagnosticEngine &diags, const Expr &e, const CallExpr *call,
     Value v = evalConst(diags, *a.value, {});
     double x = 0;
     if (v.isError() ||
-        !checkValue(diags, c.name, c.settings[idx], *a.value, v, x, out.list))
+        !checkValue(diags, c.name, *c.settings[idx], *a.value, v, x,
+                    out.list))
       return false;
     vals[idx] = x;
+    if (c.settings[idx]->map == ms::SettingMap::RunSteps && x != 0)
+      out.fixed.push_back(c.settings[idx]->name);
   }
   for (size_t i = 0; i < c.settings.size(); ++i) {
-    const Setting &s = c.settings[i];
-    if (!vals[i] && std::isnan(s.dflt)) {
+    const Setting &s = *c.settings[i];
+    if (!vals[i] && s.required()) {
       diags.error(e.getLoc(),
                   std::string(c.name) + " needs a value for '" + s.name + "'",
                   {e.getRange()});
@@ -219,10 +176,9 @@ bool foldArgs(DiagnosticEngine &diags, const Expr &e, const CallExpr *call,
 
 /// Folds `name(args)` (or a bare `name`) against `table`; reports unknown
 /// names and settings.
-template <size_t N>
-bool foldCallable(DiagnosticEngine &diags, const Expr &e,
-                  const Callable (&table)[N], llvm::StringRef what,
-                  Folded &out) {
+bool foldCallable(DiagnosticEngine &diags, const Expr &e, ms::Group group,
+                  llvm::StringRef what, Folded &out) {
+  const std::vector<Callable> &table = callables(group);
   const auto *call = llvm::dyn_cast<CallExpr>(&e);
   const auto *fn = call ? llvm::dyn_cast<NameExpr>(&call->getCallee())
                         : llvm::dyn_cast<NameExpr>(&e);
@@ -248,7 +204,7 @@ double sema::getSetting(
 bool sema::foldOptimizer(DiagnosticEngine &diags, const Expr &e,
                          TrainConfig &cfg) {
   Folded f;
-  if (!foldCallable(diags, e, kOptimizers, "optimizer", f))
+  if (!foldCallable(diags, e, ms::Group::Optimizer, "optimizer", f))
     return false;
   if (f.name == "sgd" && getSetting(f.args, "nesterov") != 0 &&
       getSetting(f.args, "momentum") == 0) {
@@ -264,11 +220,12 @@ bool sema::foldOptimizer(DiagnosticEngine &diags, const Expr &e,
 bool sema::foldSchedule(DiagnosticEngine &diags, const Expr &e,
                         TrainConfig &cfg) {
   Folded f;
-  if (!foldCallable(diags, e, kSchedules, "schedule", f))
+  if (!foldCallable(diags, e, ms::Group::Schedule, "schedule", f))
     return false;
   cfg.schedule = f.name;
   cfg.scheduleArgs = std::move(f.args);
   cfg.milestones = std::move(f.list);
+  cfg.scheduleFixed = std::move(f.fixed);
   return true;
 }
 
@@ -286,13 +243,68 @@ bool sema::foldEarlyStopping(DiagnosticEngine &diags, const Expr &e,
                   {e.getRange()});
       return false;
     }
-    cfg.earlyStopPatience = v.i;
+    // `early_stopping = N` is the first rule with N as its first setting.
+    const Callable &rule = callables(ms::Group::Stopping).front();
+    cfg.earlyStopping = rule.name;
+    for (const Setting *s : rule.settings)
+      cfg.earlyStoppingArgs.push_back(
+          {s->name, s == rule.settings.front() ? double(v.i) : s->dflt});
     return true;
   }
   Folded f;
-  if (!foldCallable(diags, e, kStopping, "early_stopping rule", f))
+  if (!foldCallable(diags, e, ms::Group::Stopping, "early_stopping rule", f))
     return false;
-  cfg.earlyStopPatience = int64_t(getSetting(f.args, "epochs"));
-  cfg.earlyStopMinDelta = getSetting(f.args, "min_delta");
+  cfg.earlyStopping = f.name;
+  cfg.earlyStoppingArgs = std::move(f.args);
   return true;
+}
+
+/// Stores a checked option's value.
+static void setOption(int64_t &field, const Value &v) { field = v.i; }
+static void setOption(double &field, const Value &v) { field = v.asDouble(); }
+
+bool sema::checkOption(DiagnosticEngine &diags, const Field &f,
+                       TrainConfig &cfg) {
+  size_t i = 0;
+  while (i < std::size(ms::kOptions) && f.name != ms::kOptions[i].name)
+    ++i;
+  const ms::OptionInfo &o = ms::kOptions[i];
+  Value v = evalConst(diags, *f.value, {});
+  if (v.isError())
+    return false;
+  bool ok = o.type == ST::Integer
+                ? v.kind == Value::Kind::Int && o.range.contains(double(v.i))
+                : v.isNumber() && o.range.contains(v.asDouble());
+  if (!ok) {
+    diags.error(f.value->getLoc(),
+                f.name + " must be " + o.range.text + ", got " +
+                    v.describe(Graph()),
+                {f.value->getRange()});
+    return false;
+  }
+  using StoreFn = void (*)(TrainConfig &, const Value &);
+  static const StoreFn kStores[] = {
+#define MODELRT_TRAIN_OPTION(NAME, TYPE, DEFAULT, LO, HI, BOUNDS, RANGE, ENC,  \
+                             OMIT, ABI, DOC)                                   \
+  [](TrainConfig &c, const Value &v) { setOption(c.NAME, v); },
+#include "modelsupport/TrainConfig.def"
+  };
+  kStores[i](cfg, v);
+  return true;
+}
+
+bool sema::isOption(llvm::StringRef name) {
+  for (const ms::OptionInfo &o : ms::kOptions)
+    if (name == o.name)
+      return true;
+  return false;
+}
+
+std::string sema::trainFieldList() {
+  std::string out;
+  size_t n = std::size(ms::kTrainFields);
+  for (size_t i = 0; i < n; ++i)
+    out += (i == 0 ? "" : i + 1 == n ? " or " : ", ") +
+           std::string(ms::kTrainFields[i]);
+  return out;
 }

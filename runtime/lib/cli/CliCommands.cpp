@@ -47,16 +47,27 @@ ModelrtDataConfig applyDataDir(const ModelrtDataConfig &data, const CliArgs &a,
   return out;
 }
 
+/// Replaces an option of the configuration by the value of `flag`, if given.
+static Status overrideFlag(const CliArgs &a, const char *flag, int64_t &field, bool positive) {
+  return integerFlag(a, flag, field, positive);
+}
+static Status overrideFlag(const CliArgs &a, const char *flag, double &field, bool positive) {
+  return numberFlag(a, flag, field, positive);
+}
+static Status overrideFlag(const CliArgs &a, const char *flag, uint64_t &field, bool positive) {
+  double v = double(field);
+  MODELRT_TRY(numberFlag(a, flag, v, positive));
+  field = uint64_t(v);
+  return Status::ok();
+}
+
 Status runTrain(const ModelrtProgram &p, const CliArgs &a) {
   ModelrtTrainConfig cfg = p.config;
   std::vector<std::string> dataPaths;
   cfg.data = applyDataDir(cfg.data, a, dataPaths);
-  double seed = double(cfg.seed);
-  MODELRT_TRY(integerFlag(a, "--epochs", cfg.epochs, false));
-  MODELRT_TRY(integerFlag(a, "--batch", cfg.batch_size, true));
-  MODELRT_TRY(numberFlag(a, "--seed", seed, false));
-  MODELRT_TRY(numberFlag(a, "--lr", cfg.optimizer.lr, true));
-  cfg.seed = uint64_t(seed);
+#define MODELRT_CLI_OVERRIDE(FLAG, ABI, POSITIVE) \
+  MODELRT_TRY(overrideFlag(a, FLAG, cfg.ABI, POSITIVE));
+#include "modelsupport/TrainConfig.def"
   RunOptions opts;
   MODELRT_TRY(integerFlag(a, "--keep", opts.keep, false));
   MODELRT_TRY(integerFlag(a, "--log-every", opts.logEverySteps, false));

@@ -1,4 +1,11 @@
 //===- Model.cpp - A program's parameters, state and data, seen from C++ ---===//
+//
+// Validates a ModelrtProgram, initialises and restores its parameters and
+// state, and turns its ABI configuration structs into the C++ optimizer and
+// schedule configurations (as the schema modelsupport/TrainConfig.def
+// says). Reading data and training live elsewhere.
+//
+//===----------------------------------------------------------------------===//
 #include "modelrt/core/Model.h"
 
 #include "modelrt/core/Rng.h"
@@ -145,28 +152,37 @@ void saveModelState(const ModelState &m, const ModelrtProgram &p, CheckpointData
   save(m.state, stateTable(p), c.state);
 }
 
+// The C++ configurations from the ABI structs, field by field as the schema
+// (modelsupport/TrainConfig.def) says: COPY converts, POSITIVE keeps the C++
+// default unless the field is > 0, LIST copies an array, NONE is read from
+// the C struct where it is used.
+#define MODELRT_READ_COPY(DST, SRC, NAME) DST = static_cast<decltype(DST)>(SRC.NAME);
+#define MODELRT_READ_POSITIVE(DST, SRC, NAME)                                           \
+  if (SRC.NAME > 0)                                                                     \
+    DST = static_cast<decltype(DST)>(SRC.NAME);
+#define MODELRT_READ_LIST(DST, SRC, NAME)                                               \
+  if (SRC.num_##NAME > 0 && SRC.NAME)                                                   \
+    DST.assign(SRC.NAME, SRC.NAME + SRC.num_##NAME);
+#define MODELRT_READ_NONE(DST, SRC, NAME)
+
 OptimizerConfig toOptimizerConfig(const ModelrtOptimizerConfig &c) {
   OptimizerConfig o;
-  o.kind = static_cast<OptimizerKind>(c.kind);
-  o.lr = c.lr, o.momentum = c.momentum, o.dampening = c.dampening, o.nesterov = c.nesterov;
-  if (c.beta1 > 0) o.beta1 = c.beta1;
-  if (c.beta2 > 0) o.beta2 = c.beta2;
-  if (c.eps > 0) o.eps = c.eps;
-  if (c.alpha > 0) o.alpha = c.alpha;
-  o.weightDecay = c.weight_decay;
+#define MODELRT_ABI_OPTIMIZER(TYPE, NAME, READ, CXX) MODELRT_READ_##READ(o.CXX, c, NAME)
+#include "modelsupport/TrainConfig.def"
   return o;
 }
 
 ScheduleConfig toScheduleConfig(const ModelrtScheduleConfig &c, int64_t totalSteps) {
   ScheduleConfig s;
-  s.kind = static_cast<ScheduleKind>(c.kind);
-  s.stepSize = c.step_size, s.gamma = c.gamma;
-  if (c.num_milestones > 0 && c.milestones)
-    s.milestones.assign(c.milestones, c.milestones + c.num_milestones);
-  s.warmupSteps = c.warmup_steps;
-  s.totalSteps = c.total_steps > 0 ? c.total_steps : totalSteps;
-  s.minLr = c.min_lr, s.factor = c.factor, s.patience = c.patience, s.threshold = c.threshold;
+  s.totalSteps = totalSteps;
+#define MODELRT_ABI_SCHEDULE(TYPE, NAME, READ, CXX) MODELRT_READ_##READ(s.CXX, c, NAME)
+#include "modelsupport/TrainConfig.def"
   return s;
 }
+
+#undef MODELRT_READ_COPY
+#undef MODELRT_READ_POSITIVE
+#undef MODELRT_READ_LIST
+#undef MODELRT_READ_NONE
 
 } // namespace modelrt

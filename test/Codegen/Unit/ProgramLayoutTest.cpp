@@ -3,7 +3,8 @@
 // Compiles runtime/include/modelrt/core/Program.h with the C++ compiler and
 // compares sizeof/alignof and offsetof of every field of every ABI struct
 // with the offsets the LLVM types of ProgramLayout.h get from the host
-// target's DataLayout (the one the object file is emitted with).
+// target's DataLayout (the one the object file is emitted with), and that
+// the fields lie in the order listed here, the ABI's.
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,9 +42,15 @@ protected:
     ASSERT_EQ(type->getNumElements(), offsets.size()) << type->getName().str();
     EXPECT_EQ(l->getSizeInBytes(), size) << type->getName().str();
     EXPECT_EQ(dl->getABITypeAlign(type).value(), align) << type->getName().str();
-    for (unsigned i = 0; i < offsets.size(); ++i)
+    for (unsigned i = 0; i < offsets.size(); ++i) {
       EXPECT_EQ(l->getElementOffset(i), offsets[i])
           << type->getName().str() << " field " << i;
+      // The fields are listed in the ABI's order (the schema generates the
+      // option structs: reordering it must fail here).
+      if (i > 0)
+        EXPECT_LT(offsets[i - 1], offsets[i])
+            << type->getName().str() << " field " << i;
+    }
   }
 
   llvm::LLVMContext ctx;

@@ -43,6 +43,12 @@ struct ProgramEmitOptions {
 llvm::Error emitProgram(llvm::Module &module, const ProgramSpec &spec,
                         const ProgramEmitOptions &options = {});
 
+/// Adds a constant ModelrtTrainConfig holding `config` to `module` under
+/// `name` (emitProgram writes the same constant into `modelc_program`).
+llvm::GlobalVariable *emitTrainConfig(llvm::Module &module,
+                                      const TrainDefaults &config,
+                                      llvm::StringRef name);
+
 /// The runtime-ABI adapters of one device.
 struct EntryAdapters {
   llvm::Function *trainStep, *evalStep, *predict;

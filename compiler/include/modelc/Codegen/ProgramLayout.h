@@ -15,6 +15,10 @@
 
 namespace modelc {
 
+/// The field types of the schema's ABI structs (TrainConfig.def); a list is
+/// two fields, its count (i32) and its pointer.
+enum class AbiFieldType { I32, I64, U64, F64, I64_LIST };
+
 /// The runtime's ABI structures as LLVM types (created once per context).
 struct ProgramLayout {
   llvm::StructType *tensorDesc;

@@ -31,20 +31,32 @@ struct TensorSpec {
   int64_t fanIn = 0, fanOut = 0;
 };
 
-/// The default training configuration (ModelrtTrainConfig, by value).
+/// The C++ types of the schema's ABI field types (TrainConfig.def).
+namespace abi {
+using I32 = int32_t;
+using I64 = int64_t;
+using U64 = uint64_t;
+using F64 = double;
+using I64_LIST = std::vector<int64_t>;
+} // namespace abi
+
+/// ModelrtOptimizerConfig by value: the schema's fields, zero by default.
+struct OptimizerDefaults {
+#define MODELRT_ABI_OPTIMIZER(TYPE, NAME, READ, CXX) abi::TYPE NAME{};
+#include "modelsupport/TrainConfig.def"
+};
+
+/// ModelrtScheduleConfig by value (a list holds its own count).
+struct ScheduleDefaults {
+#define MODELRT_ABI_SCHEDULE(TYPE, NAME, READ, CXX) abi::TYPE NAME{};
+#include "modelsupport/TrainConfig.def"
+};
+
+/// The default training configuration (ModelrtTrainConfig, by value). The
+/// options' fields mirror the ABI's names; the data set's are written here.
 struct TrainDefaults {
-  int32_t optimizer = 0; ///< MODELRT_OPT_*
-  double lr = 0.01, momentum = 0, dampening = 0, beta1 = 0, beta2 = 0,
-         eps = 0, alpha = 0, weightDecay = 0;
-  int32_t nesterov = 0;
-  double clipNorm = 0;    ///< <= 0: off
-  int32_t accumulate = 1; ///< micro-batches per optimizer step
-  int32_t schedule = 0; ///< MODELRT_SCHED_*
-  int64_t stepSize = 0, totalSteps = 0, warmupSteps = 0;
-  double gamma = 0, minLr = 0;
-  std::vector<int64_t> milestones; ///< multistep, epochs
-  double factor = 0, threshold = 0; ///< reduce on plateau
-  int64_t patience = 0;
+  OptimizerDefaults optimizer;
+  ScheduleDefaults schedule;
   int32_t dataFormat = 0; ///< MODELRT_DATA_*
   std::string trainInputs, trainLabels, testInputs, testLabels;
   std::string labelColumn;
@@ -55,10 +67,8 @@ struct TrainDefaults {
   double valFraction = 0;
   double flipProb = 0;
   int64_t cropPadding = 0;
-  int64_t epochs = 1, batchSize = 32;
-  uint64_t seed = 0;
-  int64_t earlyStopPatience = 0; ///< 0: off
-  double earlyStopMinDelta = 0;
+#define MODELRT_ABI_TRAIN(TYPE, NAME) abi::TYPE NAME{};
+#include "modelsupport/TrainConfig.def"
 };
 
 /// What one argument or result of a generated entry function carries.

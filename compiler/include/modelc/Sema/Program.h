@@ -228,7 +228,14 @@ struct DataConfig {
   std::vector<double> featureMean, featureStd;
 };
 
-/// A folded `train` block.
+/// The C++ types of the schema's scalar option types.
+namespace option {
+using INT = int64_t;
+using REAL = double;
+} // namespace option
+
+/// A folded `train` block. Its options and their defaults are those of the
+/// schema, modelsupport/TrainConfig.def.
 struct TrainConfig {
   std::string modelName, dataName;
   llvm::SMLoc loc;
@@ -237,20 +244,24 @@ struct TrainConfig {
   std::vector<std::pair<std::string, double>> optimizerArgs;
   std::string schedule = "constant";
   std::vector<std::pair<std::string, double>> scheduleArgs;
-  int64_t epochs = 1, batch = 32, seed = 0;
+  /// multistep: the epochs after which lr *= gamma (increasing, >= 1).
+  std::vector<int64_t> milestones;
+  /// The schedule's lengths the source gave (cosine's `epochs`): they stay
+  /// fixed, where a default one follows the run's epochs.
+  std::vector<std::string> scheduleFixed;
+  /// `early_stopping`: the rule ("patience"; empty: off) and its settings
+  /// (the patience in epochs and the improvement that resets it).
+  std::string earlyStopping;
+  std::vector<std::pair<std::string, double>> earlyStoppingArgs;
   std::vector<std::string> metrics;
   /// The loss function's name (cross_entropy, mse_loss, ...).
   std::string lossKind;
-  /// multistep: the epochs after which lr *= gamma (increasing, >= 1).
-  std::vector<int64_t> milestones;
-  /// `clip_norm`: global gradient-norm clipping (0: off).
-  double clipNorm = 0;
-  /// `accumulate`: micro-batches per optimizer step (1: none).
-  int64_t accumulate = 1;
-  /// `early_stopping`: patience in epochs (0: off) and the improvement of
-  /// the monitored loss that resets it.
-  int64_t earlyStopPatience = 0;
-  double earlyStopMinDelta = 0;
+  // The scalar options: epochs, batch, seed, clip_norm (0: off),
+  // accumulate (micro-batches per optimizer step).
+#define MODELRT_TRAIN_OPTION(NAME, TYPE, DEFAULT, LO, HI, BOUNDS, RANGE, ENC,  \
+                             OMIT, ABI, DOC)                                   \
+  option::TYPE NAME = DEFAULT;
+#include "modelsupport/TrainConfig.def"
 };
 
 /// The result of semantic analysis of a main file and its imports.

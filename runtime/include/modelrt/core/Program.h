@@ -5,6 +5,8 @@
  * configuration the compiler fills from the `train` and `data` blocks
  * (ModelrtTrainConfig), and the entry point `modelrt_main`. Documented in
  * docs/runtime.md. All arrays are owned by the program and outlive the run.
+ * The options' fields and kinds come from the training configuration's
+ * schema, support/include/modelsupport/TrainConfig.def.
  *
  *===----------------------------------------------------------------------===*/
 #ifndef MODELRT_CORE_PROGRAM_H
@@ -44,33 +46,39 @@ typedef struct ModelrtTensorDesc {
   int64_t fan_in, fan_out;
 } ModelrtTensorDesc;
 
-/* Optimizer, schedule and data-format kinds (same values as the C++ enums). */
-enum { MODELRT_OPT_SGD = 0, MODELRT_OPT_ADAM = 1, MODELRT_OPT_ADAMW = 2, MODELRT_OPT_RMSPROP = 3 };
+/* The kinds of optimizer (MODELRT_OPT_SGD, _ADAM, _ADAMW, _RMSPROP), schedule
+ * (MODELRT_SCHED_CONSTANT, _STEP, _MULTISTEP, _EXPONENTIAL, _COSINE,
+ * _PLATEAU) and early stopping (MODELRT_STOP_PATIENCE), from the schema
+ * modelsupport/TrainConfig.def (same values as the C++ enums); the
+ * data formats. */
 enum {
-  MODELRT_SCHED_CONSTANT = 0, MODELRT_SCHED_STEP = 1, MODELRT_SCHED_MULTISTEP = 2,
-  MODELRT_SCHED_EXPONENTIAL = 3, MODELRT_SCHED_COSINE = 4, MODELRT_SCHED_PLATEAU = 5
+#define MODELRT_KIND(GROUP, NAME, ENUM, VALUE, DOC) ENUM = VALUE,
+#include "modelsupport/TrainConfig.def"
 };
 enum { MODELRT_DATA_NONE = 0, MODELRT_DATA_IDX = 1, MODELRT_DATA_CSV = 2, MODELRT_DATA_NPY = 3 };
 
+/* The scalar fields of the configuration structs, in the order of
+ * modelsupport/TrainConfig.def (which documents each field). */
+#define MODELRT_FIELD_I32(NAME) int32_t NAME;
+#define MODELRT_FIELD_I64(NAME) int64_t NAME;
+#define MODELRT_FIELD_U64(NAME) uint64_t NAME;
+#define MODELRT_FIELD_F64(NAME) double NAME;
+#define MODELRT_FIELD_I64_LIST(NAME) int32_t num_##NAME; const int64_t *NAME;
+
+/* kind (MODELRT_OPT_*), lr, momentum, dampening, nesterov, beta1, beta2, eps,
+ * alpha, weight_decay, clip_norm (<= 0: no clipping), accumulate
+ * (micro-batches per step, <= 1: none). */
 typedef struct ModelrtOptimizerConfig {
-  int32_t kind;
-  double lr, momentum, dampening;
-  int32_t nesterov;
-  double beta1, beta2, eps, alpha, weight_decay;
-  double clip_norm;          /* <= 0: no clipping */
-  int32_t accumulate;        /* micro-batches per step, <= 1: none */
+#define MODELRT_ABI_OPTIMIZER(TYPE, NAME, READ, CXX) MODELRT_FIELD_##TYPE(NAME)
+#include "modelsupport/TrainConfig.def"
 } ModelrtOptimizerConfig;
 
+/* kind (MODELRT_SCHED_*), step_size, gamma, num_milestones, milestones,
+ * warmup_steps, total_steps (0: epochs * steps per epoch), min_lr, factor,
+ * patience, threshold. */
 typedef struct ModelrtScheduleConfig {
-  int32_t kind;
-  int64_t step_size;
-  double gamma;
-  int32_t num_milestones;
-  const int64_t *milestones;
-  int64_t warmup_steps, total_steps; /* total 0: epochs * steps per epoch */
-  double min_lr, factor;
-  int64_t patience;
-  double threshold;
+#define MODELRT_ABI_SCHEDULE(TYPE, NAME, READ, CXX) MODELRT_FIELD_##TYPE(NAME)
+#include "modelsupport/TrainConfig.def"
 } ModelrtScheduleConfig;
 
 typedef struct ModelrtDataConfig {
@@ -96,11 +104,17 @@ typedef struct ModelrtTrainConfig {
   ModelrtOptimizerConfig optimizer;
   ModelrtScheduleConfig schedule;
   ModelrtDataConfig data;
-  int64_t epochs, batch_size;
-  uint64_t seed;
-  int64_t early_stop_patience;   /* 0: off */
-  double early_stop_min_delta;
+  /* epochs, batch_size, seed, early_stop_patience (0: off),
+   * early_stop_min_delta */
+#define MODELRT_ABI_TRAIN(TYPE, NAME) MODELRT_FIELD_##TYPE(NAME)
+#include "modelsupport/TrainConfig.def"
 } ModelrtTrainConfig;
+
+#undef MODELRT_FIELD_I32
+#undef MODELRT_FIELD_I64
+#undef MODELRT_FIELD_U64
+#undef MODELRT_FIELD_F64
+#undef MODELRT_FIELD_I64_LIST
 
 /* Entry points. Tensors are dense row-major f32 unless said otherwise;
  * `params`/`state`/`grads` are arrays of one pointer per table entry.
