@@ -116,19 +116,6 @@ static std::optional<Value> readNumber(Dict d, llvm::StringRef key) {
   return std::nullopt;
 }
 
-/// Optimizer steps per epoch as the runtime counts them (no drop_last):
-/// the training split minus the validation hold-out, in batches, grouped
-/// by `accumulate`.
-static int64_t stepsPerEpoch(Dict data, const TrainDefaults &c) {
-  int64_t samples = data.sub("train").i("samples");
-  samples -= int64_t(std::llround(double(samples) * data.f("validation")));
-  if (samples <= 0 || c.batch_size <= 0)
-    return 0;
-  int64_t batches = (samples + c.batch_size - 1) / c.batch_size;
-  int64_t k = std::max<int64_t>(c.optimizer.accumulate, 1);
-  return (batches + k - 1) / k;
-}
-
 /// True when the source gave `key` itself (the group's `fixed` list).
 static bool isFixed(Dict d, llvm::StringRef key) {
   if (auto fixed = d.d.getAs<mlir::ArrayAttr>("fixed"))
@@ -138,26 +125,16 @@ static bool isFixed(Dict d, llvm::StringRef key) {
   return false;
 }
 
-/// A RUN_STEPS setting: a length given in epochs is fixed in optimizer
-/// steps; otherwise 0, the run's own length (also after --epochs).
-static llvm::Error runSteps(const ms::SettingInfo &s, Dict d, Dict data,
-                            const TrainDefaults &c, Value &v) {
-  int64_t epochs = v.integer;
-  v = Value{};
-  if (epochs == 0 || !isFixed(d, s.key))
-    return llvm::Error::success();
-  int64_t steps = stepsPerEpoch(data, c);
-  if (steps <= 0)
-    return configError(llvm::Twine(s.kind) + "(" + s.name + "=" +
-                       llvm::Twine(epochs) +
-                       ") needs the training set's sample count");
-  v.integer = epochs * steps;
-  v.real = double(v.integer);
-  return llvm::Error::success();
+/// A RUN_LENGTH setting: a length the source gives is kept in epochs (the
+/// runtime counts its own optimizer steps per epoch, after --batch);
+/// otherwise 0, the run's own length (also after --epochs).
+static void runLength(const ms::SettingInfo &s, Dict d, Value &v) {
+  if (!isFixed(d, s.key))
+    v = Value{};
 }
 
 /// Reads setting `i` of the kind from `d` (its schema default if absent).
-static llvm::Error readSetting(size_t i, Dict d, Dict data, TrainDefaults &c) {
+static llvm::Error readSetting(size_t i, Dict d, TrainDefaults &c) {
   const ms::SettingInfo &s = ms::kSettings[i];
   std::optional<Value> v;
   if (s.type == ms::SettingType::IntList) {
@@ -173,9 +150,8 @@ static llvm::Error readSetting(size_t i, Dict d, Dict data, TrainDefaults &c) {
     return configError(llvm::Twine(s.kind) + " needs '" + s.key + "'" +
                        (s.type == ms::SettingType::IntList ? " (array<i64>)"
                                                            : ""));
-  if (s.map == ms::SettingMap::RunSteps)
-    if (llvm::Error e = runSteps(s, d, data, c, *v))
-      return e;
+  if (s.map == ms::SettingMap::RunLength)
+    runLength(s, d, *v);
   kSettingStores[i](c, *v);
   return llvm::Error::success();
 }
@@ -201,7 +177,7 @@ static llvm::Error readGroup(ms::Group group, Dict cfg, TrainDefaults &c) {
     c.schedule.kind = kind->value;
   for (size_t i = 0; i < std::size(ms::kSettings); ++i)
     if (name == ms::kSettings[i].kind)
-      if (llvm::Error e = readSetting(i, d, cfg.sub("data"), c))
+      if (llvm::Error e = readSetting(i, d, c))
         return e;
   return llvm::Error::success();
 }

@@ -53,7 +53,7 @@ struct Folded {
   std::string name;
   std::vector<std::pair<std::string, double>> args;
   std::vector<int64_t> list; ///< the IntList setting, if any
-  /// The RunSteps settings given a length (not 0) in the source.
+  /// The RunLength settings given a length (not 0) in the source.
   std::vector<std::string> fixed;
 };
 
@@ -157,8 +157,8 @@ bool foldArgs(DiagnosticEngine &diags, const Expr &e, const CallExpr *call,
                     out.list))
       return false;
     vals[idx] = x;
-    if (c.settings[idx]->map == ms::SettingMap::RunSteps && x != 0)
-      out.fixed.push_back(c.settings[idx]->name);
+    if (c.settings[idx]->map == ms::SettingMap::RunLength && x != 0)
+      out.fixed.push_back(c.settings[idx]->key);
   }
   for (size_t i = 0; i < c.settings.size(); ++i) {
     const Setting &s = *c.settings[i];

@@ -172,9 +172,10 @@ OptimizerConfig toOptimizerConfig(const ModelrtOptimizerConfig &c) {
   return o;
 }
 
-ScheduleConfig toScheduleConfig(const ModelrtScheduleConfig &c, int64_t totalSteps) {
+ScheduleConfig toScheduleConfig(const ModelrtScheduleConfig &c, int64_t epochs,
+                                int64_t stepsPerEpoch) {
   ScheduleConfig s;
-  s.totalSteps = totalSteps;
+  s.totalSteps = (c.total_epochs > 0 ? c.total_epochs : epochs) * stepsPerEpoch;
 #define MODELRT_ABI_SCHEDULE(TYPE, NAME, READ, CXX) MODELRT_READ_##READ(s.CXX, c, NAME)
 #include "modelsupport/TrainConfig.def"
   return s;

@@ -309,7 +309,7 @@ Status setup(Run &r, int64_t &startEpoch) {
   r.opt = std::make_unique<Optimizer>(oc, r.model.paramSizes());
   int64_t accumulate = std::max<int32_t>(r.cfg.optimizer.accumulate, 1);
   int64_t stepsPerEpoch = (r.loader->batchesPerEpoch() + accumulate - 1) / accumulate;
-  ScheduleConfig sc = toScheduleConfig(r.cfg.schedule, stepsPerEpoch * r.cfg.epochs);
+  ScheduleConfig sc = toScheduleConfig(r.cfg.schedule, r.cfg.epochs, stepsPerEpoch);
   MODELRT_TRY(validateScheduleConfig(sc));
   r.sched = std::make_unique<Schedule>(sc, oc.lr);
   r.early = std::make_unique<EarlyStopping>(r.cfg.early_stop_patience, r.cfg.early_stop_min_delta);

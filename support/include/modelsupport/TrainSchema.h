@@ -36,7 +36,7 @@ enum class AttrType { F64, I64, I64s };
 /// How a setting's value becomes its ABI field.
 enum class SettingMap {
   Copy,     ///< the value itself
-  RunSteps, ///< epochs (0: the run's) -> optimizer steps (0: the run's)
+  RunLength, ///< epochs (0: the run's), kept only when the source gives them
 };
 
 /// A value no default stands for: the setting must be given.
@@ -156,7 +156,7 @@ inline constexpr SettingInfo kSettings[] = {
 #define INT_LIST IntList
 #define I64S I64s
 #define COPY Copy
-#define RUN_STEPS RunSteps
+#define RUN_LENGTH RunLength
 #include "modelsupport/TrainConfig.def"
 #undef INT
 #undef REAL
@@ -164,7 +164,7 @@ inline constexpr SettingInfo kSettings[] = {
 #undef INT_LIST
 #undef I64S
 #undef COPY
-#undef RUN_STEPS
+#undef RUN_LENGTH
 };
 
 #undef MODELSUPPORT_RANGE

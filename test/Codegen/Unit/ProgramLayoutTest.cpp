@@ -80,7 +80,8 @@ TEST_F(ProgramLayoutTest, ScheduleConfig) {
   check(ProgramLayout::get(ctx).scheduleConfig, sizeof(T), alignof(T),
         {OFF(T, kind), OFF(T, step_size), OFF(T, gamma), OFF(T, num_milestones),
          OFF(T, milestones), OFF(T, warmup_steps), OFF(T, total_steps),
-         OFF(T, min_lr), OFF(T, factor), OFF(T, patience), OFF(T, threshold)});
+         OFF(T, min_lr), OFF(T, factor), OFF(T, patience), OFF(T, threshold),
+         OFF(T, total_epochs)});
 }
 
 TEST_F(ProgramLayoutTest, DataConfig) {

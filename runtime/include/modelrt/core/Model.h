@@ -66,7 +66,11 @@ Expected<Dataset> loadEvaluationData(const ModelrtProgram &program,
 Status applyInputTransforms(Dataset &data, const ModelrtDataConfig &config);
 
 OptimizerConfig toOptimizerConfig(const ModelrtOptimizerConfig &c);
-ScheduleConfig toScheduleConfig(const ModelrtScheduleConfig &c, int64_t totalSteps);
+/// The schedule of a run of \p epochs epochs of \p stepsPerEpoch optimizer
+/// steps: the annealing lasts total_steps, else total_epochs (a length the
+/// source fixed), else the run's epochs, each of the run's steps per epoch.
+ScheduleConfig toScheduleConfig(const ModelrtScheduleConfig &c, int64_t epochs,
+                                int64_t stepsPerEpoch);
 
 } // namespace modelrt
 

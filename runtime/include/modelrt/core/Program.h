@@ -18,7 +18,7 @@
 extern "C" {
 #endif
 
-#define MODELRT_ABI_VERSION 1
+#define MODELRT_ABI_VERSION 2
 
 /* Element types (same values as modelrt::DType). Parameters and state are f32. */
 enum { MODELRT_F32 = 0, MODELRT_F64 = 1, MODELRT_I32 = 2, MODELRT_I64 = 3, MODELRT_U8 = 4 };
@@ -65,17 +65,11 @@ enum { MODELRT_DATA_NONE = 0, MODELRT_DATA_IDX = 1, MODELRT_DATA_CSV = 2, MODELR
 #define MODELRT_FIELD_F64(NAME) double NAME;
 #define MODELRT_FIELD_I64_LIST(NAME) int32_t num_##NAME; const int64_t *NAME;
 
-/* kind (MODELRT_OPT_*), lr, momentum, dampening, nesterov, beta1, beta2, eps,
- * alpha, weight_decay, clip_norm (<= 0: no clipping), accumulate
- * (micro-batches per step, <= 1: none). */
 typedef struct ModelrtOptimizerConfig {
 #define MODELRT_ABI_OPTIMIZER(TYPE, NAME, READ, CXX) MODELRT_FIELD_##TYPE(NAME)
 #include "modelsupport/TrainConfig.def"
 } ModelrtOptimizerConfig;
 
-/* kind (MODELRT_SCHED_*), step_size, gamma, num_milestones, milestones,
- * warmup_steps, total_steps (0: epochs * steps per epoch), min_lr, factor,
- * patience, threshold. */
 typedef struct ModelrtScheduleConfig {
 #define MODELRT_ABI_SCHEDULE(TYPE, NAME, READ, CXX) MODELRT_FIELD_##TYPE(NAME)
 #include "modelsupport/TrainConfig.def"
@@ -104,8 +98,6 @@ typedef struct ModelrtTrainConfig {
   ModelrtOptimizerConfig optimizer;
   ModelrtScheduleConfig schedule;
   ModelrtDataConfig data;
-  /* epochs, batch_size, seed, early_stop_patience (0: off),
-   * early_stop_min_delta */
 #define MODELRT_ABI_TRAIN(TYPE, NAME) MODELRT_FIELD_##TYPE(NAME)
 #include "modelsupport/TrainConfig.def"
 } ModelrtTrainConfig;
