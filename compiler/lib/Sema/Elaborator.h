@@ -156,6 +156,7 @@ public:
   Graph &graph;
 
 private:
+  /// Adds a node of \p kind with its typed attributes \p attrs; returns it.
   Value addNodeWithAttrs(OpKind kind, std::vector<unsigned> operands,
                          TensorType type, std::vector<NodeAttr> attrs,
                          llvm::SMLoc loc, Frame &frame, std::string origin);

@@ -185,22 +185,37 @@ std::unique_ptr<sema::Program> analyze(llvm::SourceMgr &sm,
   return diags.hasErrors() ? nullptr : std::move(program);
 }
 
+/// A failed llvm::Expected or llvm::Error as a test failure (consumed).
+template <typename T> static bool failed(T &e, const char *what) {
+  if (e)
+    return false;
+  ADD_FAILURE() << what << ": " << llvm::toString(e.takeError());
+  return true;
+}
+
 /// JIT-compiles the ModelrtTrainConfig constant of `c`; returns the JIT
-/// (which owns the memory) and sets `out`.
+/// (which owns the memory) and sets `out`, or null (and a test failure).
 std::unique_ptr<llvm::orc::LLJIT> jitConfig(const TrainDefaults &c,
                                             const ModelrtTrainConfig *&out) {
+  out = nullptr;
   auto ctx = std::make_unique<llvm::LLVMContext>();
   auto m = std::make_unique<llvm::Module>("cfg", *ctx);
   auto tm = createTargetMachine(TargetOptions{});
-  EXPECT_TRUE(bool(tm));
+  if (failed(tm, "target machine"))
+    return nullptr;
   m->setDataLayout((*tm)->createDataLayout());
   emitTrainConfig(*m, c, "schema_config");
   auto jit = llvm::orc::LLJITBuilder().create();
-  EXPECT_TRUE(bool(jit));
-  EXPECT_FALSE(bool((*jit)->addIRModule(
-      llvm::orc::ThreadSafeModule(std::move(m), std::move(ctx)))));
+  if (failed(jit, "LLJIT"))
+    return nullptr;
+  if (llvm::Error e = (*jit)->addIRModule(
+          llvm::orc::ThreadSafeModule(std::move(m), std::move(ctx)))) {
+    ADD_FAILURE() << "addIRModule: " << llvm::toString(std::move(e));
+    return nullptr;
+  }
   auto sym = (*jit)->lookup("schema_config");
-  EXPECT_TRUE(bool(sym));
+  if (failed(sym, "lookup"))
+    return nullptr;
   out = sym->toPtr<const ModelrtTrainConfig *>();
   return std::move(*jit);
 }
