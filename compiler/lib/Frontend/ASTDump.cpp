@@ -38,6 +38,7 @@ private:
   void dumpExpr(const Expr &expr);
   void dumpLeaf(const Expr &expr);
   void dumpCall(const CallExpr &call);
+  void dumpIndex(const IndexExpr &index);
   void child(const Expr &expr) {
     ++indent;
     dumpExpr(expr);
@@ -143,6 +144,39 @@ void ASTDumper::dumpCall(const CallExpr &call) {
   --indent;
 }
 
+void ASTDumper::dumpIndex(const IndexExpr &index) {
+  line() << "Index";
+  at(index.getLoc());
+  ++indent;
+  dumpExpr(index.getBase());
+  for (const IndexItem &item : index.getItems()) {
+    switch (item.kind) {
+    case IndexItem::Kind::Index:
+      dumpExpr(*item.index);
+      continue;
+    case IndexItem::Kind::Ellipsis:
+      line() << "Ellipsis";
+      at(item.range.Start);
+      continue;
+    case IndexItem::Kind::Slice:
+      line() << "Slice";
+      at(item.range.Start);
+      ++indent;
+      const std::pair<const char *, const ExprPtr *> parts[] = {
+          {"Start", &item.start}, {"Stop", &item.stop}, {"Step", &item.step}};
+      for (const auto &[name, part] : parts)
+        if (*part) {
+          line() << name;
+          at((*part)->getLoc());
+          child(**part);
+        }
+      --indent;
+      continue;
+    }
+  }
+  --indent;
+}
+
 void ASTDumper::dumpLeaf(const Expr &expr) {
   switch (expr.getKind()) {
   case Expr::Kind::IntLit:
@@ -211,6 +245,8 @@ void ASTDumper::dumpExpr(const Expr &expr) {
     for (const ExprPtr &element : llvm::cast<ListExpr>(expr).getElements())
       child(*element);
     return;
+  case Expr::Kind::Index:
+    return dumpIndex(llvm::cast<IndexExpr>(expr));
   }
 }
 

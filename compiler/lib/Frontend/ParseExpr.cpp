@@ -2,7 +2,8 @@
 //
 // The expression grammar, lowest precedence first:
 //   pipe `|>`, comparison, `+ -`, `* / @`, unary `-`, `**` (right-assoc),
-//   postfix calls and member access, primaries.
+//   postfix calls, subscripts `x[i, a:b:c, ...]` and member access,
+//   primaries.
 // Nesting is bounded (kMaxNesting) so hostile input cannot overflow the
 // stack while parsing, dumping or destroying the tree.
 //
@@ -158,14 +159,20 @@ ExprPtr ParserImpl::parsePostfix() {
   llvm::SMLoc start = tok.getLoc();
   ExprPtr e = parsePrimary();
   while (e) {
-    // A '(' that starts a new line does not continue a call.
+    // A '(' or '[' that starts a new line does not continue a call or a
+    // subscript.
     bool isCall = tok.is(TokenKind::LParen) && !tok.atLineStart;
-    if (!isCall && !tok.is(TokenKind::Dot))
+    bool isIndex = tok.is(TokenKind::LBracket) && !tok.atLineStart;
+    if (!isCall && !isIndex && !tok.is(TokenKind::Dot))
       break;
     if (!enterNesting())
       return nullptr;
     if (isCall) {
       e = parseCall(std::move(e));
+      continue;
+    }
+    if (isIndex) {
+      e = parseSubscript(std::move(e));
       continue;
     }
     consume(); // '.'
@@ -210,6 +217,72 @@ ExprPtr ParserImpl::parseCall(ExprPtr callee) {
   llvm::SMRange range(callee->getLoc(), prevEnd);
   return std::make_unique<CallExpr>(range, std::move(callee), std::move(args),
                                     lParen);
+}
+
+/// True when the current token ends one part of a slice entry.
+static bool endsSlicePart(TokenKind kind) {
+  return kind == TokenKind::Colon || kind == TokenKind::Comma ||
+         kind == TokenKind::RBracket;
+}
+
+bool ParserImpl::parseIndexItem(std::vector<IndexItem> &items) {
+  IndexItem item;
+  llvm::SMLoc start = tok.getLoc();
+  if (consumeIf(TokenKind::Ellipsis)) {
+    item.kind = IndexItem::Kind::Ellipsis;
+    item.range = rangeFrom(start);
+    items.push_back(std::move(item));
+    return true;
+  }
+  // Up to three parts separated by ':' (start, stop, step), each optional.
+  ExprPtr parts[3];
+  unsigned colons = 0;
+  for (unsigned i = 0; i < 3; ++i) {
+    if (!endsSlicePart(tok.kind) && !(parts[i] = parseExpr()))
+      return false;
+    if (i == 2 || !consumeIf(TokenKind::Colon))
+      break;
+    ++colons;
+  }
+  if (tok.is(TokenKind::Colon)) {
+    diags.error(tok.range, "a slice has at most three parts (start:stop:step)");
+    return false;
+  }
+  item.range = rangeFrom(start);
+  if (colons == 0) {
+    item.index = std::move(parts[0]);
+  } else {
+    item.kind = IndexItem::Kind::Slice;
+    item.start = std::move(parts[0]);
+    item.stop = std::move(parts[1]);
+    item.step = std::move(parts[2]);
+  }
+  items.push_back(std::move(item));
+  return true;
+}
+
+ExprPtr ParserImpl::parseSubscript(ExprPtr base) {
+  llvm::SMLoc lBracket = tok.getLoc();
+  consume(); // '['
+  std::vector<IndexItem> items;
+  if (tok.is(TokenKind::RBracket)) {
+    errorExpected("an index, a slice or '...' in the subscript");
+    return nullptr;
+  }
+  while (!tok.is(TokenKind::RBracket)) {
+    if (!parseIndexItem(items))
+      return nullptr;
+    if (consumeIf(TokenKind::Comma))
+      continue;
+    if (!tok.is(TokenKind::RBracket)) {
+      errorUnclosed(TokenKind::RBracket, "subscript", lBracket);
+      return nullptr;
+    }
+  }
+  consume(); // ']'
+  llvm::SMRange range(base->getLoc(), prevEnd);
+  return std::make_unique<IndexExpr>(range, std::move(base), std::move(items),
+                                     lBracket);
 }
 
 bool ParserImpl::parseArg(std::vector<Arg> &args) {

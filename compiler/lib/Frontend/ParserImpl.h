@@ -43,6 +43,10 @@ private:
   ExprPtr parsePrimary();
   ExprPtr parseCall(ExprPtr callee);
   bool parseArg(std::vector<Arg> &args);
+  /// Parses `base[...]`; the current token is the '['.
+  ExprPtr parseSubscript(ExprPtr base);
+  /// Parses one subscript entry (index, slice or `...`) into `items`.
+  bool parseIndexItem(std::vector<IndexItem> &items);
   ExprPtr parseParenOrList();
   ExprPtr parsePipeTarget();
   bool enterNesting();

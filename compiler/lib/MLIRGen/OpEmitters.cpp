@@ -154,6 +154,23 @@ static mlir::Value emitTranspose(FunctionEmitter &fe, const Node &n,
       b.getDenseI64ArrayAttr(attrsOf<OpKind::Transpose>(n).permutation));
 }
 
+/// mdl.slice, then an mdl.reshape to the node's type when integer indices
+/// dropped dimensions (their size-1 dimensions removed).
+static mlir::Value emitSlice(FunctionEmitter &fe, const Node &n,
+                             ArrayRef<mlir::Value> ops, Location l) {
+  mlir::OpBuilder &b = fe.builder();
+  OpAttrs<OpKind::Slice> a = attrsOf<OpKind::Slice>(n);
+  mlir::Value window = mdl::SliceOp::create(
+      b, l, ops[0], b.getDenseI64ArrayAttr(a.start),
+      b.getDenseI64ArrayAttr(a.size), b.getDenseI64ArrayAttr(a.stride));
+  if (a.drop.empty())
+    return window;
+  std::vector<int64_t> shape;
+  for (const SDim &d : n.type.shape)
+    shape.push_back(d.isSymbolic() ? -1 : d.size);
+  return mdl::ReshapeOp::create(b, l, window, b.getDenseI64ArrayAttr(shape));
+}
+
 static mlir::Value emitConcat(FunctionEmitter &fe, const Node &n,
                               ArrayRef<mlir::Value> ops, Location l) {
   mlir::OpBuilder &b = fe.builder();
@@ -292,6 +309,7 @@ static constexpr EmitterEntry kEmitters[] = {
     {OpKind::Flatten, emitFlatten},
     {OpKind::Transpose, emitTranspose},
     {OpKind::Concat, emitConcat},
+    {OpKind::Slice, emitSlice},
     {OpKind::Dropout, emitDropout},
     {OpKind::BatchNorm, emitBatchNorm},
     {OpKind::LayerNorm, emitLayerNorm},

@@ -228,6 +228,8 @@ Value Elaborator::eval(const Expr &expr, Frame &frame) {
     }
     return v;
   }
+  case Expr::Kind::Index:
+    return evalIndex(llvm::cast<IndexExpr>(expr), frame);
   }
   return Value::error();
 }

@@ -166,6 +166,8 @@ private:
                  llvm::ArrayRef<Arg> args, llvm::SMLoc loc,
                  llvm::SMRange range, Frame &frame);
   Value evalBinary(const BinaryExpr &e, Frame &frame);
+  /// A subscript `x[...]` (Indexing.cpp).
+  Value evalIndex(const IndexExpr &e, Frame &frame);
   Value instantiate(const FuncDecl &fn, const ModuleInfo &module,
                     std::vector<ArgValue> args, llvm::SMLoc loc,
                     Frame &caller);

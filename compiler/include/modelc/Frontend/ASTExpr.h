@@ -1,7 +1,7 @@
 //===- ASTExpr.h - Expressions and types of the modelc AST ------*- C++ -*-===//
 //
 // The expression nodes (literals, names, members, calls, pipes, operators,
-// lists) and the written form of types (TypeRef, Dim). Included by AST.h,
+// lists, subscripts) and the written form of types (TypeRef, Dim). Included by AST.h,
 // which adds statements, declarations and the Module; include AST.h.
 // Every node carries its llvm::SMRange and uses LLVM-style RTTI.
 //
@@ -43,6 +43,7 @@ public:
     Binary,    ///< lhs op rhs
     Unary,     ///< -operand
     List,      ///< [a, b, c]
+    Index,     ///< base[i, a:b:c, ...]
   };
 
   virtual ~Expr() = default;
@@ -284,6 +285,41 @@ public:
 
 private:
   std::vector<ExprPtr> elements;
+};
+
+/// One entry of a subscript `x[...]`: an integer index (`-1`), a slice
+/// (`a:b:c`, each part optional) or `...` (all the dimensions not named).
+struct IndexItem {
+  /// What the entry is.
+  enum class Kind { Index, Slice, Ellipsis };
+  Kind kind = Kind::Index;
+  /// The index (Kind::Index only).
+  ExprPtr index;
+  /// The slice's start, stop and step (Kind::Slice only; null when omitted).
+  ExprPtr start, stop, step;
+  /// Source range of the entry.
+  llvm::SMRange range;
+};
+
+/// A subscript `base[items...]`: indexing and slicing of a tensor.
+class IndexExpr : public Expr {
+public:
+  IndexExpr(llvm::SMRange range, ExprPtr base, std::vector<IndexItem> items,
+            llvm::SMLoc lBracketLoc)
+      : Expr(Kind::Index, range), base(std::move(base)),
+        items(std::move(items)), lBracketLoc(lBracketLoc) {}
+  /// The subscripted expression.
+  const Expr &getBase() const { return *base; }
+  /// The entries between the brackets, in order (at least one).
+  llvm::ArrayRef<IndexItem> getItems() const { return items; }
+  /// Location of the '[' that opens the subscript.
+  llvm::SMLoc getLBracketLoc() const { return lBracketLoc; }
+  static bool classof(const Expr *e) { return e->getKind() == Kind::Index; }
+
+private:
+  ExprPtr base;
+  std::vector<IndexItem> items;
+  llvm::SMLoc lBracketLoc;
 };
 
 //===----------------------------------------------------------------------===//
