@@ -1,0 +1,93 @@
+//===- ReaderFuzzer.cpp - libFuzzer targets for the runtime's data readers -===//
+//
+// One source, built once per reader with MODELRT_FUZZ_READER set to the
+// reader's name (runtime/fuzz/CMakeLists.txt): idx, npy, png, safetensors
+// or csv. Each feeds arbitrary bytes to that reader, through its in-memory
+// API where it has one (parseNpy, decodePng, decodeSafetensors), else
+// through a temporary file (readIdx, readCsv). Any crash, sanitizer report,
+// leak, uncaught exception or allocation over -rss_limit_mb is a bug: every
+// reader must return an error Status for bad input. Built only with
+// -DMODELC_ENABLE_FUZZERS=ON and clang; run through scripts/fuzz.sh.
+//
+//===----------------------------------------------------------------------===//
+
+#include "modelrt/data/Readers.h"
+#include "modelrt/io/Safetensors.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+using namespace modelrt;
+
+namespace {
+
+/// The path of this process's temporary input file, made once.
+const std::string &tempPath() {
+  static const std::string path = [] {
+    const char *base = std::getenv("TMPDIR");
+    std::string tmpl = std::string(base ? base : "/tmp") + "/modelrt-fuzz-XXXXXX";
+    std::vector<char> buf(tmpl.begin(), tmpl.end());
+    buf.push_back('\0');
+    int fd = mkstemp(buf.data());
+    if (fd < 0)
+      std::abort();
+    close(fd);
+    return std::string(buf.data());
+  }();
+  return path;
+}
+
+/// Writes the input to the temporary file and returns its path.
+const std::string &writeTemp(const uint8_t *data, size_t size) {
+  const std::string &path = tempPath();
+  FILE *f = std::fopen(path.c_str(), "wb");
+  if (!f || (size && std::fwrite(data, 1, size, f) != size) || std::fclose(f) != 0)
+    std::abort();
+  return path;
+}
+
+/// Touches every byte of a decoded tensor, so that a wrong size is an ASan report.
+unsigned checksum(const Tensor &t) {
+  unsigned sum = 0;
+  const auto *p = static_cast<const unsigned char *>(t.data());
+  for (size_t i = 0; i < t.numBytes(); ++i)
+    sum += p[i];
+  return sum;
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  std::vector<unsigned char> bytes(data, data + size);
+  volatile unsigned sink = 0;
+  const std::string reader = MODELRT_FUZZ_READER;
+  if (reader == "npy") {
+    if (auto t = parseNpy(bytes, "fuzz.npy"))
+      sink = checksum(*t);
+  } else if (reader == "png") {
+    if (auto t = decodePng(bytes, "fuzz.png"))
+      sink = checksum(*t);
+  } else if (reader == "safetensors") {
+    std::string text(bytes.begin(), bytes.end());
+    if (auto f = decodeSafetensors(text, "fuzz.safetensors"))
+      for (const auto &entry : f->tensors)
+        sink = sink + checksum(entry.second);
+  } else if (reader == "idx") {
+    if (auto t = readIdx(writeTemp(data, size)))
+      sink = checksum(*t);
+  } else if (reader == "csv") {
+    // Every column as inputs; for odd sizes "label" is the label column.
+    if (auto t = readCsv(writeTemp(data, size), {}, size % 2 ? "label" : "", DType::I64))
+      sink = checksum(t->inputs) + checksum(t->labels);
+  } else {
+    std::abort(); // an unknown MODELRT_FUZZ_READER
+  }
+  (void)sink;
+  return 0;
+}
