@@ -4,9 +4,10 @@
 // reader's name (runtime/fuzz/CMakeLists.txt): idx, npy, png, safetensors
 // or csv. Each feeds arbitrary bytes to that reader, through its in-memory
 // API where it has one (parseNpy, decodePng, decodeSafetensors), else
-// through a temporary file (readIdx, readCsv). Any crash, sanitizer report,
-// leak, uncaught exception or allocation over -rss_limit_mb is a bug: every
-// reader must return an error Status for bad input. Built only with
+// through a temporary file (readIdx, readCsv); PNG inputs of even size get
+// their chunk CRCs fixed first. Any crash, sanitizer report, leak, uncaught
+// exception or allocation over -malloc_limit_mb is a bug: every reader must
+// return an error Status for bad input. Built only with
 // -DMODELC_ENABLE_FUZZERS=ON and clang; run through scripts/fuzz.sh.
 //
 //===----------------------------------------------------------------------===//
@@ -22,6 +23,7 @@
 #include <string>
 #include <unistd.h>
 #include <vector>
+#include <zlib.h>
 
 using namespace modelrt;
 
@@ -52,6 +54,24 @@ const std::string &writeTemp(const uint8_t *data, size_t size) {
   return path;
 }
 
+/// Rewrites the CRC of every whole PNG chunk, so that mutations reach the
+/// chunk parser, inflate and the filters instead of stopping at the CRC
+/// check (inputs of odd size keep their CRCs, to fuzz that check too).
+void fixPngCrcs(std::vector<unsigned char> &b) {
+  if (b.size() % 2)
+    return;
+  for (size_t pos = 8; b.size() >= 12 && pos <= b.size() - 12;) {
+    uint32_t len = uint32_t(b[pos]) << 24 | uint32_t(b[pos + 1]) << 16 |
+                   uint32_t(b[pos + 2]) << 8 | b[pos + 3];
+    if (len > b.size() - pos - 12)
+      return;
+    uint32_t crc = uint32_t(crc32(0, &b[pos + 4], uInt(len + 4)));
+    for (int i = 0; i < 4; ++i)
+      b[pos + 8 + len + i] = (crc >> (24 - 8 * i)) & 0xFF;
+    pos += 12 + size_t(len);
+  }
+}
+
 /// Touches every byte of a decoded tensor, so that a wrong size is an ASan report.
 unsigned checksum(const Tensor &t) {
   unsigned sum = 0;
@@ -71,6 +91,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (auto t = parseNpy(bytes, "fuzz.npy"))
       sink = checksum(*t);
   } else if (reader == "png") {
+    fixPngCrcs(bytes);
     if (auto t = decodePng(bytes, "fuzz.png"))
       sink = checksum(*t);
   } else if (reader == "safetensors") {
