@@ -144,7 +144,16 @@ std::optional<DataSplit> DataChecker::checkIdx(const CallExpr &call,
                             "': " + llvm::toString(maxLabel.takeError()));
     return std::nullopt;
   }
-  if (img.dims.size() < 2 || img.dims[0] != lab.dims[0]) {
+  if (img.dims.size() < 2) {
+    diags.error(call.getArgs()[0].value->getLoc(),
+                "'" + split.paths[0] + "' is a 1-D IDX file of " +
+                    llvm::Twine(img.dims[0]) +
+                    " values, which looks like a label file; idx(images, "
+                    "labels) takes the images (2-D or more) first",
+                {call.getArgs()[0].value->getRange()});
+    return std::nullopt;
+  }
+  if (img.dims[0] != lab.dims[0]) {
     diags.error(call.getLoc(),
                 "the image file holds " + llvm::Twine(img.dims[0]) +
                     " samples but the label file holds " +

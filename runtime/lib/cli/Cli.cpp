@@ -13,6 +13,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
+#include <new>
 
 namespace modelrt {
 namespace {
@@ -188,9 +190,10 @@ Status applyThreads(const ModelrtProgram &p, const CliArgs &a, int64_t &threads)
 
 } // namespace modelrt
 
-extern "C" int modelrt_main(int argc, char **argv, const ModelrtProgram *program) {
+namespace {
+/// modelrt_main without its exception guard.
+int runMain(int argc, char **argv, const ModelrtProgram *program, const char *self) {
   using namespace modelrt;
-  const char *self = argc > 0 ? argv[0] : "model";
   if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "help")) {
     printUsage(argc < 2 ? stderr : stdout, self);
     if (argc < 2)
@@ -236,4 +239,21 @@ extern "C" int modelrt_main(int argc, char **argv, const ModelrtProgram *program
     return 1;
   }
   return 0;
+}
+} // namespace
+
+/// Runs a command; an exception that escapes it (out of memory, or any
+/// std::exception) is reported as an error with exit status 1, not an abort.
+extern "C" int modelrt_main(int argc, char **argv, const ModelrtProgram *program) {
+  const char *self = argc > 0 ? argv[0] : "model";
+  try {
+    return runMain(argc, argv, program, self);
+  } catch (const std::bad_alloc &) {
+    std::fprintf(stderr, "%s: error: out of memory\n", self);
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "%s: error: internal error: %s\n", self, e.what());
+  } catch (...) {
+    std::fprintf(stderr, "%s: error: internal error: unknown exception\n", self);
+  }
+  return 1;
 }

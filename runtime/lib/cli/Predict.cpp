@@ -54,39 +54,107 @@ Expected<Tensor> readCsvSamples(const ModelrtProgram &p, const std::string &path
   return std::move(t->inputs);
 }
 
-/// A PNG as [1, model input...]: same element count, or gray <-> RGB by
-/// luma / replication when only the channel count differs.
-Expected<Tensor> fitImage(const Tensor &img, int64_t want, const std::string &path) {
-  int64_t c = img.dim(0), hw = img.dim(1) * img.dim(2);
-  Tensor x(DType::F32, {1, want});
+/// "28x28" for a square flat input of \p n values per channel, else "".
+std::string squareSide(int64_t n) {
+  int64_t side = int64_t(std::llround(std::sqrt(double(n))));
+  return side * side == n ? std::to_string(side) + "x" + std::to_string(side) : "";
+}
+
+/// The model input's (channels, height, width) for images: [C, H, W],
+/// [H, W] (gray), or a flat [n] taken as a square image with \p c channels.
+bool imageGeometry(const std::vector<int64_t> &sample, int64_t c, int64_t &mc, int64_t &mh,
+                   int64_t &mw) {
+  if (sample.size() == 3)
+    mc = sample[0], mh = sample[1], mw = sample[2];
+  else if (sample.size() == 2)
+    mc = 1, mh = sample[0], mw = sample[1];
+  else if (sample.size() == 1) {
+    // A flat input takes the image's own channel count when it divides it.
+    mc = sample[0] % c == 0 && !squareSide(sample[0] / c).empty() ? c : sample[0] % 3 == 0 &&
+         !squareSide(sample[0] / 3).empty() ? 3 : 1;
+    mh = mw = int64_t(std::llround(std::sqrt(double(sample[0] / mc))));
+    if (mh * mw * mc != sample[0])
+      return false;
+  } else
+    return false;
+  return true;
+}
+
+/// A PNG as [1, model input...]: its height and width must be the model's,
+/// gray <-> RGB converted by luma / replication when only the channels differ.
+Expected<Tensor> fitImage(const Tensor &img, const std::vector<int64_t> &sample,
+                          const std::string &path) {
+  int64_t c = img.dim(0), h = img.dim(1), w = img.dim(2), hw = h * w, mc, mh, mw;
+  if (!imageGeometry(sample, c, mc, mh, mw))
+    return errorf("%s: the model input %s is not an image (C x H x W, H x W, or a square "
+                  "flat input)", path.c_str(), shapeToString(sample).c_str());
+  if (h != mh || w != mw || (mc != 1 && mc != 3 && mc != c))
+    return errorf("%s: image is %lldx%lld with %lld channel(s) but the model takes %lldx%lld "
+                  "with %lld channel(s) (input %s); resize the image to %lldx%lld",
+                  path.c_str(), (long long)w, (long long)h, (long long)c, (long long)mw,
+                  (long long)mh, (long long)mc, shapeToString(sample).c_str(), (long long)mw,
+                  (long long)mh);
+  std::vector<int64_t> shape = sample;
+  shape.insert(shape.begin(), 1);
+  Tensor x(DType::F32, shape);
   const unsigned char *px = img.as<unsigned char>();
   float *o = x.as<float>();
-  if (c * hw == want) {
-    for (int64_t i = 0; i < want; ++i)
-      o[i] = px[i];
-  } else if (c == 3 && hw == want) {
-    for (int64_t i = 0; i < hw; ++i)
-      o[i] = float(0.299 * px[i] + 0.587 * px[hw + i] + 0.114 * px[2 * hw + i]);
-  } else if (c == 1 && 3 * hw == want) {
-    for (int64_t i = 0; i < want; ++i)
-      o[i] = px[i % hw];
-  } else {
-    return errorf("%s: image %lldx%lld with %lld channel(s) does not fit the model input of "
-                  "%lld values", path.c_str(), (long long)img.dim(2), (long long)img.dim(1),
-                  (long long)c, (long long)want);
-  }
+  for (int64_t i = 0; i < mc * hw; ++i) // same channels, RGB -> gray, or gray -> RGB
+    o[i] = c == mc ? px[i]
+           : c == 3 ? float(0.299 * px[i] + 0.587 * px[hw + i] + 0.114 * px[2 * hw + i])
+                    : px[i % hw];
   return x;
+}
+
+/// \p shape without its 1-sized dimensions.
+std::vector<int64_t> squeezed(std::vector<int64_t> shape) {
+  shape.erase(std::remove(shape.begin(), shape.end(), 1), shape.end());
+  return shape;
+}
+
+/// Reshapes an array read from \p path to [N, sample...]: it is one sample
+/// (its shape the model's, up to 1-sized dimensions) or N of them; a flat
+/// model input takes samples of any shape with its element count, and
+/// \p flatRows (CSV) takes rows of that count.
+Status fitSamples(Tensor &x, const std::vector<int64_t> &sample, bool flatRows,
+                  const std::string &path) {
+  int64_t per = shapeNumElements(sample);
+  std::string have = shapeToString(x.shape()), want = shapeToString(sample);
+  if (x.numElements() == 0)
+    return errorf("%s: holds no samples (shape %s); give at least one sample of shape %s",
+                  path.c_str(), have.c_str(), want.c_str());
+  std::vector<int64_t> full = sample;
+  if (x.numElements() == per && squeezed(x.shape()) == squeezed(sample)) {
+    full.insert(full.begin(), 1);
+    x.reshape(full);
+    return Status::ok();
+  }
+  std::vector<int64_t> each(x.shape().begin() + (x.rank() ? 1 : 0), x.shape().end());
+  bool flat = sample.size() == 1 || (flatRows && each.size() == 1);
+  if (x.rank() >= 1 && shapeNumElements(each) == per &&
+      (flat || squeezed(each) == squeezed(sample))) {
+    full.insert(full.begin(), x.dim(0));
+    x.reshape(full);
+    return Status::ok();
+  }
+  std::string fix = "(N";
+  for (int64_t d : sample)
+    fix += ", " + std::to_string(d);
+  return errorf("%s: holds shape %s but the model takes samples of shape %s; reshape it to %s) "
+                "or %s", path.c_str(), have.c_str(), want.c_str(), fix.c_str(), want.c_str());
 }
 
 /// Reads one INPUT as [N, input...] f32, transformed like the training data.
 Expected<Dataset> readPredictInput(const ModelrtProgram &p, const std::string &path) {
   std::vector<int64_t> sample(p.input_shape, p.input_shape + p.input_rank);
-  int64_t per = shapeNumElements(sample);
+  if (auto size = statDataFile(path); !size) // before anything opens it
+    return size.status();
   Expected<Tensor> t = Status::error("unread");
-  if (endsWith(path, ".png")) {
+  bool png = endsWith(path, ".png"), csv = endsWith(path, ".csv");
+  if (png) {
     auto img = readPng(path);
-    t = img ? fitImage(*img, per, path) : Expected<Tensor>(img.status());
-  } else if (endsWith(path, ".csv")) {
+    t = img ? fitImage(*img, sample, path) : Expected<Tensor>(img.status());
+  } else if (csv) {
     t = readCsvSamples(p, path);
   } else {
     t = endsWith(path, ".npy") ? readNpy(path) : readIdx(path);
@@ -94,15 +162,11 @@ Expected<Dataset> readPredictInput(const ModelrtProgram &p, const std::string &p
   if (!t)
     return t.status();
   Tensor x = t->convertTo(DType::F32);
-  if (x.numElements() == per || (x.rank() >= 1 && x.numElements() == x.dim(0) * per)) {
-    std::vector<int64_t> shape = sample;
-    shape.insert(shape.begin(), x.numElements() / std::max<int64_t>(per, 1));
-    x.reshape(shape);
-  }
+  MODELRT_TRY(fitSamples(x, sample, csv, path));
   Dataset d;
   d.name = path;
   d.inputs = std::move(x);
-  d.labels = Tensor(DType::I64, {d.inputs.rank() ? d.inputs.dim(0) : 1});
+  d.labels = Tensor(DType::I64, {d.inputs.dim(0)});
   MODELRT_TRY(applyInputTransforms(d, p.config.data));
   MODELRT_TRY(validateDataset(d, sample, 0));
   return d;

@@ -116,6 +116,8 @@ struct TableReader {
 
 Expected<CsvTable> readCsv(const std::string &path, const std::vector<CsvColumn> &requested,
                            const std::string &labelColumn, DType labelDType) {
+  if (auto size = statDataFile(path); !size)
+    return size.status();
   std::ifstream in(path, std::ios::binary);
   if (!in)
     return errorf("%s: cannot open", path.c_str());

@@ -51,13 +51,14 @@ Status validateDataset(Dataset &data, const std::vector<int64_t> &sampleShape,
     data.inputs.reshape(full);
   }
   if (numClasses > 0) {
+    const char *ln = data.labelsName.empty() ? n : data.labelsName.c_str();
     if (data.labels.dtype() != DType::I64 || data.labels.rank() != 1)
-      return errorf("%s: class labels must be integers of shape [N], got %s %s", n,
+      return errorf("%s: class labels must be integers of shape [N], got %s %s", ln,
                     dtypeName(data.labels.dtype()), shapeToString(data.labels.shape()).c_str());
     const int64_t *l = data.labels.as<int64_t>();
     for (int64_t i = 0; i < data.size(); ++i)
       if (l[i] < 0 || l[i] >= numClasses)
-        return errorf("%s: sample %lld: label %lld is outside [0, %lld)", n, (long long)i,
+        return errorf("%s: sample %lld: label %lld is outside [0, %lld)", ln, (long long)i,
                       (long long)l[i], (long long)numClasses);
   }
   const float *x = data.inputs.as<float>();
@@ -99,6 +100,7 @@ Status normalizeDataset(Dataset &data, double scale, const std::vector<double> &
 Dataset gatherDataset(const Dataset &data, const std::vector<int64_t> &indices) {
   Dataset out;
   out.name = data.name;
+  out.labelsName = data.labelsName;
   std::vector<int64_t> ishape = data.inputs.shape(), lshape = data.labels.shape();
   ishape[0] = lshape[0] = static_cast<int64_t>(indices.size());
   out.inputs = Tensor(data.inputs.dtype(), ishape);

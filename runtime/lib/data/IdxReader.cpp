@@ -13,6 +13,9 @@
 namespace modelrt {
 
 Expected<std::vector<unsigned char>> readFileMaybeGzip(const std::string &path) {
+  auto size = statDataFile(path);
+  if (!size)
+    return size.status();
   gzFile f = gzopen(path.c_str(), "rb");
   if (!f)
     return errorf("%s: cannot open: %s", path.c_str(), std::strerror(errno));
@@ -29,6 +32,11 @@ Expected<std::vector<unsigned char>> readFileMaybeGzip(const std::string &path) 
     }
     if (n == 0)
       break;
+    if (out.size() + size_t(n) > kMaxDataBytes) {
+      gzclose(f);
+      return errorf("%s: decompressed data exceeds the limit of %llu bytes", path.c_str(),
+                    (unsigned long long)kMaxDataBytes);
+    }
     out.insert(out.end(), buf, buf + n);
   }
   gzclose(f);
@@ -103,10 +111,11 @@ Expected<Tensor> readIdx(const std::string &path) {
       return errorf("%s: byte %u: invalid dimension %u", p, 4 + 4 * i, d);
     shape.push_back(d);
   }
-  int64_t n = shapeNumElements(shape);
-  if (n <= 0 || n > (int64_t(1) << 40))
-    return errorf("%s: IDX shape %s is too large", p, shapeToString(shape).c_str());
-  size_t need = headerSize + size_t(n) * elemSize;
+  auto bytes = checkedDataBytes(shape, elemSize, UINT64_MAX, path);
+  if (!bytes)
+    return bytes.status();
+  int64_t n = int64_t(*bytes / elemSize);
+  size_t need = headerSize + size_t(*bytes);
   if (b.size() < need)
     return errorf("%s: truncated IDX data: file ends at byte %zu, shape %s needs %zu bytes",
                   p, b.size(), shapeToString(shape).c_str(), need);

@@ -22,6 +22,32 @@ Status applyInputTransforms(Dataset &data, const ModelrtDataConfig &c) {
   return normalizeDataset(data, scale, mean, sd);
 }
 
+/// Checks that the inputs file holds samples and the labels file labels:
+/// class labels are integers of shape [N] (or [N, 1]) and the inputs have a
+/// sample dimension, naming which file is which when they look swapped.
+static Status checkPairKinds(const Tensor &x, const Tensor &y, const char *inputs,
+                             const char *labels, DType labelType) {
+  if (labelType != DType::I64)
+    return Status::ok();
+  bool yIsFloat = y.dtype() == DType::F32 || y.dtype() == DType::F64;
+  bool yLabels = y.rank() == 1 || (y.rank() == 2 && y.dim(1) == 1);
+  if (x.rank() == 1 && !yLabels)
+    return errorf("the inputs and labels files look swapped: the inputs file %s holds shape %s "
+                  "(labels) and the labels file %s holds shape %s (samples)", inputs,
+                  shapeToString(x.shape()).c_str(), labels, shapeToString(y.shape()).c_str());
+  if (x.rank() == 1)
+    return errorf("%s: the inputs file holds shape %s, one value per sample, which looks like "
+                  "a labels file; give the samples (images) file as the inputs", inputs,
+                  shapeToString(x.shape()).c_str());
+  if (!yLabels)
+    return errorf("%s: the labels file holds shape %s, which looks like samples (images); "
+                  "class labels need shape [N]", labels, shapeToString(y.shape()).c_str());
+  if (yIsFloat)
+    return errorf("%s: class labels must be integers, the file holds %s", labels,
+                  dtypeName(y.dtype()));
+  return Status::ok();
+}
+
 /// Reads one (inputs, labels) pair of files in the configured format.
 static Expected<Dataset> readPair(const ModelrtProgram &p, const ModelrtDataConfig &c,
                                   const char *inputs, const char *labels) {
@@ -48,10 +74,11 @@ static Expected<Dataset> readPair(const ModelrtProgram &p, const ModelrtDataConf
   auto y = read(labels);
   if (!y)
     return y.status();
-  if (labelType == DType::I64 && (y->dtype() == DType::F32 || y->dtype() == DType::F64))
-    return errorf("%s: class labels must be integers, the file holds %s", labels,
-                  dtypeName(y->dtype()));
-  return makeDataset(inputs, x.take(), y.take());
+  MODELRT_TRY(checkPairKinds(*x, *y, inputs, labels, labelType));
+  auto d = makeDataset(inputs, x.take(), y.take());
+  if (d)
+    d->labelsName = labels;
+  return d;
 }
 
 /// Transforms and validates one data set against the program.

@@ -7,10 +7,9 @@
 //===----------------------------------------------------------------------===//
 #include "modelrt/data/Readers.h"
 
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 
 namespace modelrt {
 
@@ -107,25 +106,29 @@ Expected<Tensor> parseNpy(const std::vector<unsigned char> &b, const std::string
   std::vector<int64_t> shape;
   if (!parseShape(dictValue(header, "shape"), shape))
     return errorf("%s: byte %zu: bad NPY header: 'shape' missing or invalid", p, 8 + lenBytes);
+  // The claimed size is checked against the limits and the file before the
+  // tensor is allocated.
+  auto need = checkedDataBytes(shape, dtypeSize(dtype), UINT64_MAX, path);
+  if (!need)
+    return need.status();
+  if (b.size() - dataStart < *need)
+    return errorf("%s: truncated NPY data: file ends at byte %zu, shape %s needs %llu", p,
+                  b.size(), shapeToString(shape).c_str(),
+                  (unsigned long long)(dataStart + *need));
+  if (b.size() - dataStart > *need)
+    return errorf("%s: byte %llu: unexpected trailing bytes after NPY data", p,
+                  (unsigned long long)(dataStart + *need));
   Tensor t(dtype, shape);
-  if (b.size() - dataStart < t.numBytes())
-    return errorf("%s: truncated NPY data: file ends at byte %zu, shape %s needs %zu", p,
-                  b.size(), shapeToString(shape).c_str(), dataStart + t.numBytes());
-  if (b.size() - dataStart > t.numBytes())
-    return errorf("%s: byte %zu: unexpected trailing bytes after NPY data", p,
-                  dataStart + t.numBytes());
   if (t.numBytes())
     std::memcpy(t.data(), b.data() + dataStart, t.numBytes());
   return t;
 }
 
 Expected<Tensor> readNpy(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return errorf("%s: cannot open", path.c_str());
-  std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(in)),
-                                   std::istreambuf_iterator<char>());
-  return parseNpy(bytes, path);
+  auto bytes = readDataFile(path);
+  if (!bytes)
+    return bytes.status();
+  return parseNpy(*bytes, path);
 }
 
 Status writeNpy(const std::string &path, const Tensor &t) {

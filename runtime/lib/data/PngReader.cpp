@@ -10,12 +10,13 @@
 
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <zlib.h>
 
 namespace modelrt {
 namespace {
+
+/// The largest expansion of deflate (zlib's technical notes: 1032:1).
+constexpr uint64_t kMaxDeflateRatio = 1032;
 
 uint32_t be32(const unsigned char *p) {
   return uint32_t(p[0]) << 24 | uint32_t(p[1]) << 16 | uint32_t(p[2]) << 8 | p[3];
@@ -143,6 +144,12 @@ Expected<Tensor> decodePng(const std::vector<unsigned char> &b, const std::strin
   if (idat.empty())
     return errorf("%s: invalid PNG: no IDAT chunk", path.c_str());
   size_t stride = size_t(h.width) * h.channels();
+  // Deflate expands at most 1032:1, so IDAT data bounds the image it can hold;
+  // the claimed size is checked against it before the buffer is allocated.
+  auto need = checkedDataBytes({int64_t(h.height), int64_t(stride + 1)}, 1,
+                               uint64_t(idat.size()) * kMaxDeflateRatio, path);
+  if (!need)
+    return need.status();
   std::vector<unsigned char> raw;
   MODELRT_TRY(inflateAll(idat, (stride + 1) * h.height, raw, path));
   MODELRT_TRY(unfilter(raw, h, path));
@@ -158,12 +165,10 @@ Expected<Tensor> decodePng(const std::vector<unsigned char> &b, const std::strin
 }
 
 Expected<Tensor> readPng(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return errorf("%s: cannot open", path.c_str());
-  std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(in)),
-                                   std::istreambuf_iterator<char>());
-  return decodePng(bytes, path);
+  auto bytes = readDataFile(path);
+  if (!bytes)
+    return bytes.status();
+  return decodePng(*bytes, path);
 }
 
 } // namespace modelrt

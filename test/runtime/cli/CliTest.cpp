@@ -5,6 +5,8 @@
 #include "modelrt/io/CheckpointStore.h"
 #include "modelrt/io/Json.h"
 
+#include <stdexcept>
+#include <sys/stat.h>
 #include <unistd.h>
 
 using namespace modelrt;
@@ -235,4 +237,111 @@ TEST(Cli, BadInputIsAClearErrorAndDamagesNothing) {
   EXPECT_NE(r.err.find("3 problem(s)"), std::string::npos) << r.err;
   EXPECT_EQ(t.snapshotFiles(), before);
   EXPECT_EQ(listEpochCheckpoints(t.ckptDir).size(), 2u);
+}
+
+TEST(Cli, PredictChecksEachInputsShape) {
+  Trained t;
+  auto npy = [&](const std::string &name, std::vector<int64_t> shape) {
+    Tensor x(DType::F32, shape);
+    for (int64_t i = 0; i < x.numElements(); ++i)
+      x.as<float>()[i] = 0.5f;
+    EXPECT_TRUE(writeNpy(t.dir.path(name), x).isOk());
+    return t.dir.path(name);
+  };
+  // The model takes [4]: as an image, 2x2; 4x1 has the count but not the shape.
+  std::string wide = t.dir.path("wide.png");
+  writeBytes(wide, makePng(4, 1, 0, 1, {1, 2, 3, 4}));
+  struct Case {
+    std::string path, message;
+  };
+  std::vector<Case> cases = {
+      {wide, wide + ": image is 4x1 with 1 channel(s) but the model takes 2x2 with 1 "
+                    "channel(s) (input [4]); resize the image to 2x2"},
+      {npy("two.npy", {2, 2}), t.dir.path("two.npy") + ": holds shape [2, 2] but the model "
+                                   "takes samples of shape [4]; reshape it to (N, 4) or [4]"},
+      {npy("empty.npy", {0, 4}), t.dir.path("empty.npy") + ": holds no samples (shape [0, 4]); "
+                                     "give at least one sample of shape [4]"}};
+  for (const Case &c : cases) {
+    CliRun r = runCli(t.prog, {"predict", "--checkpoint", t.ckpt, c.path});
+    EXPECT_EQ(r.status, 1) << c.path;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+  }
+  // A model input of [1, 2, 2]: a [2, 2] array is one sample, [1, 4] is not.
+  ModelrtProgram image = t.prog;
+  const int64_t chw[] = {1, 2, 2};
+  image.input_rank = 3, image.input_shape = chw;
+  CliRun one = runCli(image, {"predict", "--checkpoint", t.ckpt, npy("one.npy", {2, 2})});
+  EXPECT_EQ(one.status, 0) << one.err;
+  EXPECT_EQ(std::count(one.out.begin(), one.out.end(), '\n'), 1) << one.out;
+  CliRun flat = runCli(image, {"predict", "--checkpoint", t.ckpt, npy("flat.npy", {1, 4})});
+  EXPECT_EQ(flat.status, 1);
+  EXPECT_NE(flat.err.find("flat.npy: holds shape [1, 4] but the model takes samples of shape "
+                          "[1, 2, 2]; reshape it to (N, 1, 2, 2) or [1, 2, 2]"),
+            std::string::npos) << flat.err;
+}
+
+TEST(Cli, PredictRefusesOversizedAndNonRegularInputs) {
+  Trained t;
+  std::string h = "{'descr': '<f4', 'fortran_order': False, 'shape': (999999999999,), }";
+  std::vector<unsigned char> b = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (unsigned char)h.size(),
+                                  0};
+  b.insert(b.end(), h.begin(), h.end());
+  b.resize(b.size() + 64);
+  std::string huge = t.dir.path("huge.npy"), fifo = t.dir.path("pipe.npy");
+  writeBytes(huge, b);
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  CliRun r = runCli(t.prog, {"predict", "--checkpoint", t.ckpt, huge});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find(huge + ": shape [999999999999] holds more than the limit of 4294967296 "
+                       "elements"), std::string::npos) << r.err;
+  r = runCli(t.prog, {"predict", "--checkpoint", t.ckpt, fifo});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find(fifo + ": not a regular file"), std::string::npos) << r.err;
+  r = runCli(t.prog, {"predict", "--checkpoint", t.ckpt, t.dir.root()});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find(t.dir.root() + ": is a directory"), std::string::npos) << r.err;
+}
+
+TEST(Cli, LabelErrorsNameTheLabelsFile) {
+  Trained t;
+  Tensor y(DType::I64, {30});
+  for (int64_t i = 0; i < 30; ++i)
+    y.as<int64_t>()[i] = i == 17 ? 10 : i % 3;
+  std::string bad = t.dir.path("bad_y.npy");
+  ASSERT_TRUE(writeNpy(bad, y).isOk());
+  ModelrtProgram p = t.prog;
+  p.config.data.test_labels = bad.c_str();
+  CliRun r = runCli(p, {"eval", "--checkpoint", t.ckpt});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find(bad + ": sample 17: label 10 is outside [0, 3)"), std::string::npos)
+      << r.err;
+  // The images file given as the labels, and the two swapped.
+  p.config.data.test_labels = t.testX.c_str();
+  r = runCli(p, {"eval", "--checkpoint", t.ckpt});
+  EXPECT_NE(r.err.find(t.testX + ": the labels file holds shape [30, 4], which looks like "
+                       "samples (images); class labels need shape [N]"), std::string::npos)
+      << r.err;
+  p.config.data.test_inputs = t.testY.c_str();
+  r = runCli(p, {"eval", "--checkpoint", t.ckpt});
+  EXPECT_NE(r.err.find("the inputs and labels files look swapped: the inputs file " + t.testY +
+                       " holds shape [30] (labels) and the labels file " + t.testX +
+                       " holds shape [30, 4] (samples)"), std::string::npos) << r.err;
+}
+
+namespace {
+void throwBadAlloc(void *, int32_t) { throw std::bad_alloc(); }
+void throwRuntimeError(void *, int32_t) { throw std::runtime_error("boom"); }
+} // namespace
+
+TEST(Cli, ExceptionsAreErrorsNotAborts) {
+  Fixture f;
+  f.prog.set_threads = throwBadAlloc;
+  CliRun r = runCli(f.prog, {"train", "--threads", "2", "--checkpoint-dir", f.dir.path("c")});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("net: error: out of memory"), std::string::npos) << r.err;
+  f.prog.set_threads = throwRuntimeError;
+  r = runCli(f.prog, {"train", "--threads", "2", "--checkpoint-dir", f.dir.path("c")});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("net: error: internal error: boom"), std::string::npos) << r.err;
 }

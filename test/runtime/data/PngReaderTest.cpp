@@ -79,3 +79,20 @@ TEST(Png, BadFilesAreClearErrors) {
   EXPECT_TRUE(readPng(tmp.path("ok.png")).isOk());
   EXPECT_FALSE(readPng(tmp.path("missing.png")).isOk());
 }
+
+TEST(Png, ClaimedSizeIsCheckedAgainstTheImageData) {
+  // IHDR claims 32768x32768 RGB (3 GiB) over a few bytes of IDAT: deflate
+  // cannot expand that far, so the decoder refuses before allocating.
+  std::vector<unsigned char> b = makePng(1, 1, 2, 3, {1, 2, 3});
+  for (int at : {16, 20}) { // width, height
+    b[at] = 0, b[at + 1] = 0, b[at + 2] = 0x80, b[at + 3] = 0;
+  }
+  uint32_t crc = uint32_t(crc32(0, &b[12], 17));
+  for (int i = 0; i < 4; ++i)
+    b[29 + i] = (crc >> (24 - 8 * i)) & 0xFF;
+  auto t = decodePng(b, "big.png");
+  ASSERT_FALSE(t.isOk());
+  EXPECT_NE(t.message().find("big.png: shape [32768, 98305] claims 3221258240 elements "
+                             "(3221258240 bytes) but the file can hold at most"),
+            std::string::npos) << t.message();
+}

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <sys/stat.h>
 
 using namespace modelrt;
 using namespace modelrt_test;
@@ -198,4 +199,63 @@ TEST(Npy, WriteThenReadRoundTrip) {
   ASSERT_TRUE(r.isOk()) << r.message();
   EXPECT_EQ(r->shape(), t.shape());
   EXPECT_EQ(r->as<int64_t>()[2], -2000);
+}
+
+/// NPY bytes with header \p shape ("(3,)") for <f4 and \p dataBytes zero bytes.
+static std::vector<unsigned char> npyClaiming(const std::string &shape, size_t dataBytes) {
+  std::string h = "{'descr': '<f4', 'fortran_order': False, 'shape': " + shape + ", }";
+  std::vector<unsigned char> b = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (unsigned char)h.size(),
+                                  0};
+  b.insert(b.end(), h.begin(), h.end());
+  b.resize(b.size() + dataBytes);
+  return b;
+}
+
+TEST(Npy, ClaimedSizeIsCheckedBeforeAllocating) {
+  // Over the element limit: refused with the shape and the limit, no bad_alloc.
+  auto huge = parseNpy(npyClaiming("(999999999999,)", 64), "h.npy");
+  ASSERT_FALSE(huge.isOk());
+  EXPECT_NE(huge.message().find("h.npy: shape [999999999999] holds more than the limit of "
+                                "4294967296 elements"), std::string::npos) << huge.message();
+  // A product that overflows 64 bits is caught, not wrapped.
+  auto wrap = parseNpy(npyClaiming("(4294967296, 4294967296, 16)", 64), "w.npy");
+  EXPECT_NE(wrap.message().find("w.npy: shape [4294967296, 4294967296, 16] holds more than"),
+            std::string::npos) << wrap.message();
+  // Within the limits but not in the file: the numbers are named.
+  auto big = parseNpy(npyClaiming("(1000000000,)", 64), "b.npy");
+  EXPECT_NE(big.message().find("b.npy: truncated NPY data: file ends at byte 140, shape "
+                               "[1000000000] needs 4000000076"), std::string::npos)
+      << big.message();
+}
+
+TEST(Idx, ClaimedSizeIsCheckedBeforeAllocating) {
+  TempDir tmp;
+  std::string p = tmp.path("h.idx");
+  // u8 [2^31, 2^31, 4]: 2^64 elements, which wraps to 0 in 64 bits.
+  writeBytes(p, {0, 0, 8, 3, 0x80, 0, 0, 0, 0x80, 0, 0, 0, 0, 0, 0, 4, 1, 2, 3});
+  auto t = readIdx(p);
+  ASSERT_FALSE(t.isOk());
+  EXPECT_NE(t.message().find(p + ": shape [2147483648, 2147483648, 4] holds more than the "
+                             "limit of 4294967296 elements"), std::string::npos) << t.message();
+}
+
+TEST(Readers, NonRegularFilesAreRefusedWithoutBlocking) {
+  TempDir tmp;
+  std::string fifo = tmp.path("pipe.npy");
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  // Opening a FIFO with no writer would block: stat refuses it first.
+  for (auto read : {readNpy, readIdx, readPng}) {
+    auto t = read(fifo);
+    ASSERT_FALSE(t.isOk());
+    EXPECT_NE(t.message().find(fifo + ": not a regular file"), std::string::npos)
+        << t.message();
+    auto d = read(tmp.root());
+    EXPECT_NE(d.message().find(tmp.root() + ": is a directory"), std::string::npos) << d.message();
+  }
+  auto csv = readCsv(fifo, {}, "", DType::I64);
+  EXPECT_NE(csv.message().find(fifo + ": not a regular file"), std::string::npos)
+      << csv.message();
+  auto dev = readNpy("/dev/zero");
+  EXPECT_NE(dev.message().find("/dev/zero: not a regular file"), std::string::npos)
+      << dev.message();
 }

@@ -101,7 +101,7 @@ TEST(Trainer, BadDataIsAClearError) {
   ASSERT_TRUE(writeNpy(fx.trainY, y).isOk());
   auto r = trainProgram(fx.prog, fx.prog.config, fx.out("bad"));
   ASSERT_FALSE(r.isOk());
-  EXPECT_EQ(r.message(), fx.trainX + ": sample 17: label 5 is outside [0, 3)");
+  EXPECT_EQ(r.message(), fx.trainY + ": sample 17: label 5 is outside [0, 3)");
 }
 
 TEST(Trainer, TwoEpochsEqualOneEpochResumedForAnother) {

@@ -21,6 +21,7 @@ namespace modelrt {
 /// Samples and their labels, held in memory.
 struct Dataset {
   std::string name;  ///< used in messages, e.g. the input file path
+  std::string labelsName; ///< the labels file, named in label messages (name if empty)
   Tensor inputs;     ///< F32, [N, sample dims...]
   Tensor labels;     ///< I64 [N] (classes) or F32 [N, target dims...]
 

@@ -7,6 +7,9 @@
 //  * CSV with a header row: columns selected by name with declared dtypes,
 //    one optional label column; a bad field names file:line:column.
 //  * NPY v1/v2 (and v3 header): little-endian f4/f8/i4/i8/u1, C order.
+// Every reader stats its path first (only regular files are read) and checks
+// the element count its header claims against kMaxDataElements,
+// kMaxDataBytes and the file's size before allocating (DataFile.cpp).
 //
 //===----------------------------------------------------------------------===//
 #ifndef MODELRT_DATA_READERS_H
@@ -19,6 +22,24 @@
 #include <vector>
 
 namespace modelrt {
+
+/// The most elements one data file may hold (2^32).
+constexpr uint64_t kMaxDataElements = uint64_t(1) << 32;
+/// The most bytes one data file, or the tensor it decodes to, may hold (16 GiB).
+constexpr uint64_t kMaxDataBytes = uint64_t(1) << 34;
+
+/// Stats \p path without opening it: errors unless it is a regular file of at
+/// most kMaxDataBytes; returns its size.
+Expected<uint64_t> statDataFile(const std::string &path);
+
+/// The bytes of a \p shape array of \p elemSize-byte elements, computed with
+/// overflow checks; errors (naming \p path and the numbers) when it exceeds
+/// kMaxDataElements or kMaxDataBytes or the \p available bytes of the file.
+Expected<uint64_t> checkedDataBytes(const std::vector<int64_t> &shape, uint64_t elemSize,
+                                    uint64_t available, const std::string &path);
+
+/// Reads a whole regular file (statDataFile first).
+Expected<std::vector<unsigned char>> readDataFile(const std::string &path);
 
 /// Reads a whole file, transparently gunzipping it when it is gzip data.
 Expected<std::vector<unsigned char>> readFileMaybeGzip(const std::string &path);
