@@ -40,7 +40,7 @@ void Lexer::skipSpaceAndComments() {
     if (c == '\n') {
       atLineStart = true;
       ++cur;
-    } else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+    } else if (c == ' ' || c == '\t' || c == '\r') {
       ++cur;
     } else if (c == '/' && cur + 1 < end && cur[1] == '/') {
       while (cur < end && *cur != '\n')
@@ -206,7 +206,7 @@ bool Lexer::lexEscape(const char *&p, std::string &out) {
     }
     std::string shown = (e >= 0x20 && e < 0x7f)
                              ? std::string(1, e)
-                             : llvm::formatv("x{0:x2}", (unsigned char)e).str();
+                             : llvm::formatv("x{0:x-2}", (unsigned char)e).str();
     diags.error(locOf(p), "invalid escape sequence '\\" + shown +
                               "' in string literal (allowed: \\\\ \\\" \\n "
                               "\\t)",
@@ -234,6 +234,15 @@ Token Lexer::lexString(const char *start) {
       break;
     if (c == '\\') {
       lexEscape(p, value);
+      continue;
+    }
+    if ((unsigned char)c < 0x20 && c != '\t') {
+      diags.error(locOf(p),
+                  llvm::formatv("control byte 0x{0:x-2} in string literal",
+                                (unsigned char)c)
+                      .str(),
+                  {llvm::SMRange(locOf(p), locOf(p + 1))});
+      ++p;
       continue;
     }
     value += c;
@@ -265,7 +274,7 @@ static const char *skipUnexpected(DiagnosticEngine &diags, const char *p,
   else if (c >= 0xC0 && q - p > 1)
     shown = std::string(p, q);
   else
-    shown = llvm::formatv("\\x{0:x2}", c).str();
+    shown = llvm::formatv("\\x{0:x-2}", c).str();
   diags.error(locOf(p), "unexpected character '" + shown + "'",
               {llvm::SMRange(locOf(p), locOf(q))});
   return q;

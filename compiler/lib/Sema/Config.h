@@ -35,6 +35,10 @@ struct IdxHeader {
   unsigned typeCode = 0;
   std::vector<int64_t> dims;
 };
+/// Fails, with a readable reason, when `path` is not a regular file (a
+/// FIFO, a device, a directory) or does not exist; stats without opening,
+/// so that a FIFO cannot block the compiler.
+llvm::Error checkRegularFile(const std::string &path);
 /// Reads the header of `path`; on failure the error's message is a readable
 /// reason.
 llvm::Expected<IdxHeader> readIdxHeader(const std::string &path);
@@ -56,8 +60,8 @@ struct CsvRows {
 
 /// Reads and tokenizes the CSV file `path`. Fails with the system's error
 /// (an llvm::ECError) when the file cannot be read, and with
-/// "<path>:<line>:<column>: unterminated quoted field" on a quote that does
-/// not close on its line. An empty file has no header and no rows.
+/// "<path>:<line>:<column>: <fault>" on a NUL byte, a quote that does not
+/// close on its line or a row whose field count differs from the header's. An empty file has no header and no rows.
 llvm::Expected<CsvRows> readCsvRows(const std::string &path);
 
 /// Per-feature statistics of a CSV split.

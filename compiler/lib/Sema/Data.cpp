@@ -231,14 +231,28 @@ std::optional<DataSplit> DataChecker::checkCsv(const CallExpr &call,
       return std::nullopt;
     split.featureColumns.push_back(f.s);
   }
-  bool integral = true;
+  // Class indices when the first label is integer text; then every label
+  // must be one (modelsupport/Csv.h's rule).
+  bool integral = !table->rows.empty() && modelsupport::csv::isIntegerText(
+                                              table->rows[0].cells[labelCol].text);
   int64_t maxLabel = -1;
   for (const CsvRows::Row &row : table->rows) {
+    const modelsupport::csv::Field &cell = row.cells[labelCol];
     long long v;
-    if (int(row.cells.size()) <= labelCol ||
-        !modelsupport::csv::parseInteger(row.cells[labelCol].text, v) || v < 0)
-      integral = false;
-    else
+    double x;
+    const char *why = integral ? modelsupport::csv::classIndexError(cell.text, v)
+                      : modelsupport::csv::parseDouble(cell.text, x)
+                          ? nullptr
+                          : "is not a number";
+    if (why) {
+      diags.error(path->range.Start,
+                  split.paths[0] + ":" + std::to_string(row.line) + ":" +
+                      std::to_string(cell.column) + ": label column '" +
+                      label->s + "': '" + cell.text + "' " + why,
+                  {path->range});
+      return std::nullopt;
+    }
+    if (integral)
       maxLabel = std::max<int64_t>(maxLabel, v);
   }
   split.numSamples = table->rows.size();

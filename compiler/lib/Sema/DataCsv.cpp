@@ -19,6 +19,10 @@ using namespace modelc;
 using namespace modelc::sema;
 
 llvm::Expected<CsvRows> sema::readCsvRows(const std::string &path) {
+  if (llvm::Error e = checkRegularFile(path))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "cannot read CSV file '" + path + "': " +
+                                       llvm::toString(std::move(e)));
   auto buf = llvm::MemoryBuffer::getFile(path);
   if (!buf)
     return llvm::errorCodeToError(buf.getError());
@@ -31,11 +35,22 @@ llvm::Expected<CsvRows> sema::readCsvRows(const std::string &path) {
       return llvm::createStringError(
           llvm::inconvertibleErrorCode(),
           path + ":" + std::to_string(lines.lineNumber()) + ":" +
-              std::to_string(errorColumn) + ": unterminated quoted field");
-    if (header)
+              std::to_string(errorColumn) + ": " +
+              modelsupport::csv::splitError(lines.line(), errorColumn));
+    if (header) {
       table.header = modelsupport::csv::names(fields);
-    else
-      table.rows.push_back({lines.lineNumber(), fields});
+      continue;
+    }
+    if (fields.size() != table.header.size())
+      return llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          path + ":" + std::to_string(lines.lineNumber()) + ":" +
+              std::to_string(modelsupport::csv::fieldCountColumn(
+                  fields, lines.line(), table.header.size())) +
+              ": expected " + std::to_string(table.header.size()) +
+              " fields (as in the header), found " +
+              std::to_string(fields.size()));
+    table.rows.push_back({lines.lineNumber(), fields});
   }
   return table;
 }

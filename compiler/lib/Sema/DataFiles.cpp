@@ -10,6 +10,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <sys/stat.h>
 #include <zlib.h>
 
 using namespace modelc;
@@ -49,9 +50,25 @@ static llvm::Error idxError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
+llvm::Error sema::checkRegularFile(const std::string &path) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0)
+    return idxError(std::strerror(errno));
+  if (S_ISREG(st.st_mode))
+    return llvm::Error::success();
+  const char *kind = S_ISDIR(st.st_mode)    ? "a directory"
+                     : S_ISFIFO(st.st_mode) ? "a FIFO"
+                     : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)
+                         ? "a device"
+                         : "a special file";
+  return idxError(llvm::Twine("not a regular file (it is ") + kind + ")");
+}
+
 /// Opens `path` and reads its header; leaves the stream after the header.
 static llvm::Expected<IdxHeader> openIdx(const std::string &path,
                                          gzFile &file) {
+  if (llvm::Error e = checkRegularFile(path))
+    return std::move(e);
   errno = 0;
   file = gzopen(path.c_str(), "rb");
   if (!file)

@@ -81,7 +81,7 @@ struct TableReader {
     if (fields.size() != numFields)
       return errorf("%s:%zu:%zu: expected %zu fields (as in the header), found %zu",
                     path.c_str(), lineNo,
-                    fields.size() < numFields ? line.size() + 1 : fields[numFields].column,
+                    modelsupport::csv::fieldCountColumn(fields, line, numFields),
                     numFields, fields.size());
     for (size_t c = 0; c < columns.size(); ++c) {
       double v;
@@ -130,8 +130,8 @@ Expected<CsvTable> readCsv(const std::string &path, const std::vector<CsvColumn>
   auto split = [&]() -> Status {
     if (modelsupport::csv::splitLine(lines.line(), fields, errCol))
       return Status::ok();
-    return errorf("%s:%zu:%zu: unterminated quoted field", path.c_str(), lines.lineNumber(),
-                  errCol);
+    return errorf("%s:%zu:%zu: %s", path.c_str(), lines.lineNumber(), errCol,
+                  modelsupport::csv::splitError(lines.line(), errCol));
   };
   if (!lines.next())
     return errorf("%s: empty file, expected a header row", path.c_str());

@@ -10,8 +10,12 @@
 //     quote; text after the closing quote, up to the next comma, is kept;
 //   - a quoted field may not span lines (an unterminated quote is an error
 //     at the field's line and column);
+//   - a NUL byte anywhere in a line is an error at its line and column;
+//   - every data row has as many fields as the header;
 //   - numbers are a whole field, spaces and tabs around it trimmed, read by
-//     strtod / strtoll.
+//     strtod / strtoll; a label column is one of class indices when its
+//     first row's label is integer text (optional sign, digits), and then
+//     every label must be a non-negative integer that fits in 64 bits.
 // Columns are 1-based byte positions within the line (after the BOM on the
 // first line). Plain C++17; no file access, no error formatting: callers
 // read the file and word their own messages.
@@ -65,10 +69,15 @@ inline bool readQuoted(std::string_view line, size_t &i, std::string &text) {
 }
 
 /// Splits one line (without its line ending) into `fields`. Returns false
-/// on an unterminated quoted field and sets `errorColumn` to its column.
+/// on a NUL byte or an unterminated quoted field and sets `errorColumn` to
+/// its column; splitError names the fault.
 inline bool splitLine(std::string_view line, std::vector<Field> &fields,
                       size_t &errorColumn) {
   fields.clear();
+  if (size_t nul = line.find('\0'); nul != std::string_view::npos) {
+    errorColumn = nul + 1;
+    return false;
+  }
   size_t i = 0;
   while (true) {
     Field f{"", i + 1};
@@ -83,6 +92,21 @@ inline bool splitLine(std::string_view line, std::vector<Field> &fields,
       return true;
     ++i; // the comma
   }
+}
+
+/// What made splitLine(line, ...) fail at `errorColumn`.
+inline const char *splitError(std::string_view line, size_t errorColumn) {
+  return errorColumn <= line.size() && line[errorColumn - 1] == '\0'
+             ? "NUL byte in a CSV file"
+             : "unterminated quoted field";
+}
+
+/// The column to report for a data row of `fields` (read from `line`) that
+/// does not have the header's `numFields` fields: the first extra field, or
+/// the end of a short line.
+inline size_t fieldCountColumn(const std::vector<Field> &fields,
+                               std::string_view line, size_t numFields) {
+  return fields.size() < numFields ? line.size() + 1 : fields[numFields].column;
 }
 
 /// The trimmed texts of `fields` (a header row's column names).
@@ -121,6 +145,27 @@ inline bool parseInteger(std::string_view field, long long &out) {
   errno = 0;
   out = std::strtoll(text.c_str(), &end, 10);
   return errno == 0 && end == text.c_str() + text.size();
+}
+
+/// Whether a (trimmed) field is integer text: an optional sign, then
+/// decimal digits (which may not fit in 64 bits).
+inline bool isIntegerText(std::string_view field) {
+  std::string_view t = trim(field);
+  if (!t.empty() && (t[0] == '-' || t[0] == '+'))
+    t.remove_prefix(1);
+  return !t.empty() && t.find_first_not_of("0123456789") == std::string_view::npos;
+}
+
+/// Why `field` is not a class index (a non-negative 64-bit integer), or
+/// nullptr when it is one, stored in `out`.
+inline const char *classIndexError(std::string_view field, long long &out) {
+  if (!isIntegerText(field))
+    return "is not an integer class index";
+  if (!parseInteger(field, out))
+    return "is out of range for a class index (64-bit)";
+  if (out < 0)
+    return "is a negative class index";
+  return nullptr;
 }
 
 /// The non-blank lines of a CSV text, in order, with their 1-based line

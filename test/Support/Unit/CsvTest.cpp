@@ -1,7 +1,8 @@
 //===- CsvTest.cpp - The shared CSV tokenizer -----------------------------===//
 //
 // Unit tests of modelsupport/Csv.h: field splitting and quoting, columns,
-// the line reader's BOM, CRLF and blank-line rules, and number parsing.
+// the line reader's BOM, CRLF and blank-line rules, NUL bytes, field
+// counts, number parsing and class-index labels.
 // The readers built on it are tested in test/runtime (ReadersTest) and
 // test/Sema (csv-*.model).
 //
@@ -54,6 +55,40 @@ TEST(CsvTokenizer, UnterminatedQuoteNamesItsColumn) {
   EXPECT_EQ(errorColumn, 5u);
   EXPECT_FALSE(splitLine("\"a\"\"", fields, errorColumn));
   EXPECT_EQ(errorColumn, 1u);
+}
+
+TEST(CsvTokenizer, NulByteIsAnErrorAtItsColumn) {
+  std::vector<Field> fields;
+  size_t errorColumn = 0;
+  std::string_view line("1,2\0.0,3", 7);
+  EXPECT_FALSE(splitLine(line, fields, errorColumn));
+  EXPECT_EQ(errorColumn, 4u);
+  EXPECT_STREQ(splitError(line, errorColumn), "NUL byte in a CSV file");
+  EXPECT_FALSE(splitLine("\"open", fields, errorColumn));
+  EXPECT_STREQ(splitError("\"open", errorColumn), "unterminated quoted field");
+}
+
+TEST(CsvTokenizer, FieldCountColumnIsFirstExtraFieldOrLineEnd) {
+  std::vector<Field> fields;
+  size_t errorColumn = 0;
+  ASSERT_TRUE(splitLine("1,22,333", fields, errorColumn));
+  EXPECT_EQ(fieldCountColumn(fields, "1,22,333", 2), 6u);
+  ASSERT_TRUE(splitLine("1", fields, errorColumn));
+  EXPECT_EQ(fieldCountColumn(fields, "1", 2), 2u);
+}
+
+TEST(CsvTokenizer, ClassIndexLabels) {
+  long long v = -1;
+  EXPECT_EQ(classIndexError(" 7 ", v), nullptr);
+  EXPECT_EQ(v, 7);
+  EXPECT_STREQ(classIndexError("1.5", v), "is not an integer class index");
+  EXPECT_STREQ(classIndexError("", v), "is not an integer class index");
+  EXPECT_STREQ(classIndexError("-1", v), "is a negative class index");
+  EXPECT_STREQ(classIndexError("12345678901234567890", v),
+               "is out of range for a class index (64-bit)");
+  EXPECT_TRUE(isIntegerText("+3"));
+  EXPECT_FALSE(isIntegerText("3e0"));
+  EXPECT_FALSE(isIntegerText("-"));
 }
 
 TEST(CsvTokenizer, LineReaderSkipsBomCrAndBlankLines) {
