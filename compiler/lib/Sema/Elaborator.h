@@ -174,6 +174,9 @@ private:
   bool unifyShape(const TypeRef &pattern, const TensorType &actual,
                   llvm::StringRef what, llvm::SMRange at, const FuncDecl &fn,
                   Frame &frame, const Value *actualValue = nullptr);
+  /// Checks that the fixed part of `shape` (from `type`) has at most
+  /// modelsupport::kMaxTensorElements elements, reporting at `type` if not.
+  bool checkSize(const TypeRef &type, const Shape &shape, Frame &frame);
   std::optional<Shape> resolveType(const TypeRef &type, Frame &frame,
                                    bool allowSymbolic);
   bool runBody(llvm::ArrayRef<StmtPtr> body, Frame &frame, Value &result);
