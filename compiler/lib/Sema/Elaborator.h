@@ -186,6 +186,9 @@ private:
                          const Frame &frame);
 
   const std::vector<const ModuleInfo *> &allModules;
+  /// The most function calls elaboration nests (a deeper chain is an error,
+  /// not a stack overflow).
+  static constexpr size_t kMaxCallDepth = 256;
   /// Functions being instantiated (recursion detection) and their calls.
   std::vector<std::pair<const FuncDecl *, llvm::SMLoc>> activeCalls;
   /// Per-callee instance counters ("linear" -> 2).
