@@ -176,6 +176,9 @@ private:
   bool unifyShape(const TypeRef &pattern, const TensorType &actual,
                   llvm::StringRef what, llvm::SMRange at, const FuncDecl &fn,
                   Frame &frame, const Value *actualValue = nullptr);
+  /// Checks that the fixed part of `shape` (from `type`) has at most
+  /// modelsupport::kMaxTensorElements elements, reporting at `type` if not.
+  bool checkSize(const TypeRef &type, const Shape &shape, Frame &frame);
   std::optional<Shape> resolveType(const TypeRef &type, Frame &frame,
                                    bool allowSymbolic);
   bool runBody(llvm::ArrayRef<StmtPtr> body, Frame &frame, Value &result);
@@ -185,6 +188,9 @@ private:
                          const Frame &frame);
 
   const std::vector<const ModuleInfo *> &allModules;
+  /// The most function calls elaboration nests (a deeper chain is an error,
+  /// not a stack overflow).
+  static constexpr size_t kMaxCallDepth = 256;
   /// Functions being instantiated (recursion detection) and their calls.
   std::vector<std::pair<const FuncDecl *, llvm::SMLoc>> activeCalls;
   /// Per-callee instance counters ("linear" -> 2).

@@ -226,6 +226,13 @@ Value Elaborator::instantiate(const FuncDecl &fn, const ModuleInfo &module,
                               std::vector<ArgValue> args, llvm::SMLoc loc,
                               Frame &caller) {
   std::string name = qualifiedName(fn, module);
+  if (activeCalls.size() >= kMaxCallDepth) {
+    diags.error(loc, "call chain too deep: calling '" + name + "' here "
+                     "would nest more than " + llvm::Twine(kMaxCallDepth) +
+                     " function calls (the limit of elaboration)",
+                {});
+    return Value::error();
+  }
   for (size_t i = 0; i < activeCalls.size(); ++i) {
     if (activeCalls[i].first != &fn)
       continue;

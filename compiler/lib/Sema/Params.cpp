@@ -9,8 +9,30 @@
 
 #include "Elaborator.h"
 
+#include "modelsupport/ShapeArith.h"
+
 using namespace modelc;
 using namespace modelc::sema;
+
+bool Elaborator::checkSize(const TypeRef &type, const Shape &shape,
+                           Frame &frame) {
+  int64_t n = 1;
+  for (const SDim &d : shape) {
+    if (d.isSymbolic())
+      continue;
+    std::optional<int64_t> next = modelsupport::checkedMul(n, d.size);
+    if (!next || *next > modelsupport::kMaxTensorElements) {
+      error(type.range.Start,
+            "tensor too large: its fixed dimensions have more than " +
+                llvm::Twine(modelsupport::kMaxTensorElements) +
+                " (2^31) elements, the limit for one tensor",
+            frame);
+      return false;
+    }
+    n = *next;
+  }
+  return true;
+}
 
 std::optional<Shape> Elaborator::resolveType(const TypeRef &type, Frame &frame,
                                              bool allowSymbolic) {
@@ -57,6 +79,8 @@ std::optional<Shape> Elaborator::resolveType(const TypeRef &type, Frame &frame,
     }
     }
   }
+  if (!checkSize(type, shape, frame))
+    return std::nullopt;
   if (!allowSymbolic)
     for (const SDim &d : shape)
       if (d.isSymbolic()) {

@@ -306,6 +306,14 @@ sema::checkTrain(DiagnosticEngine &diags, const TrainDecl &decl, Graph &graph,
                     llvm::Twine(graph.inputs.size()));
     return std::nullopt;
   }
+  if (graph.params.empty()) {
+    diags.error(decl.getNameRange().Start,
+                "model '" + graph.modelName +
+                    "' has no parameters to train; give it a `param` or a "
+                    "layer with weights (e.g. nn.linear), or drop the train "
+                    "block");
+    return std::nullopt;
+  }
   bool ok = !data || checkInput(diags, decl, graph, modelDecl, *data);
   FieldState st;
   for (const Field &f : decl.getFields()) {

@@ -34,7 +34,7 @@ struct modelc::CodegenState {
 
 /// Reports `e`: user errors return false (exit 1), compiler errors are fatal
 /// (exit 2).
-static bool report(llvm::Error e) {
+static bool report(const Compilation &c, llvm::Error e) {
   if (!e)
     return true;
   bool user = false;
@@ -48,7 +48,7 @@ static bool report(llvm::Error e) {
       [&](const llvm::ErrorInfoBase &other) { message = other.message(); });
   if (!user)
     llvm::report_fatal_error(llvm::Twine(message));
-  llvm::WithColor::error(llvm::errs(), "modelc") << message << "\n";
+  inputError(c) << message << "\n";
   return false;
 }
 
@@ -76,12 +76,12 @@ static CodegenState &state(Compilation &c) {
 
 bool modelc::runGrad(Compilation &c) {
   if (!c.mlirModule->lookupSymbol("train_loss")) {
-    llvm::WithColor::error(llvm::errs(), "modelc")
+    inputError(c)
         << "nothing to train: the program has no `train` block (an "
            "executable needs one; --emit=mlir shows the model alone)\n";
     return false;
   }
-  return report(state(c).compiler->runUntil(TrainingStage::Grad));
+  return report(c, state(c).compiler->runUntil(TrainingStage::Grad));
 }
 
 bool modelc::emitGrad(Compilation &c, llvm::raw_ostream &os) {
@@ -90,7 +90,7 @@ bool modelc::emitGrad(Compilation &c, llvm::raw_ostream &os) {
 }
 
 bool modelc::runLinalg(Compilation &c) {
-  return report(state(c).compiler->runUntil(TrainingStage::Linalg));
+  return report(c, state(c).compiler->runUntil(TrainingStage::Linalg));
 }
 
 bool modelc::emitLinalg(Compilation &c, llvm::raw_ostream &os) {
@@ -99,7 +99,7 @@ bool modelc::emitLinalg(Compilation &c, llvm::raw_ostream &os) {
 }
 
 bool modelc::runFused(Compilation &c) {
-  return report(state(c).compiler->runUntil(TrainingStage::Fused));
+  return report(c, state(c).compiler->runUntil(TrainingStage::Fused));
 }
 
 bool modelc::emitFused(Compilation &c, llvm::raw_ostream &os) {
@@ -118,7 +118,7 @@ bool modelc::runGpuKernels(Compilation &c) {
 static bool checkGpuEnabled(Compilation &c, llvm::StringRef stage) {
   if (c.codegenSettings.gpu)
     return true;
-  llvm::WithColor::error(llvm::errs(), "modelc")
+  inputError(c)
       << "--emit=" << stage << " shows GPU code, but --no-gpu was given\n";
   return false;
 }
@@ -128,7 +128,7 @@ bool modelc::emitGpuKernels(Compilation &c, llvm::raw_ostream &os) {
     return false;
   auto module = state(c).compiler->runGpu(GpuStage::Kernels);
   if (!module)
-    return report(module.takeError());
+    return report(c, module.takeError());
   module->print(os);
   return true;
 }
@@ -142,7 +142,7 @@ bool modelc::emitPtx(Compilation &c, llvm::raw_ostream &os) {
     return false;
   auto module = state(c).compiler->runGpu(GpuStage::LLVM);
   if (!module)
-    return report(module.takeError());
+    return report(c, module.takeError());
   module->walk([&](mlir::gpu::BinaryOp binary) {
     for (mlir::Attribute a : binary.getObjects())
       if (auto object = llvm::dyn_cast<mlir::gpu::ObjectAttr>(a))
@@ -156,7 +156,7 @@ bool modelc::runLLVM(Compilation &c) {
   CodegenState &s = state(c);
   auto module = s.compiler->buildLLVMModule(s.llvmContext);
   if (!module)
-    return report(module.takeError());
+    return report(c, module.takeError());
   s.llvmModule = std::move(*module);
   return true;
 }
@@ -168,14 +168,14 @@ bool modelc::emitLLVM(Compilation &c, llvm::raw_ostream &os) {
 
 bool modelc::emitObject(Compilation &c, llvm::raw_ostream &os) {
   if (os.is_displayed()) {
-    llvm::WithColor::error(llvm::errs(), "modelc")
+    inputError(c)
         << "refusing to write an object file to a terminal (use -o FILE)\n";
     return false;
   }
   CodegenState &s = state(c);
   llvm::SmallVector<char, 0> buffer;
   llvm::raw_svector_ostream object(buffer);
-  if (!report(s.compiler->writeObject(*s.llvmModule, object)))
+  if (!report(c, s.compiler->writeObject(*s.llvmModule, object)))
     return false;
   os.write(buffer.data(), buffer.size());
   return true;
@@ -183,6 +183,6 @@ bool modelc::emitObject(Compilation &c, llvm::raw_ostream &os) {
 
 bool modelc::linkProgramExecutable(Compilation &c, llvm::StringRef outputPath) {
   CodegenState &s = state(c);
-  return report(s.compiler->linkProgram(*s.llvmModule, outputPath,
+  return report(c, s.compiler->linkProgram(*s.llvmModule, outputPath,
                                         c.codegenSettings.runtimeLibDir));
 }

@@ -60,6 +60,11 @@ static llvm::cl::opt<bool>
     printDebugInfo("mlir-print-debuginfo",
                    llvm::cl::desc("Print source locations in --emit=mlir"));
 
+llvm::raw_ostream &modelc::inputError(const Compilation &c) {
+  return llvm::WithColor::error(llvm::errs(), "modelc")
+         << (c.inputName == "-" ? "<stdin>" : c.inputName) << ": ";
+}
+
 static bool runMLIRGen(Compilation &c) {
   mlir::DialectRegistry registry;
   registerMLIRGenDialects(registry);
@@ -76,8 +81,8 @@ static bool runMLIRGen(Compilation &c) {
         // A compiler bug: the fatal-error handler exits with 2.
         llvm::report_fatal_error(llvm::Twine(e.message()));
       },
-      [](const llvm::ErrorInfoBase &e) {
-        llvm::WithColor::error(llvm::errs(), "modelc") << e.message() << "\n";
+      [&](const llvm::ErrorInfoBase &e) {
+        inputError(c) << e.message() << "\n";
       });
   return false;
 }

@@ -34,11 +34,19 @@ namespace modelc {
 struct CodegenState;
 
 /// Everything one compilation has produced so far.
+struct Compilation;
+
+/// Starts a driver error about the input: prints "modelc: error: <file>: "
+/// and returns the stream for the message (which ends with a newline).
+llvm::raw_ostream &inputError(const Compilation &c);
+
 struct Compilation {
   llvm::SourceMgr sourceMgr;
   DiagnosticEngine diags{sourceMgr};
   /// Buffer id of the main input file.
   unsigned mainBuffer = 0;
+  /// The input file's name as given on the command line ("-": stdin).
+  std::string inputName;
   /// Directories searched by `import` (-I dirs, then the stdlib).
   std::vector<std::string> importPath;
   /// How many leading entries of importPath are -I directories (the rest is

@@ -27,6 +27,8 @@
 
 #include <csignal>
 #include <cstdlib>
+#include <cstring>
+#include <new>
 #include <unistd.h>
 
 using namespace modelc;
@@ -112,16 +114,44 @@ static int userError(const llvm::Twine &message) {
   return 1;
 }
 
+/// The input file's name for the out-of-memory handlers ("" before it is
+/// known).
+static std::string gInputName;
+
+/// Reports an exhausted memory as a user error about the input (a shape or
+/// program too large for this machine) and exits with 1; it allocates nothing.
+[[noreturn]] static void reportOutOfMemory(const char *reason) {
+  static const char head[] = "modelc: error: ";
+  static const char tail[] = ": out of memory while compiling (the program's "
+                             "shapes or size exceed this machine's memory)";
+  (void)!::write(2, head, sizeof(head) - 1);
+  const char *name = gInputName.empty() ? "<input>" : gInputName.c_str();
+  (void)!::write(2, name, std::strlen(name));
+  (void)!::write(2, tail, sizeof(tail) - 1);
+  if (reason && *reason) {
+    (void)!::write(2, ": ", 2);
+    (void)!::write(2, reason, std::strlen(reason));
+  }
+  (void)!::write(2, "\n", 1);
+  std::_Exit(1);
+}
+
 static void installCrashHandlers() {
   llvm::setBugReportMsg(kBugMessage);
   llvm::install_fatal_error_handler(
       [](void *, const char *reason, bool) {
+        if (llvm::StringRef(reason).contains("out of memory"))
+          reportOutOfMemory(reason);
         llvm::errs() << "modelc: internal error: " << reason << "\n"
                      << kBugMessage;
         llvm::errs().flush();
         std::_Exit(2);
       },
       nullptr);
+  llvm::install_bad_alloc_error_handler(
+      [](void *, const char *reason, bool) { reportOutOfMemory(reason); },
+      nullptr);
+  std::set_new_handler([] { reportOutOfMemory("operator new failed"); });
   // Runs after LLVM's stack-trace printer; turns a crash into exit code 2.
   llvm::sys::AddSignalHandler(
       [](void *) {
@@ -218,6 +248,8 @@ int main(int argc, char **argv) {
       llvm::MemoryBuffer::getFileOrSTDIN(opts.input, /*IsText=*/true);
   if (std::error_code ec = buffer.getError())
     return userError("cannot read '" + opts.input + "': " + ec.message());
+  c.inputName = opts.input;
+  gInputName = opts.input == "-" ? std::string("<stdin>") : opts.input;
   c.mainBuffer =
       c.sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
   std::string output = opts.output;

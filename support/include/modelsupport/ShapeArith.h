@@ -28,6 +28,37 @@ namespace modelsupport {
 /// mlir::ShapedType::kDynamic).
 inline constexpr int64_t kDynamic = std::numeric_limits<int64_t>::min();
 
+/// The most elements one tensor may have (2^31): its byte size and every
+/// index into it stay far inside 64-bit arithmetic, and index computations
+/// over a batch of kMaxBatch samples cannot overflow either.
+inline constexpr int64_t kMaxTensorElements = int64_t(1) << 31;
+
+/// The largest batch size a train block or `--batch` may ask for (2^24).
+inline constexpr int64_t kMaxBatch = int64_t(1) << 24;
+
+/// The product a * b of two non-negative sizes; std::nullopt when it would
+/// overflow int64_t.
+inline std::optional<int64_t> checkedMul(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_mul_overflow(a, b, &r))
+    return std::nullopt;
+  return r;
+}
+
+/// The element count of `sizes` (non-negative, static); std::nullopt when it
+/// overflows int64_t.
+template <typename Sizes>
+std::optional<int64_t> checkedElementCount(const Sizes &sizes) {
+  int64_t n = 1;
+  for (int64_t s : sizes) {
+    std::optional<int64_t> next = checkedMul(n, s);
+    if (!next)
+      return std::nullopt;
+    n = *next;
+  }
+  return n;
+}
+
 /// True for kDynamic.
 inline constexpr bool isDynamic(int64_t size) { return size == kDynamic; }
 

@@ -15,6 +15,8 @@
 #ifndef MODELSUPPORT_TRAINSCHEMA_H
 #define MODELSUPPORT_TRAINSCHEMA_H
 
+#include "modelsupport/ShapeArith.h"
+
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -93,6 +95,7 @@ constexpr bool hiOpen(const char *b) { return b[1] == 'O'; }
 } // namespace detail
 
 #define MODELRT_INF ::modelsupport::kInf
+#define MODELRT_MAX_BATCH double(::modelsupport::kMaxBatch)
 #define MODELRT_REQUIRED ::modelsupport::kRequired
 #define MODELSUPPORT_RANGE(LO, HI, BOUNDS, TEXT)                               \
   Range{LO, HI, detail::loOpen(#BOUNDS), detail::hiOpen(#BOUNDS), TEXT}
