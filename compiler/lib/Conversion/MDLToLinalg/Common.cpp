@@ -60,6 +60,10 @@ Value lowestValue(OpBuilder &b, Location loc, Type type) {
       b, loc, b.getIntegerAttr(type, APInt::getSignedMinValue(width)));
 }
 
+Value addFloats(OpBuilder &b, Location loc, ValueRange args) {
+  return arith::AddFOp::create(b, loc, args[0], args[1]);
+}
+
 LogSumExpParts logSumExpParts(OpBuilder &b, Location loc, Value x,
                               ArrayRef<bool> reduced) {
   Type elem = elementTypeOf(x);
@@ -74,7 +78,8 @@ LogSumExpParts logSumExpParts(OpBuilder &b, Location loc, Value x,
         Value shifted = arith::SubFOp::create(nb, l, a[0], a[1]);
         Value e = math::ExpOp::create(nb, l, shifted);
         return arith::AddFOp::create(nb, l, e, a[2]);
-      });
+      },
+      addFloats);
   return {max, sum};
 }
 
@@ -144,23 +149,24 @@ Value broadcastGeneric(OpBuilder &b, Location loc, RankedTensorType resultType,
   return generic.getResult(0);
 }
 
-Value reduceDims(OpBuilder &b, Location loc, Value input,
-                 ArrayRef<bool> reduced, Value init, BodyFn combine) {
-  return reduceDimsWith(b, loc, input, {}, reduced, init, combine);
-}
-
-Value reduceDimsWith(OpBuilder &b, Location loc, Value input, ValueRange aux,
-                     ArrayRef<bool> reduced, Value init, BodyFn combine) {
+/// One reduction generic of `input` over the dimensions where `reduced` is
+/// true; `aux` tensors are read through the dimensions where `auxDims` is
+/// true (the kept dimensions of the whole, possibly staged, reduction).
+static Value reduceOnce(OpBuilder &b, Location loc, Value input, ValueRange aux,
+                        ArrayRef<bool> reduced, ArrayRef<bool> auxDims,
+                        Value init, BodyFn combine) {
   auto type = cast<RankedTensorType>(input.getType());
   MLIRContext *ctx = b.getContext();
   int64_t rank = type.getRank();
   SmallVector<int64_t> shape;
   SmallVector<Value> dynSizes;
-  SmallVector<AffineExpr> outExprs;
+  SmallVector<AffineExpr> outExprs, auxExprs;
   SmallVector<utils::IteratorType> iterators;
   for (int64_t d = 0; d < rank; ++d) {
     iterators.push_back(reduced[d] ? utils::IteratorType::reduction
                                    : utils::IteratorType::parallel);
+    if (auxDims[d])
+      auxExprs.push_back(getAffineDimExpr(d, ctx));
     if (reduced[d])
       continue;
     shape.push_back(type.getDimSize(d));
@@ -171,10 +177,11 @@ Value reduceDimsWith(OpBuilder &b, Location loc, Value input, ValueRange aux,
   auto resultType = RankedTensorType::get(shape, init.getType());
   Value acc = filledTensor(b, loc, resultType, dynSizes, init);
   AffineMap outMap = AffineMap::get(rank, 0, outExprs, ctx);
+  AffineMap auxMap = AffineMap::get(rank, 0, auxExprs, ctx);
   SmallVector<AffineMap> maps = {AffineMap::getMultiDimIdentityMap(rank, ctx)};
   SmallVector<Value> inputs = {input};
   for (Value a : aux) {
-    maps.push_back(outMap);
+    maps.push_back(auxMap);
     inputs.push_back(a);
   }
   maps.push_back(outMap);
@@ -184,6 +191,105 @@ Value reduceDimsWith(OpBuilder &b, Location loc, Value input, ValueRange aux,
         linalg::YieldOp::create(nb, nloc, combine(nb, nloc, args));
       });
   return generic.getResult(0);
+}
+
+/// The largest divisor of `n` in [kMinSplit, kReductionBlock], or 0.
+static int64_t blockDivisor(int64_t n) {
+  constexpr int64_t kMinSplit = 64;
+  for (int64_t k = std::min(n - 1, kReductionBlock); k >= kMinSplit; --k)
+    if (n % k == 0)
+      return k;
+  return 0;
+}
+
+/// When the innermost reduced dimension of `input` alone is longer than
+/// kReductionBlock (static, with a divisor in range), reshapes it into
+/// [n / k, k], both reduced, and updates `reduced` to match.
+static Value splitLongDim(OpBuilder &b, Location loc, Value input,
+                          SmallVector<bool> &reduced) {
+  auto type = cast<RankedTensorType>(input.getType());
+  int64_t last = -1;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    if (reduced[d])
+      last = d;
+  if (last < 0 || type.isDynamicDim(last) ||
+      type.getDimSize(last) <= kReductionBlock)
+    return input;
+  int64_t n = type.getDimSize(last), k = blockDivisor(n);
+  if (k == 0)
+    return input;
+  SmallVector<int64_t> shape;
+  SmallVector<ReassociationIndices> groups;
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    int64_t at = static_cast<int64_t>(shape.size());
+    if (d == last) {
+      groups.push_back({at, at + 1});
+      shape.append({n / k, k});
+    } else {
+      groups.push_back({at});
+      shape.push_back(type.getDimSize(d));
+    }
+  }
+  reduced.insert(reduced.begin() + last, true);
+  auto expanded = RankedTensorType::get(shape, type.getElementType());
+  return tensor::ExpandShapeOp::create(b, loc, expanded, input, groups);
+}
+
+/// The innermost reduced dimensions whose static sizes multiply to at most
+/// kReductionBlock (at least one; a dynamic one ends the block).
+static SmallVector<bool> innerBlock(RankedTensorType type,
+                                    ArrayRef<bool> reduced) {
+  SmallVector<bool> block(reduced.size(), false);
+  int64_t product = 1;
+  bool any = false;
+  for (int64_t d = type.getRank() - 1; d >= 0; --d) {
+    if (!reduced[d])
+      continue;
+    bool dynamic = type.isDynamicDim(d);
+    if (any && (dynamic || product * type.getDimSize(d) > kReductionBlock))
+      break;
+    block[d] = any = true;
+    if (dynamic)
+      break;
+    product *= type.getDimSize(d);
+  }
+  return block;
+}
+
+/// Reduces in blocks: `combine` over the innermost block of reduced
+/// dimensions gives partial results that keep the other reduced dimensions,
+/// which `merge` then reduces the same way. Without `merge`, one generic.
+static Value reduceStaged(OpBuilder &b, Location loc, Value input,
+                          ValueRange aux, ArrayRef<bool> reducedIn, Value init,
+                          BodyFn combine, BodyFn merge) {
+  SmallVector<bool> reduced(reducedIn);
+  SmallVector<bool> kept = llvm::to_vector(
+      llvm::map_range(reduced, [](bool r) { return !r; }));
+  if (!merge)
+    return reduceOnce(b, loc, input, aux, reduced, kept, init, combine);
+  input = splitLongDim(b, loc, input, reduced);
+  kept = llvm::to_vector(llvm::map_range(reduced, [](bool r) { return !r; }));
+  auto type = cast<RankedTensorType>(input.getType());
+  SmallVector<bool> block = innerBlock(type, reduced);
+  Value partial = reduceOnce(b, loc, input, aux, block, kept, init, combine);
+  SmallVector<bool> rest;
+  for (auto [r, inBlock] : llvm::zip_equal(reduced, block))
+    if (!inBlock)
+      rest.push_back(r);
+  if (!llvm::is_contained(rest, true))
+    return partial;
+  return reduceStaged(b, loc, partial, {}, rest, init, merge, merge);
+}
+
+Value reduceDims(OpBuilder &b, Location loc, Value input,
+                 ArrayRef<bool> reduced, Value init, BodyFn combine) {
+  return reduceStaged(b, loc, input, {}, reduced, init, combine, combine);
+}
+
+Value reduceDimsWith(OpBuilder &b, Location loc, Value input, ValueRange aux,
+                     ArrayRef<bool> reduced, Value init, BodyFn combine,
+                     BodyFn merge) {
+  return reduceStaged(b, loc, input, aux, reduced, init, combine, merge);
 }
 
 Value mapGeneric(OpBuilder &b, Location loc, Value like, Type elementType,

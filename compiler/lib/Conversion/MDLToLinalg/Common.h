@@ -61,20 +61,36 @@ mlir::Value broadcastGeneric(mlir::OpBuilder &b, mlir::Location loc,
                              mlir::RankedTensorType resultType,
                              mlir::ValueRange inputs, BodyFn body);
 
+/// `args[0] + args[1]` (floats): the merge of partial sums.
+mlir::Value addFloats(mlir::OpBuilder &b, mlir::Location loc,
+                      mlir::ValueRange args);
+
+/// Reduced elements per block of a staged reduction: a sum over more
+/// elements adds partial sums of blocks of at most this many (each block in
+/// order, then the blocks' sums, recursively), so the rounding error grows
+/// with the block length and the number of blocks rather than with the
+/// whole count; the order is fixed, so the result is deterministic.
+constexpr int64_t kReductionBlock = 1024;
+
 /// Reduces `input` over the dimensions where `reduced` is true with
-/// `combine(element, accumulator)`, starting from `init`. The result drops
-/// the reduced dimensions (keepdims is a later expand_shape).
+/// `combine(element, accumulator)`, starting from `init`, which must be
+/// associative with `init` its identity (sum, max): long reductions are
+/// staged in blocks (kReductionBlock). The result drops the reduced
+/// dimensions (keepdims is a later expand_shape).
 mlir::Value reduceDims(mlir::OpBuilder &b, mlir::Location loc,
                        mlir::Value input, llvm::ArrayRef<bool> reduced,
                        mlir::Value init, BodyFn combine);
 
 /// Like reduceDims, with `aux` tensors indexed by the kept dimensions
 /// (e.g. a per-channel mean) passed to `combine` after the element:
-/// `combine(element, aux..., accumulator)`.
+/// `combine(element, aux..., accumulator)`. With `merge(partial,
+/// accumulator)` (associative, `init` its identity: the sum of a sum of
+/// squares) the reduction is staged in blocks as reduceDims's, `merge`
+/// combining the blocks' partial results; without, it is one generic.
 mlir::Value reduceDimsWith(mlir::OpBuilder &b, mlir::Location loc,
                            mlir::Value input, mlir::ValueRange aux,
                            llvm::ArrayRef<bool> reduced, mlir::Value init,
-                           BodyFn combine);
+                           BodyFn combine, BodyFn merge = nullptr);
 
 /// One parallel linalg.generic over `like`'s shape (the result has `like`'s
 /// shape and `elementType`): `inputs[i]` is read through `maps[i]`.

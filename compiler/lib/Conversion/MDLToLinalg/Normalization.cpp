@@ -1,7 +1,8 @@
 //===- Normalization.cpp - mdl batch_norm / layer_norm -> linalg ----------===//
 //
 // Two-pass statistics (mean, then the biased variance around it, which is
-// stable) as reduction generics, then one elementwise generic
+// stable) as reduction generics, both staged in blocks (reduceDims of
+// Common.h) so that sums over N*H*W elements stay accurate, then one elementwise generic
 // `(x - m) / sqrt(v + eps) * gamma + beta`. batch_norm_* normalise over
 // every dimension but 1; layer_norm over the trailing dims of gamma's rank.
 //
@@ -20,9 +21,6 @@ std::pair<Value, Value> meanAndVariance(OpBuilder &b, Location loc, Value x,
   Type elem = elementTypeOf(x);
   Value zero = scalarConstant(b, loc, elem, 0);
   Value count = countAsFloat(b, loc, x, reduced, elem);
-  auto add = [](OpBuilder &nb, Location l, ValueRange args) -> Value {
-    return arith::AddFOp::create(nb, l, args[0], args[1]);
-  };
   auto divide = [&](Value sum) {
     auto type = cast<RankedTensorType>(sum.getType());
     return broadcastGeneric(b, loc, type, {sum},
@@ -30,14 +28,15 @@ std::pair<Value, Value> meanAndVariance(OpBuilder &b, Location loc, Value x,
                               return arith::DivFOp::create(nb, l, a[0], count);
                             });
   };
-  Value mean = divide(reduceDims(b, loc, x, reduced, zero, add));
+  Value mean = divide(reduceDims(b, loc, x, reduced, zero, addFloats));
   Value sq = reduceDimsWith(
       b, loc, x, {mean}, reduced, zero,
       [](OpBuilder &nb, Location l, ValueRange args) -> Value {
         Value d = arith::SubFOp::create(nb, l, args[0], args[1]);
         return arith::AddFOp::create(nb, l, arith::MulFOp::create(nb, l, d, d),
                                      args[2]);
-      });
+      },
+      addFloats);
   return {mean, divide(sq)};
 }
 

@@ -159,6 +159,25 @@ def shape():
         case("embedding", [("i64", idx), ("f32", table)], [("f32", d(table)[idx])])
 
 
+def accuracy():
+    """Long reductions on adversarial data: a common offset of 1000 (the sum
+    of 10^6 elements reaches 1e9, where float32's spacing is 64) and the
+    batch-norm statistics of 2^19 such elements; tolerances allow a blocked
+    float32 sum's error, not a sequential one's."""
+    x = (1000 + rng.uniform(-1, 1, 10**6)).astype(np.float32)
+    case("sum_long", [("f32", x)], [("f32", d(x).sum())], 4e-6)
+    case("mean_long", [("f32", x)], [("f32", d(x).mean())], 4e-6)
+    xb = (1000 + rng.uniform(-1, 1, (64, 2, 64, 64))).astype(np.float32)
+    g, b = f32(2), f32(2)
+    m = d(xb).mean(axis=(0, 2, 3))
+    v = d(xb).var(axis=(0, 2, 3))
+    y = ((d(xb) - m[None, :, None, None]) / np.sqrt(v + 1e-5)[None, :, None, None]
+         * d(g)[None, :, None, None] + d(b)[None, :, None, None])
+    case("bn_offset", [("f32", xb), ("f32", g), ("f32", b)],
+         [("f32", y), ("f32", m), ("f32", v)], 1e-4)
+    case("bn_offset_var", [("f32", xb), ("f32", g), ("f32", b)], [("f32", v)], 2e-6)
+
+
 def normalization():
     for n in BATCHES[:2] + (9,):
         x, g, b = f32(n, 3, 5, 7), f32(3), f32(3)
