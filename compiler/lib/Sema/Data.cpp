@@ -231,29 +231,39 @@ std::optional<DataSplit> DataChecker::checkCsv(const CallExpr &call,
       return std::nullopt;
     split.featureColumns.push_back(f.s);
   }
-  // Class indices when the first label is integer text; then every label
-  // must be one (modelsupport/Csv.h's rule).
-  bool integral = !table->rows.empty() && modelsupport::csv::isIntegerText(
-                                              table->rows[0].cells[labelCol].text);
+  // Class indices when every label is one (modelsupport/Csv.h's rule);
+  // otherwise f32 targets, and every label must be a number. The first
+  // label that is not a class index is kept, located, for the loss's note.
   int64_t maxLabel = -1;
+  std::string notIndex;
   for (const CsvRows::Row &row : table->rows) {
     const modelsupport::csv::Field &cell = row.cells[labelCol];
     long long v;
-    double x;
-    const char *why = integral ? modelsupport::csv::classIndexError(cell.text, v)
-                      : modelsupport::csv::parseDouble(cell.text, x)
-                          ? nullptr
-                          : "is not a number";
-    if (why) {
-      diags.error(path->range.Start,
-                  split.paths[0] + ":" + std::to_string(row.line) + ":" +
-                      std::to_string(cell.column) + ": label column '" +
-                      label->s + "': '" + cell.text + "' " + why,
-                  {path->range});
-      return std::nullopt;
+    if (const char *why = modelsupport::csv::classIndexError(cell.text, v)) {
+      if (notIndex.empty())
+        notIndex = split.paths[0] + ":" + std::to_string(row.line) + ":" +
+                   std::to_string(cell.column) + ": label column '" +
+                   label->s + "': '" + cell.text + "' " + why;
+      continue;
     }
-    if (integral)
-      maxLabel = std::max<int64_t>(maxLabel, v);
+    maxLabel = std::max<int64_t>(maxLabel, v);
+  }
+  bool integral = notIndex.empty();
+  for (const CsvRows::Row &row : table->rows) {
+    const modelsupport::csv::Field &cell = row.cells[labelCol];
+    double x;
+    if (integral || modelsupport::csv::parseDouble(cell.text, x))
+      continue;
+    diags.error(path->range.Start,
+                split.paths[0] + ":" + std::to_string(row.line) + ":" +
+                    std::to_string(cell.column) + ": label column '" +
+                    label->s + "': '" + cell.text + "' is not a number",
+                {path->range});
+    return std::nullopt;
+  }
+  if (!integral) {
+    cfg.labelNote = notIndex + ", so the labels are read as f32 targets";
+    cfg.labelNoteLoc = path->range.Start;
   }
   split.numSamples = table->rows.size();
   cfg.labelType = integral ? DType::I64 : DType::F32;

@@ -69,6 +69,17 @@ static void noteIntegerTargets(DiagnosticEngine &diags, const Expr &lossExpr,
                  "point (151.0)");
 }
 
+/// After a failed cross_entropy on f32 CSV labels, points at the first
+/// label that is not a class index.
+static void noteFloatLabels(DiagnosticEngine &diags, const Expr &lossExpr,
+                            const DataConfig *data) {
+  const auto *call = llvm::dyn_cast<CallExpr>(&lossExpr);
+  const auto *fn = call ? llvm::dyn_cast<NameExpr>(&call->getCallee()) : nullptr;
+  if (fn && fn->getName() == "cross_entropy" && data &&
+      data->labelType == DType::F32 && !data->labelNote.empty())
+    diags.note(data->labelNoteLoc, data->labelNote);
+}
+
 /// Builds the loss from `loss = ...` with `logits` and `label` predefined.
 static bool checkLoss(DiagnosticEngine &diags, const Field &f, Graph &graph,
                       const DataConfig *data, const ModuleInfo &module,
@@ -97,6 +108,7 @@ static bool checkLoss(DiagnosticEngine &diags, const Field &f, Graph &graph,
   Value loss = el.eval(*f.value, frame);
   if (loss.isError()) {
     noteIntegerTargets(diags, *f.value, data);
+    noteFloatLabels(diags, *f.value, data);
     return false;
   }
   if (loss.kind != Value::Kind::Tensor ||

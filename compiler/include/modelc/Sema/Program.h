@@ -217,6 +217,10 @@ struct DataConfig {
   /// The label dtype the model sees and the class count (-1 if unknown).
   DType labelType = DType::I64;
   int64_t numClasses = -1;
+  /// CSV with f32 labels: the first label that is not a class index
+  /// (file:line:col and why), noted where a loss needs class indices.
+  std::string labelNote;
+  llvm::SMLoc labelNoteLoc;
   /// The folded sample transform: x' = x * scale + shift.
   double scale = 1, shift = 0;
   std::vector<Augmentation> augment;
