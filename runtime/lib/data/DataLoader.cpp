@@ -114,10 +114,20 @@ bool DataLoader::next(Batch &batch) {
   return true;
 }
 
-void DataLoader::restore(const LoaderPosition &position) {
+Status DataLoader::restore(const LoaderPosition &position) {
+  if (position.epoch < 0)
+    return errorf("%s: cannot restore the loader to epoch %lld", data.name.c_str(),
+                  (long long)position.epoch);
+  if (position.batchIndex < 0 || position.batchIndex >= batchesPerEpoch())
+    return errorf("%s: cannot restore the loader to batch %lld: outside [0, %lld)",
+                  data.name.c_str(), (long long)position.batchIndex,
+                  (long long)batchesPerEpoch());
+  if (position.rngState == std::array<uint64_t, 4>{})
+    return errorf("%s: cannot restore the loader: its RNG state is all zero", data.name.c_str());
   stopWorker();
   inEpoch = false;
   pos = position;
+  return Status::ok();
 }
 
 Batch DataLoader::makeBatch(int64_t batchIndex) const {

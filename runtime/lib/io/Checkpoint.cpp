@@ -1,6 +1,7 @@
 //===- Checkpoint.cpp - Checkpoints in the safetensors layout --------------===//
 #include "modelrt/io/Checkpoint.h"
 
+#include "modelrt/io/CheckpointMetadata.h"
 #include "modelrt/io/Json.h"
 #include "modelrt/io/Safetensors.h"
 
@@ -14,6 +15,7 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace modelrt {
@@ -47,41 +49,6 @@ std::string fingerprintToString(uint64_t fp) {
 }
 
 namespace {
-std::string num(double v) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  return buf;
-}
-std::string num(int64_t v) { return std::to_string(v); }
-std::string hex64(uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "%016llx", (unsigned long long)v);
-  return buf;
-}
-
-/// The "schema" metadata: the parameter and state tables as JSON.
-std::string schemaJson(const CheckpointData &d) {
-  std::string s = "{";
-  for (auto [key, list] : {std::make_pair("params", &d.params), std::make_pair("state", &d.state)}) {
-    s += std::string(s.size() > 1 ? "," : "") + "\"" + key + "\":[";
-    for (size_t i = 0; i < list->size(); ++i) {
-      const auto &[name, t] = (*list)[i];
-      s += std::string(i ? "," : "") + "{\"name\":" + jsonQuote(name) + ",\"dtype\":\"" +
-           safetensorsDType(t.dtype()) + "\",\"shape\":" + shapeToString(t.shape()) + "}";
-    }
-    s += "]";
-  }
-  return s + "}";
-}
-
-std::string metricsJson(const CheckpointData &d) {
-  std::string s = "{";
-  for (size_t i = 0; i < d.metrics.size(); ++i)
-    s += (i ? "," : "") + jsonQuote(d.metrics[i].first) + ":" +
-         (std::isfinite(d.metrics[i].second) ? num(d.metrics[i].second) : "null");
-  return s + "}";
-}
-
 Tensor floatTensor(const std::vector<float> &v, const std::vector<int64_t> &shape) {
   Tensor t(DType::F32, shape);
   std::copy(v.begin(), v.end(), t.as<float>());
@@ -102,98 +69,13 @@ std::string encodeCheckpoint(const CheckpointData &d) {
     if (i < d.secondMoments.size() && !d.secondMoments[i].empty())
       f.tensors.emplace_back("optim/" + name + "/v", floatTensor(d.secondMoments[i], t.shape()));
   }
-  const ScheduleState &s = d.schedule;
-  const LoaderPosition &l = d.loader;
-  f.metadata = {
-      {"format", "modelrt-checkpoint"}, {"format_version", std::to_string(kCheckpointVersion)},
-      {"abi_version", std::to_string(d.abiVersion)}, {"model", d.modelName},
-      {"fingerprint", fingerprintToString(d.fingerprint)}, {"schema", schemaJson(d)},
-      {"epoch", num(d.epoch)}, {"step", num(d.step)},
-      {"optimizer.kind", std::to_string(d.optimizerKind)},
-      {"optimizer.steps", num(d.optimizerSteps)},
-      {"schedule.epoch", num(s.epoch)}, {"schedule.step", num(s.step)},
-      {"schedule.plateau_lr", num(s.plateauLr)}, {"schedule.best", num(s.best)},
-      {"schedule.bad_epochs", num(s.badEpochs)}, {"schedule.has_best", s.hasBest ? "1" : "0"},
-      {"early_stop.best", num(d.earlyBest)}, {"early_stop.bad_epochs", num(d.earlyBad)},
-      {"early_stop.has_best", d.earlyHasBest ? "1" : "0"},
-      {"best.loss", num(d.bestLoss)}, {"best.has", d.hasBestLoss ? "1" : "0"},
-      {"data.epoch", num(l.epoch)}, {"data.batch_index", num(l.batchIndex)},
-      {"rng.state", hex64(l.rngState[0]) + "," + hex64(l.rngState[1]) + "," +
-                        hex64(l.rngState[2]) + "," + hex64(l.rngState[3])},
-      {"metrics", metricsJson(d)}};
-  return encodeSafetensors(f);
+  f.metadata = encodeCheckpointMetadata(d);
+  std::string bytes = encodeSafetensors(f);
+  sealCheckpointChecksum(bytes);
+  return bytes;
 }
 
 namespace {
-/// Reads typed values out of the metadata, remembering the first problem.
-struct MetaReader {
-  const SafetensorsFile &f;
-  const std::string &path;
-  Status err = Status::ok();
-  const std::string *get(const char *key) {
-    const std::string *v = f.meta(key);
-    if (!v && err.isOk())
-      err = errorf("%s: checkpoint metadata lacks '%s'", path.c_str(), key);
-    return v;
-  }
-  template <typename T> void integer(const char *key, T &out) {
-    const std::string *v = get(key);
-    char *end = nullptr;
-    if (v && (out = T(std::strtoll(v->c_str(), &end, 10)), v->empty() || *end) && err.isOk())
-      err = errorf("%s: metadata '%s' = '%s' is not an integer", path.c_str(), key, v->c_str());
-  }
-  void real(const char *key, double &out) {
-    const std::string *v = get(key);
-    char *end = nullptr;
-    if (v && (out = std::strtod(v->c_str(), &end), v->empty() || *end) && err.isOk())
-      err = errorf("%s: metadata '%s' = '%s' is not a number", path.c_str(), key, v->c_str());
-  }
-  void flag(const char *key, bool &out) {
-    int64_t v = 0;
-    integer(key, v);
-    out = v != 0;
-  }
-};
-
-Status decodeMetadata(const SafetensorsFile &f, const std::string &path, CheckpointData &d) {
-  MetaReader m{f, path};
-  const std::string *version = m.get("format_version");
-  if (version && *version != std::to_string(kCheckpointVersion))
-    return errorf("%s: checkpoint format version %s, this runtime reads version %u",
-                  path.c_str(), version->c_str(), kCheckpointVersion);
-  if (const std::string *name = m.get("model"))
-    d.modelName = *name;
-  if (const std::string *fp = m.get("fingerprint"))
-    d.fingerprint = std::strtoull(fp->c_str(), nullptr, 16);
-  m.integer("abi_version", d.abiVersion);
-  m.integer("epoch", d.epoch), m.integer("step", d.step);
-  m.integer("optimizer.kind", d.optimizerKind), m.integer("optimizer.steps", d.optimizerSteps);
-  ScheduleState &s = d.schedule;
-  m.integer("schedule.epoch", s.epoch), m.integer("schedule.step", s.step);
-  m.real("schedule.plateau_lr", s.plateauLr), m.real("schedule.best", s.best);
-  m.integer("schedule.bad_epochs", s.badEpochs), m.flag("schedule.has_best", s.hasBest);
-  m.real("early_stop.best", d.earlyBest), m.integer("early_stop.bad_epochs", d.earlyBad);
-  m.flag("early_stop.has_best", d.earlyHasBest);
-  m.real("best.loss", d.bestLoss), m.flag("best.has", d.hasBestLoss);
-  m.integer("data.epoch", d.loader.epoch), m.integer("data.batch_index", d.loader.batchIndex);
-  const std::string *rng = m.get("rng.state");
-  if (rng && std::sscanf(rng->c_str(), "%16llx,%16llx,%16llx,%16llx",
-                         (unsigned long long *)&d.loader.rngState[0],
-                         (unsigned long long *)&d.loader.rngState[1],
-                         (unsigned long long *)&d.loader.rngState[2],
-                         (unsigned long long *)&d.loader.rngState[3]) != 4)
-    return errorf("%s: metadata 'rng.state' = '%s' is not 4 hex words", path.c_str(),
-                  rng->c_str());
-  if (const std::string *metrics = m.get("metrics")) {
-    auto j = parseJson(*metrics, path + ": metadata 'metrics'");
-    if (!j)
-      return j.status();
-    for (const auto &[k, v] : j->members)
-      d.metrics.emplace_back(k, v.kind == JsonValue::Kind::Number ? v.number : NAN);
-  }
-  return m.err;
-}
-
 /// Moves the tensors into \p d by prefix; optimizer moments by parameter name.
 Status routeTensors(SafetensorsFile &f, const std::string &path, CheckpointData &d) {
   std::map<std::string, std::pair<Tensor *, Tensor *>> moments;
@@ -238,9 +120,11 @@ Expected<CheckpointData> decodeCheckpoint(const std::string &bytes, const std::s
   auto f = decodeSafetensors(bytes, path);
   if (!f)
     return f.status();
+  MODELRT_TRY(checkCheckpointFormat(*f, path));
+  MODELRT_TRY(verifyCheckpointChecksum(bytes, *f, path));
   CheckpointData d;
-  MODELRT_TRY(decodeMetadata(*f, path, d));
   MODELRT_TRY(routeTensors(*f, path, d));
+  MODELRT_TRY(decodeCheckpointMetadata(*f, path, d));
   return d;
 }
 
@@ -299,6 +183,12 @@ Status writeCheckpoint(const std::string &path, const CheckpointData &data) {
 }
 
 Expected<CheckpointData> readCheckpoint(const std::string &path) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0)
+    return errorf("%s: cannot open checkpoint: %s", path.c_str(), std::strerror(errno));
+  if (!S_ISREG(st.st_mode))
+    return errorf("%s: cannot read checkpoint: not a regular file (%s)", path.c_str(),
+                  S_ISDIR(st.st_mode) ? "a directory" : "a device, pipe or socket");
   std::ifstream in(path, std::ios::binary);
   if (!in)
     return errorf("%s: cannot open checkpoint: %s", path.c_str(), std::strerror(errno));

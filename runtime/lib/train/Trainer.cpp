@@ -3,6 +3,7 @@
 #include "modelrt/train/Trainer.h"
 
 #include "modelrt/cli/Progress.h"
+#include "modelrt/io/CheckpointMetadata.h"
 #include "modelrt/io/CheckpointStore.h"
 #include "modelrt/io/MetricsLog.h"
 #include "modelrt/io/TensorBoard.h"
@@ -105,21 +106,25 @@ CheckpointData snapshot(Run &r, int64_t epoch, const std::vector<std::pair<std::
   return c;
 }
 
-Status resume(Run &r, int64_t &startEpoch) {
-  const std::string &path = r.opts.resume;
-  auto c = readCheckpoint(path);
-  if (!c)
-    return c.status();
-  MODELRT_TRY(restoreModelState(r.model, *c, r.prog, path));
-  if (c->optimizerKind != static_cast<int32_t>(r.opt->config().kind))
-    return errorf("%s: the checkpoint's optimizer (kind %d) is not the configured one (kind %d)",
-                  path.c_str(), c->optimizerKind, static_cast<int32_t>(r.opt->config().kind));
+/// What a checkpoint must agree with to continue run \p r.
+ResumeTarget resumeTarget(const Run &r) {
+  ResumeTarget t;
+  t.fingerprint = programFingerprint(r.prog);
+  t.abiVersion = r.prog.abi_version;
+  t.optimizerKind = static_cast<int32_t>(r.opt->config().kind);
+  t.epochs = r.cfg.epochs;
+  t.batchesPerEpoch = r.loader->batchesPerEpoch();
+  return t;
+}
+
+/// Copies the checkpoint's optimizer moments (by parameter name).
+Status restoreMoments(Run &r, CheckpointData &c, const std::string &path) {
   for (int32_t i = 0; i < r.prog.num_params; ++i) {
     size_t j = 0; // the parameter's index in the checkpoint (checked to exist)
-    while (c->params[j].first != r.prog.params[i].name)
+    while (c.params[j].first != r.prog.params[i].name)
       ++j;
-    for (auto [src, dst] : {std::make_pair(&c->firstMoments[j], &r.opt->firstMoments()[i]),
-                            std::make_pair(&c->secondMoments[j], &r.opt->secondMoments()[i])}) {
+    for (auto [src, dst] : {std::make_pair(&c.firstMoments[j], &r.opt->firstMoments()[i]),
+                            std::make_pair(&c.secondMoments[j], &r.opt->secondMoments()[i])}) {
       if (src->size() != dst->size())
         return errorf("%s: optimizer state of parameter '%s' has %zu values, the configured "
                       "optimizer needs %zu", path.c_str(), r.prog.params[i].name, src->size(),
@@ -127,10 +132,25 @@ Status resume(Run &r, int64_t &startEpoch) {
       *dst = *src;
     }
   }
+  return Status::ok();
+}
+
+/// Restores the run from checkpoint opts.resume, every field checked first.
+Status resume(Run &r, int64_t &startEpoch) {
+  const std::string &path = r.opts.resume;
+  auto c = readCheckpoint(path);
+  if (!c)
+    return c.status();
+  MODELRT_TRY(checkCheckpointFits(*c, paramTable(r.prog), stateTable(r.prog),
+                                  r.prog.name ? r.prog.name : "", path));
+  MODELRT_TRY(checkResumeTarget(*c, resumeTarget(r), path));
+  MODELRT_TRY(restoreMoments(r, *c, path));
+  if (Status st = r.loader->restore(c->loader); !st.isOk())
+    return errorf("%s: %s", path.c_str(), st.message().c_str());
+  MODELRT_TRY(restoreModelState(r.model, *c, r.prog, path));
   r.opt->setStepCount(c->optimizerSteps);
   r.sched->setState(c->schedule);
   r.early->setState(c->earlyBest, c->earlyBad, c->earlyHasBest);
-  r.loader->restore(c->loader);
   r.step = c->step;
   r.bestLoss = c->bestLoss, r.hasBestLoss = c->hasBestLoss;
   startEpoch = c->epoch;

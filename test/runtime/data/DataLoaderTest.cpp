@@ -182,7 +182,7 @@ TEST(DataLoader, SameBatchesWithAnyPrefetchDepth) {
     for (int k = 0; k < 4; ++k)
       a.next(b);
     DataLoader r(d, cfg);
-    r.restore(a.position());
+    ASSERT_TRUE(r.restore(a.position()).isOk());
     size_t i = want.size() / 2 + 4;
     while (r.next(b))
       ASSERT_EQ(0, std::memcmp(want[i++].inputs.data(), b.inputs.data(), b.inputs.numBytes()));
@@ -213,13 +213,36 @@ TEST(DataLoader, SaveAndRestoreMidEpochExactly) {
   std::vector<int64_t> nextEpoch = epochIds(a);
 
   DataLoader r(d, cfg);
-  r.restore(saved);
+  ASSERT_TRUE(r.restore(saved).isOk());
   for (const Batch &want : rest) {
     ASSERT_TRUE(r.next(b));
     ASSERT_EQ(0, std::memcmp(want.inputs.data(), b.inputs.data(), b.inputs.numBytes()));
   }
   EXPECT_FALSE(r.next(b));
   EXPECT_EQ(epochIds(r), nextEpoch);
+}
+
+TEST(DataLoader, RestoreRefusesAPositionOutsideTheData) {
+  Dataset d = imageData(20);
+  LoaderConfig cfg;
+  cfg.batchSize = 3; // 7 batches
+  DataLoader l(d, cfg);
+  LoaderPosition p = l.position();
+  p.batchIndex = -1;
+  EXPECT_EQ(l.restore(p).message(), "img: cannot restore the loader to batch -1: outside [0, 7)");
+  p.batchIndex = 7;
+  EXPECT_EQ(l.restore(p).message(), "img: cannot restore the loader to batch 7: outside [0, 7)");
+  p.batchIndex = 6, p.epoch = -5;
+  EXPECT_EQ(l.restore(p).message(), "img: cannot restore the loader to epoch -5");
+  p.epoch = 0, p.rngState = {};
+  EXPECT_EQ(l.restore(p).message(), "img: cannot restore the loader: its RNG state is all zero");
+  EXPECT_EQ(l.position().batchIndex, 0); // unchanged by the refusals
+  p.rngState = {1, 2, 3, 4};
+  ASSERT_TRUE(l.restore(p).isOk());
+  Batch b;
+  ASSERT_TRUE(l.next(b)); // the last batch: 20 - 6 * 3 samples
+  EXPECT_EQ(b.size, 2);
+  EXPECT_FALSE(l.next(b));
 }
 
 TEST(DataLoader, FlipAndCropAugmentation) {

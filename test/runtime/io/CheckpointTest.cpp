@@ -17,10 +17,15 @@
 using namespace modelrt;
 using namespace modelrt_test;
 
+/// Sets every epoch counter of \p d to \p epoch (as a run's checkpoint has).
+static void setEpoch(CheckpointData &d, int64_t epoch) {
+  d.epoch = d.schedule.epoch = d.loader.epoch = epoch;
+}
+
 static CheckpointData sample() {
   CheckpointData d;
   d.modelName = "mlp";
-  d.fingerprint = modelFingerprint({{"w", {2, 3}, DType::F32}}, {});
+  d.fingerprint = modelFingerprint({{"w", {2, 3}, DType::F32}}, {{"count", {1}, DType::I64}});
   d.epoch = 3, d.step = 42;
   Tensor w(DType::F32, {2, 3});
   for (int i = 0; i < 6; ++i)
@@ -32,7 +37,8 @@ static CheckpointData sample() {
   d.optimizerKind = 1, d.optimizerSteps = 42;
   d.firstMoments = {{1, 2, 3, 4, 5, 6}};
   d.secondMoments = {{}};
-  d.schedule.epoch = 3, d.schedule.plateauLr = 0.05, d.schedule.hasBest = true;
+  d.schedule.epoch = 3, d.schedule.step = 42, d.schedule.plateauLr = 0.05;
+  d.schedule.hasBest = true;
   d.schedule.best = 1.0 / 3.0;
   d.earlyBest = 0.7, d.earlyBad = 1, d.earlyHasBest = true;
   d.bestLoss = 0.1, d.hasBestLoss = true;
@@ -96,7 +102,8 @@ TEST(Checkpoint, SafetensorsLayout) {
   EXPECT_FALSE(h->find("optim/w/v")); // unused by this optimizer
   const JsonValue *meta = h->find("__metadata__");
   ASSERT_TRUE(meta);
-  EXPECT_EQ(meta->find("format_version")->text, "2");
+  EXPECT_EQ(meta->find("format_version")->text, "3");
+  EXPECT_EQ(meta->find("checksum")->text.size(), 18u);
   EXPECT_EQ(meta->find("epoch")->text, "3");
   EXPECT_EQ(meta->find("schema")->text,
             "{\"params\":[{\"name\":\"w\",\"dtype\":\"F32\",\"shape\":[2, 3]}],"
@@ -196,7 +203,6 @@ TEST(Checkpoint, CorruptAndTruncatedFilesAreErrors) {
   std::string b = good;
   b[8] = '['; // the header is no longer an object
   expectError(b, ": JSON header at byte 8: byte");
-  std::string meta = "\"__metadata__\":{\"format_version\":\"2\"}";
   std::string f4 = std::string(4, '\0');
   expectError(withHeader("{\"a\":{\"dtype\":\"BF16\",\"shape\":[2],\"data_offsets\":[0,4]}}", f4),
               ": tensor 'a': unsupported dtype BF16");
@@ -205,11 +211,21 @@ TEST(Checkpoint, CorruptAndTruncatedFilesAreErrors) {
   expectError(withHeader("{\"a\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[4,8]}}",
                          f4 + f4),
               ": tensor 'a' starts at data byte 4, expected 0 (overlap or hole)");
-  expectError(withHeader("{\"param/a\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[0,4]},"
-                         + meta + "}", f4),
-              ": checkpoint metadata lacks 'model'");
-  expectError(withHeader("{\"__metadata__\":{\"format_version\":\"1\"}}", ""),
-              ": checkpoint format version 1, this runtime reads version 2");
+  expectError(withHeader("{\"__metadata__\":{\"format_version\":\"2\"}}", ""),
+              ": checkpoint format version 2, this runtime reads version 3");
+  expectError(withHeader("{\"__metadata__\":{\"format_version\":\"3\"}}", ""),
+              ": __metadata__ lacks field 'format'");
+}
+
+TEST(Checkpoint, ADirectoryIsNotACheckpoint) {
+  TempDir tmp;
+  auto r = readCheckpoint(tmp.root());
+  ASSERT_FALSE(r.isOk());
+  EXPECT_EQ(r.message(), tmp.root() + ": cannot read checkpoint: not a regular file (a directory)");
+  auto none = readCheckpoint(tmp.path("none.safetensors"));
+  ASSERT_FALSE(none.isOk());
+  EXPECT_EQ(none.message(),
+            tmp.path("none.safetensors") + ": cannot open checkpoint: No such file or directory");
 }
 
 TEST(Checkpoint, FailedWriteKeepsThePreviousFile) {
@@ -246,7 +262,7 @@ TEST(Checkpoint, KilledBetweenWriteAndRenameKeepsTheOldCheckpoint) {
   ASSERT_TRUE(writeCheckpoint(path, d).isOk());
   std::string before = slurp(path);
   CheckpointData next = d;
-  next.epoch = 4;
+  setEpoch(next, 4);
   next.params[0].second.as<float>()[0] = 123.0f;
   testing::FLAGS_gtest_death_test_style = "threadsafe";
   EXPECT_EXIT(
@@ -272,7 +288,7 @@ TEST(CheckpointStore, KeepsTheLastNAndTheBest) {
   CheckpointPolicy policy{tmp.root(), 2};
   for (int64_t e = 1; e <= 5; ++e) {
     CheckpointData d = sample();
-    d.epoch = e;
+    setEpoch(d, e);
     ASSERT_TRUE(saveEpochCheckpoint(policy, d, /*isBest=*/e == 2).isOk());
   }
   EXPECT_EQ(listEpochCheckpoints(tmp.root()),
@@ -286,7 +302,7 @@ TEST(CheckpointStore, KeepsTheLastNAndTheBest) {
   TempDir all;
   for (int64_t e = 1; e <= 4; ++e) {
     CheckpointData d = sample();
-    d.epoch = e;
+    setEpoch(d, e);
     ASSERT_TRUE(saveEpochCheckpoint({all.root(), 0}, d, false).isOk());
   }
   EXPECT_EQ(listEpochCheckpoints(all.root()).size(), 4u);

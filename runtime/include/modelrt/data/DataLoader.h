@@ -80,8 +80,10 @@ public:
   bool next(Batch &batch);
 
   LoaderPosition position() const { return pos; }
-  /// Restores a saved position (stops any epoch in progress).
-  void restore(const LoaderPosition &position);
+  /// Restores a saved position (stops any epoch in progress); an error,
+  /// leaving the loader as it was, when the epoch is negative, the batch
+  /// index is outside [0, batchesPerEpoch()) or the RNG state is all zero.
+  Status restore(const LoaderPosition &position);
   /// The order of samples of the current epoch (after beginEpoch()).
   const std::vector<int64_t> &order() const { return perm; }
 

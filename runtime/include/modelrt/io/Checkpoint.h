@@ -6,8 +6,10 @@
 // parameters (`param/NAME`), state (`state/NAME`) and optimizer moments
 // (`optim/NAME/m`, `optim/NAME/v`), with the training position, schedule,
 // RNG, metrics, parameter schema and ABI fingerprint in `__metadata__`.
-// Files are written atomically: a temporary file in the same directory is
-// written, fsync'ed and renamed over the target, and the directory fsync'ed.
+// Every metadata field is validated on reading (CheckpointMetadata.h) and a
+// whole-file checksum is kept. Files are written atomically: a temporary
+// file in the same directory is written, fsync'ed and renamed over the
+// target, and the directory fsync'ed.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MODELRT_IO_CHECKPOINT_H
@@ -25,7 +27,7 @@
 namespace modelrt {
 
 /// The current checkpoint format version (`__metadata__.format_version`).
-constexpr uint32_t kCheckpointVersion = 2;
+constexpr uint32_t kCheckpointVersion = 3;
 
 /// Environment variable: when set, writeFileAtomically kills its own process
 /// (SIGKILL) after the temporary file is written and fsync'ed, before the

@@ -1,0 +1,43 @@
+#!/usr/bin/env python3
+"""Edits one __metadata__ field of a safetensors checkpoint.
+
+tamper_checkpoint.py SRC DST KEY VALUE [--keep-checksum]: DST is SRC with
+metadata KEY set to VALUE, the header re-encoded (no whitespace, padded
+with spaces to a multiple of 8) and the whole-file checksum recomputed
+(FNV-1a 64 over the file with the checksum's 16 hex digits read as '0',
+docs/checkpoints.md) -- a deliberate edit. With --keep-checksum the old
+checksum stays, as an accidental corruption would leave it.
+"""
+import json
+import struct
+import sys
+
+PREFIX = b'"checksum":"0x'
+
+
+def fnv1a64(data):
+    h = 0xcbf29ce484222325
+    for c in data:
+        h = ((h ^ c) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+def main():
+    src, dst, key, value = sys.argv[1:5]
+    reseal = "--keep-checksum" not in sys.argv[5:]
+    b = open(src, "rb").read()
+    n, = struct.unpack("<Q", b[:8])
+    header = json.loads(b[8:8 + n])
+    header["__metadata__"][key] = value
+    text = json.dumps(header, separators=(",", ":")).encode()
+    text += b" " * (-len(text) % 8)
+    out = bytearray(struct.pack("<Q", len(text)) + text + b[8 + n:])
+    if reseal:
+        at = out.index(PREFIX) + len(PREFIX)
+        out[at:at + 16] = b"0" * 16
+        out[at:at + 16] = b"%016x" % fnv1a64(bytes(out))
+    open(dst, "wb").write(bytes(out))
+
+
+if __name__ == "__main__":
+    main()
