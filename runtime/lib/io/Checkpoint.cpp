@@ -22,11 +22,8 @@ namespace modelrt {
 
 uint64_t modelFingerprint(const std::vector<TensorInfo> &params,
                           const std::vector<TensorInfo> &state) {
-  uint64_t h = 0xcbf29ce484222325ULL;
-  auto mix = [&](const void *p, size_t n) {
-    for (size_t i = 0; i < n; ++i)
-      h = (h ^ static_cast<const unsigned char *>(p)[i]) * 0x100000001b3ULL;
-  };
+  Fnv1a fnv;
+  auto mix = [&](const void *p, size_t n) { fnv.mix(p, n); };
   for (const auto *table : {&params, &state}) {
     uint64_t count = table->size();
     mix(&count, 8);
@@ -39,7 +36,7 @@ uint64_t modelFingerprint(const std::vector<TensorInfo> &params,
       mix(t.shape.data(), t.shape.size() * 8);
     }
   }
-  return h;
+  return fnv.hash;
 }
 
 std::string fingerprintToString(uint64_t fp) {

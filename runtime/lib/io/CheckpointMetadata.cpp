@@ -122,13 +122,11 @@ std::vector<std::pair<std::string, std::string>> encodeCheckpointMetadata(const 
 }
 
 uint64_t checkpointChecksum(const std::string &bytes, size_t digitsAt) {
-  uint64_t h = 0xcbf29ce484222325ULL;
+  Fnv1a fnv;
   const unsigned char *p = reinterpret_cast<const unsigned char *>(bytes.data());
-  for (size_t i = 0; i < bytes.size(); ++i) {
-    unsigned char c = i - digitsAt < 16 ? '0' : p[i];
-    h = (h ^ c) * 0x100000001b3ULL;
-  }
-  return h;
+  for (size_t i = 0; i < bytes.size(); ++i)
+    fnv.mixByte(i - digitsAt < 16 ? '0' : p[i]);
+  return fnv.hash;
 }
 
 size_t findChecksumDigits(const std::string &bytes) {

@@ -20,6 +20,8 @@
 #include "modelrt/data/DataLoader.h"
 #include "modelrt/train/Schedule.h"
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -39,6 +41,19 @@ struct TensorInfo {
   std::string name;
   std::vector<int64_t> shape;
   DType dtype = DType::F32;
+};
+
+/// FNV-1a 64, the hash behind both the model fingerprint and the file
+/// checksum (offset basis 0xcbf29ce484222325, prime 0x100000001b3).
+struct Fnv1a {
+  uint64_t hash = 0xcbf29ce484222325ULL;
+  /// Mixes one byte.
+  void mixByte(unsigned char c) { hash = (hash ^ c) * 0x100000001b3ULL; }
+  /// Mixes \p n bytes at \p p.
+  void mix(const void *p, size_t n) {
+    for (size_t i = 0; i < n; ++i)
+      mixByte(static_cast<const unsigned char *>(p)[i]);
+  }
 };
 
 /// FNV-1a 64 over the parameter and state tables (names, dtypes, shapes), so
