@@ -3,7 +3,7 @@
 // Folds DataConfig and TrainConfig into one dictionary attribute: the model
 // name and its input/label signature, the data set (reader, paths, sample
 // shape, the folded transform or per-feature standardisation,
-// augmentations, class count, validation fraction) and the train block
+// augmentations, class count (0 when the loss ignores the labels), validation fraction) and the train block
 // (loss, metrics, and the options of the schema modelsupport/TrainConfig.def
 // under their keys and types: optimizer, schedule, early stopping, epochs,
 // batch, seed, gradient clipping and accumulation). Optional settings that
@@ -57,7 +57,10 @@ static mlir::DictionaryAttr splitDict(mlir::Builder &b, const DataSplit &s) {
   return d.get();
 }
 
-static mlir::DictionaryAttr dataDict(mlir::Builder &b, const DataConfig &c) {
+/// The data set's dictionary; `classes` is false when the loss ignores the
+/// labels, which makes the class count 0 (no classifier).
+static mlir::DictionaryAttr dataDict(mlir::Builder &b, const DataConfig &c,
+                                     bool classes) {
   DictBuilder d{b, {}};
   d.str("name", c.name);
   if (c.train)
@@ -72,7 +75,7 @@ static mlir::DictionaryAttr dataDict(mlir::Builder &b, const DataConfig &c) {
   d.f64("scale", c.scale);
   d.f64("shift", c.shift);
   d.str("label_type", getDTypeName(c.labelType));
-  d.i64("num_classes", c.numClasses);
+  d.i64("num_classes", classes ? c.numClasses : 0);
   llvm::SmallVector<mlir::Attribute> augs;
   for (const Augmentation &a : c.augment) {
     DictBuilder ad{b, {}};
@@ -179,7 +182,8 @@ mlir::DictionaryAttr modelc::buildConfigAttr(mlir::MLIRContext &ctx,
   DictBuilder d{b, {}};
   d.str("model", graph.modelName);
   if (program.data)
-    d.add("data", dataDict(b, *program.data));
+    d.add("data", dataDict(b, *program.data,
+                           !program.train || program.train->usesLabels));
   if (program.train)
     addTrain(b, d, *program.train);
   return d.get();

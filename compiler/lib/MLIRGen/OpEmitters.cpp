@@ -252,15 +252,31 @@ static mlir::Value emitLayerNorm(FunctionEmitter &fe, const Node &n,
       b.getF64FloatAttr(attrsOf<OpKind::LayerNorm>(n).epsilon));
 }
 
-/// A loss with its reduction: the node's own, or `sum` in @eval_metrics.
+/// A loss with its reduction: the node's own, or in @eval_metrics the sum
+/// over samples of each sample's loss. The runtime divides that sum by the
+/// sample count, so a `mean` loss over several elements per sample (an
+/// autoencoder's [B, 784]) is summed and scaled by 1/elements-per-sample:
+/// the evaluation loss then means what the training loss means.
 template <OpKind K, typename Op>
 static mlir::Value emitLoss(FunctionEmitter &fe, const Node &n,
                             ArrayRef<mlir::Value> ops, Location l) {
   mlir::OpBuilder &b = fe.builder();
-  auto r = fe.sumsLosses() ? mdl::Reduction::sum
-                           : *mdl::symbolizeReduction(attrsOf<K>(n).reduction);
-  return Op::create(b, l, mdl::ReductionAttr::get(b.getContext(), r), ops[0],
-                    ops[1]);
+  auto own = *mdl::symbolizeReduction(attrsOf<K>(n).reduction);
+  auto r = fe.sumsLosses() ? mdl::Reduction::sum : own;
+  mlir::Value loss = Op::create(
+      b, l, mdl::ReductionAttr::get(b.getContext(), r), ops[0], ops[1]);
+  if (!fe.sumsLosses() || own != mdl::Reduction::mean ||
+      K == OpKind::CrossEntropy)
+    return loss;
+  int64_t perSample = 1;
+  for (int64_t d : llvm::drop_begin(
+           mlir::cast<mlir::RankedTensorType>(ops[0].getType()).getShape()))
+    perSample *= mlir::ShapedType::isDynamic(d) ? 1 : d;
+  if (perSample == 1)
+    return loss;
+  mlir::Value scale = fe.scalar(1.0 / double(perSample),
+                                b.getF32Type(), l);
+  return mdl::MulOp::create(b, l, loss, scale).getResult();
 }
 
 namespace {

@@ -18,7 +18,6 @@
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
-#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -50,10 +49,29 @@ void addFusionStage(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
 }
 
-/// Bufferization stage: one-shot bufferization across function boundaries
+/// Upstream's buffer-deallocation pipeline
+/// (bufferization::buildBufferDeallocationPipeline), with the deallocs of
+/// distinct fresh buffers written directly before its simplification, which
+/// is quadratic in the number of buffers one dealloc frees.
+static void addDeallocationPasses(OpPassManager &pm) {
+  pm.addPass(memref::createExpandReallocPass({/*emitDeallocs=*/false}));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(bufferization::createOwnershipBasedBufferDeallocationPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createSplitFreshDeallocsPass());
+  pm.addPass(bufferization::createBufferDeallocationSimplificationPass());
+  pm.addPass(bufferization::createLowerDeallocationsPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createCanonicalizerPass());
+}
+
+/// Bufferization stage: at most 16 uses per tensor.empty (which keeps one-shot
+/// analysis linear), one-shot bufferization across function boundaries
 /// with identity layouts, function results turned into caller-allocated
-/// out-params, then ownership-based deallocation of the remaining buffers.
+/// out-params, then ownership-based deallocation of the remaining buffers
+/// (addDeallocationPasses).
 void addBufferizationStage(OpPassManager &pm) {
+  pm.addPass(createUnshareEmptyTensorsPass());
   bufferization::OneShotBufferizePassOptions bufOpts;
   bufOpts.bufferizeFunctionBoundaries = true;
   bufOpts.functionBoundaryTypeConversion =
@@ -70,7 +88,7 @@ void addBufferizationStage(OpPassManager &pm) {
   outOpts.modifyPublicFunctions = true;
   pm.addPass(bufferization::createBufferResultsToOutParamsPass(outOpts));
   pm.addPass(createCanonicalizerPass());
-  bufferization::buildBufferDeallocationPipeline(pm);
+  addDeallocationPasses(pm);
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }

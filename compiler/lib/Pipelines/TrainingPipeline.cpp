@@ -285,11 +285,8 @@ llvm::Error TrainingCompiler::writeObject(llvm::Module &llvmModule,
                                          llvm::raw_pwrite_stream &os) {
   if (llvm::Error e = getMachine())
     return e;
-  llvm::legacy::PassManager codegen;
-  if (machine->addPassesToEmitFile(codegen, os, nullptr,
-                                   llvm::CodeGenFileType::ObjectFile))
-    return userError("object emission", "the target cannot emit object files");
-  codegen.run(llvmModule);
+  if (llvm::Error e = emitObject(llvmModule, *machine, os))
+    return userError("object emission", llvm::toString(std::move(e)));
   return llvm::Error::success();
 }
 

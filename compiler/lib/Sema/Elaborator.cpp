@@ -56,7 +56,7 @@ void Elaborator::reportUnknownName(llvm::StringRef name, llvm::SMRange range,
     candidates.push_back(b);
   std::string guess = closest(name, candidates);
   diags.error(range.Start,
-              "unknown name '" + name + "'" +
+              "unknown name '" + name + "'" + frame.nameScope +
                   (guess.empty() ? std::string()
                                  : "; did you mean '" + guess + "'?"),
               {range});

@@ -100,6 +100,9 @@ struct Frame {
   std::vector<llvm::SMLoc> callStack;
   /// Prefix of parameter names declared in this body ("linear_0").
   std::string paramPrefix;
+  /// Where the names are looked up and which ones it has, appended to an
+  /// unknown-name error (" in the loss; it can use logits, label, x").
+  std::string nameScope;
 };
 
 /// Evaluates model bodies into a Graph.

@@ -264,7 +264,8 @@ void sema::printProgram(llvm::raw_ostream &os, const Program &program,
     printData(os, *program.data);
   if (const auto &t = program.train) {
     os << "train " << t->modelName << " on " << t->dataName << "\n";
-    os << "  loss: " << t->lossKind << "\n";
+    os << "  loss: " << t->lossKind << (t->usesLabels ? "" : ", labels unused")
+       << "\n";
     os << "  optimizer: " << callStr(t->optimizer, t->optimizerArgs) << "\n";
     os << "  schedule: " << callStr(t->schedule, t->scheduleArgs) << "\n";
     os << "  epochs: " << t->epochs << ", batch: " << t->batch

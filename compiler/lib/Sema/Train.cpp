@@ -2,8 +2,8 @@
 //
 // A train block is checked against its model and data set: the sample shape
 // must match the model input without its batch dimension (leading unit
-// dimensions may be added), the loss receives the predefined `logits` and
-// `label`, the class count must match the labels, and the optimizer,
+// dimensions may be added), the loss sees the model's inputs by name and
+// the predefined `logits` and `label`, the class count must match the labels, and the optimizer,
 // schedule, early stopping, epochs, batch, seed, gradient clipping and
 // accumulation and metrics are validated and folded (the optimizer and
 // schedule tables are in TrainSettings.cpp).
@@ -50,12 +50,23 @@ static bool checkInput(DiagnosticEngine &diags, const TrainDecl &decl,
   return false;
 }
 
+/// The loss function `lossExpr` calls when one of its arguments is `label`.
+static const NameExpr *lossOnLabel(const Expr &lossExpr) {
+  const auto *call = llvm::dyn_cast<CallExpr>(&lossExpr);
+  if (!call)
+    return nullptr;
+  for (const Arg &a : call->getArgs())
+    if (const auto *n = llvm::dyn_cast<NameExpr>(a.value.get());
+        n && n->getName() == "label")
+      return llvm::dyn_cast<NameExpr>(&call->getCallee());
+  return nullptr;
+}
+
 /// After a failed regression loss on integer CSV labels, explains that such
 /// a column is read as class indices.
 static void noteIntegerTargets(DiagnosticEngine &diags, const Expr &lossExpr,
                                const DataConfig *data) {
-  const auto *call = llvm::dyn_cast<CallExpr>(&lossExpr);
-  const auto *fn = call ? llvm::dyn_cast<NameExpr>(&call->getCallee()) : nullptr;
+  const NameExpr *fn = lossOnLabel(lossExpr);
   if (!fn || !data || data->labelType != DType::I64 || !data->train ||
       data->train->format != "csv" ||
       !llvm::is_contained({"mse_loss", "l1_loss", "bce_with_logits"},
@@ -73,22 +84,27 @@ static void noteIntegerTargets(DiagnosticEngine &diags, const Expr &lossExpr,
 /// label that is not a class index.
 static void noteFloatLabels(DiagnosticEngine &diags, const Expr &lossExpr,
                             const DataConfig *data) {
-  const auto *call = llvm::dyn_cast<CallExpr>(&lossExpr);
-  const auto *fn = call ? llvm::dyn_cast<NameExpr>(&call->getCallee()) : nullptr;
+  const NameExpr *fn = lossOnLabel(lossExpr);
   if (fn && fn->getName() == "cross_entropy" && data &&
       data->labelType == DType::F32 && !data->labelNote.empty())
     diags.note(data->labelNoteLoc, data->labelNote);
 }
 
-/// Builds the loss from `loss = ...` with `logits` and `label` predefined.
-static bool checkLoss(DiagnosticEngine &diags, const Field &f, Graph &graph,
-                      const DataConfig *data, const ModuleInfo &module,
-                      const std::vector<const ModuleInfo *> &allModules,
-                      TrainConfig &cfg) {
-  Elaborator el(diags, graph, allModules);
-  Frame frame;
-  frame.module = &module;
-  frame.paramPrefix = graph.modelName;
+/// The loss's names: the model's inputs by their parameter names (the very
+/// tensors the model is fed), `logits` (the model's output) and `label` (the
+/// data set's labels); the last two win over an input of the same name.
+static void bindLossNames(Elaborator &el, const Field &f, Graph &graph,
+                          const DataConfig *data, Frame &frame) {
+  std::string names;
+  for (size_t i = 0; i < graph.inputs.size(); ++i) {
+    Value in;
+    in.kind = Value::Kind::Tensor;
+    in.node = graph.inputs[i];
+    frame.vars[graph.inputNames[i]] = in;
+    if (graph.inputNames[i] != "logits" && graph.inputNames[i] != "label")
+      names += ", " + graph.inputNames[i];
+  }
+  frame.nameScope = " in the loss; it can use logits, label" + names;
   Value logits;
   logits.kind = Value::Kind::Tensor;
   logits.node = graph.output;
@@ -105,6 +121,40 @@ static bool checkLoss(DiagnosticEngine &diags, const Field &f, Graph &graph,
                            "the labels of the data set");
   frame.vars["label"] = label;
   graph.label = label.node;
+}
+
+/// Whether node `root` depends on node `leaf` (operands precede their users).
+static bool dependsOn(const Graph &graph, unsigned root, unsigned leaf) {
+  std::vector<bool> live(root + 1, false);
+  live[root] = true;
+  for (unsigned i = root + 1; i-- > leaf;)
+    if (live[i])
+      for (unsigned op : graph.nodes[i].operands)
+        live[op] = true;
+  return live[leaf];
+}
+
+/// A loss that ignores the labels reads them as one value per sample, so
+/// that any label file fits, and the program is no classifier.
+static void dropUnusedLabels(Graph &graph, unsigned loss, TrainConfig &cfg) {
+  cfg.usesLabels = dependsOn(graph, loss, *graph.label);
+  if (cfg.usesLabels)
+    return;
+  TensorType &t = graph.nodes[*graph.label].type;
+  t.shape.resize(1);
+}
+
+/// Builds the loss from `loss = ...` over the names of bindLossNames.
+static bool checkLoss(DiagnosticEngine &diags, const Field &f, Graph &graph,
+                      const DataConfig *data, const ModuleInfo &module,
+                      const std::vector<const ModuleInfo *> &allModules,
+                      TrainConfig &cfg) {
+  Elaborator el(diags, graph, allModules);
+  Frame frame;
+  frame.module = &module;
+  frame.paramPrefix = graph.modelName;
+  bindLossNames(el, f, graph, data, frame);
+  const TensorType out = graph.nodes[graph.output].type;
   Value loss = el.eval(*f.value, frame);
   if (loss.isError()) {
     noteIntegerTargets(diags, *f.value, data);
@@ -120,6 +170,7 @@ static bool checkLoss(DiagnosticEngine &diags, const Field &f, Graph &graph,
     return false;
   }
   graph.loss = loss.node;
+  dropUnusedLabels(graph, loss.node, cfg);
   const Node &ln = graph.nodes[loss.node];
   cfg.lossKind = getOpKindName(ln.kind).str();
   if (ln.kind != OpKind::CrossEntropy)

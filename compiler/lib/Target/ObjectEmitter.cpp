@@ -12,6 +12,7 @@
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/IR/BasicBlock.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
@@ -34,6 +35,32 @@ std::string hostFeatures() {
     features += (feature.second ? "+" : "-") + feature.first().str();
   }
   return features;
+}
+
+/// The most instructions one basic block keeps for instruction selection.
+constexpr unsigned kMaxBlockInstructions = 256;
+
+/// Splits every basic block of \p module longer than kMaxBlockInstructions
+/// into a chain of blocks joined by unconditional branches, before
+/// instruction selection, which works per block and is super-linear in its
+/// length. A chain costs one jump per 256 instructions at run time. Splits
+/// fall after the block's PHIs and never at its terminator.
+void splitLongBlocks(Module &module) {
+  for (Function &fn : module) {
+    std::vector<BasicBlock *> blocks;
+    for (BasicBlock &bb : fn)
+      blocks.push_back(&bb);
+    for (BasicBlock *bb : blocks) {
+      unsigned count = 0;
+      for (auto it = bb->getFirstInsertionPt(); it != bb->end(); ++it) {
+        if (++count < kMaxBlockInstructions || it->isTerminator())
+          continue;
+        bb = bb->splitBasicBlock(it);
+        it = bb->begin();
+        count = 0;
+      }
+    }
+  }
 }
 
 /// Maps 0..3 to LLVM's codegen optimisation level.
@@ -140,12 +167,18 @@ Error emitObjectFile(mlir::ModuleOp module, const TargetOptions &options,
   auto llvmModule = translateAndOptimize(module, context, **machine, options);
   if (!llvmModule)
     return llvmModule.takeError();
+  return emitObject(**llvmModule, **machine, os);
+}
+
+Error emitObject(Module &module, TargetMachine &machine,
+                 raw_pwrite_stream &os) {
+  splitLongBlocks(module);
   legacy::PassManager codegen;
-  if ((*machine)->addPassesToEmitFile(codegen, os, nullptr,
-                                      CodeGenFileType::ObjectFile))
+  if (machine.addPassesToEmitFile(codegen, os, nullptr,
+                                  CodeGenFileType::ObjectFile))
     return createStringError(inconvertibleErrorCode(),
                              "the target cannot emit object files");
-  codegen.run(**llvmModule);
+  codegen.run(module);
   return Error::success();
 }
 

@@ -260,6 +260,9 @@ struct TrainConfig {
   std::vector<std::string> metrics;
   /// The loss function's name (cross_entropy, mse_loss, ...).
   std::string lossKind;
+  /// Whether the loss depends on `label`: without, the labels are read but
+  /// neither used nor checked against a class count.
+  bool usesLabels = true;
   // The scalar options: epochs, batch, seed, clip_norm (0: off),
   // accumulate (micro-batches per optimizer step).
 #define MODELRT_TRAIN_OPTION(NAME, TYPE, DEFAULT, LO, HI, BOUNDS, RANGE, ENC,  \

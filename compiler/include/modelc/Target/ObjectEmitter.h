@@ -51,6 +51,13 @@ translateAndOptimize(mlir::ModuleOp module, llvm::LLVMContext &context,
 llvm::Error emitLLVMIR(mlir::ModuleOp module, const TargetOptions &options,
                        llvm::raw_ostream &os);
 
+/// Compiles the optimised `module` to an object file written to `os`. Basic
+/// blocks longer than 256 instructions are first split into chains of
+/// blocks: instruction selection is super-linear in a block's length, and a
+/// long program's entry point is one block of thousands of kernel calls.
+llvm::Error emitObject(llvm::Module &module, llvm::TargetMachine &machine,
+                       llvm::raw_pwrite_stream &os);
+
 /// Writes an object file for `module` to `os`.
 llvm::Error emitObjectFile(mlir::ModuleOp module, const TargetOptions &options,
                            llvm::raw_pwrite_stream &os);

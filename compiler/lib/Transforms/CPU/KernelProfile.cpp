@@ -94,10 +94,11 @@ void declareProfileHooks(ModuleOp module) {
   declare(ExitName, {ptr, b.getI64Type()});
 }
 
-void instrumentKernelCall(func::CallOp call, StringRef label, Value flops) {
+void instrumentKernelCall(func::CallOp call, StringRef site, StringRef label,
+                          Value flops) {
   OpBuilder b(call);
   Location loc = call.getLoc();
-  std::string global = ("__modelc_kernel_" + call.getCallee()).str();
+  std::string global = ("__modelc_kernel_" + site).str();
   for (char &c : global)
     if (!llvm::isAlnum(c) && c != '_')
       c = '_';

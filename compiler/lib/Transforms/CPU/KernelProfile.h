@@ -23,8 +23,11 @@ mlir::Value emitKernelFlops(mlir::OpBuilder &b, mlir::Operation *op);
 /// in `module` unless present.
 void declareProfileHooks(mlir::ModuleOp module);
 
-/// Brackets `call` with the hooks; `label` names the kernel in the report.
-void instrumentKernelCall(mlir::func::CallOp call, llvm::StringRef label,
+/// Brackets `call` with the hooks; `label` names the kernel in the report
+/// and is stored in a global named after `site` (the call site's kernel
+/// name, unique in the module: calls of one shared kernel differ in it).
+void instrumentKernelCall(mlir::func::CallOp call, llvm::StringRef site,
+                          llvm::StringRef label,
                           mlir::Value flops);
 
 } // namespace modelc

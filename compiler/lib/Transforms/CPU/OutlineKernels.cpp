@@ -7,7 +7,12 @@
 //   @<entry>.k<N>.<names>
 // where <names> are the mdl ops the kernel computes (from the NameLocs the
 // mdl-to-linalg conversion attaches, e.g. `train_step.k7.relu.max_pool`).
-// Profilers (perf, `train --profile`) then see one symbol per kernel.
+// Profilers (perf, `train --profile`) then see one symbol per kernel. A
+// kernel equivalent to one outlined before (the same computation on other
+// buffers; locations aside; EquivalentFunctions.h) is not kept: its call
+// goes to the first, so each distinct kernel is compiled once. Profiles
+// still name every call site: the instrumentation's label belongs to the
+// call, not to the function.
 //
 // With `instrument`, each kernel call is bracketed by
 //   modelrt_kernel_enter(name) / modelrt_kernel_exit(name, flops)
@@ -21,6 +26,7 @@
 #include "ParallelKernels.h"
 #include "modelc/Transforms/CPU/Passes.h"
 #include "modelc/Transforms/Autodiff.h"
+#include "modelc/Transforms/EquivalentFunctions.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -96,8 +102,10 @@ bool isKernel(Operation *op) {
 }
 
 /// Moves `op` into a new private function `name` placed before `parent`;
-/// replaces it with a call. Captured values become arguments.
-func::CallOp outline(Operation *op, StringRef name, func::FuncOp parent) {
+/// replaces it with a call. Captured values become arguments. Returns the
+/// call and the function.
+std::pair<func::CallOp, func::FuncOp> outline(Operation *op, StringRef name,
+                                              func::FuncOp parent) {
   llvm::SetVector<Value> used, captured;
   SmallVector<Operation *> constants;
   for (Value v : op->getOperands())
@@ -128,14 +136,12 @@ func::CallOp outline(Operation *op, StringRef name, func::FuncOp parent) {
                                    SmallVector<Value>(captured.begin(),
                                                       captured.end()));
   op->erase();
-  return call;
+  return {call, fn};
 }
 
 /// The pass: see the file comment.
 struct OutlineKernelsPass : impl::OutlineKernelsPassBase<OutlineKernelsPass> {
   using OutlineKernelsPassBase::OutlineKernelsPassBase;
-
-
 
   void runOnOperation() final {
     ModuleOp module = getOperation();
@@ -145,11 +151,14 @@ struct OutlineKernelsPass : impl::OutlineKernelsPassBase<OutlineKernelsPass> {
         entries.push_back(fn);
     if (instrument)
       declareProfileHooks(module);
+    // The kernels outlined so far, in every entry point: a new one
+    // equivalent to one of them is dropped and its call goes to the first.
+    EquivalentFunctions kernels;
     for (func::FuncOp fn : entries)
-      outlineFunction(fn);
+      outlineFunction(fn, kernels);
   }
 
-  void outlineFunction(func::FuncOp fn) {
+  void outlineFunction(func::FuncOp fn, EquivalentFunctions &outlined) {
     SmallVector<Operation *> kernels;
     for (Operation &op : fn.getBody().getOps())
       if (isKernel(&op))
@@ -167,12 +176,16 @@ struct OutlineKernelsPass : impl::OutlineKernelsPassBase<OutlineKernelsPass> {
         OpBuilder b(op);
         flops = emitKernelFlops(b, op);
       }
-      func::CallOp call = outline(op, name, fn);
+      auto [call, kernel] = outline(op, name, fn);
+      if (auto shared = outlined.unique(kernel); shared != kernel) {
+        call.setCallee(shared.getName());
+        kernel.erase();
+      }
       std::string label = where.empty() ? name : name + " @ " + where;
       if (backward)
         label += " (backward)";
       if (instrument)
-        instrumentKernelCall(call, label, flops);
+        instrumentKernelCall(call, name, label, flops);
     }
   }
 };

@@ -5,9 +5,12 @@
 // one module `@<prefix>kernels` (each kernel renamed after its old module,
 // which is unique) makes one PTX translation unit: the NVPTX back end is
 // set up once at compile time instead of once per kernel, and the driver
-// JIT-compiles one module at run time.
+// JIT-compiles one module at run time. A kernel equivalent to one merged
+// before (EquivalentFunctions.h: the same attributes and body, locations
+// aside) is dropped and its launches go to the first.
 //
 //===----------------------------------------------------------------------===//
+#include "modelc/Transforms/EquivalentFunctions.h"
 #include "modelc/Transforms/GPU/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -41,11 +44,17 @@ struct GpuMergeModulesPass
     MLIRContext *ctx = &getContext();
     // old module name -> kernel name in the merged module.
     llvm::StringMap<StringAttr> renamed;
+    EquivalentFunctions kernels;
     for (gpu::GPUModuleOp old : modules) {
       for (auto func :
            llvm::make_early_inc_range(old.getOps<gpu::GPUFuncOp>())) {
         StringAttr name = old.getSymNameAttr();
-        renamed[(name.getValue() + "::" + func.getName()).str()] = name;
+        std::string key = (name.getValue() + "::" + func.getName()).str();
+        if (auto shared = kernels.unique(func); shared != func) {
+          renamed[key] = shared.getNameAttr();
+          continue; // erased with its module
+        }
+        renamed[key] = name;
         func->moveBefore(merged.getBody(), merged.getBody()->end());
         SymbolTable::setSymbolName(func, name);
       }

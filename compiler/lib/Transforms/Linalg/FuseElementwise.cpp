@@ -17,8 +17,10 @@
 // (dropout runs over the flattened tensor; see reshapeable).
 //
 // Fusion itself only takes a producer with one use (otherwise its work would
-// be repeated in every consumer), and into a contraction only when it is a
-// transpose or a broadcast. `tensor.dim` of a result (the lowering's
+// be repeated in every consumer), into a contraction only when it is a
+// transpose or a broadcast, and only while the fused body stays within
+// kMaxFusedBodyOps ops (which keeps the pass linear in program length).
+// `tensor.dim` of a result (the lowering's
 // run-time size checks) does not count as a use: such dims are first
 // resolved to the sizes of the op's init or inputs.
 //
@@ -68,14 +70,30 @@ bool onlyMovesData(Operation *op) {
          yield.getOperand(0) == body.getArgument(0);
 }
 
-/// Fusion control: the producer of \p fused must have one use. Into a
-/// contraction, only a transpose or broadcast fuses (its product then reads
-/// the operand through a permuted map, which the BLAS rewrite turns into a
-/// transposed operand); anything else (relu fused into the product that
-/// reads it) would hide the product from the BLAS rewrite: a naive loop.
+/// The most ops a fused generic's body may hold. Each fusion clones both
+/// bodies into a new op, so without a bound a chain of N elementwise
+/// statements fuses in O(N^2) (and LLVM then compiles one loop of N ops);
+/// with it, fusion is linear in N. A body of 64 ops does far more work per
+/// element than the store and load that a cut between two kernels adds.
+constexpr size_t kMaxFusedBodyOps = 64;
+
+/// The number of ops in the body of \p op when it is a linalg op, else 0.
+size_t bodySize(Operation *op) {
+  auto linalgOp = dyn_cast_or_null<linalg::LinalgOp>(op);
+  return linalgOp ? linalgOp.getBlock()->getOperations().size() : 0;
+}
+
+/// Fusion control: the producer of \p fused must have one use, and the
+/// fused body stays within kMaxFusedBodyOps. Into a contraction, only a
+/// transpose or broadcast fuses (its product then reads the operand through
+/// a permuted map, which the BLAS rewrite turns into a transposed operand);
+/// anything else (relu fused into the product that reads it) would hide the
+/// product from the BLAS rewrite: a naive loop.
 bool producerHasOneUse(OpOperand *fused) {
   Operation *producer = fused->get().getDefiningOp();
   if (!producer || !producer->hasOneUse())
+    return false;
+  if (bodySize(producer) + bodySize(fused->getOwner()) > kMaxFusedBodyOps)
     return false;
   auto consumer = dyn_cast<linalg::LinalgOp>(fused->getOwner());
   return !(consumer && linalg::isaContractionOpInterface(consumer)) ||

@@ -3,8 +3,8 @@
 // Declares the passes on linalg, tensor and memref that the CPU and the GPU
 // lowering pipelines share (one pass per file in
 // compiler/lib/Transforms/Linalg): the fusion stage's elementwise fusion,
-// bool widening and loop-dimension collapsing, and the sgemm rewrite of
-// matrix products. Target-specific passes are in ../CPU and ../GPU.
+// bool widening and loop-dimension collapsing, the bufferization stage's
+// unsharing of empty tensors and direct deallocation of fresh buffers, and the sgemm rewrite of matrix products. Target-specific passes are in ../CPU and ../GPU.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,8 +24,10 @@ def FuseElementwisePass
     reshape is never propagated into a contraction (which must stay rank 2
     for `modelc-matmul-to-blas`) nor into a generic that reads linalg.index.
     A producer fuses only when it has one use (tensor.dim of its result does
-    not count), and into a contraction only when it is a transpose or a
-    broadcast.
+    not count), into a contraction only when it is a transpose or a
+    broadcast, and only while the fused body holds at most 64 ops (each
+    fusion clones both bodies: the bound keeps the pass linear in the
+    length of an elementwise chain).
   }];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::linalg::LinalgDialect",
@@ -47,6 +49,38 @@ def WidenBoolTensorsPass
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::tensor::TensorDialect"];
+}
+
+def UnshareEmptyTensorsPass
+    : Pass<"modelc-unshare-empty-tensors", "::mlir::ModuleOp"> {
+  let summary = "Give each tensor.empty at most 16 uses";
+  let description = [{
+    A tensor.empty with more than 16 uses (CSE merges every empty of one
+    type and size) is cloned, each clone serving at most 16 of them. Run
+    before one-shot bufferization: one shared empty puts every op that
+    writes it into one alias set, and the conflict analysis, which scans
+    that set for each in-place decision, becomes cubic in the program's
+    length. Up to 16 uses still share, so an elementwise op can still write
+    over an input produced into the same empty.
+  }];
+  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+}
+
+def SplitFreshDeallocsPass
+    : Pass<"modelc-split-fresh-deallocs", "::mlir::ModuleOp"> {
+  let summary = "Write a bufferization.dealloc of distinct fresh buffers as "
+                "one memref.dealloc per buffer";
+  let description = [{
+    A `bufferization.dealloc` whose every memref is the result of its own
+    `memref.alloc`, freed unconditionally (constant true conditions), with
+    nothing retained, becomes one `memref.dealloc` per memref: such buffers
+    cannot alias, so the op means exactly that. Run between ownership-based
+    deallocation and upstream's dealloc simplification, which would test
+    every pair of memrefs of the op for aliasing (quadratic in the length of
+    a function that frees all its buffers at the end). Other deallocs are
+    left as they are.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
 def CollapseLoopDimsPass
