@@ -138,13 +138,12 @@ llvm::Expected<ProgramSpec> modelc::extractProgramSpec(mlir::ModuleOp module) {
     return std::move(e);
   // num_classes: the labels' class count, -1 when unknown (the output's
   // width then), 0 when the loss ignores the labels (no classifier).
-  bool noClasses = false;
+  int64_t classes = -1;
   if (auto data = config.getAs<mlir::DictionaryAttr>("data"))
-    if (auto n = data.getAs<mlir::IntegerAttr>("num_classes")) {
-      spec.numClasses = spec.labelType == AbiType::I64 ? n.getInt() : 0;
-      noClasses = n.getInt() == 0;
-    }
-  if (spec.labelType == AbiType::I64 && spec.numClasses <= 0 && !noClasses &&
+    if (auto n = data.getAs<mlir::IntegerAttr>("num_classes"))
+      classes = n.getInt();
+  spec.numClasses = spec.labelType == AbiType::I64 ? classes : 0;
+  if (spec.labelType == AbiType::I64 && classes < 0 &&
       spec.outputShape.size() == 1)
     spec.numClasses = spec.outputShape[0];
   if (auto metrics = config.getAs<mlir::ArrayAttr>("metrics"))

@@ -3,7 +3,8 @@
 // Folds DataConfig and TrainConfig into one dictionary attribute: the model
 // name and its input/label signature, the data set (reader, paths, sample
 // shape, the folded transform or per-feature standardisation,
-// augmentations, class count (0 when the loss ignores the labels), validation fraction) and the train block
+// augmentations, class count (0 when the loss ignores the labels),
+// validation fraction) and the train block
 // (loss, metrics, and the options of the schema modelsupport/TrainConfig.def
 // under their keys and types: optimizer, schedule, early stopping, epochs,
 // batch, seed, gradient clipping and accumulation). Optional settings that

@@ -3,7 +3,8 @@
 // A train block is checked against its model and data set: the sample shape
 // must match the model input without its batch dimension (leading unit
 // dimensions may be added), the loss sees the model's inputs by name and
-// the predefined `logits` and `label`, the class count must match the labels, and the optimizer,
+// the predefined `logits` and `label`, the class count must match the
+// labels, and the optimizer,
 // schedule, early stopping, epochs, batch, seed, gradient clipping and
 // accumulation and metrics are validated and folded (the optimizer and
 // schedule tables are in TrainSettings.cpp).
