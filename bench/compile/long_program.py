@@ -12,7 +12,8 @@ linear layers, trained on Fashion-MNIST: `elementwise` cycles through
 scale-and-shift, tanh, a residual sum and relu (one long fusible chain, the
 worst case for fusion); `mixed` puts a linear layer every 16 statements. For
 each size the script runs `--emit=sema`, `--emit=grad`, `--emit=linalg`,
-`--emit=fused` and the full `-o exe` compile, and prints a markdown table of
+`--emit=fused` and the full compile, without (`--no-gpu`) and with the CUDA
+code, and prints a markdown table of
 wall seconds per stage, with the machine's CPU model.
 """
 import argparse
@@ -106,13 +107,15 @@ def main() -> None:
     work.mkdir(parents=True, exist_ok=True)
     print(f"CPU: {cpu_model()}, {os.cpu_count()} cores; shape={args.shape}\n")
     print("| statements | " + " | ".join(f"to {s}" for s in STAGES) +
-          " | executable |")
-    print("|---:|" + "---:|" * (len(STAGES) + 1))
+          " | executable, --no-gpu | executable, with CUDA |")
+    print("|---:|" + "---:|" * (len(STAGES) + 2))
     for n in (int(s) for s in args.sizes.split(",")):
         src = work / f"long{n}.model"
         write_model(src, n, args.shape)
         row = [timed([args.modelc, src, f"--emit={s}", "-o", os.devnull])
                for s in STAGES]
+        row.append(timed([args.modelc, src, "--no-gpu", "-o",
+                          work / f"long{n}-cpu"]))
         row.append(timed([args.modelc, src, "-o", work / f"long{n}"]))
         print(f"| {n:,} | " + " | ".join(f"{t:.2f} s" for t in row) + " |",
               flush=True)

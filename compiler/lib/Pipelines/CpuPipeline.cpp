@@ -12,6 +12,7 @@
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ConvertToLLVM/ToLLVMPass.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/MathToLibm/MathToLibm.h"
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
@@ -121,6 +122,10 @@ void addLLVMStage(OpPassManager &pm, const CpuPipelineOptions &options) {
   FinalizeMemRefToLLVMConversionPassOptions memrefOpts;
   memrefOpts.useGenericFunctions = true;
   pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefOpts));
+  // Calls first, by the pass that resolves callees through one symbol
+  // table (the generic conversion looks each one up by a scan of the
+  // module: quadratic in a long program's tens of thousands of calls).
+  pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());

@@ -284,7 +284,8 @@ llvm::Error TrainingCompiler::writeObject(llvm::Module &llvmModule,
                                          llvm::raw_pwrite_stream &os) {
   if (llvm::Error e = getMachine())
     return e;
-  if (llvm::Error e = emitObject(llvmModule, *machine, os))
+  if (llvm::Error e =
+          emitObject(llvmModule, *machine, os, options.target.split))
     return userError("object emission", llvm::toString(std::move(e)));
   return llvm::Error::success();
 }

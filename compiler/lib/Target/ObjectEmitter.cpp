@@ -7,12 +7,12 @@
 //
 //===----------------------------------------------------------------------===//
 #include "modelc/Target/ObjectEmitter.h"
+#include "modelc/Target/SplitLongCode.h"
 
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
-#include "llvm/IR/BasicBlock.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
@@ -35,32 +35,6 @@ std::string hostFeatures() {
     features += (feature.second ? "+" : "-") + feature.first().str();
   }
   return features;
-}
-
-/// The most instructions one basic block keeps for instruction selection.
-constexpr unsigned kMaxBlockInstructions = 256;
-
-/// Splits every basic block of \p module longer than kMaxBlockInstructions
-/// into a chain of blocks joined by unconditional branches, before
-/// instruction selection, which works per block and is super-linear in its
-/// length. A chain costs one jump per 256 instructions at run time. Splits
-/// fall after the block's PHIs and never at its terminator.
-void splitLongBlocks(Module &module) {
-  for (Function &fn : module) {
-    std::vector<BasicBlock *> blocks;
-    for (BasicBlock &bb : fn)
-      blocks.push_back(&bb);
-    for (BasicBlock *bb : blocks) {
-      unsigned count = 0;
-      for (auto it = bb->getFirstInsertionPt(); it != bb->end(); ++it) {
-        if (++count < kMaxBlockInstructions || it->isTerminator())
-          continue;
-        bb = bb->splitBasicBlock(it);
-        it = bb->begin();
-        count = 0;
-      }
-    }
-  }
 }
 
 /// Maps 0..3 to LLVM's codegen optimisation level.
@@ -167,12 +141,12 @@ Error emitObjectFile(mlir::ModuleOp module, const TargetOptions &options,
   auto llvmModule = translateAndOptimize(module, context, **machine, options);
   if (!llvmModule)
     return llvmModule.takeError();
-  return emitObject(**llvmModule, **machine, os);
+  return emitObject(**llvmModule, **machine, os, options.split);
 }
 
-Error emitObject(Module &module, TargetMachine &machine,
-                 raw_pwrite_stream &os) {
-  splitLongBlocks(module);
+Error emitObject(Module &module, TargetMachine &machine, raw_pwrite_stream &os,
+                 const CodeSplitLimits &limits) {
+  splitLongCode(module, limits);
   legacy::PassManager codegen;
   if (machine.addPassesToEmitFile(codegen, os, nullptr,
                                   CodeGenFileType::ObjectFile))

@@ -65,6 +65,7 @@ static CodegenState &state(Compilation &c) {
     TrainingOptions options;
     options.target.optLevel = c.codegenSettings.optLevel;
     options.target.cpu = c.codegenSettings.targetCpu;
+    options.target.split = c.codegenSettings.split;
     options.program.emitMain = c.codegenSettings.emitMain;
     options.gpu = c.codegenSettings.gpu;
     options.emulateGpu = c.codegenSettings.emulateGpu;

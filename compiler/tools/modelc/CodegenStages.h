@@ -9,6 +9,8 @@
 #ifndef MODELC_TOOLS_MODELC_CODEGENSTAGES_H
 #define MODELC_TOOLS_MODELC_CODEGENSTAGES_H
 
+#include "modelc/Target/SplitLongCode.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -32,6 +34,8 @@ struct CodegenSettings {
   bool gpu = true;
   /// --debug-gpu-emulation: the CPU entry points run the GPU kernels' code.
   bool emulateGpu = false;
+  /// --debug-max-{block,function}-instructions.
+  CodeSplitLimits split;
 };
 
 /// Differentiates @train_loss and prepares the entry points.

@@ -84,6 +84,18 @@ struct Options {
       cl::desc("Test hook: the CPU entry points run the GPU kernels' code "
                "emulated on the CPU (implies --no-gpu)"),
       cl::cat(category)};
+  cl::opt<unsigned> debugMaxBlockInstructions{
+      "debug-max-block-instructions", cl::Hidden,
+      cl::init(modelc::CodeSplitLimits().maxBlockInstructions),
+      cl::desc("Test hook: the most instructions per basic block that "
+               "instruction selection sees"),
+      cl::cat(category)};
+  cl::opt<unsigned> debugMaxFunctionInstructions{
+      "debug-max-function-instructions", cl::Hidden,
+      cl::init(modelc::CodeSplitLimits().maxFunctionInstructions),
+      cl::desc("Test hook: the most instructions per function that register "
+               "allocation sees"),
+      cl::cat(category)};
   cl::opt<std::string> debugInternalError{
       "debug-internal-error", cl::Hidden,
       cl::desc("Test hook: simulate an internal error (fatal|crash)"),
@@ -228,6 +240,8 @@ int main(int argc, char **argv) {
   c.codegenSettings.emitMain = !opts.noMain;
   c.codegenSettings.gpu = !opts.noGpu && !opts.debugGpuEmulation;
   c.codegenSettings.emulateGpu = opts.debugGpuEmulation;
+  c.codegenSettings.split = {opts.debugMaxBlockInstructions,
+                             opts.debugMaxFunctionInstructions};
   c.codegenSettings.runtimeLibDir = getRuntimeLibDir(exe);
   if (opts.printImportPath) {
     for (const std::string &dir : c.importPath)

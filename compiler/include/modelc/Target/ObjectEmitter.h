@@ -9,6 +9,8 @@
 #ifndef MODELC_TARGET_OBJECTEMITTER_H
 #define MODELC_TARGET_OBJECTEMITTER_H
 
+#include "modelc/Target/SplitLongCode.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
@@ -33,6 +35,9 @@ struct TargetOptions {
   std::string cpu;
   /// Target triple; empty means the host's default triple.
   std::string triple;
+  /// The most code that instruction selection and register allocation see
+  /// in one block and one function.
+  CodeSplitLimits split;
 };
 
 /// Creates a target machine for `options` (small code model, PIC).
@@ -51,12 +56,12 @@ translateAndOptimize(mlir::ModuleOp module, llvm::LLVMContext &context,
 llvm::Error emitLLVMIR(mlir::ModuleOp module, const TargetOptions &options,
                        llvm::raw_ostream &os);
 
-/// Compiles the optimised `module` to an object file written to `os`. Basic
-/// blocks longer than 256 instructions are first split into chains of
-/// blocks: instruction selection is super-linear in a block's length, and a
-/// long program's entry point is one block of thousands of kernel calls.
+/// Compiles the optimised `module` to an object file written to `os`, after
+/// splitLongCode bounds its blocks and functions by `limits`: a long
+/// program's entry point is one block of thousands of kernel calls.
 llvm::Error emitObject(llvm::Module &module, llvm::TargetMachine &machine,
-                       llvm::raw_pwrite_stream &os);
+                       llvm::raw_pwrite_stream &os,
+                       const CodeSplitLimits &limits = {});
 
 /// Writes an object file for `module` to `os`.
 llvm::Error emitObjectFile(mlir::ModuleOp module, const TargetOptions &options,

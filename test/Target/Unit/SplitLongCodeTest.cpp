@@ -1,0 +1,175 @@
+//===- SplitLongCodeTest.cpp - splitLongCode keeps what a module computes -===//
+//
+// Builds a long straight-line function whose values live across the pieces
+// it is cut into (plus a loop, a stack slot and a dynamic alloca that must
+// stay put), splits it with small limits, and checks the limits and that the
+// JIT-compiled function returns what the unsplit original returns.
+//
+//===----------------------------------------------------------------------===//
+#include "modelc/Target/SplitLongCode.h"
+
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Support/TargetSelect.h"
+
+#include <gtest/gtest.h>
+
+using namespace llvm;
+
+namespace {
+
+constexpr unsigned kSteps = 600;
+
+/// Adds `i64 @mix(i64, i64)`, a noinline call the long function makes.
+Function *addMix(Module &module) {
+  LLVMContext &ctx = module.getContext();
+  Type *i64 = Type::getInt64Ty(ctx);
+  auto *mix = Function::Create(FunctionType::get(i64, {i64, i64}, false),
+                               Function::ExternalLinkage, "mix", module);
+  mix->addFnAttr(Attribute::NoInline);
+  IRBuilder<> b(BasicBlock::Create(ctx, "entry", mix));
+  Value *x = b.CreateMul(mix->getArg(0), b.getInt64(6364136223846793005ULL));
+  b.CreateRet(b.CreateXor(x, b.CreateLShr(mix->getArg(1), 3)));
+  return mix;
+}
+
+/// Adds `i64 @long(i64 %seed)`: kSteps steps, each reading a value from
+/// half-way back, a stack slot of the entry block and a call; a loop
+/// half-way; a dynamic alloca near the end.
+void addLong(Module &module, Function *mix) {
+  LLVMContext &ctx = module.getContext();
+  Type *i64 = Type::getInt64Ty(ctx);
+  auto *fn = Function::Create(FunctionType::get(i64, {i64}, false),
+                              Function::ExternalLinkage, "long", module);
+  fn->addFnAttr("target-cpu", "x86-64-v2");
+  IRBuilder<> b(BasicBlock::Create(ctx, "entry", fn));
+  Value *slot = b.CreateAlloca(i64);
+  b.CreateStore(fn->getArg(0), slot);
+  std::vector<Value *> values{fn->getArg(0)};
+  for (unsigned i = 1; i <= kSteps; ++i) {
+    if (i == kSteps / 2) {
+      BasicBlock *pre = b.GetInsertBlock();
+      BasicBlock *loop = BasicBlock::Create(ctx, "loop", fn);
+      BasicBlock *after = BasicBlock::Create(ctx, "after", fn);
+      b.CreateBr(loop);
+      b.SetInsertPoint(loop);
+      PHINode *k = b.CreatePHI(i64, 2);
+      PHINode *acc = b.CreatePHI(i64, 2);
+      k->addIncoming(b.getInt64(0), pre);
+      acc->addIncoming(values.back(), pre);
+      Value *next = b.CreateCall(mix, {acc, k});
+      Value *k1 = b.CreateAdd(k, b.getInt64(1));
+      k->addIncoming(k1, loop);
+      acc->addIncoming(next, loop);
+      b.CreateCondBr(b.CreateICmpULT(k1, b.getInt64(5)), loop, after);
+      b.SetInsertPoint(after);
+      values.push_back(next);
+    }
+    if (i == kSteps - 20) {
+      Value *dynamic = b.CreateAlloca(i64, b.getInt64(2));
+      b.CreateStore(values.back(), dynamic);
+      values.push_back(b.CreateLoad(i64, dynamic));
+    }
+    Value *far = values[values.size() / 2];
+    Value *stored = b.CreateLoad(i64, slot);
+    Value *v = b.CreateAdd(b.CreateCall(mix, {values.back(), far}),
+                           b.CreateMul(stored, b.getInt64(i)));
+    b.CreateStore(b.CreateXor(stored, v), slot);
+    values.push_back(v);
+  }
+  Value *sum = b.getInt64(0);
+  for (size_t i = 0; i < values.size(); i += 37)
+    sum = b.CreateAdd(sum, values[i]);
+  b.CreateRet(b.CreateAdd(sum, b.CreateLoad(i64, slot)));
+}
+
+std::unique_ptr<Module> buildModule(LLVMContext &ctx) {
+  auto module = std::make_unique<Module>("long", ctx);
+  addLong(*module, addMix(*module));
+  return module;
+}
+
+constexpr modelc::CodeSplitLimits kSmall{/*block=*/8, /*function=*/64};
+
+/// JIT-compiles @long, split by \p limits or not at all, and returns
+/// `long(seed)`.
+uint64_t runLong(const modelc::CodeSplitLimits *limits, uint64_t seed) {
+  InitializeNativeTarget();
+  InitializeNativeTargetAsmPrinter();
+  auto ctx = std::make_unique<LLVMContext>();
+  std::unique_ptr<Module> module = buildModule(*ctx);
+  if (limits)
+    modelc::splitLongCode(*module, *limits);
+  auto jit = cantFail(orc::LLJITBuilder().create());
+  cantFail(jit->addIRModule(
+      orc::ThreadSafeModule(std::move(module), std::move(ctx))));
+  auto address = cantFail(jit->lookup("long"));
+  return address.toPtr<uint64_t (*)(uint64_t)>()(seed);
+}
+
+size_t countInstructions(const Function &fn) {
+  size_t count = 0;
+  for (const BasicBlock &bb : fn)
+    count += bb.size();
+  return count;
+}
+
+TEST(SplitLongCode, ExtractsPiecesAndKeepsTheResult) {
+  LLVMContext ctx;
+  std::unique_ptr<Module> module = buildModule(ctx);
+  ASSERT_FALSE(verifyModule(*module, &errs()));
+  size_t before = countInstructions(*module->getFunction("long"));
+  modelc::splitLongCode(*module, kSmall);
+  ASSERT_FALSE(verifyModule(*module, &errs()));
+
+  unsigned parts = 0;
+  for (const Function &fn : *module) {
+    if (!fn.getName().starts_with("long."))
+      continue;
+    ++parts;
+    EXPECT_TRUE(fn.hasInternalLinkage());
+    EXPECT_TRUE(fn.hasFnAttribute(Attribute::NoInline));
+    EXPECT_EQ(fn.getFnAttribute("target-cpu").getValueAsString(), "x86-64-v2");
+    // The piece, the frame's loads and stores, entry and exit stubs.
+    EXPECT_LE(countInstructions(fn), 3 * 64u) << fn.getName().str();
+    // The frame, the entry block's stack slot and the seed; no values
+    // in or out.
+    EXPECT_LE(fn.arg_size(), 3u) << fn.getName().str();
+    EXPECT_TRUE(fn.getReturnType()->isVoidTy()) << fn.getName().str();
+  }
+  EXPECT_GE(parts, before / 64 / 2);
+  Function &rest = *module->getFunction("long");
+  // What stays is the loop, the blocks around it and a call per piece.
+  EXPECT_LT(countInstructions(rest), before / 4);
+  // The loop's PHIs and the dynamic alloca stay in @long.
+  unsigned phis = 0, dynamicAllocas = 0;
+  for (const Instruction &inst : instructions(rest)) {
+    phis += isa<PHINode>(inst);
+    dynamicAllocas +=
+        isa<AllocaInst>(inst) && inst.getParent() != &rest.getEntryBlock();
+  }
+  EXPECT_EQ(phis, 2u);
+  EXPECT_EQ(dynamicAllocas, 1u);
+
+  for (uint64_t seed : {0ULL, 1ULL, 0x9e3779b97f4a7c15ULL})
+    EXPECT_EQ(runLong(&kSmall, seed), runLong(nullptr, seed)) << seed;
+}
+
+TEST(SplitLongCode, SplitsBlocksOfShortFunctionsOnly) {
+  LLVMContext ctx;
+  std::unique_ptr<Module> module = buildModule(ctx);
+  size_t functions = module->size();
+  modelc::splitLongCode(*module, {/*block=*/8, /*function=*/1u << 20});
+  ASSERT_FALSE(verifyModule(*module, &errs()));
+  EXPECT_EQ(module->size(), functions);
+  for (const Function &fn : *module)
+    for (const BasicBlock &bb : fn)
+      EXPECT_LE(bb.size(), 8u) << fn.getName().str();
+  const modelc::CodeSplitLimits blocksOnly{8, 1u << 20};
+  EXPECT_EQ(runLong(&blocksOnly, 42), runLong(nullptr, 42));
+}
+
+} // namespace
