@@ -20,6 +20,18 @@ of the same size plus col2im). Prints best-of-REPS milliseconds and
 checks that both kernels give the same checksum.
 
 Usage: bench.py BUILD_DIR [REPS]   (states OPENBLAS_CORETYPE / threads)
+
+runtime_conv.cpp times the runtime's own convolution functions
+(modelrt_conv2d_*, oneDNN primitives and im2col + sgemm) on the same shapes;
+build it from the repository root with
+  g++ -O2 -std=c++17 -I runtime/include bench/conv/runtime_conv.cpp \
+      build-rt/lib/libmodelrt.a -lgomp -ldl -lz -lpthread -o /tmp/runtime_conv
+
+runtime_pool.cpp times the runtime's pooling functions (modelrt_max_pool2d_*,
+modelrt_avg_pool2d_*) on the CNN's 2x2 / 2 poolings and ResNet's 3x3 / 2
+padding 1, next to plain scalar loops; build it the same way:
+  g++ -O2 -std=c++17 -I runtime/include bench/conv/runtime_pool.cpp \
+      build-rt/lib/libmodelrt.a -lgomp -ldl -lz -lpthread -o /tmp/runtime_pool
 """
 import os
 import subprocess

@@ -7,8 +7,11 @@
 //
 //===----------------------------------------------------------------------===//
 #include "modelc/Pipelines/CpuPipeline.h"
+#include "modelc/Conversion/Passes.h"
 #include "modelc/Transforms/CPU/Passes.h"
 #include "modelc/Transforms/Linalg/Passes.h"
+
+#include "mdl/MDLDialect.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ConvertToLLVM/ToLLVMPass.h"
@@ -142,14 +145,19 @@ void buildCpuLoweringPipeline(OpPassManager &pm,
     addLLVMStage(pm, options);
     return;
   }
+  if (!options.libraryOps)
+    pm.addPass(createExpandLibraryOps());
   addFusionStage(pm);
   if (options.stopAfter == CpuStage::Fusion)
     return;
   addBufferizationStage(pm);
   if (options.stopAfter == CpuStage::Bufferization)
     return;
-  if (options.useBlas) {
-    pm.addPass(createMatmulToBlasPass());
+  if (options.libraryOps)
+    pm.addPass(createLibraryToCallsPass());
+  if (options.useBlas || options.libraryOps) {
+    if (options.useBlas)
+      pm.addPass(createMatmulToBlasPass());
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createCSEPass());
   }
@@ -164,6 +172,7 @@ void buildCpuLoweringPipeline(OpPassManager &pm,
 
 void registerCpuPipelineDependencies(DialectRegistry &registry) {
   registerAllDialects(registry);
+  registry.insert<mdl::MDLDialect>(); // the library ops it calls or expands
   registerAllExtensions(registry);
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
@@ -190,6 +199,11 @@ struct CpuPipelineCLOptions
   Option<bool> useBlas{*this, "use-blas",
                        llvm::cl::desc("Lower f32 matmuls to cblas_sgemm"),
                        llvm::cl::init(true)};
+  Option<bool> libraryOps{
+      *this, "library-ops",
+      llvm::cl::desc("Call the runtime for the mdl library ops (otherwise "
+                     "expand them into linalg)"),
+      llvm::cl::init(true)};
   Option<bool> emitCInterface{*this, "emit-c-interface",
                               llvm::cl::desc("Emit _mlir_ciface_ wrappers"),
                               llvm::cl::init(true)};
@@ -226,6 +240,7 @@ void registerModelcPipelines() {
       [](OpPassManager &pm, const CpuPipelineCLOptions &cl) {
         CpuPipelineOptions options;
         options.useBlas = cl.useBlas;
+        options.libraryOps = cl.libraryOps;
         options.emitCInterface = cl.emitCInterface;
         options.outlineKernels = cl.outlineKernels;
         options.instrumentKernels = cl.instrumentKernels;

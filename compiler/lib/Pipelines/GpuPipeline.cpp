@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "modelc/Pipelines/GpuPipeline.h"
+#include "modelc/Conversion/Passes.h"
 #include "modelc/Pipelines/CpuPipeline.h"
 #include "modelc/Transforms/CPU/Passes.h"
 #include "modelc/Transforms/GPU/Passes.h"
@@ -73,6 +74,7 @@ void addLaunchStage(OpPassManager &pm, const GpuPipelineOptions &options,
 
 void buildGpuEmulationPipeline(OpPassManager &pm,
                                const GpuPipelineOptions &options) {
+  pm.addPass(createExpandLibraryOps());
   addFusionStage(pm);
   addBufferizationStage(pm);
   addLaunchStage(pm, options, "cblas_sgemm"); // OpenBLAS stands for cuBLAS
@@ -83,6 +85,8 @@ void buildGpuEmulationPipeline(OpPassManager &pm,
 void buildGpuLoweringPipeline(OpPassManager &pm,
                               const GpuPipelineOptions &options) {
   if (!options.resumeAfterKernels) {
+    // Convolutions as im2col + cuBLAS: the GPU calls no convolution library.
+    pm.addPass(createExpandLibraryOps());
     addFusionStage(pm);
     addBufferizationStage(pm);
     addKernelStage(pm, options);

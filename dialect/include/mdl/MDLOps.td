@@ -1,7 +1,8 @@
 //===- MDLOps.td - All mdl operations -----------------------*- tablegen -*-===//
 //
 // Root of the mdl op definitions: shared op classes, then one file per op
-// family (state, products, elementwise, reductions, shapes, nn, losses).
+// family (state, products, elementwise, reductions, shapes, nn, losses,
+// gradients, and the destination-style ops a library computes).
 // Lowering maps each family to linalg in its own file, mirroring this split.
 //
 //===----------------------------------------------------------------------===//
@@ -44,5 +45,6 @@ include "mdl/MDLShapeOps.td"
 include "mdl/MDLNNOps.td"
 include "mdl/MDLLossOps.td"
 include "mdl/MDLGradientOps.td"
+include "mdl/MDLLibraryOps.td"
 
 #endif // MDL_OPS_TD

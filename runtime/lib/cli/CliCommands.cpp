@@ -2,6 +2,7 @@
 #include "CliInternal.h"
 
 #include "modelrt/core/Blas.h"
+#include "modelrt/core/Conv.h"
 #include "modelrt/core/CpuFeatures.h"
 #include "modelrt/core/Profile.h"
 #include "modelrt/train/Trainer.h"
@@ -153,6 +154,15 @@ static void printTensorTable(const ModelrtProgram &p, int64_t &total, int64_t &s
     }
 }
 
+/// True when the program has a rank-4 parameter: a convolution's OIHW
+/// weights, so that it can run convolutions.
+static bool hasConvolutionWeights(const ModelrtProgram &p) {
+  for (int32_t i = 0; i < p.num_params; ++i)
+    if (p.params[i].rank == 4)
+      return true;
+  return false;
+}
+
 Status runInfo(const ModelrtProgram &p, const CliArgs &a) {
   MODELRT_TRY(validateProgram(p));
   int64_t batch = p.config.batch_size > 0 ? p.config.batch_size : 1;
@@ -180,6 +190,9 @@ Status runInfo(const ModelrtProgram &p, const CliArgs &a) {
   Status blas = loadBlas(); // info still answers without a BLAS library
   std::printf("matrix products: %s\n",
               blas.isOk() ? blasKernels().c_str() : ("unavailable: " + blas.message()).c_str());
+  if (hasConvolutionWeights(p))
+    std::printf("convolutions: %s\n", blas.isOk() ? convolutionKernels().c_str()
+                                                  : ("unavailable: " + blas.message()).c_str());
   return Status::ok();
 }
 

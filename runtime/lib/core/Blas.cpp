@@ -283,6 +283,13 @@ std::string blasKernels() {
   return "";
 }
 
+std::optional<BlasLibrary> activeBlasLibrary() {
+  int which = active.load();
+  if (which < 0)
+    return std::nullopt;
+  return BlasLibrary(which);
+}
+
 bool blasSplitsRows(int M, int N, int K) {
   if (active.load() != int(BlasLibrary::OpenBlas))
     return false;

@@ -1,16 +1,20 @@
 //===- BlasBackends.h - The two libraries behind cblas_sgemm ---------------===//
 //
-// Declares, for Blas.cpp, the oneDNN backend (BlasOneDnn.cpp) and the size
-// from which products use every core. The OpenBLAS backend lives in
-// Blas.cpp itself. Each is opened once, on first use.
+// Declares, for Blas.cpp, the oneDNN backend (BlasOneDnn.cpp, on the library
+// OneDnn.h opens) and the size from which products use every core; and, for
+// the convolutions (Conv.cpp), which library cblas_sgemm forwards to. The
+// OpenBLAS backend lives in Blas.cpp itself. Each is opened once, on first
+// use.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MODELRT_LIB_CORE_BLASBACKENDS_H
 #define MODELRT_LIB_CORE_BLASBACKENDS_H
 
+#include "modelrt/core/Blas.h"
 #include "modelrt/core/Status.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace modelrt {
@@ -19,6 +23,16 @@ namespace modelrt {
 /// the one-row kernel alike (below, waking the other threads costs more
 /// than they save; bench/compare/kernels.py).
 constexpr double kMacsForAllCores = 128.0 * 1024;
+
+/// Multiply-adds from which a convolution runs on every core: a oneDNN
+/// convolution wakes the threads for each of its reorders as well
+/// (bench/conv/runtime_conv.cpp: at batch 1 a 225k one is faster on one
+/// core, a 3.6M one on two).
+constexpr double kConvMacsForAllCores = 1024.0 * 1024;
+
+/// The library cblas_sgemm forwards to now; none before one is opened (this
+/// opens none).
+std::optional<BlasLibrary> activeBlasLibrary();
 
 /// Opens oneDNN (once) with its instruction set capped at the host's level;
 /// the same error on every call when it cannot.

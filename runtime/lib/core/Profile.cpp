@@ -2,10 +2,12 @@
 //
 // Implements Profile.h: kernel totals in a map keyed by the name pointer
 // (each kernel's name is one constant string in the executable), phase
-// totals in an array, and the report.
+// totals in an array, and the report (which ends with the CPU and what runs
+// the matrix products and, when any ran, the convolutions).
 //
 //===----------------------------------------------------------------------===//
 #include "modelrt/core/Blas.h"
+#include "modelrt/core/Conv.h"
 #include "modelrt/core/CpuFeatures.h"
 #include "modelrt/core/Profile.h"
 
@@ -134,6 +136,8 @@ void writeProfileReport(FILE *f, size_t maxKernels) {
   std::string kernels = blasKernels();
   if (!kernels.empty())
     std::fprintf(f, "profile: matrix products by %s\n", kernels.c_str());
+  if (convolutionsRan())
+    std::fprintf(f, "profile: convolutions by %s\n", convolutionKernels().c_str());
 }
 
 } // namespace modelrt

@@ -5,6 +5,11 @@
 // RUN: modelc-opt %s --convert-mdl-to-linalg -o %t.mlir
 // RUN: modelc-backend-test %t.mlir --emit=exe --link-arg=-rdynamic --link-arg=-ldl --link-input=%S/Inputs/runner.cpp -o %t.exe
 // RUN: %t.exe %t.cases | FileCheck %s
+// The f32 pooling ops are runtime calls; again with them expanded by the
+// compiler into loops.
+// RUN: modelc-opt %s --convert-mdl-to-linalg --modelc-expand-library-ops -o %t.expanded.mlir
+// RUN: modelc-backend-test %t.expanded.mlir --emit=exe --link-arg=-rdynamic --link-arg=-ldl --link-input=%S/Inputs/runner.cpp -o %t.expanded.exe
+// RUN: %t.expanded.exe %t.cases | FileCheck %s
 // CHECK: 8 cases: PASS
 
 func.func @max_pool(%x: tensor<?x3x7x9xf32>) -> tensor<?x3x3x4xf32> {

@@ -4,6 +4,12 @@
 // RUN: modelc-opt %s --convert-mdl-to-linalg -o %t.mlir
 // RUN: modelc-backend-test %t.mlir --emit=exe --link-arg=-rdynamic --link-arg=-ldl --link-input=%S/Inputs/runner.cpp -o %t.exe
 // RUN: %t.exe %t.cases | FileCheck %s
+// The convolutions are runtime calls (oneDNN by default); again with the
+// runtime's im2col + OpenBLAS path, and with them expanded by the compiler.
+// RUN: env MODELRT_BLAS=openblas %t.exe %t.cases | FileCheck %s
+// RUN: modelc-opt %s --convert-mdl-to-linalg --modelc-expand-library-ops -o %t.expanded.mlir
+// RUN: modelc-backend-test %t.expanded.mlir --emit=exe --link-arg=-rdynamic --link-arg=-ldl --link-input=%S/Inputs/runner.cpp -o %t.expanded.exe
+// RUN: %t.expanded.exe %t.cases | FileCheck %s
 // CHECK: 15 cases: PASS
 
 func.func @matmul2d(%x: tensor<?x63xf32>, %w: tensor<63x65xf32>) -> tensor<?x65xf32> {

@@ -1,8 +1,29 @@
-// The groups == 1 convolution and its two adjoints survive the CPU
-// pipeline's fusion stage as rank-2 f32 contractions, so
-// modelc-matmul-to-blas turns each into one cblas_sgemm call
-// (RowMajor = 101, NoTrans = 111, Trans = 112; M, N, K static where known).
-// RUN: modelc-opt %s --pass-pipeline='builtin.module(convert-mdl-to-linalg,modelc-cpu-lowering{stop-after=blas})' | FileCheck %s
+// The f32 groups == 1 convolution and its two adjoints through the CPU
+// pipeline up to its call stage, both ways:
+// - by default (LIB) each is one call of the runtime's convolution
+//   (modelc-library-to-calls): the three buffers' pointers, then N (read
+//   from the batch), C, H, W, O, KH, KW, OH, OW, stride, padding, dilation;
+// - with library-ops=false (CHECK) the library op is expanded
+//   first, and im2col's rank-2 f32 contraction survives fusion, so
+//   modelc-matmul-to-blas turns each into one cblas_sgemm call
+//   (RowMajor = 101, NoTrans = 111, Trans = 112; M, N, K static where known).
+// RUN: modelc-opt %s --pass-pipeline='builtin.module(convert-mdl-to-linalg,modelc-cpu-lowering{stop-after=blas})' | FileCheck %s --check-prefix=LIB
+// RUN: modelc-opt %s --pass-pipeline='builtin.module(convert-mdl-to-linalg,modelc-cpu-lowering{stop-after=blas library-ops=false})' | FileCheck %s
+
+// LIB-DAG: func.func private @modelrt_conv2d_forward(!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64)
+// LIB-DAG: func.func private @modelrt_conv2d_backward_data(
+// LIB-DAG: func.func private @modelrt_conv2d_backward_weights(
+// LIB-LABEL: func.func @conv(
+// LIB: %[[N:.*]] = arith.index_cast %dim : index to i64
+// LIB: call @modelrt_conv2d_forward(%{{.*}}, %{{.*}}, %{{.*}}, %[[N]], %c1_i64, %c28_i64, %c28_i64, %c32_i64, %c3_i64, %c3_i64, %c28_i64, %c28_i64, %c1_i64, %c1_i64, %c1_i64, %c1_i64, %c1_i64, %c1_i64)
+// LIB-NOT: cblas_sgemm
+// LIB-LABEL: func.func @conv_strided(
+// LIB: call @modelrt_conv2d_forward(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %c3_i64, %c13_i64, %c11_i64, %c5_i64, %c3_i64, %c3_i64, %c5_i64, %c4_i64, %c2_i64, %c2_i64, %c0_i64, %c0_i64, %c2_i64, %c2_i64)
+// LIB-LABEL: func.func @grad_input(
+// LIB: call @modelrt_conv2d_backward_data(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %c3_i64, %c11_i64, %c11_i64, %c8_i64, %c3_i64, %c3_i64, %c6_i64, %c6_i64, %c2_i64, %c2_i64, %c1_i64, %c1_i64, %c1_i64, %c1_i64)
+// LIB-LABEL: func.func @grad_weight(
+// LIB: call @modelrt_conv2d_backward_weights(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %c3_i64, %c11_i64, %c11_i64, %c8_i64, %c3_i64, %c3_i64, %c6_i64, %c6_i64, %c2_i64, %c2_i64, %c1_i64, %c1_i64, %c1_i64, %c1_i64)
+// LIB-NOT: mdl.lib_conv2d
 
 // Y[32, N*784] = W[32, 9] @ cols[9, N*784].
 // CHECK-LABEL: func.func @conv

@@ -1,9 +1,11 @@
-// Structure of the product lowering: named linalg contractions and
-// convolutions into zero- (or bias-) initialised accumulators.
+// Structure of the product lowering: named linalg contractions into
+// zero-initialised accumulators; convolutions as the library op
+// mdl.lib_conv2d (f32, groups == 1, static sizes) or as named linalg
+// convolutions into bias-initialised accumulators.
 // RUN: modelc-opt %s --convert-mdl-to-linalg | FileCheck %s
 
-// The im2col read of conv below: cols[c, kh, kw, n, oh, ow] = xpad[n, c, oh + kh, ow + kw].
-// CHECK: #[[IM2COL:map[0-9]*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d3, d0, d1 + d4, d2 + d5)>
+// The bias read of conv below.
+// CHECK: #[[CHAN:map[0-9]*]] = affine_map<(d0, d1, d2, d3) -> (d1)>
 // CHECK-LABEL: func.func @dense
 // CHECK: linalg.fill
 // CHECK: linalg.matmul ins(%arg0, %arg1 : tensor<?x784xf32>, tensor<784x128xf32>) outs({{.*}} : tensor<?x128xf32>)
@@ -28,25 +30,30 @@ func.func @bmm(%a: tensor<?x8x16xf32>, %b: tensor<?x16x8xf32>) -> tensor<?x8x8xf
   return %0 : tensor<?x8x8xf32>
 }
 
-// groups == 1: im2col (a rank-6 copy generic over C x KH x KW x N x OH x OW
-// reading the padded input through affine maps, collapsed into
-// [C*KH*KW, N*OH*OW]), the weight collapsed into [O, C*KH*KW] (no copy),
-// one rank-2 contraction generic, then back to NCHW with the bias added: a
-// loop over N x O x (H*W) (the innermost loop H*W long) and an expand_shape.
+// f32, groups == 1, static sizes: mdl.lib_conv2d into a fresh tensor (the
+// batch read from the input), then the bias added per channel by one
+// generic (the bias read through (n, c, h, w) -> (c)).
 // CHECK-LABEL: func.func @conv
-// CHECK: tensor.pad %arg0 low[0, 0, 1, 1] high[0, 0, 1, 1]
-// CHECK: linalg.generic {indexing_maps = [#[[IM2COL:map[0-9]*]], #{{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%padded : tensor<?x1x30x30xf32>) outs(%{{.*}} : tensor<1x3x3x?x28x28xf32>)
-// CHECK: tensor.collapse_shape %{{.*}} {{\[}}[0, 1, 2], [3, 4, 5]] : tensor<1x3x3x?x28x28xf32> into tensor<9x?xf32>
-// CHECK: linalg.fill {{.*}} -> tensor<32x?xf32>
-// CHECK: tensor.collapse_shape %arg1 {{\[}}[0], [1, 2, 3]] : tensor<32x1x3x3xf32> into tensor<32x9xf32>
-// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]} ins(%{{.*}}, %{{.*}} : tensor<32x9xf32>, tensor<9x?xf32>) outs(%{{.*}} : tensor<32x?xf32>)
-// CHECK: %[[NOHW:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel"]} ins(%{{.*}}, %arg2 : tensor<32x?xf32>, tensor<32xf32>) outs(%{{.*}} : tensor<?x32x784xf32>)
-// CHECK: tensor.expand_shape %[[NOHW]] {{\[}}[0], [1], [2, 3]] {{.*}} : tensor<?x32x784xf32> into tensor<?x32x28x28xf32>
+// CHECK: %[[DIM:.*]] = tensor.dim %arg0, %c0 : tensor<?x1x28x28xf32>
+// CHECK: %[[INIT:.*]] = tensor.empty(%[[DIM]]) : tensor<?x32x28x28xf32>
+// CHECK: %[[Y:.*]] = mdl.lib_conv2d %arg0, %arg1, %[[INIT]] {padding = array<i64: 1, 1>} : tensor<?x1x28x28xf32>, tensor<32x1x3x3xf32>, tensor<?x32x28x28xf32> -> tensor<?x32x28x28xf32>
+// CHECK: linalg.generic {indexing_maps = [#[[ID:map[0-9]*]], #[[CHAN]], #[[ID]]], {{.*}}} ins(%[[Y]], %arg2 : tensor<?x32x28x28xf32>, tensor<32xf32>)
+// CHECK: arith.addf
 // CHECK-NOT: linalg.conv_2d
-// CHECK-LABEL: func.func @grouped
+// CHECK-LABEL: func.func @conv_f64
 func.func @conv(%x: tensor<?x1x28x28xf32>, %w: tensor<32x1x3x3xf32>, %b: tensor<32xf32>) -> tensor<?x32x28x28xf32> {
   %0 = mdl.conv2d %x, %w, %b {padding = array<i64: 1, 1>} : tensor<?x1x28x28xf32>, tensor<32x1x3x3xf32>, tensor<32xf32> -> tensor<?x32x28x28xf32>
   return %0 : tensor<?x32x28x28xf32>
+}
+
+// f64 (no library op) keeps the direct convolution over the padded input.
+// CHECK: tensor.pad %arg0 low[0, 0, 1, 1] high[0, 0, 1, 1]
+// CHECK: linalg.conv_2d_nchw_fchw
+// CHECK-NOT: mdl.lib_conv2d
+// CHECK-LABEL: func.func @grouped
+func.func @conv_f64(%x: tensor<?x1x28x28xf64>, %w: tensor<32x1x3x3xf64>) -> tensor<?x32x28x28xf64> {
+  %0 = mdl.conv2d %x, %w {padding = array<i64: 1, 1>} : tensor<?x1x28x28xf64>, tensor<32x1x3x3xf64> -> tensor<?x32x28x28xf64>
+  return %0 : tensor<?x32x28x28xf64>
 }
 
 // groups > 1 keeps the direct grouped convolution.

@@ -166,6 +166,25 @@ TEST(Cli, InfoAndHelp) {
   EXPECT_NE(r.out.find("net info"), std::string::npos);
 }
 
+// info names what runs the convolutions after the matrix products, for a
+// program with a convolution's weights (a rank-4 parameter) only.
+TEST(Cli, InfoNamesTheConvolutionsOfAProgramWithConvolutionWeights) {
+  Fixture fx;
+  CliRun r = runCli(fx.prog, {"info"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.find("convolutions:"), std::string::npos) << r.out;
+  static const int64_t convShape[] = {2, 1, 3, 3};
+  ModelrtTensorDesc params[3] = {kParams[0], kParams[1], kParams[0]};
+  params[2].name = "conv.w", params[2].rank = 4, params[2].shape = convShape;
+  fx.prog.num_params = 3, fx.prog.params = params;
+  r = runCli(fx.prog, {"info"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  size_t products = r.out.find("\nmatrix products: ");
+  ASSERT_NE(products, std::string::npos) << r.out;
+  size_t next = r.out.find('\n', products + 1);
+  EXPECT_EQ(r.out.compare(next, 15, "\nconvolutions: "), 0) << r.out;
+}
+
 TEST(Cli, BadInputIsAClearErrorAndDamagesNothing) {
   Trained t;
   auto before = t.snapshotFiles();

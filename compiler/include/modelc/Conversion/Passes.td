@@ -1,7 +1,9 @@
 //===- Passes.td - modelc conversion passes ------------------*- tablegen -*-===//
 //
 // Declares the passes that lower the mdl dialect: `convert-mdl-to-linalg`
-// (mdl -> linalg/tensor/arith/math/scf, parameters and state -> arguments).
+// (mdl -> linalg/tensor/arith/math/scf and the mdl library ops, parameters
+// and state -> arguments) and `modelc-expand-library-ops` (the library ops
+// -> linalg, for targets that do not call a library).
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,8 +20,13 @@ def ConvertMDLToLinalg : Pass<"convert-mdl-to-linalg", "::mlir::ModuleOp"> {
     result (state out), then erases the parameter/state table (see
     docs/lowering.md for the resulting signature). Then rewrites every mdl
     op into linalg named ops / `linalg.generic` on tensors with dynamic
-    batch dimensions. Ops that cannot be lowered are reported at their
-    location and the pass fails.
+    batch dimensions. An f32 convolution with groups = 1 and static channel
+    and spatial sizes, and its two adjoints, become the destination-style
+    library ops `mdl.lib_conv2d`, `mdl.lib_conv2d_grad_input` and
+    `mdl.lib_conv2d_grad_weight`; f32 pooling with static sizes and its
+    adjoints `mdl.lib_max_pool2d`, `mdl.lib_avg_pool2d` and their `_grad`
+    forms (MDLLibraryOps.td). Ops that cannot be lowered are reported at
+    their location and the pass fails.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::cf::ControlFlowDialect",
@@ -30,6 +37,25 @@ def ConvertMDLToLinalg : Pass<"convert-mdl-to-linalg", "::mlir::ModuleOp"> {
   let options = [
     Option<"keepDeclarations", "keep-declarations", "bool", "false",
            "Keep the mdl.parameter / mdl.state declarations in the module">
+  ];
+}
+
+def ExpandLibraryOps : Pass<"modelc-expand-library-ops", "::mlir::ModuleOp"> {
+  let summary = "Expands the mdl library ops into linalg";
+  let description = [{
+    For targets that do not call the runtime's library (the GPU pipeline,
+    and the CPU pipeline with `library-ops=false`): every library op on
+    tensors becomes linalg on tensors. `mdl.lib_conv2d`,
+    `mdl.lib_conv2d_grad_input` and `mdl.lib_conv2d_grad_weight` become
+    im2col (or, for the input gradient, col2im) around one rank-2
+    contraction, which the pipelines rewrite into a BLAS call;
+    `mdl.lib_max_pool2d`, `mdl.lib_avg_pool2d` and their `_grad` adjoints
+    become the window generics convert-mdl-to-linalg emits for other
+    pooling ops. An op already on memrefs is reported and the pass fails.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect"
   ];
 }
 

@@ -2,7 +2,8 @@
 //
 // Declares the CPU lowering pipeline: linalg/tensor/arith/math on ranked
 // tensors -> elementwise fusion -> one-shot bufferization with out-params
-// -> matrix products as cblas_sgemm calls -> loops -> LLVM dialect. The
+// -> convolutions and matrix products as calls of the runtime and
+// cblas_sgemm -> loops -> LLVM dialect. The
 // pipeline is defined here, in the library, and registered under the name
 // `modelc-cpu-lowering` for tools; its passes are declared in
 // modelc/Transforms/{Linalg,CPU}/Passes.h.
@@ -23,7 +24,7 @@ namespace modelc {
 enum class CpuStage {
   Fusion,        ///< linalg on tensors after elementwise fusion.
   Bufferization, ///< linalg on memrefs, out-param ABI, deallocations.
-  Blas,          ///< contractions rewritten into cblas_sgemm calls.
+  Blas,          ///< library ops and contractions rewritten into calls.
   Kernels,       ///< each kernel outlined into its own function.
   LLVM,          ///< the LLVM dialect, ready for translation.
 };
@@ -33,6 +34,11 @@ struct CpuPipelineOptions {
   /// Rewrite f32 matrix products on memrefs into `cblas_sgemm` calls (the
   /// faster path, docs/codegen.md); otherwise lower them to plain loops.
   bool useBlas = true;
+  /// Call the runtime for the mdl library ops (convolutions by oneDNN
+  /// primitives, pooling by its own kernels; modelc-library-to-calls);
+  /// otherwise expand them first into linalg (modelc-expand-library-ops:
+  /// im2col and one GEMM, window loops), as the GPU pipeline does.
+  bool libraryOps = true;
   /// Add `_mlir_ciface_<name>` wrappers (one descriptor pointer per memref)
   /// to every public function.
   bool emitCInterface = true;
@@ -62,8 +68,8 @@ void buildCpuLoweringPipeline(mlir::OpPassManager &pm,
 bool parseCpuStage(llvm::StringRef name, CpuStage &stage);
 
 /// Adds to `registry` every dialect and interface implementation the CPU
-/// pipeline needs (bufferization models, convert-to-llvm interfaces, LLVM IR
-/// translations).
+/// pipeline needs (mdl for its library ops, bufferization models,
+/// convert-to-llvm interfaces, LLVM IR translations).
 void registerCpuPipelineDependencies(mlir::DialectRegistry &registry);
 
 /// Registers the named pipeline `modelc-cpu-lowering` and the passes it

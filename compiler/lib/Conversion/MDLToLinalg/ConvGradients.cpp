@@ -1,10 +1,8 @@
 //===- ConvGradients.cpp - mdl conv2d adjoints -> linalg ------------------===//
 //
-// groups == 1 (static sizes): both adjoints are one rank-2 GEMM around the
-// im2col / col2im builders of Im2Col.h (cblas_sgemm on the CPU):
-//   grad_input:  dCols = W^T[C*KH*KW, O] @ dY[O, N*OH*OW], then col2im;
-//   grad_weight: dW[O, C*KH*KW] = dY[O, N*OH*OW] @ cols^T.
-// groups > 1 keeps the direct forms below.
+// f32, groups == 1, static sizes: the library ops mdl.lib_conv2d_grad_input
+// and mdl.lib_conv2d_grad_weight (LibraryOps.h; a library call on the CPU,
+// im2col / col2im + GEMM elsewhere). Otherwise the direct forms below.
 // conv2d_grad_input: a transposed convolution. The incoming gradient is
 // zero-stuffed by the stride and padded by (K-1)*dilation - padding (cropped
 // where that is negative) with one tensor.insert_slice into zeros, then
@@ -17,7 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Common.h"
-#include "Im2Col.h"
+#include "LibraryOps.h"
 
 using namespace mlir;
 using namespace mlir::mdl;
@@ -164,48 +162,32 @@ Value stuffedGradient(OpBuilder &b, Location loc, Conv2DGradInputOp op,
                                        strides);
 }
 
-/// groups == 1: dCols[C*KH*KW, N*OH*OW] = W^T @ dY[O, N*OH*OW] (one GEMM),
-/// then col2im. Returns null when the sizes are not static.
-Value im2colGradInput(OpBuilder &b, Location loc, Conv2DGradInputOp op,
-                      Value grad, Value weight) {
+/// groups == 1, f32, static sizes: mdl.lib_conv2d_grad_input into a fresh
+/// tensor (LibraryOps.h). Returns null otherwise.
+Value libraryGradInput(OpBuilder &b, Location loc, Conv2DGradInputOp op,
+                       Value grad, Value weight) {
   auto inType = cast<RankedTensorType>(op.getType());
-  auto gType = cast<RankedTensorType>(grad.getType());
-  ConvGeometry geom;
-  if (failed(convGeometry(inType, cast<RankedTensorType>(weight.getType()),
-                          gType, op.getStride(), op.getPadding(),
-                          op.getDilation(), geom)))
+  if (!libraryConvApplies(inType, cast<RankedTensorType>(weight.getType()),
+                          cast<RankedTensorType>(grad.getType()),
+                          op.getGroups()))
     return Value();
-  Value dy = channelMajor(b, loc, grad);
-  auto colsType = RankedTensorType::get(
-      {geom.channels * geom.kh * geom.kw, ShapedType::kDynamic},
-      inType.getElementType());
-  Value zero = scalarConstant(b, loc, inType.getElementType(), 0);
-  Value acc = filledTensor(b, loc, colsType,
-                           {tensor::DimOp::create(b, loc, dy, 1)}, zero);
-  Value cols = gemm(b, loc, weightMatrix(b, loc, weight), true, dy, false, acc);
-  return col2im(b, loc, cols, inType, grad, geom);
+  return buildLibraryConv<LibConv2DGradInputOp>(
+      b, loc, inType, grad, weight, grad, op.getStride(), op.getPadding(),
+      op.getDilation());
 }
 
-/// groups == 1: dW[O, C*KH*KW] = dY[O, N*OH*OW] @ cols^T with the forward's
-/// im2col columns (one GEMM). Returns null when the sizes are not static.
-Value im2colGradWeight(OpBuilder &b, Location loc, Conv2DGradWeightOp op,
-                       Value grad, Value input) {
+/// groups == 1, f32, static sizes: mdl.lib_conv2d_grad_weight into a fresh
+/// tensor (LibraryOps.h). Returns null otherwise.
+Value libraryGradWeight(OpBuilder &b, Location loc, Conv2DGradWeightOp op,
+                        Value grad, Value input) {
   auto wType = cast<RankedTensorType>(op.getType());
-  ConvGeometry geom;
-  if (failed(convGeometry(cast<RankedTensorType>(input.getType()), wType,
+  if (!libraryConvApplies(cast<RankedTensorType>(input.getType()), wType,
                           cast<RankedTensorType>(grad.getType()),
-                          op.getStride(), op.getPadding(), op.getDilation(),
-                          geom)))
+                          op.getGroups()))
     return Value();
-  Value cols = im2colColumns(b, loc, input, geom);
-  Value dy = channelMajor(b, loc, grad);
-  auto accType = RankedTensorType::get(
-      {geom.outChannels, geom.channels * geom.kh * geom.kw},
-      wType.getElementType());
-  Value zero = scalarConstant(b, loc, wType.getElementType(), 0);
-  Value acc = filledTensor(b, loc, accType, {}, zero);
-  Value dw = gemm(b, loc, dy, false, cols, true, acc);
-  return weightFromMatrix(b, loc, dw, wType);
+  return buildLibraryConv<LibConv2DGradWeightOp>(
+      b, loc, wType, input, grad, Value(), op.getStride(), op.getPadding(),
+      op.getDilation());
 }
 
 FailureOr<Value> lowerGradInput(Conv2DGradInputOp op,
@@ -218,9 +200,8 @@ FailureOr<Value> lowerGradInput(Conv2DGradInputOp op,
   auto inType = cast<RankedTensorType>(op.getType());
   auto wType = cast<RankedTensorType>(weight.getType());
   int64_t groups = op.getGroups();
-  if (groups == 1)
-    if (Value fast = im2colGradInput(rewriter, loc, op, grad, weight))
-      return fast;
+  if (Value fast = libraryGradInput(rewriter, loc, op, grad, weight))
+    return fast;
   Value zero = scalarConstant(rewriter, loc, inType.getElementType(), 0);
   Value acc = filledTensor(rewriter, loc, inType,
                            dynamicSizesFrom(rewriter, loc, inType, grad), zero);
@@ -256,9 +237,8 @@ FailureOr<Value> lowerGradWeight(Conv2DGradWeightOp op,
     return failure();
   auto wType = cast<RankedTensorType>(op.getType());
   int64_t groups = op.getGroups();
-  if (groups == 1)
-    if (Value fast = im2colGradWeight(rewriter, loc, op, grad, input))
-      return fast;
+  if (Value fast = libraryGradWeight(rewriter, loc, op, grad, input))
+    return fast;
   Type elem = wType.getElementType();
   Value zero = scalarConstant(rewriter, loc, elem, 0);
   Value x = splitGroups(

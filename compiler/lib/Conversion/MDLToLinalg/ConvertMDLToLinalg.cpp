@@ -1,8 +1,9 @@
 //===- ConvertMDLToLinalg.cpp - The convert-mdl-to-linalg pass ------------===//
 //
 // Runs the parameter/state-to-argument rewrite, then one dialect conversion
-// with every op family's patterns: mdl is illegal afterwards, linalg,
-// tensor, arith, math, scf, cf and func are legal. Ops without a lowering are
+// with every op family's patterns: mdl is illegal afterwards but for its
+// library ops (MDLLibraryOps.td); linalg, tensor, arith, math, scf, cf and
+// func are legal. Ops without a lowering are
 // reported at their location ("failed to legalize operation 'mdl.x'").
 //
 //===----------------------------------------------------------------------===//
@@ -63,7 +64,10 @@ struct ConvertMDLToLinalgPass
                            math::MathDialect, scf::SCFDialect,
                            tensor::TensorDialect>();
     target.addIllegalDialect<mdl::MDLDialect>();
-    target.addLegalOp<mdl::ParameterOp, mdl::StateOp>();
+    target.addLegalOp<mdl::ParameterOp, mdl::StateOp, mdl::LibConv2DOp,
+                      mdl::LibConv2DGradInputOp, mdl::LibConv2DGradWeightOp,
+                      mdl::LibMaxPool2DOp, mdl::LibAvgPool2DOp,
+                      mdl::LibMaxPool2DGradOp, mdl::LibAvgPool2DGradOp>();
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       signalPassFailure();
   }

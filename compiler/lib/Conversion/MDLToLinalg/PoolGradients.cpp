@@ -12,10 +12,14 @@
 // When the max-pool windows tile the input (stride = kernel, no padding,
 // sizes divisible: max_pool(2) on even sizes), the gradient is instead one
 // generic over the input seen as N x C x OH x KH x OW x KW that recomputes
-// each window's arg-max in registers (tiledMaxPoolGrad).
+// each window's arg-max in registers (tiledMaxPoolGrad). An f32 adjoint
+// with static sizes (but the batch) is instead the library op
+// mdl.lib_max_pool2d_grad / mdl.lib_avg_pool2d_grad (LibraryOps.h), which
+// the expansion turns into the forms above (PoolBuilders.h).
 //
 //===----------------------------------------------------------------------===//
-#include "Common.h"
+#include "LibraryOps.h"
+#include "PoolBuilders.h"
 
 using namespace mlir;
 using namespace mlir::mdl;
@@ -36,9 +40,18 @@ struct PoolGeometry {
   int64_t outH, outW, inH, inW;
 };
 
+/// The geometry of a pooling adjoint with the output gradient's type `g`
+/// and the input's type `x` (static but for the batch).
+PoolGeometry geometryOf(RankedTensorType g, RankedTensorType x,
+                        const PoolWindow &w) {
+  return PoolGeometry{w.kernel,        w.stride,        w.padding,
+                      g.getDimSize(2), g.getDimSize(3), x.getDimSize(2),
+                      x.getDimSize(3)};
+}
+
 /// Reports (at the op) a channel or spatial size that is not static.
 template <typename OpTy>
-FailureOr<PoolGeometry> geometry(OpTy op) {
+LogicalResult requireStaticWindow(OpTy op) {
   auto g = cast<RankedTensorType>(op.getGrad().getType());
   auto x = cast<RankedTensorType>(op.getInput().getType());
   for (int64_t d = 1; d < 4; ++d)
@@ -47,9 +60,7 @@ FailureOr<PoolGeometry> geometry(OpTy op) {
              << op->getName()
              << "' with a dynamic channel or spatial size (only the batch "
                 "dimension may be dynamic)";
-  return PoolGeometry{op.getKernel(), op.getStride(), op.getPadding(),
-                      g.getDimSize(2), g.getDimSize(3), x.getDimSize(2),
-                      x.getDimSize(3)};
+  return success();
 }
 
 /// Along one dimension: candidate window `out = (i + pad) / stride - t`,
@@ -116,25 +127,6 @@ Value gatherWindows(OpBuilder &b, Location loc, Value grad,
                                    ValueRange{candidates}, ValueRange{acc},
                                    maps, iters, body)
       .getResult(0);
-}
-
-FailureOr<Value> lowerAvgPoolGrad(AvgPool2DGradOp op,
-                                  AvgPool2DGradOp::Adaptor adaptor,
-                                  ConversionPatternRewriter &rewriter) {
-  FailureOr<PoolGeometry> geo = geometry(op);
-  if (failed(geo))
-    return failure();
-  double area = static_cast<double>(geo->kernel[0] * geo->kernel[1]);
-  auto contribution = [area](OpBuilder &b, Location loc, ValueRange,
-                             ValueRange, ValueRange, Value g, Value valid) {
-    Value scaled = arith::DivFOp::create(
-        b, loc, g, scalarConstant(b, loc, g.getType(), area));
-    return Value(arith::SelectOp::create(
-        b, loc, valid, scaled, scalarConstant(b, loc, g.getType(), 0)));
-  };
-  return gatherWindows(rewriter, op.getLoc(), adaptor.getGrad(),
-                       cast<RankedTensorType>(op.getType()), *geo,
-                       contribution);
 }
 
 /// The in-window index (i64) of the first maximum of `window` (row-major
@@ -303,20 +295,65 @@ Value windowArgmax(OpBuilder &b, Location loc, Value input, Value grad,
   return generic.getResult(1);
 }
 
+/// The pooling adjoint `op` as the library op `LibOp` on `inputs` when it
+/// is one (LibraryOps.h), else as `build`'s linalg form.
+template <typename LibOp, typename OpTy, typename BuildFn, typename... Inputs>
+FailureOr<Value> lowerPoolGrad(OpTy op, ConversionPatternRewriter &rewriter,
+                               BuildFn build, Value grad, Inputs... inputs) {
+  if (failed(requireStaticWindow(op)))
+    return failure();
+  auto inType = cast<RankedTensorType>(op.getType());
+  PoolWindow window{op.getKernel(), op.getStride(), op.getPadding()};
+  if (libraryPoolApplies(inType, cast<RankedTensorType>(grad.getType())))
+    return buildLibraryPool<LibOp>(rewriter, op.getLoc(), inType,
+                                   window.kernel, window.stride,
+                                   window.padding, grad, inputs...);
+  return build(rewriter, op.getLoc(), grad, inputs..., inType, window);
+}
+
+FailureOr<Value> lowerAvgPoolGrad(AvgPool2DGradOp op,
+                                  AvgPool2DGradOp::Adaptor adaptor,
+                                  ConversionPatternRewriter &rewriter) {
+  return lowerPoolGrad<LibAvgPool2DGradOp>(op, rewriter, buildAvgPoolGrad,
+                                           adaptor.getGrad());
+}
+
 FailureOr<Value> lowerMaxPoolGrad(MaxPool2DGradOp op,
                                   MaxPool2DGradOp::Adaptor adaptor,
                                   ConversionPatternRewriter &rewriter) {
-  FailureOr<PoolGeometry> geo = geometry(op);
-  if (failed(geo))
-    return failure();
-  Location loc = op.getLoc();
-  auto inType = cast<RankedTensorType>(op.getType());
-  if (windowsTileInput(*geo) && isa<FloatType>(inType.getElementType()))
-    return tiledMaxPoolGrad(rewriter, loc, adaptor.getInput(),
-                            adaptor.getGrad(), inType, *geo);
-  Value argmax = windowArgmax(rewriter, loc, adaptor.getInput(),
-                              adaptor.getGrad(), *geo);
-  int64_t kw = geo->kernel[1];
+  return lowerPoolGrad<LibMaxPool2DGradOp>(op, rewriter, buildMaxPoolGrad,
+                                           adaptor.getGrad(),
+                                           adaptor.getInput());
+}
+
+} // namespace
+
+Value modelc::lowering::buildAvgPoolGrad(OpBuilder &b, Location loc,
+                                         Value grad, RankedTensorType inType,
+                                         const PoolWindow &w) {
+  PoolGeometry geo =
+      geometryOf(cast<RankedTensorType>(grad.getType()), inType, w);
+  double area = static_cast<double>(geo.kernel[0] * geo.kernel[1]);
+  auto contribution = [area](OpBuilder &nb, Location l, ValueRange,
+                             ValueRange, ValueRange, Value g, Value valid) {
+    Value scaled = arith::DivFOp::create(
+        nb, l, g, scalarConstant(nb, l, g.getType(), area));
+    return Value(arith::SelectOp::create(
+        nb, l, valid, scaled, scalarConstant(nb, l, g.getType(), 0)));
+  };
+  return gatherWindows(b, loc, grad, inType, geo, contribution);
+}
+
+Value modelc::lowering::buildMaxPoolGrad(OpBuilder &b, Location loc,
+                                         Value grad, Value input,
+                                         RankedTensorType inType,
+                                         const PoolWindow &w) {
+  PoolGeometry geo =
+      geometryOf(cast<RankedTensorType>(grad.getType()), inType, w);
+  if (windowsTileInput(geo) && isa<FloatType>(inType.getElementType()))
+    return tiledMaxPoolGrad(b, loc, input, grad, inType, geo);
+  Value argmax = windowArgmax(b, loc, input, grad, geo);
+  int64_t kw = geo.kernel[1];
   auto contribution = [argmax, kw](OpBuilder &b, Location l, ValueRange nc,
                                    ValueRange window, ValueRange offset,
                                    Value g, Value valid) {
@@ -335,12 +372,9 @@ FailureOr<Value> lowerMaxPoolGrad(MaxPool2DGradOp op,
     return Value(arith::SelectOp::create(
         b, l, hit, g, scalarConstant(b, l, g.getType(), 0)));
   };
-  return gatherWindows(rewriter, loc, adaptor.getGrad(),
-                       cast<RankedTensorType>(op.getType()), *geo,
-                       contribution);
+  return gatherWindows(b, loc, grad, inType, geo, contribution);
 }
 
-} // namespace
 
 void modelc::populateMDLPoolGradientsToLinalgPatterns(
     RewritePatternSet &patterns) {

@@ -1,15 +1,16 @@
 //===- Products.cpp - mdl matmul / batch_matmul / conv2d -> linalg --------===//
 //
 // matmul -> linalg.matmul (leading lhs dims collapsed into M, expanded
-// back), batch_matmul -> linalg.batch_matmul, conv2d with groups == 1 and
-// static channel/spatial sizes -> im2col + one rank-2 GEMM (Im2Col.h, so the
-// CPU pipeline calls cblas_sgemm), otherwise linalg.conv_2d_nchw_fchw or
+// back), batch_matmul -> linalg.batch_matmul, an f32 conv2d with groups == 1
+// and static channel/spatial sizes -> mdl.lib_conv2d (a library call on the
+// CPU, im2col + GEMM elsewhere; LibraryOps.h) plus the bias, otherwise
+// linalg.conv_2d_nchw_fchw or
 // linalg.conv_2d_ngchw_gfchw (groups > 1, through expand/collapse_shape),
 // with padding as tensor.pad and the bias broadcast into the accumulator.
 //
 //===----------------------------------------------------------------------===//
 #include "Common.h"
-#include "Im2Col.h"
+#include "LibraryOps.h"
 
 using namespace mlir;
 using namespace mlir::mdl;
@@ -129,37 +130,38 @@ Value groupedConv(OpBuilder &b, Location loc, Conv2DOp op, Value input,
                                          acc5.getReassociationIndices());
 }
 
-/// groups == 1 with static channel/spatial sizes: im2col, then one rank-2
-/// GEMM W[O, C*KH*KW] @ cols[C*KH*KW, N*OH*OW], transposed back to NCHW with
-/// the bias added. Returns null when the sizes are not static.
-Value im2colConv(OpBuilder &b, Location loc, Conv2DOp op, Value input,
-                 Value weight, Value bias) {
+/// groups == 1, f32, static channel/spatial sizes: mdl.lib_conv2d into a
+/// fresh tensor (LibraryOps.h), then the bias added per channel. Returns
+/// null otherwise.
+Value libraryConv(OpBuilder &b, Location loc, Conv2DOp op, Value input,
+                  Value weight, Value bias) {
   auto resultType = cast<RankedTensorType>(op.getType());
-  ConvGeometry geom;
-  if (failed(convGeometry(cast<RankedTensorType>(input.getType()),
-                          cast<RankedTensorType>(weight.getType()), resultType,
-                          op.getStride(), op.getPadding(), op.getDilation(),
-                          geom)))
+  if (!libraryConvApplies(cast<RankedTensorType>(input.getType()),
+                          cast<RankedTensorType>(weight.getType()),
+                          resultType, op.getGroups()))
     return Value();
-  Value cols = im2colColumns(b, loc, input, geom);
-  auto accType = RankedTensorType::get(
-      {geom.outChannels, ShapedType::kDynamic}, resultType.getElementType());
-  Value zero = scalarConstant(b, loc, resultType.getElementType(), 0);
-  Value acc = filledTensor(b, loc, accType,
-                           {tensor::DimOp::create(b, loc, cols, 1)}, zero);
-  Value product =
-      gemm(b, loc, weightMatrix(b, loc, weight), false, cols, false, acc);
-  return fromChannelMajor(b, loc, product, resultType, input, bias);
+  Value conv = buildLibraryConv<LibConv2DOp>(
+      b, loc, resultType, input, weight, input, op.getStride(),
+      op.getPadding(), op.getDilation());
+  if (!bias)
+    return conv;
+  MLIRContext *ctx = b.getContext();
+  SmallVector<AffineMap> maps = {b.getMultiDimIdentityMap(4),
+                                 selectDims(4, {1}, ctx)};
+  return mapGeneric(b, loc, conv, resultType.getElementType(),
+                    ValueRange{conv, bias}, maps,
+                    [](OpBuilder &nb, Location nl, ValueRange args) {
+                      return addFloats(nb, nl, args);
+                    });
 }
 
 FailureOr<Value> lowerConv2D(Conv2DOp op, Conv2DOp::Adaptor adaptor,
                              ConversionPatternRewriter &rewriter) {
   Location loc = op.getLoc();
   auto resultType = cast<RankedTensorType>(op.getType());
-  if (op.getGroups() == 1)
-    if (Value fast = im2colConv(rewriter, loc, op, adaptor.getInput(),
-                                adaptor.getWeight(), adaptor.getBias()))
-      return fast;
+  if (Value fast = libraryConv(rewriter, loc, op, adaptor.getInput(),
+                               adaptor.getWeight(), adaptor.getBias()))
+    return fast;
   Value zero = scalarConstant(rewriter, loc, resultType.getElementType(), 0);
   Value input =
       padSpatial(rewriter, loc, adaptor.getInput(), op.getPadding(), zero);

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "KernelProfile.h"
+#include "modelc/Transforms/CPU/RuntimeCalls.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -54,17 +55,52 @@ static Value mulInto(OpBuilder &b, Location loc, Value acc, Value value) {
   return arith::MulIOp::create(b, loc, acc, value);
 }
 
+namespace {
+/// A library call's FLOP count: `factor` times the product of the operands
+/// at `sizes`; no sizes for a call of anything else.
+struct CallFlops {
+  int64_t factor = 0;
+  SmallVector<unsigned> sizes;
+};
+
+/// cblas_sgemm: 2 M N K; a convolution: 2 N O OH OW C KH KW (a multiply
+/// and an add each); a pooling op: N C OH OW KH KW (one operation per
+/// window element).
+CallFlops callFlops(func::CallOp call) {
+  StringRef callee = call.getCallee();
+  unsigned pointers = llvm::count_if(call.getOperandTypes(), [](Type t) {
+    return isa<LLVM::LLVMPointerType>(t);
+  });
+  auto after = [&](int64_t factor, std::initializer_list<unsigned> sizes) {
+    CallFlops f{factor, {}};
+    for (unsigned s : sizes)
+      f.sizes.push_back(pointers + s);
+    return f;
+  };
+  if (callee == "cblas_sgemm" && call.getNumOperands() >= 6)
+    return {2, {3, 4, 5}};
+  if (callee.starts_with(kConvCallPrefix) &&
+      call.getNumOperands() == pointers + ConvNumSizes)
+    return after(2, {ConvN, ConvO, ConvOH, ConvOW, ConvC, ConvKH, ConvKW});
+  if ((callee.starts_with(kMaxPoolCallPrefix) ||
+       callee.starts_with(kAvgPoolCallPrefix)) &&
+      call.getNumOperands() == pointers + PoolNumSizes)
+    return after(1, {PoolN, PoolC, PoolOH, PoolOW, PoolKH, PoolKW});
+  return {};
+}
+} // namespace
+
 Value emitKernelFlops(OpBuilder &b, Operation *op) {
   Location loc = op->getLoc();
   auto constant = [&](int64_t v) {
     return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v);
   };
   if (auto call = dyn_cast<func::CallOp>(op)) {
-    // cblas_sgemm(order, tA, tB, M, N, K, ...): 2*M*N*K.
-    if (call.getCallee() != "cblas_sgemm" || call.getNumOperands() < 6)
+    CallFlops flops = callFlops(call);
+    if (flops.sizes.empty())
       return constant(0);
-    Value acc = constant(2);
-    for (unsigned i = 3; i < 6; ++i)
+    Value acc = constant(flops.factor);
+    for (unsigned i : flops.sizes)
       acc = mulInto(b, loc, acc, call.getOperand(i));
     return acc;
   }

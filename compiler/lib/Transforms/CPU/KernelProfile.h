@@ -16,7 +16,9 @@ namespace modelc {
 
 /// Emits, before `op`, the i64 arithmetic work of one execution of the
 /// kernel `op`: iteration-domain size x payload arithmetic ops for a linalg
-/// op, 2*M*N*K for cblas_sgemm, 0 for data movement.
+/// op, 2*M*N*K for cblas_sgemm, 2*N*O*OH*OW*C*KH*KW for a runtime
+/// convolution, N*C*OH*OW*KH*KW for a runtime pooling call, 0 for data
+/// movement.
 mlir::Value emitKernelFlops(mlir::OpBuilder &b, mlir::Operation *op);
 
 /// Declares `modelrt_kernel_enter(ptr)` and `modelrt_kernel_exit(ptr, i64)`

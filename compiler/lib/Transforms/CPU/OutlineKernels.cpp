@@ -3,7 +3,7 @@
 // Implements the `modelc-outline-kernels` pass. After bufferization and the
 // BLAS rewrite, every top-level computation of an entry point (a linalg op
 // on memrefs — one fused group —, a memref.copy, an scf loop nest, a call
-// to cblas_sgemm) moves into its own private, never-inlined function
+// to cblas_sgemm or to a runtime convolution or pooling) moves into its own private, never-inlined function
 //   @<entry>.k<N>.<names>
 // where <names> are the mdl ops the kernel computes (from the NameLocs the
 // mdl-to-linalg conversion attaches, e.g. `train_step.k7.relu.max_pool`).
@@ -19,11 +19,13 @@
 // (runtime/include/modelrt/core/Profile.h), where `name` points at a constant
 // string "<entry>.k<N>.<names> @ file:line" and `flops` is the kernel's
 // arithmetic work for this call: for a linalg op, the iteration-domain size
-// times the arithmetic ops of its payload; for sgemm, 2*M*N*K.
+// times the arithmetic ops of its payload; for sgemm, 2*M*N*K; for a
+// convolution, 2*N*O*OH*OW*C*KH*KW; for pooling, N*C*OH*OW*KH*KW.
 //
 //===----------------------------------------------------------------------===//
 #include "KernelProfile.h"
 #include "ParallelKernels.h"
+#include "modelc/Transforms/CPU/RuntimeCalls.h"
 #include "modelc/Transforms/CPU/Passes.h"
 #include "modelc/Transforms/Autodiff.h"
 #include "modelc/Transforms/EquivalentFunctions.h"
@@ -96,7 +98,10 @@ bool isKernel(Operation *op) {
   if (op->getNumResults() != 0)
     return false;
   if (auto call = dyn_cast<func::CallOp>(op))
-    return call.getCallee().starts_with("cblas_");
+    return call.getCallee().starts_with("cblas_") ||
+           call.getCallee().starts_with(kConvCallPrefix) ||
+           call.getCallee().starts_with(kMaxPoolCallPrefix) ||
+           call.getCallee().starts_with(kAvgPoolCallPrefix);
   return isa<linalg::LinalgOp, memref::CopyOp, scf::ForOp, scf::ParallelOp,
              scf::ForallOp>(op);
 }

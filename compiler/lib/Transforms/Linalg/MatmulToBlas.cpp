@@ -15,6 +15,7 @@
 // strides.
 //
 //===----------------------------------------------------------------------===//
+#include "modelc/Transforms/Linalg/LibraryCalls.h"
 #include "modelc/Transforms/Linalg/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -108,20 +109,13 @@ struct BlasMatrix {
   Value ld;
 };
 
-/// Builds the element pointer (aligned pointer + offset) and the leading
-/// dimension max(stride0, cols, 1) of a row-major memref. The max only
-/// matters for degenerate shapes (one row, or zero columns), where any
-/// stride is valid for the memref but BLAS demands ld >= max(1, cols).
+/// Builds the element pointer and the leading dimension max(stride0, cols,
+/// 1) of a row-major memref. The max only matters for degenerate shapes
+/// (one row, or zero columns), where any stride is valid for the memref but
+/// BLAS demands ld >= max(1, cols).
 BlasMatrix buildBlasMatrix(OpBuilder &b, Location loc, Value memref) {
   auto meta = memref::ExtractStridedMetadataOp::create(b, loc, memref);
-  Value aligned = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
-  Value four = arith::ConstantIndexOp::create(b, loc, sizeof(float));
-  Value byteOffset = arith::MulIOp::create(b, loc, meta.getOffset(), four);
-  Value address = arith::AddIOp::create(b, loc, aligned, byteOffset);
-  Value address64 =
-      arith::IndexCastOp::create(b, loc, b.getI64Type(), address);
-  Value ptr = LLVM::IntToPtrOp::create(
-      b, loc, LLVM::LLVMPointerType::get(b.getContext()), address64);
+  Value ptr = elementPointer(b, loc, memref);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
   Value cols = arith::MaxSIOp::create(b, loc, meta.getSizes()[1], one);
   Value ld = arith::MaxSIOp::create(b, loc, meta.getStrides()[0], cols);
@@ -135,21 +129,13 @@ Value buildDim32(OpBuilder &b, Location loc, Value memref, int64_t dim) {
   return arith::IndexCastOp::create(b, loc, b.getI32Type(), size);
 }
 
-/// Declares the sgemm `callee` (cblas_sgemm's signature) in `module` unless
-/// it exists; returns its type.
-FunctionType declareSgemm(ModuleOp module, StringRef callee) {
-  MLIRContext *ctx = module.getContext();
+/// cblas_sgemm's signature.
+FunctionType sgemmType(MLIRContext *ctx) {
   Type i32 = IntegerType::get(ctx, 32), f32 = Float32Type::get(ctx);
   Type ptr = LLVM::LLVMPointerType::get(ctx);
-  auto type = FunctionType::get(
+  return FunctionType::get(
       ctx, {i32, i32, i32, i32, i32, i32, f32, ptr, i32, ptr, i32, f32, ptr, i32},
       {});
-  if (!module.lookupSymbol(callee)) {
-    OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
-    auto decl = func::FuncOp::create(b, module.getLoc(), callee, type);
-    decl.setPrivate();
-  }
-  return type;
 }
 
 /// Follows reshapes of `v` (which view the whole buffer) to their source.
@@ -309,14 +295,10 @@ struct MatmulToBlasPass : impl::MatmulToBlasPassBase<MatmulToBlasPass> {
     });
     if (work.empty())
       return;
-    FunctionType type = declareSgemm(getOperation(), callee);
-    if (auto existing = getOperation().lookupSymbol<func::FuncOp>(callee);
-        !existing || existing.getFunctionType() != type) {
-      getOperation().emitError()
-          << "symbol '" << callee
-          << "' already exists with a signature other than cblas_sgemm's";
+    if (failed(declareLibraryFunction(getOperation(), callee,
+                                      sgemmType(&getContext()),
+                                      "cblas_sgemm's")))
       return signalPassFailure();
-    }
     for (auto &[op, plan] : work)
       rewriteToSgemm(op, plan, callee);
   }

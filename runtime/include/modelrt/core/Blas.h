@@ -1,7 +1,8 @@
 //===- Blas.h - Matrix products by a library chosen for the CPU's features -===//
 //
 // Declares modelrt's BLAS layer. Compiled models call `cblas_sgemm` for
-// matrix products and convolutions (compiler/lib/Transforms/Linalg/MatmulToBlas.cpp);
+// matrix products (compiler/lib/Transforms/Linalg/MatmulToBlas.cpp; their
+// convolutions call Conv.h, which follows the library chosen here);
 // the runtime defines that symbol and forwards it to one of two libraries,
 // each opened with dlopen (the executable links neither) and each told which
 // kernels to use from the CPU's features (CpuFeatures.h), never left to a

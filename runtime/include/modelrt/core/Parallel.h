@@ -4,8 +4,9 @@
 // OpenMP's team (the calling thread and a libgomp worker, the same team that
 // runs oneDNN's products, so the runtime never has more busy threads than
 // cores), and returns when both are done. Used for the memory-bound loops
-// of the runtime (the optimizer's update, the one-row product of Gemv.cpp)
-// and, through modelrt_parallel_for, the compiled kernels' parallel loops.
+// of the runtime (the optimizer's update, the one-row product of Gemv.cpp,
+// pooling) and, through modelrt_parallel_for, the compiled kernels' parallel
+// loops.
 // Runs both parts on the caller when the process has one core or
 // MODELRT_THREADS=1 is set.
 //

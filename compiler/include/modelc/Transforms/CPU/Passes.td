@@ -1,7 +1,8 @@
 //===- Passes.td - Passes of the CPU lowering pipeline -----*- tablegen -*-===//
 //
 // Declares the passes only the CPU pipeline runs (one pass per file in
-// compiler/lib/Transforms/CPU): kernel outlining with its profiling hooks,
+// compiler/lib/Transforms/CPU): the runtime calls of the library
+// convolutions, kernel outlining with its profiling hooks,
 // the parallel split of the kernels' loops, the interleaving of short sums,
 // the strided-copy rewrite and the C-interface marking of entry points
 // (which the GPU pipeline's host code, CPU code too, also uses).
@@ -18,9 +19,10 @@ def OutlineKernelsPass : Pass<"modelc-outline-kernels", "::mlir::ModuleOp"> {
                 "noinline function (optionally with profiling hooks)";
   let description = [{
     Every top-level computation of a public function (a linalg op on
-    memrefs, a memref.copy, an scf loop nest, a call to cblas_*) moves into
-    a private, never-inlined function `@<entry>.k<N>.<names>` marked
-    `modelc.kernel`, where `<names>` are the mdl ops of its location (at
+    memrefs, a memref.copy, an scf loop nest, a call to cblas_* or to a
+    runtime convolution, modelrt_conv2d_*) moves into a private,
+    never-inlined function `@<entry>.k<N>.<names>` marked `modelc.kernel`,
+    where `<names>` are the mdl ops of its location (at
     most four). Constants are cloned into the kernel, other captured values
     become arguments. With `instrument`, each call is bracketed by the
     runtime's `modelrt_kernel_enter(name)` / `modelrt_kernel_exit(name,
@@ -34,6 +36,26 @@ def OutlineKernelsPass : Pass<"modelc-outline-kernels", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",
                            "::mlir::LLVM::LLVMDialect"];
+}
+
+def LibraryToCallsPass : Pass<"modelc-library-to-calls", "::mlir::ModuleOp"> {
+  let summary = "Turn the mdl library convolutions on memrefs into calls of "
+                "the runtime";
+  let description = [{
+    After bufferization, every `mdl.lib_conv2d`, `mdl.lib_conv2d_grad_input`
+    and `mdl.lib_conv2d_grad_weight` becomes a call of the runtime's
+    `modelrt_conv2d_forward`, `modelrt_conv2d_backward_data` or
+    `modelrt_conv2d_backward_weights` (RuntimeCalls.h): the element
+    pointers of the two operands and of the output, then N, C, H, W, O, KH,
+    KW, OH, OW, the strides, paddings and dilations as i64. An operand whose
+    layout is not the identity is copied into a dense buffer first (the
+    output back afterwards). A library op still on tensors, or a symbol of
+    one of those names with another signature, is an error.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::memref::MemRefDialect"];
 }
 
 def ParallelKernelLoopsPass

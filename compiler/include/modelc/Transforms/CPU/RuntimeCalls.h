@@ -1,0 +1,62 @@
+//===- RuntimeCalls.h - The runtime's entry points for library ops -*- C++ -*-===//
+//
+// The C functions that modelc-library-to-calls calls for the mdl library
+// ops, as the runtime defines them (runtime/include/modelrt/core/Conv.h and
+// Pool.h): f32 pointers (the op's operands in order, the output last),
+// then the sizes as i64 in the order of ConvCallSize or PoolCallSize. The
+// profiler's FLOP count (KernelProfile.cpp) reads the sizes by position.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MODELC_TRANSFORMS_CPU_RUNTIMECALLS_H
+#define MODELC_TRANSFORMS_CPU_RUNTIMECALLS_H
+
+#include "llvm/ADT/StringRef.h"
+
+namespace modelc {
+
+/// y = conv(x, w): (x, w, y, sizes...).
+inline constexpr llvm::StringLiteral kConvForwardCall =
+    "modelrt_conv2d_forward";
+/// dx from dy and w: (dy, w, dx, sizes...).
+inline constexpr llvm::StringLiteral kConvBackwardDataCall =
+    "modelrt_conv2d_backward_data";
+/// dw from x and dy: (x, dy, dw, sizes...).
+inline constexpr llvm::StringLiteral kConvBackwardWeightsCall =
+    "modelrt_conv2d_backward_weights";
+/// y = maxpool(x): (x, y, sizes...).
+inline constexpr llvm::StringLiteral kMaxPoolForwardCall =
+    "modelrt_max_pool2d_forward";
+/// dx from dy and x: (dy, x, dx, sizes...).
+inline constexpr llvm::StringLiteral kMaxPoolBackwardCall =
+    "modelrt_max_pool2d_backward";
+/// y = avgpool(x): (x, y, sizes...).
+inline constexpr llvm::StringLiteral kAvgPoolForwardCall =
+    "modelrt_avg_pool2d_forward";
+/// dx from dy: (dy, dx, sizes...).
+inline constexpr llvm::StringLiteral kAvgPoolBackwardCall =
+    "modelrt_avg_pool2d_backward";
+
+/// The prefixes of the convolution and of the pooling entry points.
+inline constexpr llvm::StringLiteral kConvCallPrefix = "modelrt_conv2d_";
+inline constexpr llvm::StringLiteral kMaxPoolCallPrefix = "modelrt_max_pool2d_";
+inline constexpr llvm::StringLiteral kAvgPoolCallPrefix = "modelrt_avg_pool2d_";
+
+/// A convolution's sizes, after its three pointers: input N x C x H x W,
+/// weight O x C x KH x KW, output N x O x OH x OW, then the window.
+enum ConvCallSize : unsigned {
+  ConvN, ConvC, ConvH, ConvW, ConvO, ConvKH, ConvKW, ConvOH, ConvOW,
+  ConvStrideH, ConvStrideW, ConvPadH, ConvPadW, ConvDilH, ConvDilW,
+  ConvNumSizes
+};
+
+/// A pooling op's sizes, after its two or three pointers: input
+/// N x C x H x W, output N x C x OH x OW, then the window.
+enum PoolCallSize : unsigned {
+  PoolN, PoolC, PoolH, PoolW, PoolOH, PoolOW, PoolKH, PoolKW,
+  PoolStrideH, PoolStrideW, PoolPadH, PoolPadW,
+  PoolNumSizes
+};
+
+} // namespace modelc
+
+#endif // MODELC_TRANSFORMS_CPU_RUNTIMECALLS_H

@@ -1,0 +1,153 @@
+//===- ExpandLibraryOps.cpp - mdl library ops -> im2col + GEMM ------------===//
+//
+// Implements the `modelc-expand-library-ops` pass, for targets that do not
+// call the runtime's library (the GPU pipeline; the CPU pipeline with
+// `library-ops=false`): each mdl library op on tensors becomes linalg. The
+// convolutions become the im2col / col2im builders of Im2Col.h around one
+// rank-2 GEMM, which the pipelines' product rewrites (cblas_sgemm, cuBLAS)
+// then pick up:
+//   lib_conv2d:             Y[O, N*OH*OW] = W[O, C*KH*KW] @ cols;
+//   lib_conv2d_grad_input:  dCols = W^T @ dY[O, N*OH*OW], then col2im;
+//   lib_conv2d_grad_weight: dW[O, C*KH*KW] = dY[O, N*OH*OW] @ cols^T;
+// pooling and its adjoints become the window generics of PoolBuilders.h.
+// The op's destination is not needed (a fresh tensor is built). An op
+// already on memrefs cannot be expanded and is reported.
+//
+//===----------------------------------------------------------------------===//
+#include "Im2Col.h"
+#include "PoolBuilders.h"
+
+#include "llvm/ADT/TypeSwitch.h"
+
+namespace modelc {
+#define GEN_PASS_DEF_EXPANDLIBRARYOPS
+#include "modelc/Conversion/Passes.h.inc"
+} // namespace modelc
+
+using namespace mlir;
+using namespace mlir::mdl;
+using namespace modelc::lowering;
+
+namespace {
+
+/// The geometry of a library convolution whose input, weight and output
+/// types are `x`, `w` and `y` (the verifier guarantees it exists).
+template <typename LibOp>
+ConvGeometry geometryOf(LibOp op, Type x, Type w, Type y) {
+  ConvGeometry geom;
+  (void)convGeometry(cast<RankedTensorType>(x), cast<RankedTensorType>(w),
+                     cast<RankedTensorType>(y), op.getStride(),
+                     op.getPadding(), op.getDilation(), geom);
+  return geom;
+}
+
+/// A zero-filled [rows, cols] accumulator; a dynamic `cols` is read from
+/// dimension 1 of `like`.
+Value zeroMatrix(OpBuilder &b, Location loc, int64_t rows, int64_t cols,
+                 Value like) {
+  auto type = RankedTensorType::get({rows, cols}, b.getF32Type());
+  SmallVector<Value> sizes;
+  if (ShapedType::isDynamic(cols))
+    sizes.push_back(tensor::DimOp::create(b, loc, like, 1));
+  return filledTensor(b, loc, type, sizes, scalarConstant(b, loc,
+                                                          b.getF32Type(), 0));
+}
+
+Value expand(OpBuilder &b, LibConv2DOp op) {
+  Location loc = op.getLoc();
+  auto type = cast<RankedTensorType>(op.getResult().getType());
+  ConvGeometry geom = geometryOf(op, op.getInput().getType(),
+                                 op.getWeight().getType(), type);
+  Value cols = im2colColumns(b, loc, op.getInput(), geom);
+  Value acc = zeroMatrix(b, loc, geom.outChannels, ShapedType::kDynamic, cols);
+  Value product =
+      gemm(b, loc, weightMatrix(b, loc, op.getWeight()), false, cols, false,
+           acc);
+  return fromChannelMajor(b, loc, product, type, op.getInput(), Value());
+}
+
+Value expand(OpBuilder &b, LibConv2DGradInputOp op) {
+  Location loc = op.getLoc();
+  auto type = cast<RankedTensorType>(op.getResult().getType());
+  ConvGeometry geom = geometryOf(op, type, op.getWeight().getType(),
+                                 op.getGrad().getType());
+  Value dy = channelMajor(b, loc, op.getGrad());
+  Value acc = zeroMatrix(b, loc, geom.channels * geom.kh * geom.kw,
+                         ShapedType::kDynamic, dy);
+  Value cols =
+      gemm(b, loc, weightMatrix(b, loc, op.getWeight()), true, dy, false, acc);
+  return col2im(b, loc, cols, type, op.getGrad(), geom);
+}
+
+Value expand(OpBuilder &b, LibConv2DGradWeightOp op) {
+  Location loc = op.getLoc();
+  auto type = cast<RankedTensorType>(op.getResult().getType());
+  ConvGeometry geom = geometryOf(op, op.getInput().getType(), type,
+                                 op.getGrad().getType());
+  Value cols = im2colColumns(b, loc, op.getInput(), geom);
+  Value dy = channelMajor(b, loc, op.getGrad());
+  Value acc = zeroMatrix(b, loc, geom.outChannels,
+                         geom.channels * geom.kh * geom.kw, Value());
+  Value dw = gemm(b, loc, dy, false, cols, true, acc);
+  return weightFromMatrix(b, loc, dw, type);
+}
+
+/// The pooling window of the library op `op`.
+template <typename LibOp>
+PoolWindow windowOf(LibOp op) {
+  return {op.getKernel(), op.getStride(), op.getPadding()};
+}
+
+Value expand(OpBuilder &b, LibMaxPool2DOp op) {
+  return buildMaxPool(b, op.getLoc(), op.getInput(),
+                      cast<RankedTensorType>(op.getResult().getType()),
+                      windowOf(op));
+}
+
+Value expand(OpBuilder &b, LibAvgPool2DOp op) {
+  return buildAvgPool(b, op.getLoc(), op.getInput(),
+                      cast<RankedTensorType>(op.getResult().getType()),
+                      windowOf(op));
+}
+
+Value expand(OpBuilder &b, LibMaxPool2DGradOp op) {
+  return buildMaxPoolGrad(b, op.getLoc(), op.getGrad(), op.getInput(),
+                          cast<RankedTensorType>(op.getResult().getType()),
+                          windowOf(op));
+}
+
+Value expand(OpBuilder &b, LibAvgPool2DGradOp op) {
+  return buildAvgPoolGrad(b, op.getLoc(), op.getGrad(),
+                          cast<RankedTensorType>(op.getResult().getType()),
+                          windowOf(op));
+}
+
+struct ExpandLibraryOpsPass
+    : modelc::impl::ExpandLibraryOpsBase<ExpandLibraryOpsPass> {
+  void runOnOperation() override {
+    SmallVector<Operation *> ops;
+    getOperation().walk([&](Operation *op) {
+      if (isa<LibConv2DOp, LibConv2DGradInputOp, LibConv2DGradWeightOp,
+              LibMaxPool2DOp, LibAvgPool2DOp, LibMaxPool2DGradOp,
+              LibAvgPool2DGradOp>(op))
+        ops.push_back(op);
+    });
+    for (Operation *op : ops) {
+      if (op->getNumResults() == 0) {
+        op->emitOpError("works on memrefs and cannot be expanded; expand "
+                        "library ops before bufferization");
+        return signalPassFailure();
+      }
+      OpBuilder b(op);
+      Value expanded =
+          TypeSwitch<Operation *, Value>(op)
+              .Case<LibConv2DOp, LibConv2DGradInputOp, LibConv2DGradWeightOp,
+                    LibMaxPool2DOp, LibAvgPool2DOp, LibMaxPool2DGradOp,
+                    LibAvgPool2DGradOp>([&](auto lib) { return expand(b, lib); });
+      op->getResult(0).replaceAllUsesWith(expanded);
+      op->erase();
+    }
+  }
+};
+
+} // namespace

@@ -1,0 +1,69 @@
+//===- LibraryOps.h - Convolutions and pooling as mdl library ops -*- C++ -*-===//
+//
+// When convert-mdl-to-linalg emits the destination-style library ops
+// (MDLLibraryOps.td), and their builders: an f32 groups == 1 convolution
+// and its two adjoints, and f32 max/average pooling and their adjoints,
+// each with every size but the batch static. The CPU pipeline calls the
+// runtime for each; other targets expand them (modelc-expand-library-ops,
+// ExpandLibraryOps.cpp).
+//
+//===----------------------------------------------------------------------===//
+#ifndef MODELC_LIB_CONVERSION_MDLTOLINALG_LIBRARYOPS_H
+#define MODELC_LIB_CONVERSION_MDLTOLINALG_LIBRARYOPS_H
+
+#include "Common.h"
+
+namespace modelc::lowering {
+
+/// Whether a convolution with these NCHW `input`, OIHW `weight` and NCHW
+/// `output` types and `groups` becomes a library op: f32, groups == 1, and
+/// every size but the batch static.
+bool libraryConvApplies(mlir::RankedTensorType input,
+                        mlir::RankedTensorType weight,
+                        mlir::RankedTensorType output, int64_t groups);
+
+/// Whether a pooling op (or its gradient) over the NCHW `input` with the
+/// NCHW `output` becomes a library op: f32 and every size but the batch
+/// static.
+bool libraryPoolApplies(mlir::RankedTensorType input,
+                        mlir::RankedTensorType output);
+
+/// A fresh tensor of `type` to write into, its dynamic batch read from
+/// `batchOf` (null when `type` is static).
+mlir::Value libraryDestination(mlir::OpBuilder &b, mlir::Location loc,
+                               mlir::RankedTensorType type,
+                               mlir::Value batchOf);
+
+/// `LibOp lhs, rhs` into a fresh tensor of `type` (its dynamic batch read
+/// from `batchOf`, null when `type` is static) with the window attributes.
+template <typename LibOp>
+mlir::Value buildLibraryConv(mlir::OpBuilder &b, mlir::Location loc,
+                             mlir::RankedTensorType type, mlir::Value lhs,
+                             mlir::Value rhs, mlir::Value batchOf,
+                             llvm::ArrayRef<int64_t> stride,
+                             llvm::ArrayRef<int64_t> padding,
+                             llvm::ArrayRef<int64_t> dilation) {
+  mlir::Value init = libraryDestination(b, loc, type, batchOf);
+  return LibOp::create(b, loc, type, lhs, rhs, init, stride, padding,
+                       dilation)
+      .getResult();
+}
+
+/// `LibOp inputs...` into a fresh tensor of `type` (its batch read from the
+/// first input) with the pooling window `kernel`, `stride`, `padding`.
+template <typename LibOp, typename... Inputs>
+mlir::Value buildLibraryPool(mlir::OpBuilder &b, mlir::Location loc,
+                             mlir::RankedTensorType type,
+                             llvm::ArrayRef<int64_t> kernel,
+                             llvm::ArrayRef<int64_t> stride,
+                             llvm::ArrayRef<int64_t> padding,
+                             mlir::Value first, Inputs... rest) {
+  mlir::Value init = libraryDestination(b, loc, type, first);
+  return LibOp::create(b, loc, type, first, rest..., init, kernel, stride,
+                       padding)
+      .getResult();
+}
+
+} // namespace modelc::lowering
+
+#endif // MODELC_LIB_CONVERSION_MDLTOLINALG_LIBRARYOPS_H

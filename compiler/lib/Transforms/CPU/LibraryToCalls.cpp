@@ -1,0 +1,196 @@
+//===- LibraryToCalls.cpp - mdl library ops on memrefs -> runtime calls ---===//
+//
+// Implements the `modelc-library-to-calls` pass: after bufferization, every
+// mdl library op (MDLLibraryOps.td) becomes one call of the runtime's entry
+// point for it (RuntimeCalls.h), with the element pointers of its operands
+// (the destination last) and its sizes as i64 (static ones as constants,
+// the batch read with memref.dim):
+//   lib_conv2d              -> modelrt_conv2d_forward(x, w, y, ...)
+//   lib_conv2d_grad_input   -> modelrt_conv2d_backward_data(dy, w, dx, ...)
+//   lib_conv2d_grad_weight  -> modelrt_conv2d_backward_weights(x, dy, dw, ...)
+//   lib_max_pool2d          -> modelrt_max_pool2d_forward(x, y, ...)
+//   lib_max_pool2d_grad     -> modelrt_max_pool2d_backward(dy, x, dx, ...)
+//   lib_avg_pool2d          -> modelrt_avg_pool2d_forward(x, y, ...)
+//   lib_avg_pool2d_grad     -> modelrt_avg_pool2d_backward(dy, dx, ...)
+// The runtime wants dense row-major buffers: an operand with another layout
+// is first copied into a fresh buffer (and the destination copied back). An
+// op still on tensors is reported: the pass runs after bufferization.
+//
+//===----------------------------------------------------------------------===//
+#include "modelc/Transforms/CPU/Passes.h"
+#include "modelc/Transforms/CPU/RuntimeCalls.h"
+#include "modelc/Transforms/Linalg/LibraryCalls.h"
+
+#include "mdl/MDLOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+
+namespace modelc {
+#define GEN_PASS_DEF_LIBRARYTOCALLSPASS
+#include "modelc/Transforms/CPU/Passes.h.inc"
+
+namespace {
+
+/// One library op as the runtime sees it: the entry point, and which
+/// operand has the input's shape (NCHW), the weight's (convolutions only,
+/// else null) and the output's.
+struct RuntimeCall {
+  StringRef callee;
+  Value input, weight, output;
+};
+
+/// The call of a convolution: operands (a, b, init).
+RuntimeCall convCall(StringRef callee, Operation *op, unsigned input,
+                     unsigned weight, unsigned output) {
+  return {callee, op->getOperand(input), op->getOperand(weight),
+          op->getOperand(output)};
+}
+
+/// The call of a pooling op whose input- and output-shaped operands are
+/// `input` and `output`.
+RuntimeCall poolCall(StringRef callee, Operation *op, unsigned input,
+                     unsigned output) {
+  return {callee, op->getOperand(input), Value(), op->getOperand(output)};
+}
+
+/// The runtime call of the library op `op`; the callee is empty for any
+/// other op.
+RuntimeCall describe(Operation *op) {
+  return TypeSwitch<Operation *, RuntimeCall>(op)
+      .Case([&](mdl::LibConv2DOp) {
+        return convCall(kConvForwardCall, op, 0, 1, 2);
+      })
+      .Case([&](mdl::LibConv2DGradInputOp) {
+        return convCall(kConvBackwardDataCall, op, 2, 1, 0);
+      })
+      .Case([&](mdl::LibConv2DGradWeightOp) {
+        return convCall(kConvBackwardWeightsCall, op, 0, 2, 1);
+      })
+      .Case([&](mdl::LibMaxPool2DOp) {
+        return poolCall(kMaxPoolForwardCall, op, 0, 1);
+      })
+      .Case([&](mdl::LibMaxPool2DGradOp) {
+        return poolCall(kMaxPoolBackwardCall, op, 1, 0);
+      })
+      .Case([&](mdl::LibAvgPool2DOp) {
+        return poolCall(kAvgPoolForwardCall, op, 0, 1);
+      })
+      .Case([&](mdl::LibAvgPool2DGradOp) {
+        return poolCall(kAvgPoolBackwardCall, op, 1, 0);
+      })
+      .Default([](Operation *) { return RuntimeCall(); });
+}
+
+/// The runtime's signature for `op`: one pointer per operand, then the
+/// sizes as i64.
+FunctionType callType(MLIRContext *ctx, Operation *op, const RuntimeCall &c) {
+  SmallVector<Type> args(op->getNumOperands(), LLVM::LLVMPointerType::get(ctx));
+  args.append(c.weight ? ConvNumSizes : PoolNumSizes, IntegerType::get(ctx, 64));
+  return FunctionType::get(ctx, args, {});
+}
+
+/// `buffer` itself when its layout is the identity, else a fresh dense copy
+/// (`copyIn`: of its contents; otherwise uninitialised).
+Value denseBuffer(OpBuilder &b, Location loc, Value buffer, bool copyIn) {
+  auto type = cast<MemRefType>(buffer.getType());
+  if (type.getLayout().isIdentity())
+    return buffer;
+  auto dense = MemRefType::get(type.getShape(), type.getElementType());
+  SmallVector<Value> sizes;
+  for (int64_t i = 0; i < type.getRank(); ++i)
+    if (type.isDynamicDim(i))
+      sizes.push_back(memref::DimOp::create(b, loc, buffer, i));
+  Value copy = memref::AllocOp::create(b, loc, dense, sizes);
+  if (copyIn)
+    memref::CopyOp::create(b, loc, buffer, copy);
+  return copy;
+}
+
+/// Dimension `dim` of `memref` as an i64.
+Value dim64(OpBuilder &b, Location loc, Value memref, int64_t dim) {
+  Value size = memref::DimOp::create(b, loc, memref, dim);
+  return arith::IndexCastOp::create(b, loc, b.getI64Type(), size);
+}
+
+/// The call's sizes in ConvCallSize or PoolCallSize order, from the
+/// operands' shapes and the op's window attributes.
+SmallVector<Value> callSizes(OpBuilder &b, Location loc, Operation *op,
+                             const RuntimeCall &c) {
+  SmallVector<Value> sizes;
+  for (int64_t d = 0; d < 4; ++d)
+    sizes.push_back(dim64(b, loc, c.input, d));
+  if (c.weight) {
+    for (int64_t d : {0, 2, 3})
+      sizes.push_back(dim64(b, loc, c.weight, d));
+  }
+  for (int64_t d : {2, 3})
+    sizes.push_back(dim64(b, loc, c.output, d));
+  SmallVector<StringRef> window = {"stride", "padding", "dilation"};
+  if (!c.weight)
+    window = {"kernel", "stride", "padding"};
+  for (StringRef attr : window)
+    for (int64_t v : cast<DenseI64ArrayAttr>(op->getAttr(attr)).asArrayRef())
+      sizes.push_back(arith::ConstantIntOp::create(b, loc, b.getI64Type(), v));
+  return sizes;
+}
+
+/// Replaces the library op `op` (on memrefs) by its runtime call `c`. The
+/// dense copies it makes are freed after the call (the deallocation
+/// pipeline has run by then).
+void rewriteToCall(Operation *op, const RuntimeCall &c) {
+  OpBuilder b(op);
+  Location loc = op->getLoc();
+  unsigned last = op->getNumOperands() - 1;
+  SmallVector<Value> args, dense;
+  for (unsigned i = 0; i <= last; ++i) {
+    Value buffer = op->getOperand(i);
+    dense.push_back(denseBuffer(b, loc, buffer, /*copyIn=*/i < last));
+    args.push_back(elementPointer(b, loc, dense.back()));
+  }
+  args.append(callSizes(b, loc, op, c));
+  func::CallOp::create(b, loc, c.callee, TypeRange{}, args);
+  if (dense.back() != op->getOperand(last))
+    memref::CopyOp::create(b, loc, dense.back(), op->getOperand(last));
+  for (unsigned i = 0; i <= last; ++i)
+    if (dense[i] != op->getOperand(i))
+      memref::DeallocOp::create(b, loc, dense[i]);
+  op->erase();
+}
+
+struct LibraryToCallsPass
+    : impl::LibraryToCallsPassBase<LibraryToCallsPass> {
+  void runOnOperation() final {
+    SmallVector<std::pair<Operation *, RuntimeCall>> work;
+    WalkResult walk = getOperation().walk([&](Operation *op) {
+      RuntimeCall c = describe(op);
+      if (c.callee.empty())
+        return WalkResult::advance();
+      if (op->getNumResults() != 0) {
+        op->emitOpError("is still on tensors: library calls are made after "
+                        "bufferization");
+        return WalkResult::interrupt();
+      }
+      work.emplace_back(op, c);
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      return signalPassFailure();
+    for (auto &[op, c] : work)
+      if (failed(declareLibraryFunction(getOperation(), c.callee,
+                                        callType(&getContext(), op, c),
+                                        "the runtime's")))
+        return signalPassFailure();
+    for (auto &[op, c] : work)
+      rewriteToCall(op, c);
+  }
+};
+
+} // namespace
+
+} // namespace modelc

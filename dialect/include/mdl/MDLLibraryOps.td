@@ -1,0 +1,138 @@
+//===- MDLLibraryOps.td - Destination-style ops a library computes -*- tablegen -*-===//
+//
+// The ops convert-mdl-to-linalg emits for work that a library does better
+// than generated loops: an f32 groups = 1 2-D convolution and its two
+// adjoints, and f32 max and average pooling and their adjoints, with static
+// channel and spatial sizes (the batch may be dynamic). Unlike the rest of
+// mdl they are in destination-passing style: their last operand `init` is
+// the destination, which they write whole and never read; on tensors they
+// return it, after bufferization they work on memrefs and return nothing.
+// The CPU pipeline turns each into a call of the runtime
+// (modelc-library-to-calls); a target without the library expands them into
+// linalg first (modelc-expand-library-ops: im2col and one GEMM for the
+// convolutions, the generic window loops for pooling).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MDL_LIBRARY_OPS_TD
+#define MDL_LIBRARY_OPS_TD
+
+include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.td"
+include "mlir/Interfaces/DestinationStyleOpInterface.td"
+
+/// A rank-4 f32 tensor or memref.
+def MDL_LibraryOperand : AnyTypeOf<[TensorRankOf<[F32], [4]>,
+                                    MemRefRankOf<[F32], [4]>]>;
+
+/// The traits and interfaces of every library op: destination style (the
+/// last operand), memory effects on memrefs, bufferization in place.
+class MDL_LibraryOp<string mnemonic> : MDL_Op<mnemonic, [
+    DestinationStyleOpInterface,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    DeclareOpInterfaceMethods<BufferizableOpInterface,
+        ["bufferizesToMemoryRead", "bufferizesToMemoryWrite",
+         "getAliasingValues", "bufferize"]>]> {
+  let results = (outs Optional<RankedTensorOf<[F32]>>:$result);
+  let assemblyFormat = [{
+    operands attr-dict `:` type(operands) (`->` type($result)^)?
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::MutableOperandRange getDpsInitsMutable() {
+      return getInitMutable();
+    }
+  }];
+}
+
+/// Shared definition of the three convolution ops: two operands (named per
+/// op below) and the destination `init`; the convolution's stride,
+/// symmetric padding and dilation (two entries each).
+class MDL_LibraryConvOp<string mnemonic, string what, dag inputs,
+                        string operandsDoc>
+    : MDL_LibraryOp<mnemonic> {
+  let summary = "2-D convolution " # what # " (NCHW, OIHW), for a library";
+  let description = [{
+    Operands: }] # operandsDoc # [{ Only the batch may be dynamic; the
+    output size follows `mdl.conv2d`'s rule. `init` is overwritten, never
+    read.
+
+    ```mlir
+    %y = mdl.lib_conv2d %x, %w, %init {padding = array<i64: 1, 1>}
+        : tensor<?x1x28x28xf32>, tensor<32x1x3x3xf32>, tensor<?x32x28x28xf32>
+        -> tensor<?x32x28x28xf32>
+    mdl.lib_conv2d %xb, %wb, %yb {padding = array<i64: 1, 1>}
+        : memref<?x1x28x28xf32>, memref<32x1x3x3xf32>, memref<?x32x28x28xf32>
+    ```
+  }];
+  let arguments = !con(inputs, (ins
+      MDL_LibraryOperand:$init,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$stride,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0}">:$padding,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilation));
+}
+
+def MDL_LibConv2DOp : MDL_LibraryConvOp<"lib_conv2d", "forward",
+    (ins MDL_LibraryOperand:$input, MDL_LibraryOperand:$weight),
+    [{`input` (`NxCxHxW`), `weight` (`OxCxKHxKW`), `init` the output
+    (`NxOxOHxOW`).}]>;
+
+def MDL_LibConv2DGradInputOp : MDL_LibraryConvOp<"lib_conv2d_grad_input",
+    "input gradient",
+    (ins MDL_LibraryOperand:$grad, MDL_LibraryOperand:$weight),
+    [{`grad` (the output's gradient, `NxOxOHxOW`), `weight` (`OxCxKHxKW`),
+    `init` the input's gradient (`NxCxHxW`), as `mdl.conv2d_grad_input`.}]>;
+
+def MDL_LibConv2DGradWeightOp : MDL_LibraryConvOp<"lib_conv2d_grad_weight",
+    "weight gradient",
+    (ins MDL_LibraryOperand:$input, MDL_LibraryOperand:$grad),
+    [{`input` (`NxCxHxW`), `grad` (the output's gradient, `NxOxOHxOW`),
+    `init` the weight's gradient (`OxCxKHxKW`), as
+    `mdl.conv2d_grad_weight`.}]>;
+
+/// Shared definition of the four pooling ops: their operands (named per op
+/// below) and the destination `init`; the window's kernel, stride and
+/// symmetric padding (two entries each; padding at most half the kernel).
+class MDL_LibraryPoolOp<string mnemonic, string what, dag inputs,
+                        string operandsDoc>
+    : MDL_LibraryOp<mnemonic> {
+  let summary = "2-D " # what # " (NCHW), for a library";
+  let description = [{
+    Operands: }] # operandsDoc # [{ Only the batch may be dynamic; the
+    window and the output size follow `mdl.max_pool2d`'s rules, and so do
+    the values (max: the first maximum in row-major window order, a NaN
+    counting as the maximum, padding never; average: divided by the full
+    kernel area). `init` is overwritten, never read.
+
+    ```mlir
+    %y = mdl.lib_max_pool2d %x, %init {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>}
+        : tensor<?x32x28x28xf32>, tensor<?x32x14x14xf32> -> tensor<?x32x14x14xf32>
+    ```
+  }];
+  let arguments = !con(inputs, (ins
+      MDL_LibraryOperand:$init, DenseI64ArrayAttr:$kernel,
+      DenseI64ArrayAttr:$stride,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0}">:$padding));
+}
+
+def MDL_LibMaxPool2DOp : MDL_LibraryPoolOp<"lib_max_pool2d", "max pooling",
+    (ins MDL_LibraryOperand:$input),
+    [{`input` (`NxCxHxW`), `init` the output (`NxCxOHxOW`).}]>;
+
+def MDL_LibAvgPool2DOp : MDL_LibraryPoolOp<"lib_avg_pool2d",
+    "average pooling", (ins MDL_LibraryOperand:$input),
+    [{`input` (`NxCxHxW`), `init` the output (`NxCxOHxOW`).}]>;
+
+def MDL_LibMaxPool2DGradOp : MDL_LibraryPoolOp<"lib_max_pool2d_grad",
+    "max pooling's input gradient",
+    (ins MDL_LibraryOperand:$grad, MDL_LibraryOperand:$input),
+    [{`grad` (the output's gradient, `NxCxOHxOW`), `input` (the forward
+    input, `NxCxHxW`), `init` the input's gradient (`NxCxHxW`), as
+    `mdl.max_pool2d_grad`.}]>;
+
+def MDL_LibAvgPool2DGradOp : MDL_LibraryPoolOp<"lib_avg_pool2d_grad",
+    "average pooling's input gradient", (ins MDL_LibraryOperand:$grad),
+    [{`grad` (the output's gradient, `NxCxOHxOW`), `init` the input's
+    gradient (`NxCxHxW`, which gives the input's shape), as
+    `mdl.avg_pool2d_grad`.}]>;
+
+#endif // MDL_LIBRARY_OPS_TD

@@ -1,0 +1,68 @@
+//===- Conv.h - 2-D convolutions and their adjoints for compiled models ----===//
+//
+// Declares the three C functions compiled models call for every 2-D
+// convolution (NCHW activations, OIHW weights, f32, contiguous, one group)
+// and its two adjoints, and what the user is told about them. Padding is
+// `padH`/`padW` zeros on each side, dilation `dilH`/`dilW` (1 = none), and
+// the caller passes the output size, OH = (H + 2 padH - dilH (KH-1) - 1) /
+// strideH + 1 (floor), OW likewise, both at least 1. No bias.
+//
+// The path follows the library cblas_sgemm forwards to (Blas.h):
+//   - oneDNN: its convolution primitives (ConvOneDnn.cpp), with the layouts
+//     and kernels oneDNN chooses for the CPU's features (capped by
+//     MODELRT_CPU_ISA), made once per shape and thread count and reused;
+//     a convolution of at least 1M multiply-adds runs on every core
+//     (OpenMP threads), a smaller one on one, unless OMP_NUM_THREADS is set;
+//   - OpenBLAS, or a shape oneDNN refuses: per image, im2col + cblas_sgemm
+//     (forward, weights) or cblas_sgemm + col2im (data).
+// Either path gives the same bits for the same inputs and thread count.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MODELRT_CORE_CONV_H
+#define MODELRT_CORE_CONV_H
+
+#include <cstdint>
+#include <string>
+
+namespace modelrt {
+
+/// What the convolutions run on: "oneDNN 2.6.3 primitives: jit:avx512_core,
+/// x64:gemm:jit" (the implementations of the primitives made so far; none
+/// before the first), "im2col + sgemm (OpenBLAS)", and the shapes that fell
+/// back from oneDNN, if any. Empty before a BLAS library is opened (this
+/// opens none).
+std::string convolutionKernels();
+
+/// True once any of the three functions below has been called.
+bool convolutionsRan();
+
+} // namespace modelrt
+
+extern "C" {
+/// y[N,O,OH,OW] = conv(x[N,C,H,W], w[O,C,KH,KW]); y is overwritten. Like
+/// cblas_sgemm, prints loadBlas()'s error and aborts when no library can be
+/// opened; nothing else aborts.
+void modelrt_conv2d_forward(const float *x, const float *w, float *y, int64_t n, int64_t c,
+                            int64_t h, int64_t w_, int64_t o, int64_t kh, int64_t kw, int64_t oh,
+                            int64_t ow, int64_t strideH, int64_t strideW, int64_t padH,
+                            int64_t padW, int64_t dilH, int64_t dilW);
+
+/// dx[N,C,H,W] = the gradient of that convolution with respect to x, from
+/// dy[N,O,OH,OW] and w; dx is overwritten. Aborts as the forward one.
+void modelrt_conv2d_backward_data(const float *dy, const float *w, float *dx, int64_t n,
+                                  int64_t c, int64_t h, int64_t w_, int64_t o, int64_t kh,
+                                  int64_t kw, int64_t oh, int64_t ow, int64_t strideH,
+                                  int64_t strideW, int64_t padH, int64_t padW, int64_t dilH,
+                                  int64_t dilW);
+
+/// dw[O,C,KH,KW] = the gradient with respect to w, from x[N,C,H,W] and
+/// dy[N,O,OH,OW], summed over the images; dw is overwritten (zeros when N
+/// is 0). Aborts as the forward one.
+void modelrt_conv2d_backward_weights(const float *x, const float *dy, float *dw, int64_t n,
+                                     int64_t c, int64_t h, int64_t w_, int64_t o, int64_t kh,
+                                     int64_t kw, int64_t oh, int64_t ow, int64_t strideH,
+                                     int64_t strideW, int64_t padH, int64_t padW, int64_t dilH,
+                                     int64_t dilW);
+}
+
+#endif // MODELRT_CORE_CONV_H

@@ -1,0 +1,60 @@
+//===- ConvBackends.h - The two paths behind the convolution functions -----===//
+//
+// Declares, for Conv.cpp (and the tests), a convolution's kind and sizes,
+// the oneDNN path (ConvOneDnn.cpp: primitives cached per kind, shape and
+// thread count) and the im2col + sgemm path (Conv.cpp).
+//
+// The two operands and the result of each kind, in the order of the C
+// functions of Conv.h:
+//   Forward:         (x, w)  -> y
+//   BackwardData:    (dy, w) -> dx
+//   BackwardWeights: (x, dy) -> dw
+//
+//===----------------------------------------------------------------------===//
+#ifndef MODELRT_LIB_CORE_CONVBACKENDS_H
+#define MODELRT_LIB_CORE_CONVBACKENDS_H
+
+#include <cstdint>
+#include <string>
+
+namespace modelrt {
+
+/// The three functions of Conv.h.
+enum class ConvKind { Forward, BackwardData, BackwardWeights };
+
+/// The sizes the C functions take, in their order.
+struct ConvShape {
+  int64_t n, c, h, w, o, kh, kw, oh, ow, strideH, strideW, padH, padW, dilH, dilW;
+};
+
+/// N*O*OH*OW*C*KH*KW: the multiply-adds of each kind.
+double convolutionMacs(const ConvShape &s);
+
+/// Runs \p kind by oneDNN primitives with \p threads OpenMP threads (0: the
+/// calling thread's current count), making them first if this kind, shape
+/// and count are new. Returns false, having written nothing that counts,
+/// when oneDNN has no convolutions or refused the shape (then the caller
+/// runs im2colConvolution). Needs N >= 1.
+bool oneDnnConvolution(ConvKind kind, const ConvShape &s, int threads, const float *a,
+                       const float *b, float *out);
+
+/// The distinct implementations of the primitives made so far, in the
+/// order first made ("jit:avx512_core, x64:gemm:jit"); empty before any.
+std::string oneDnnConvolutionImpls();
+
+/// How many shapes oneDNN refused so far.
+int64_t oneDnnRefusedShapes();
+
+/// For tests: makes the oneDNN path treat shapes for which \p refuse
+/// returns true as refused, as when oneDNN fails to make a primitive (for
+/// shapes not yet cached; null: none).
+void setOneDnnConvRefusalForTesting(bool (*refuse)(const ConvShape &));
+
+/// Runs \p kind per image as im2col + cblas_sgemm (forward, weights, the
+/// latter accumulating over images) or cblas_sgemm + col2im (data).
+void im2colConvolution(ConvKind kind, const ConvShape &s, const float *a, const float *b,
+                       float *out);
+
+} // namespace modelrt
+
+#endif // MODELRT_LIB_CORE_CONVBACKENDS_H

@@ -1,0 +1,374 @@
+//===- ConvOneDnn.cpp - Convolutions by oneDNN primitives ------------------===//
+//
+// Implements the oneDNN path of ConvBackends.h on the library OneDnn.h opens
+// (its instruction set capped at the runtime's level). oneDNN chooses the
+// layouts of every tensor (format `any`, forward_training) and the kernels;
+// the caller's plain NCHW / OIHW buffers are reordered into and out of
+// buffers owned by the cache entry when its layouts differ. One entry per
+// kind, the 15 sizes and the thread count holds the primitive, its
+// scratchpad, the operands' memories and reorders and a stream: made once
+// (with the thread count already set, as oneDNN's kernels plan their split
+// when made), then each call sets the data handles and executes. A mutex
+// guards the cache, another each entry. A shape that oneDNN refuses at any
+// step is remembered as refused, and runs as im2col + sgemm (Conv.cpp).
+//
+// oneDNN's dilation is the runtime's minus one; its right padding is chosen
+// so that its output size is the caller's OH x OW (negative when the floor
+// of the size formula drops input rows or columns, which oneDNN accepts
+// down to 1 - stride).
+//
+//===----------------------------------------------------------------------===//
+#include "ConvBackends.h"
+#include "OneDnn.h"
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace modelrt {
+namespace {
+
+/// The three tensors of a convolution: image (NCHW), weights (OIHW) and
+/// output (NCHW).
+enum Tensor { Image, Weights, Output };
+
+/// What one kind reads and writes: two inputs, then the result.
+struct KindSpec {
+  dnnl_query_t query[3];
+  int arg[3];
+  Tensor tensor[3];
+};
+
+const KindSpec &specOf(ConvKind kind) {
+  static const KindSpec specs[3] = {
+      {{dnnl_query_src_md, dnnl_query_weights_md, dnnl_query_dst_md},
+       {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_DST},
+       {Image, Weights, Output}},
+      {{dnnl_query_diff_dst_md, dnnl_query_weights_md, dnnl_query_diff_src_md},
+       {DNNL_ARG_DIFF_DST, DNNL_ARG_WEIGHTS, DNNL_ARG_DIFF_SRC},
+       {Output, Weights, Image}},
+      {{dnnl_query_src_md, dnnl_query_diff_dst_md, dnnl_query_diff_weights_md},
+       {DNNL_ARG_SRC, DNNL_ARG_DIFF_DST, DNNL_ARG_DIFF_WEIGHTS},
+       {Image, Output, Weights}},
+  };
+  return specs[int(kind)];
+}
+
+/// One operand: the caller's buffer in its plain layout, and the
+/// primitive's own layout when that differs.
+struct Operand {
+  int arg = 0;                        ///< DNNL_ARG_*
+  dnnl_memory_t user = nullptr;       ///< the caller's buffer, set per call
+  dnnl_memory_t inner = nullptr;      ///< the primitive's layout; null: the user's
+  dnnl_primitive_t reorder = nullptr; ///< user -> inner (inputs), inner -> user (result)
+};
+
+/// One cached convolution: made once, then run per call.
+struct ConvPrimitive {
+  std::mutex running; ///< one call at a time: the operands' handles are shared
+  bool refused = false;
+  dnnl_primitive_t conv = nullptr;
+  dnnl_memory_t scratchpad = nullptr; ///< null when the primitive needs none
+  dnnl_stream_t stream = nullptr;
+  Operand operands[3]; ///< the two inputs, then the result
+};
+
+/// The kind, the 15 sizes and the thread count.
+using CacheKey = std::array<int64_t, 17>;
+
+/// Every convolution made so far, and what the user is told about them.
+struct ConvCache {
+  std::mutex lock;
+  dnnl_engine_t engine = nullptr;
+  bool engineFailed = false;
+  std::map<CacheKey, std::unique_ptr<ConvPrimitive>> entries;
+  std::vector<std::string> impls; ///< distinct, in the order first made
+  int64_t refused = 0;
+};
+
+ConvCache &cache() {
+  static ConvCache *c = new ConvCache(); // outlives static destructors
+  return *c;
+}
+
+/// The test hook of setOneDnnConvRefusalForTesting.
+std::atomic<bool (*)(const ConvShape &)> refusal{nullptr};
+
+/// The plain (nchw / oihw) and `any` descriptors of the three tensors.
+struct TensorDescs {
+  dnnl_memory_desc_t plain[3], any[3];
+};
+
+bool initDescs(const OneDnnConvApi &api, const ConvShape &s, TensorDescs &d) {
+  const dnnl_dims_t dims[3] = {
+      {s.n, s.c, s.h, s.w}, {s.o, s.c, s.kh, s.kw}, {s.n, s.o, s.oh, s.ow}};
+  for (int t = 0; t < 3; ++t) {
+    dnnl_format_tag_t tag = t == Weights ? dnnl_oihw : dnnl_nchw;
+    if (api.memoryDescInitByTag(&d.plain[t], 4, dims[t], dnnl_f32, tag) != dnnl_success ||
+        api.memoryDescInitByTag(&d.any[t], 4, dims[t], dnnl_f32, dnnl_format_tag_any) !=
+            dnnl_success)
+      return false;
+  }
+  return true;
+}
+
+/// The right padding that makes oneDNN's output size \p out for an input
+/// of \p in, a kernel of \p k dilated by \p dil, \p stride and left \p pad.
+int64_t rightPadding(int64_t in, int64_t k, int64_t dil, int64_t stride, int64_t pad,
+                     int64_t out) {
+  return (out - 1) * stride + (k - 1) * dil + 1 - in - pad;
+}
+
+/// The operation descriptor of \p kind.
+bool initConvDesc(const OneDnnConvApi &api, ConvKind kind, const ConvShape &s,
+                  const TensorDescs &d, dnnl_convolution_desc_t &cd) {
+  dnnl_dims_t strides = {s.strideH, s.strideW}, dilates = {s.dilH - 1, s.dilW - 1};
+  dnnl_dims_t padL = {s.padH, s.padW};
+  dnnl_dims_t padR = {rightPadding(s.h, s.kh, s.dilH, s.strideH, s.padH, s.oh),
+                      rightPadding(s.w, s.kw, s.dilW, s.strideW, s.padW, s.ow)};
+  const dnnl_memory_desc_t *x = &d.any[Image], *w = &d.any[Weights], *y = &d.any[Output];
+  dnnl_status_t rc = dnnl_unimplemented;
+  switch (kind) {
+  case ConvKind::Forward:
+    rc = api.forwardDescInit(&cd, dnnl_forward_training, dnnl_convolution_direct, x, w, nullptr,
+                             y, strides, dilates, padL, padR);
+    break;
+  case ConvKind::BackwardData:
+    rc = api.backwardDataDescInit(&cd, dnnl_convolution_direct, x, w, y, strides, dilates, padL,
+                                  padR);
+    break;
+  case ConvKind::BackwardWeights:
+    rc = api.backwardWeightsDescInit(&cd, dnnl_convolution_direct, x, w, nullptr, y, strides,
+                                     dilates, padL, padR);
+    break;
+  }
+  return rc == dnnl_success;
+}
+
+/// The primitive descriptor of \p kind (a backward one with the forward one
+/// as its hint), with the scratchpad provided by the entry; null when
+/// oneDNN refuses.
+dnnl_primitive_desc_t makePrimitiveDesc(const OneDnnConvApi &api, dnnl_engine_t engine,
+                                        ConvKind kind, const ConvShape &s,
+                                        const TensorDescs &d) {
+  dnnl_primitive_attr_t attr = nullptr;
+  if (api.attrCreate(&attr) != dnnl_success)
+    return nullptr;
+  dnnl_primitive_desc_t forward = nullptr, pd = nullptr;
+  dnnl_convolution_desc_t cd;
+  if (api.attrSetScratchpadMode(attr, dnnl_scratchpad_mode_user) == dnnl_success &&
+      initConvDesc(api, ConvKind::Forward, s, d, cd) &&
+      api.primitiveDescCreate(&forward, &cd, attr, engine, nullptr) == dnnl_success) {
+    if (kind == ConvKind::Forward)
+      std::swap(pd, forward);
+    else if (!initConvDesc(api, kind, s, d, cd) ||
+             api.primitiveDescCreate(&pd, &cd, attr, engine, forward) != dnnl_success)
+      pd = nullptr;
+  } else {
+    forward = nullptr;
+  }
+  if (forward)
+    api.primitiveDescDestroy(forward);
+  api.attrDestroy(attr);
+  return pd;
+}
+
+/// Makes \p op's memories and, when the primitive's layout \p inner differs
+/// from \p plain, the reorder towards it (an input) or from it (the result).
+bool makeOperand(const OneDnnConvApi &api, dnnl_engine_t engine, const dnnl_memory_desc_t &plain,
+                 const dnnl_memory_desc_t &inner, bool result, Operand &op) {
+  if (api.memoryCreate(&op.user, &plain, engine, DNNL_MEMORY_NONE) != dnnl_success) {
+    op.user = nullptr;
+    return false;
+  }
+  if (api.memoryDescEqual(&plain, &inner))
+    return true;
+  if (api.memoryCreate(&op.inner, &inner, engine, DNNL_MEMORY_ALLOCATE) != dnnl_success) {
+    op.inner = nullptr;
+    return false;
+  }
+  const dnnl_memory_desc_t *from = result ? &inner : &plain, *to = result ? &plain : &inner;
+  dnnl_primitive_desc_t pd = nullptr;
+  if (api.reorderDescCreate(&pd, from, engine, to, engine, nullptr) != dnnl_success)
+    return false;
+  if (api.primitiveCreate(&op.reorder, pd) != dnnl_success)
+    op.reorder = nullptr;
+  api.primitiveDescDestroy(pd);
+  return op.reorder != nullptr;
+}
+
+/// Makes the primitive's scratchpad, when it needs one.
+bool makeScratchpad(const OneDnnConvApi &api, dnnl_engine_t engine, dnnl_primitive_desc_t pd,
+                    ConvPrimitive &e) {
+  const dnnl_memory_desc_t *md = api.primitiveDescQueryMd(pd, dnnl_query_scratchpad_md, 0);
+  if (!md)
+    return false;
+  if (api.memoryDescGetSize(md) == 0)
+    return true;
+  if (api.memoryCreate(&e.scratchpad, md, engine, DNNL_MEMORY_ALLOCATE) != dnnl_success) {
+    e.scratchpad = nullptr;
+    return false;
+  }
+  return true;
+}
+
+/// Makes everything \p e runs; sets \p impl to the implementation oneDNN
+/// chose. False when oneDNN refuses any of it (\p e then holds what was made).
+bool makeEntry(const OneDnnConvApi &api, dnnl_engine_t engine, ConvKind kind,
+               const ConvShape &s, ConvPrimitive &e, std::string &impl) {
+  TensorDescs d;
+  if (!initDescs(api, s, d))
+    return false;
+  dnnl_primitive_desc_t pd = makePrimitiveDesc(api, engine, kind, s, d);
+  if (!pd)
+    return false;
+  const char *name = nullptr;
+  impl = api.primitiveDescQuery(pd, dnnl_query_impl_info_str, 0, &name) == dnnl_success && name
+             ? name
+             : "unknown";
+  bool ok = makeScratchpad(api, engine, pd, e);
+  if (ok && api.primitiveCreate(&e.conv, pd) != dnnl_success) {
+    e.conv = nullptr;
+    ok = false;
+  }
+  if (ok && api.streamCreate(&e.stream, engine, dnnl_stream_default_flags) != dnnl_success) {
+    e.stream = nullptr;
+    ok = false;
+  }
+  const KindSpec &spec = specOf(kind);
+  for (int i = 0; ok && i < 3; ++i) {
+    const dnnl_memory_desc_t *inner = api.primitiveDescQueryMd(pd, spec.query[i], 0);
+    e.operands[i].arg = spec.arg[i];
+    ok = inner && makeOperand(api, engine, d.plain[spec.tensor[i]], *inner, i == 2,
+                              e.operands[i]);
+  }
+  api.primitiveDescDestroy(pd);
+  return ok;
+}
+
+/// Destroys whatever \p e holds (after a refusal).
+void destroyEntry(const OneDnnConvApi &api, ConvPrimitive &e) {
+  for (Operand &op : e.operands) {
+    if (op.reorder)
+      api.primitiveDestroy(op.reorder);
+    for (dnnl_memory_t m : {op.inner, op.user})
+      if (m)
+        api.memoryDestroy(m);
+    op = Operand();
+  }
+  if (e.conv)
+    api.primitiveDestroy(e.conv);
+  if (e.scratchpad)
+    api.memoryDestroy(e.scratchpad);
+  if (e.stream)
+    api.streamDestroy(e.stream);
+  e.conv = nullptr;
+  e.scratchpad = nullptr;
+  e.stream = nullptr;
+}
+
+/// The CPU engine, made once (null when oneDNN cannot make one).
+dnnl_engine_t engineOf(ConvCache &c, const OneDnnConvApi &api) {
+  if (!c.engine && !c.engineFailed &&
+      api.engineCreate(&c.engine, dnnl_cpu, 0) != dnnl_success) {
+    c.engine = nullptr;
+    c.engineFailed = true;
+  }
+  return c.engine;
+}
+
+/// The entry for \p kind, \p s and \p threads, made on first use.
+ConvPrimitive &entryFor(const OneDnnConvApi &api, ConvKind kind, const ConvShape &s,
+                        int threads) {
+  ConvCache &c = cache();
+  CacheKey key = {int64_t(kind), s.n,       s.c,     s.h,       s.w,       s.o,
+                  s.kh,          s.kw,      s.oh,    s.ow,      s.strideH, s.strideW,
+                  s.padH,        s.padW,    s.dilH,  s.dilW,    threads};
+  std::lock_guard<std::mutex> hold(c.lock);
+  std::unique_ptr<ConvPrimitive> &slot = c.entries[key];
+  if (slot)
+    return *slot;
+  slot = std::make_unique<ConvPrimitive>();
+  bool (*refuse)(const ConvShape &) = refusal.load();
+  dnnl_engine_t engine = engineOf(c, api);
+  std::string impl;
+  if (!engine || (refuse && refuse(s)) || !makeEntry(api, engine, kind, s, *slot, impl)) {
+    destroyEntry(api, *slot);
+    slot->refused = true;
+    ++c.refused;
+  } else if (std::find(c.impls.begin(), c.impls.end(), impl) == c.impls.end()) {
+    c.impls.push_back(impl);
+  }
+  return *slot;
+}
+
+/// Executes \p reorder from \p from to \p to on \p stream.
+bool reorder(const OneDnnConvApi &api, dnnl_stream_t stream, dnnl_primitive_t reorder,
+             dnnl_memory_t from, dnnl_memory_t to) {
+  dnnl_exec_arg_t args[2] = {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}};
+  return api.primitiveExecute(reorder, stream, 2, args) == dnnl_success;
+}
+
+/// Runs \p e on the caller's buffers: the inputs' reorders, the
+/// convolution, the result's reorder, then waits for them.
+bool run(const OneDnnConvApi &api, ConvPrimitive &e, const float *a, const float *b,
+         float *out) {
+  void *handles[3] = {const_cast<float *>(a), const_cast<float *>(b), out};
+  dnnl_exec_arg_t args[4];
+  int count = 0;
+  bool ok = true;
+  for (int i = 0; i < 3; ++i) {
+    Operand &op = e.operands[i];
+    ok = ok && api.memorySetDataHandle(op.user, handles[i]) == dnnl_success;
+    if (ok && i < 2 && op.reorder)
+      ok = reorder(api, e.stream, op.reorder, op.user, op.inner);
+    args[count++] = {op.arg, op.inner ? op.inner : op.user};
+  }
+  if (e.scratchpad)
+    args[count++] = {DNNL_ARG_SCRATCHPAD, e.scratchpad};
+  ok = ok && api.primitiveExecute(e.conv, e.stream, count, args) == dnnl_success;
+  const Operand &result = e.operands[2];
+  if (ok && result.reorder)
+    ok = reorder(api, e.stream, result.reorder, result.inner, result.user);
+  return api.streamWait(e.stream) == dnnl_success && ok;
+}
+
+} // namespace
+
+bool oneDnnConvolution(ConvKind kind, const ConvShape &s, int threads, const float *a,
+                       const float *b, float *out) {
+  const OneDnnLibrary &lib = oneDnnLibrary();
+  if (!lib.status.isOk() || !lib.convStatus.isOk())
+    return false;
+  setOneDnnThreads(threads); // before making and before running
+  if (threads <= 0)
+    threads = lib.ompGetMaxThreads ? lib.ompGetMaxThreads() : 0;
+  ConvPrimitive &e = entryFor(lib.conv, kind, s, threads);
+  if (e.refused)
+    return false;
+  std::lock_guard<std::mutex> hold(e.running);
+  return run(lib.conv, e, a, b, out);
+}
+
+std::string oneDnnConvolutionImpls() {
+  ConvCache &c = cache();
+  std::lock_guard<std::mutex> hold(c.lock);
+  std::string list;
+  for (const std::string &impl : c.impls)
+    list += (list.empty() ? "" : ", ") + impl;
+  return list;
+}
+
+int64_t oneDnnRefusedShapes() {
+  ConvCache &c = cache();
+  std::lock_guard<std::mutex> hold(c.lock);
+  return c.refused;
+}
+
+void setOneDnnConvRefusalForTesting(bool (*refuse)(const ConvShape &)) { refusal = refuse; }
+
+} // namespace modelrt

@@ -1,0 +1,100 @@
+//===- Pool.cpp - The pooling functions: the build and the threads --------===//
+//
+// Implements Pool.h and the dispatch of PoolKernels.h: each C function runs
+// the build of PoolKernels.cpp for the runtime's level (hostKernels()) over
+// the N*C planes, on the calling thread, or, from kParallelLoopWork
+// elements read and written on, as two halves of the planes on
+// runInTwoParts' team (the threads of the compiled kernels' loops and of
+// oneDNN).
+//
+//===----------------------------------------------------------------------===//
+#include "modelrt/core/Pool.h"
+#include "PoolKernels.h"
+#include "modelrt/core/CpuFeatures.h"
+#include "modelrt/core/Parallel.h"
+
+namespace modelrt {
+namespace {
+
+/// One call of the C functions: the host's build, on two threads when the
+/// work is large enough and the process has two cores.
+void poolOnHost(PoolKind kind, const PoolShape &s, const float *a, const float *b, float *out) {
+  int threads = poolWork(kind, s) >= kParallelLoopWork && twoPartsInParallel() ? 2 : 1;
+  runPool(hostKernels().level, threads, kind, s, a, b, out);
+}
+
+} // namespace
+
+PoolPlanesFn poolPlanesFor(CpuLevel level) {
+#if defined(__x86_64__) && defined(MODELRT_HAVE_WIDE_POOL_KERNELS)
+  switch (level) {
+  case CpuLevel::Avx512:
+    return poolPlanesAvx512;
+  case CpuLevel::Avx2:
+    return poolPlanesAvx2;
+  case CpuLevel::Baseline:
+    break;
+  }
+#endif
+  return poolPlanesBaseline;
+}
+
+int64_t poolWork(PoolKind kind, const PoolShape &s) {
+  int64_t in = s.h * s.w, out = s.oh * s.ow;
+  return s.n * s.c * (kind == PoolKind::MaxBackward ? 2 * in + out : in + out);
+}
+
+void runPool(CpuLevel level, int threads, PoolKind kind, const PoolShape &s, const float *a,
+             const float *b, float *out) {
+  PoolPlanesFn planes = poolPlanesFor(level);
+  int64_t count = s.n * s.c;
+  if (threads < 2 || count < 2) {
+    planes(kind, s, a, b, out, count);
+    return;
+  }
+  int64_t in = s.h * s.w, outSize = s.oh * s.ow, half = count / 2;
+  bool forward = kind == PoolKind::MaxForward || kind == PoolKind::AvgForward;
+  int64_t aStep = forward ? in : outSize, outStep = forward ? outSize : in;
+  runInTwoParts([&](int part) {
+    int64_t first = part ? half : 0;
+    planes(kind, s, a + first * aStep, b ? b + first * in : nullptr, out + first * outStep,
+           part ? count - half : half);
+  });
+}
+
+} // namespace modelrt
+
+using modelrt::PoolKind;
+using modelrt::PoolShape;
+
+extern "C" void modelrt_max_pool2d_forward(const float *x, float *y, int64_t n, int64_t c,
+                                           int64_t h, int64_t w, int64_t oh, int64_t ow, int64_t kh,
+                                           int64_t kw, int64_t strideH, int64_t strideW,
+                                           int64_t padH, int64_t padW) {
+  PoolShape s{n, c, h, w, oh, ow, kh, kw, strideH, strideW, padH, padW};
+  modelrt::poolOnHost(PoolKind::MaxForward, s, x, nullptr, y);
+}
+
+extern "C" void modelrt_max_pool2d_backward(const float *dy, const float *x, float *dx, int64_t n,
+                                            int64_t c, int64_t h, int64_t w, int64_t oh, int64_t ow,
+                                            int64_t kh, int64_t kw, int64_t strideH,
+                                            int64_t strideW, int64_t padH, int64_t padW) {
+  PoolShape s{n, c, h, w, oh, ow, kh, kw, strideH, strideW, padH, padW};
+  modelrt::poolOnHost(PoolKind::MaxBackward, s, dy, x, dx);
+}
+
+extern "C" void modelrt_avg_pool2d_forward(const float *x, float *y, int64_t n, int64_t c,
+                                           int64_t h, int64_t w, int64_t oh, int64_t ow, int64_t kh,
+                                           int64_t kw, int64_t strideH, int64_t strideW,
+                                           int64_t padH, int64_t padW) {
+  PoolShape s{n, c, h, w, oh, ow, kh, kw, strideH, strideW, padH, padW};
+  modelrt::poolOnHost(PoolKind::AvgForward, s, x, nullptr, y);
+}
+
+extern "C" void modelrt_avg_pool2d_backward(const float *dy, float *dx, int64_t n, int64_t c,
+                                            int64_t h, int64_t w, int64_t oh, int64_t ow,
+                                            int64_t kh, int64_t kw, int64_t strideH,
+                                            int64_t strideW, int64_t padH, int64_t padW) {
+  PoolShape s{n, c, h, w, oh, ow, kh, kw, strideH, strideW, padH, padW};
+  modelrt::poolOnHost(PoolKind::AvgBackward, s, dy, nullptr, dx);
+}

@@ -1,0 +1,58 @@
+//===- PoolKernels.h - The pooling loops, one build per x86 level ---------===//
+//
+// Declares, for Pool.cpp and the tests, the loops behind the four pooling
+// functions of Pool.h (modelrt/core/Pool.h says what they compute): the
+// loop over a range of the N*C planes in three builds of PoolKernels.cpp,
+// for the x86-64 baseline (SSE2), AVX2 and AVX-512, and runPool(), which
+// runs one call with a given build on one or two threads. Every build gives
+// the same bits: max pooling only compares and copies, and each sum of the
+// average pooling adds its terms in one order in every build and path.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MODELRT_LIB_CORE_POOLKERNELS_H
+#define MODELRT_LIB_CORE_POOLKERNELS_H
+
+#include "modelrt/core/CpuFeatures.h"
+
+#include <cstdint>
+
+namespace modelrt {
+
+/// Which of the four functions.
+enum class PoolKind { MaxForward, MaxBackward, AvgForward, AvgBackward };
+
+/// One call's sizes: N x C planes of H x W (x, dx) and of OH x OW (y, dy),
+/// the window KH x KW, its stride and the padding on each side.
+struct PoolShape {
+  int64_t n = 0, c = 0, h = 0, w = 0, oh = 0, ow = 0, kh = 1, kw = 1;
+  int64_t strideH = 1, strideW = 1, padH = 0, padW = 0;
+};
+
+/// Runs \p kind over \p planes consecutive planes. \p a is x (forwards) or
+/// dy (backwards), \p b is x for MaxBackward (unused otherwise), \p out is
+/// y or dx; each points at the first plane of the range.
+using PoolPlanesFn = void (*)(PoolKind kind, const PoolShape &s, const float *a, const float *b,
+                              float *out, int64_t planes);
+
+/// The three builds (the wider ones exist only on x86-64).
+void poolPlanesBaseline(PoolKind, const PoolShape &, const float *, const float *, float *,
+                        int64_t);
+void poolPlanesAvx2(PoolKind, const PoolShape &, const float *, const float *, float *, int64_t);
+void poolPlanesAvx512(PoolKind, const PoolShape &, const float *, const float *, float *, int64_t);
+
+/// The build for \p level (the baseline where the wider ones are not built).
+PoolPlanesFn poolPlanesFor(CpuLevel level);
+
+/// The elements one call reads and writes, the work modelrt_parallel_for's
+/// threshold (Parallel.h, kParallelLoopWork) is compared with.
+int64_t poolWork(PoolKind kind, const PoolShape &s);
+
+/// Runs one call with the build for \p level on \p threads threads (1, or 2
+/// on runInTwoParts' team, each taking half of the planes: every plane is
+/// computed by one thread, so the bits do not depend on the count).
+void runPool(CpuLevel level, int threads, PoolKind kind, const PoolShape &s, const float *a,
+             const float *b, float *out);
+
+} // namespace modelrt
+
+#endif // MODELRT_LIB_CORE_POOLKERNELS_H

@@ -1,0 +1,88 @@
+// modelc-expand-library-ops: each library convolution on tensors becomes
+// im2col (or col2im) around one rank-2 contraction generic, which the
+// pipelines' product rewrites turn into one BLAS call; the destination
+// operand is not used.
+// RUN: modelc-opt %s --modelc-expand-library-ops | FileCheck %s
+
+// The channel-major copy of a gradient and the im2col read (stride 2 below).
+// CHECK: #[[IM2COL:map[0-9]*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d3, d0, d1 + d4, d2 + d5)>
+// CHECK: #[[CMAJOR:map[0-9]*]] = affine_map<(d0, d1, d2, d3) -> (d1, d0, d2, d3)>
+// CHECK: #[[IM2COL2:map[0-9]*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d3, d0, d4 * 2 + d1, d5 * 2 + d2)>
+
+// Forward: im2col (a rank-6 copy generic over C x KH x KW x N x OH x OW
+// reading the padded input through affine maps, collapsed into
+// [C*KH*KW, N*OH*OW]), the weight collapsed into [O, C*KH*KW] (no copy),
+// one rank-2 contraction generic, then back to NCHW: a loop over
+// N x O x (H*W) and an expand_shape.
+// CHECK-LABEL: func.func @forward
+// CHECK: tensor.pad %arg0 low[0, 0, 1, 1] high[0, 0, 1, 1]
+// CHECK: linalg.generic {indexing_maps = [#[[IM2COL]], #{{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%padded : tensor<?x1x30x30xf32>) outs(%{{.*}} : tensor<1x3x3x?x28x28xf32>)
+// CHECK: tensor.collapse_shape %{{.*}} {{\[}}[0, 1, 2], [3, 4, 5]] : tensor<1x3x3x?x28x28xf32> into tensor<9x?xf32>
+// CHECK: linalg.fill {{.*}} -> tensor<32x?xf32>
+// CHECK: tensor.collapse_shape %arg1 {{\[}}[0], [1, 2, 3]] : tensor<32x1x3x3xf32> into tensor<32x9xf32>
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]} ins(%{{.*}}, %{{.*}} : tensor<32x9xf32>, tensor<9x?xf32>) outs(%{{.*}} : tensor<32x?xf32>)
+// CHECK: %[[NOHW:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel"]} ins(%{{.*}} : tensor<32x?xf32>) outs(%{{.*}} : tensor<?x32x784xf32>)
+// CHECK: %[[Y:.*]] = tensor.expand_shape %[[NOHW]] {{\[}}[0], [1], [2, 3]] {{.*}} : tensor<?x32x784xf32> into tensor<?x32x28x28xf32>
+// CHECK-NOT: mdl.lib_conv2d
+// CHECK: return %[[Y]]
+func.func @forward(%x: tensor<?x1x28x28xf32>, %w: tensor<32x1x3x3xf32>, %init: tensor<?x32x28x28xf32>) -> tensor<?x32x28x28xf32> {
+  %0 = mdl.lib_conv2d %x, %w, %init {padding = array<i64: 1, 1>} : tensor<?x1x28x28xf32>, tensor<32x1x3x3xf32>, tensor<?x32x28x28xf32> -> tensor<?x32x28x28xf32>
+  return %0 : tensor<?x32x28x28xf32>
+}
+
+// Input gradient: dCols[27, N*36] = W^T @ dY (dY copied channel-major by a
+// transposing generic and collapsed, the weight collapsed into [8, 27], lhs
+// transposed), then col2im as a gather over the kernel taps (reduction
+// loops kh, kw) that extracts from dCols.
+// CHECK-LABEL: func.func @grad_input
+// CHECK: linalg.generic {indexing_maps = [#[[CMAJOR]], #{{.*}}], {{.*}} ins(%arg0 : tensor<?x8x6x6xf32>) outs(%{{.*}} : tensor<8x?x6x6xf32>)
+// CHECK: tensor.collapse_shape %{{.*}} {{\[}}[0], [1, 2, 3]] : tensor<8x?x6x6xf32> into tensor<8x?xf32>
+// CHECK: linalg.fill {{.*}} -> tensor<27x?xf32>
+// CHECK: tensor.collapse_shape %arg1 {{\[}}[0], [1, 2, 3]] : tensor<8x3x3x3xf32> into tensor<8x27xf32>
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]} ins(%{{.*}}, %{{.*}} : tensor<8x27xf32>, tensor<8x?xf32>) outs(%{{.*}} : tensor<27x?xf32>)
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%{{.*}} : tensor<3x3xf32>) outs(%{{.*}} : tensor<?x3x11x11xf32>)
+// CHECK: arith.divsi %{{.*}}, %c2
+// CHECK: arith.remsi %{{.*}}, %c2
+// CHECK: tensor.extract %{{.*}} : tensor<27x?xf32>
+// CHECK: arith.select
+// CHECK-NOT: mdl.lib_conv2d
+func.func @grad_input(%g: tensor<?x8x6x6xf32>, %w: tensor<8x3x3x3xf32>, %init: tensor<?x3x11x11xf32>) -> tensor<?x3x11x11xf32> {
+  %0 = mdl.lib_conv2d_grad_input %g, %w, %init {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>} : tensor<?x8x6x6xf32>, tensor<8x3x3x3xf32>, tensor<?x3x11x11xf32> -> tensor<?x3x11x11xf32>
+  return %0 : tensor<?x3x11x11xf32>
+}
+
+// Weight gradient: dW[8, 27] = dY[8, N*36] @ cols[27, N*36]^T, cols being
+// the forward's im2col of the padded input, then viewed as OIHW.
+// CHECK-LABEL: func.func @grad_weight
+// CHECK: tensor.pad %arg0 low[0, 0, 1, 1] high[0, 0, 1, 1]
+// CHECK: linalg.generic {indexing_maps = [#[[IM2COL2]], #{{.*}}], {{.*}} ins(%padded : tensor<?x3x13x13xf32>) outs(%{{.*}} : tensor<3x3x3x?x6x6xf32>)
+// CHECK: tensor.collapse_shape %{{.*}} {{\[}}[0, 1, 2], [3, 4, 5]] : tensor<3x3x3x?x6x6xf32> into tensor<27x?xf32>
+// CHECK: linalg.generic {indexing_maps = [#[[CMAJOR]], #{{.*}}], {{.*}} ins(%arg1 : tensor<?x8x6x6xf32>) outs(%{{.*}} : tensor<8x?x6x6xf32>)
+// CHECK: tensor.collapse_shape %{{.*}} {{\[}}[0], [1, 2, 3]] : tensor<8x?x6x6xf32> into tensor<8x?xf32>
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]} ins(%{{.*}}, %{{.*}} : tensor<8x?xf32>, tensor<27x?xf32>) outs(%{{.*}} : tensor<8x27xf32>)
+// CHECK: tensor.expand_shape %{{.*}} {{\[}}[0], [1, 2, 3]] {{.*}} : tensor<8x27xf32> into tensor<8x3x3x3xf32>
+// CHECK-NOT: mdl.lib_conv2d
+func.func @grad_weight(%x: tensor<?x3x11x11xf32>, %g: tensor<?x8x6x6xf32>, %init: tensor<8x3x3x3xf32>) -> tensor<8x3x3x3xf32> {
+  %0 = mdl.lib_conv2d_grad_weight %x, %g, %init {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>} : tensor<?x3x11x11xf32>, tensor<?x8x6x6xf32>, tensor<8x3x3x3xf32> -> tensor<8x3x3x3xf32>
+  return %0 : tensor<8x3x3x3xf32>
+}
+
+// Pooling and its adjoints become the window generics of the pooling
+// lowering (their structure: pooling.mlir and gradients.mlir): max as one
+// all-parallel generic over the windows, avg as a padded sum and a
+// division, the tiled max gradient as one generic over the input seen as
+// N x C x OH x KH x OW x KW, the avg gradient as a gather.
+// CHECK-LABEL: func.func @pools
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%arg0, %arg0, %arg0, %arg0 : {{.*}}) outs(%{{.*}} : tensor<?x8x3x2xf32>)
+// CHECK: linalg.pooling_nchw_sum
+// CHECK: arith.divf
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]} {{.*}} outs(%{{.*}} : tensor<?x8x3x2x2x2xf32>)
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]
+// CHECK-NOT: mdl.lib_
+func.func @pools(%x: tensor<?x8x6x4xf32>, %y: tensor<?x8x3x2xf32>, %y3: tensor<?x8x3x2xf32>, %dx: tensor<?x8x6x4xf32>) -> (tensor<?x8x3x2xf32>, tensor<?x8x3x2xf32>, tensor<?x8x6x4xf32>, tensor<?x8x6x4xf32>) {
+  %m = mdl.lib_max_pool2d %x, %y {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : tensor<?x8x6x4xf32>, tensor<?x8x3x2xf32> -> tensor<?x8x3x2xf32>
+  %a = mdl.lib_avg_pool2d %x, %y3 {kernel = array<i64: 3, 3>, stride = array<i64: 2, 2>, padding = array<i64: 1, 1>} : tensor<?x8x6x4xf32>, tensor<?x8x3x2xf32> -> tensor<?x8x3x2xf32>
+  %dm = mdl.lib_max_pool2d_grad %m, %x, %dx {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : tensor<?x8x3x2xf32>, tensor<?x8x6x4xf32>, tensor<?x8x6x4xf32> -> tensor<?x8x6x4xf32>
+  %da = mdl.lib_avg_pool2d_grad %a, %dx {kernel = array<i64: 3, 3>, stride = array<i64: 2, 2>, padding = array<i64: 1, 1>} : tensor<?x8x3x2xf32>, tensor<?x8x6x4xf32> -> tensor<?x8x6x4xf32>
+  return %m, %a, %dm, %da : tensor<?x8x3x2xf32>, tensor<?x8x3x2xf32>, tensor<?x8x6x4xf32>, tensor<?x8x6x4xf32>
+}

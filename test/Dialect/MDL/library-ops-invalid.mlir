@@ -1,0 +1,108 @@
+// RUN: modelc-opt %s -split-input-file -verify-diagnostics
+// Verifier errors of the library ops (mdl.lib_*).
+
+// Operands mix tensors and memrefs.
+func.func @f(%x: tensor<2x1x5x5xf32>, %w: memref<4x1x3x3xf32>, %y: tensor<2x4x3x3xf32>) {
+  // expected-error @+1 {{operands must be all tensors or all memrefs}}
+  %0 = mdl.lib_conv2d %x, %w, %y : tensor<2x1x5x5xf32>, memref<4x1x3x3xf32>, tensor<2x4x3x3xf32> -> tensor<2x4x3x3xf32>
+  return
+}
+
+// -----
+
+// On tensors the op returns init.
+func.func @f(%x: tensor<2x1x5x5xf32>, %w: tensor<4x1x3x3xf32>, %y: tensor<2x4x3x3xf32>) {
+  // expected-error @+1 {{has a result exactly when it works on tensors}}
+  mdl.lib_conv2d %x, %w, %y : tensor<2x1x5x5xf32>, tensor<4x1x3x3xf32>, tensor<2x4x3x3xf32>
+  return
+}
+
+// -----
+
+// Channels: the weight reads 2, the input has 1.
+func.func @f(%x: tensor<?x1x5x5xf32>, %w: tensor<4x2x3x3xf32>, %y: tensor<?x4x3x3xf32>) {
+  // expected-error @+1 {{channels do not match: input 1, weight 4x2, output 4}}
+  %0 = mdl.lib_conv2d %x, %w, %y : tensor<?x1x5x5xf32>, tensor<4x2x3x3xf32>, tensor<?x4x3x3xf32> -> tensor<?x4x3x3xf32>
+  return
+}
+
+// -----
+
+// The output size must follow from the window: (5 + 2 - 3) / 1 + 1 = 5.
+func.func @f(%g: tensor<?x4x3x3xf32>, %w: tensor<4x1x3x3xf32>, %dx: tensor<?x1x5x5xf32>) {
+  // expected-error @+1 {{output spatial size 3 does not follow from input size 5 and kernel size 3}}
+  %0 = mdl.lib_conv2d_grad_input %g, %w, %dx {padding = array<i64: 1, 1>} : tensor<?x4x3x3xf32>, tensor<4x1x3x3xf32>, tensor<?x1x5x5xf32> -> tensor<?x1x5x5xf32>
+  return
+}
+
+// -----
+
+// Only the batch may be dynamic.
+func.func @f(%x: tensor<?x1x?x5xf32>, %g: tensor<?x4x3x3xf32>, %w: tensor<4x1x3x3xf32>) {
+  // expected-error @+1 {{only the batch size may be dynamic}}
+  %0 = mdl.lib_conv2d_grad_weight %x, %g, %w : tensor<?x1x?x5xf32>, tensor<?x4x3x3xf32>, tensor<4x1x3x3xf32> -> tensor<4x1x3x3xf32>
+  return
+}
+
+// -----
+
+// Known batch sizes must agree.
+func.func @f(%x: tensor<2x1x5x5xf32>, %w: tensor<4x1x3x3xf32>, %y: tensor<3x4x3x3xf32>) {
+  // expected-error @+1 {{batch sizes differ: 2 and 3}}
+  %0 = mdl.lib_conv2d %x, %w, %y : tensor<2x1x5x5xf32>, tensor<4x1x3x3xf32>, tensor<3x4x3x3xf32> -> tensor<3x4x3x3xf32>
+  return
+}
+
+// -----
+
+// Window attributes: two entries, stride at least 1.
+func.func @f(%x: tensor<2x1x5x5xf32>, %w: tensor<4x1x3x3xf32>, %y: tensor<2x4x3x3xf32>) {
+  // expected-error @+1 {{stride needs two entries of at least 1}}
+  %0 = mdl.lib_conv2d %x, %w, %y {stride = array<i64: 0, 1>} : tensor<2x1x5x5xf32>, tensor<4x1x3x3xf32>, tensor<2x4x3x3xf32> -> tensor<2x4x3x3xf32>
+  return
+}
+
+// -----
+
+// Pooling: padding at most half the kernel.
+func.func @f(%x: tensor<?x8x7x5xf32>, %y: tensor<?x8x9x7xf32>) {
+  // expected-error @+1 {{padding must be at most half the kernel}}
+  %0 = mdl.lib_max_pool2d %x, %y {kernel = array<i64: 1, 1>, stride = array<i64: 1, 1>, padding = array<i64: 1, 1>} : tensor<?x8x7x5xf32>, tensor<?x8x9x7xf32> -> tensor<?x8x9x7xf32>
+  return
+}
+
+// -----
+
+// Pooling: the output size follows from the window: (7 - 2) / 2 + 1 = 3.
+func.func @f(%x: tensor<?x8x7x5xf32>, %y: tensor<?x8x4x2xf32>) {
+  // expected-error @+1 {{output spatial size 4 does not follow from input size 7 and kernel size 2}}
+  %0 = mdl.lib_avg_pool2d %x, %y {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : tensor<?x8x7x5xf32>, tensor<?x8x4x2xf32> -> tensor<?x8x4x2xf32>
+  return
+}
+
+// -----
+
+// Pooling keeps the channels.
+func.func @f(%g: tensor<?x4x3x2xf32>, %dx: tensor<?x8x7x5xf32>) {
+  // expected-error @+1 {{channels do not match: input 8, output 4}}
+  %0 = mdl.lib_avg_pool2d_grad %g, %dx {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : tensor<?x4x3x2xf32>, tensor<?x8x7x5xf32> -> tensor<?x8x7x5xf32>
+  return
+}
+
+// -----
+
+// The max-pool gradient has the forward input's shape.
+func.func @f(%g: tensor<?x8x3x2xf32>, %x: tensor<?x8x7x5xf32>, %dx: tensor<?x8x7x6xf32>) {
+  // expected-error @+1 {{the input and its gradient differ in shape}}
+  %0 = mdl.lib_max_pool2d_grad %g, %x, %dx {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : tensor<?x8x3x2xf32>, tensor<?x8x7x5xf32>, tensor<?x8x7x6xf32> -> tensor<?x8x7x6xf32>
+  return
+}
+
+// -----
+
+// Library ops take f32 only.
+func.func @f(%x: tensor<2x1x5x5xf64>, %w: tensor<4x1x3x3xf64>, %y: tensor<2x4x3x3xf64>) {
+  // expected-error @+1 {{operand #0 must be 4D tensor of 32-bit float values or 4D memref of 32-bit float values}}
+  %0 = mdl.lib_conv2d %x, %w, %y : tensor<2x1x5x5xf64>, tensor<4x1x3x3xf64>, tensor<2x4x3x3xf64> -> tensor<2x4x3x3xf64>
+  return
+}

@@ -1,0 +1,47 @@
+// RUN: modelc-opt %s | modelc-opt | FileCheck %s
+// The destination-style library ops parse and print, on tensors (with a
+// result of init's type) and on memrefs (no result); default window
+// attributes (stride 1 here) are elided.
+
+// CHECK-LABEL: func.func @convs
+// CHECK: mdl.lib_conv2d %arg0, %arg1, %arg2 {padding = array<i64: 1, 1>} : tensor<?x1x28x28xf32>, tensor<32x1x3x3xf32>, tensor<?x32x28x28xf32> -> tensor<?x32x28x28xf32>
+// CHECK: mdl.lib_conv2d_grad_input %{{.*}}, %arg1, %arg0 {padding = array<i64: 1, 1>} : tensor<?x32x28x28xf32>, tensor<32x1x3x3xf32>, tensor<?x1x28x28xf32> -> tensor<?x1x28x28xf32>
+// CHECK: mdl.lib_conv2d_grad_weight %arg0, %{{.*}}, %arg1 {dilation = array<i64: 2, 2>, padding = array<i64: 2, 2>} : tensor<?x1x28x28xf32>, tensor<?x32x28x28xf32>, tensor<32x1x3x3xf32> -> tensor<32x1x3x3xf32>
+func.func @convs(%x: tensor<?x1x28x28xf32>, %w: tensor<32x1x3x3xf32>, %init: tensor<?x32x28x28xf32>) -> (tensor<?x1x28x28xf32>, tensor<32x1x3x3xf32>) {
+  %y = mdl.lib_conv2d %x, %w, %init {padding = array<i64: 1, 1>} : tensor<?x1x28x28xf32>, tensor<32x1x3x3xf32>, tensor<?x32x28x28xf32> -> tensor<?x32x28x28xf32>
+  %dx = mdl.lib_conv2d_grad_input %y, %w, %x {padding = array<i64: 1, 1>} : tensor<?x32x28x28xf32>, tensor<32x1x3x3xf32>, tensor<?x1x28x28xf32> -> tensor<?x1x28x28xf32>
+  %dw = mdl.lib_conv2d_grad_weight %x, %y, %w {padding = array<i64: 2, 2>, dilation = array<i64: 2, 2>, stride = array<i64: 1, 1>} : tensor<?x1x28x28xf32>, tensor<?x32x28x28xf32>, tensor<32x1x3x3xf32> -> tensor<32x1x3x3xf32>
+  return %dx, %dw : tensor<?x1x28x28xf32>, tensor<32x1x3x3xf32>
+}
+
+// CHECK-LABEL: func.func @pools
+// CHECK: mdl.lib_max_pool2d %arg0, %arg1 {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : tensor<?x8x7x5xf32>, tensor<?x8x3x2xf32> -> tensor<?x8x3x2xf32>
+// CHECK: mdl.lib_avg_pool2d %arg0, %arg2 {kernel = array<i64: 3, 3>, padding = array<i64: 1, 1>, stride = array<i64: 2, 2>} : tensor<?x8x7x5xf32>, tensor<?x8x4x3xf32> -> tensor<?x8x4x3xf32>
+// CHECK: mdl.lib_max_pool2d_grad %{{.*}}, %arg0, %arg0 {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : tensor<?x8x3x2xf32>, tensor<?x8x7x5xf32>, tensor<?x8x7x5xf32> -> tensor<?x8x7x5xf32>
+// CHECK: mdl.lib_avg_pool2d_grad %{{.*}}, %arg0 {kernel = array<i64: 3, 3>, padding = array<i64: 1, 1>, stride = array<i64: 2, 2>} : tensor<?x8x4x3xf32>, tensor<?x8x7x5xf32> -> tensor<?x8x7x5xf32>
+func.func @pools(%x: tensor<?x8x7x5xf32>, %init: tensor<?x8x3x2xf32>, %init2: tensor<?x8x4x3xf32>) -> (tensor<?x8x7x5xf32>, tensor<?x8x7x5xf32>) {
+  %m = mdl.lib_max_pool2d %x, %init {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : tensor<?x8x7x5xf32>, tensor<?x8x3x2xf32> -> tensor<?x8x3x2xf32>
+  %a = mdl.lib_avg_pool2d %x, %init2 {kernel = array<i64: 3, 3>, stride = array<i64: 2, 2>, padding = array<i64: 1, 1>} : tensor<?x8x7x5xf32>, tensor<?x8x4x3xf32> -> tensor<?x8x4x3xf32>
+  %dm = mdl.lib_max_pool2d_grad %m, %x, %x {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : tensor<?x8x3x2xf32>, tensor<?x8x7x5xf32>, tensor<?x8x7x5xf32> -> tensor<?x8x7x5xf32>
+  %da = mdl.lib_avg_pool2d_grad %a, %x {kernel = array<i64: 3, 3>, stride = array<i64: 2, 2>, padding = array<i64: 1, 1>} : tensor<?x8x4x3xf32>, tensor<?x8x7x5xf32> -> tensor<?x8x7x5xf32>
+  return %dm, %da : tensor<?x8x7x5xf32>, tensor<?x8x7x5xf32>
+}
+
+// CHECK-LABEL: func.func @on_memrefs
+// CHECK: mdl.lib_conv2d %arg0, %arg1, %arg2 : memref<2x1x5x5xf32>, memref<4x1x3x3xf32>, memref<2x4x3x3xf32>{{$}}
+// CHECK: mdl.lib_max_pool2d_grad %arg3, %arg0, %arg4 {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<2x1x2x2xf32>, memref<2x1x5x5xf32>, memref<2x1x5x5xf32>{{$}}
+func.func @on_memrefs(%x: memref<2x1x5x5xf32>, %w: memref<4x1x3x3xf32>, %y: memref<2x4x3x3xf32>, %g: memref<2x1x2x2xf32>, %dx: memref<2x1x5x5xf32>) {
+  mdl.lib_conv2d %x, %w, %y : memref<2x1x5x5xf32>, memref<4x1x3x3xf32>, memref<2x4x3x3xf32>
+  mdl.lib_max_pool2d_grad %g, %x, %dx {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<2x1x2x2xf32>, memref<2x1x5x5xf32>, memref<2x1x5x5xf32>
+  return
+}
+
+// Unused on tensors, a library op has no effect and goes away.
+// RUN: modelc-opt %s --canonicalize | FileCheck %s --check-prefix=DEAD
+// DEAD-LABEL: func.func @dead
+// DEAD-NOT: mdl.lib_
+// DEAD: return
+func.func @dead(%x: tensor<?x1x28x28xf32>, %w: tensor<32x1x3x3xf32>, %init: tensor<?x32x28x28xf32>) {
+  %y = mdl.lib_conv2d %x, %w, %init {padding = array<i64: 1, 1>} : tensor<?x1x28x28xf32>, tensor<32x1x3x3xf32>, tensor<?x32x28x28xf32> -> tensor<?x32x28x28xf32>
+  return
+}

@@ -1,0 +1,21 @@
+// RUN: not modelc-opt %s -split-input-file --modelc-library-to-calls 2>&1 | FileCheck %s
+// modelc-library-to-calls runs after bufferization: a library op still on
+// tensors is reported at its location; and a symbol of a runtime entry
+// point's name with another signature is reported at the module.
+
+// CHECK: library-to-calls-errors.mlir:[[@LINE+2]]:8: error: 'mdl.lib_conv2d' op is still on tensors: library calls are made after bufferization
+func.func @tensors(%x: tensor<2x1x5x5xf32>, %w: tensor<4x1x3x3xf32>, %y: tensor<2x4x3x3xf32>) -> tensor<2x4x3x3xf32> {
+  %0 = mdl.lib_conv2d %x, %w, %y : tensor<2x1x5x5xf32>, tensor<4x1x3x3xf32>, tensor<2x4x3x3xf32> -> tensor<2x4x3x3xf32>
+  return %0 : tensor<2x4x3x3xf32>
+}
+
+// -----
+
+// CHECK: library-to-calls-errors.mlir:[[@LINE+1]]:1: error: symbol 'modelrt_max_pool2d_forward' already exists with a signature other than the runtime's
+module {
+  func.func private @modelrt_max_pool2d_forward(i32)
+  func.func @pool(%x: memref<2x8x7x5xf32>, %y: memref<2x8x3x2xf32>) {
+    mdl.lib_max_pool2d %x, %y {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<2x8x7x5xf32>, memref<2x8x3x2xf32>
+    return
+  }
+}

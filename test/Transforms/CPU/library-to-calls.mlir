@@ -1,0 +1,65 @@
+// RUN: modelc-opt %s --modelc-library-to-calls --canonicalize | FileCheck %s
+// modelc-library-to-calls: each library op on memrefs becomes one call of
+// the runtime: the element pointers of its operands (the destination
+// last), then the sizes as i64 (N from the batch, the rest constants):
+// convolutions N, C, H, W, O, KH, KW, OH, OW, stride, padding, dilation;
+// pooling N, C, H, W, OH, OW, KH, KW, stride, padding.
+
+// CHECK-DAG: func.func private @modelrt_conv2d_forward(!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64)
+// CHECK-DAG: func.func private @modelrt_conv2d_backward_data(!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64)
+// CHECK-DAG: func.func private @modelrt_conv2d_backward_weights(!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64)
+// CHECK-DAG: func.func private @modelrt_max_pool2d_forward(!llvm.ptr, !llvm.ptr, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64)
+// CHECK-DAG: func.func private @modelrt_max_pool2d_backward(!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64)
+// CHECK-DAG: func.func private @modelrt_avg_pool2d_forward(!llvm.ptr, !llvm.ptr, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64)
+// CHECK-DAG: func.func private @modelrt_avg_pool2d_backward(!llvm.ptr, !llvm.ptr, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64)
+
+// The three convolutions on a 1 -> 4 channel 3x3 window, stride 2, padding
+// 1, dilation 1, over a dynamic batch: pointers of (x, w, y), (dy, w, dx),
+// (x, dy, dw).
+// CHECK-LABEL: func.func @convs(
+// CHECK-SAME: %[[X:[a-z0-9]+]]: memref<?x1x7x5xf32>, %[[W:[a-z0-9]+]]: memref<4x1x3x3xf32>, %[[Y:[a-z0-9]+]]: memref<?x4x4x3xf32>, %[[DX:[a-z0-9]+]]: memref<?x1x7x5xf32>, %[[DW:[a-z0-9]+]]: memref<4x1x3x3xf32>
+// CHECK: %[[PX:.*]] = llvm.inttoptr %{{.*}} : i64 to !llvm.ptr
+// CHECK: %[[PW:.*]] = llvm.inttoptr %{{.*}} : i64 to !llvm.ptr
+// CHECK: %[[PY:.*]] = llvm.inttoptr %{{.*}} : i64 to !llvm.ptr
+// CHECK: %[[N:.*]] = arith.index_cast %{{.*}} : index to i64
+// CHECK: call @modelrt_conv2d_forward(%[[PX]], %[[PW]], %[[PY]], %[[N]], %c1_i64, %c7_i64, %c5_i64, %c4_i64, %c3_i64, %c3_i64, %c4_i64, %c3_i64, %c2_i64, %c2_i64, %c1_i64, %c1_i64, %c1_i64, %c1_i64)
+// CHECK: call @modelrt_conv2d_backward_data(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %c1_i64, %c7_i64, %c5_i64, %c4_i64, %c3_i64, %c3_i64, %c4_i64, %c3_i64, %c2_i64, %c2_i64, %c1_i64, %c1_i64, %c1_i64, %c1_i64)
+// CHECK: call @modelrt_conv2d_backward_weights(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %c1_i64, %c7_i64, %c5_i64, %c4_i64, %c3_i64, %c3_i64, %c4_i64, %c3_i64, %c2_i64, %c2_i64, %c1_i64, %c1_i64, %c1_i64, %c1_i64)
+// CHECK-NOT: mdl.lib_
+func.func @convs(%x: memref<?x1x7x5xf32>, %w: memref<4x1x3x3xf32>, %y: memref<?x4x4x3xf32>, %dx: memref<?x1x7x5xf32>, %dw: memref<4x1x3x3xf32>) {
+  mdl.lib_conv2d %x, %w, %y {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>} : memref<?x1x7x5xf32>, memref<4x1x3x3xf32>, memref<?x4x4x3xf32>
+  mdl.lib_conv2d_grad_input %y, %w, %dx {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>} : memref<?x4x4x3xf32>, memref<4x1x3x3xf32>, memref<?x1x7x5xf32>
+  mdl.lib_conv2d_grad_weight %x, %y, %dw {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>} : memref<?x1x7x5xf32>, memref<?x4x4x3xf32>, memref<4x1x3x3xf32>
+  return
+}
+
+// The four pooling ops, 2x2 windows with stride 2 on a static batch of 2:
+// (x, y), (dy, x, dx), (x, y), (dy, dx).
+// CHECK-LABEL: func.func @pools(
+// CHECK: call @modelrt_max_pool2d_forward(%{{.*}}, %{{.*}}, %c2_i64, %c8_i64, %c7_i64, %c5_i64, %c3_i64, %c2_i64, %c2_i64, %c2_i64, %c2_i64, %c2_i64, %c0_i64, %c0_i64)
+// CHECK: call @modelrt_max_pool2d_backward(%{{.*}}, %{{.*}}, %{{.*}}, %c2_i64, %c8_i64, %c7_i64, %c5_i64, %c3_i64, %c2_i64, %c2_i64, %c2_i64, %c2_i64, %c2_i64, %c0_i64, %c0_i64)
+// CHECK: call @modelrt_avg_pool2d_forward(%{{.*}}, %{{.*}}, %c2_i64, %c8_i64, %c7_i64, %c5_i64, %c3_i64, %c2_i64, %c2_i64, %c2_i64, %c2_i64, %c2_i64, %c0_i64, %c0_i64)
+// CHECK: call @modelrt_avg_pool2d_backward(%{{.*}}, %{{.*}}, %c2_i64, %c8_i64, %c7_i64, %c5_i64, %c3_i64, %c2_i64, %c2_i64, %c2_i64, %c2_i64, %c2_i64, %c0_i64, %c0_i64)
+func.func @pools(%x: memref<2x8x7x5xf32>, %y: memref<2x8x3x2xf32>, %dx: memref<2x8x7x5xf32>) {
+  mdl.lib_max_pool2d %x, %y {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<2x8x7x5xf32>, memref<2x8x3x2xf32>
+  mdl.lib_max_pool2d_grad %y, %x, %dx {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<2x8x3x2xf32>, memref<2x8x7x5xf32>, memref<2x8x7x5xf32>
+  mdl.lib_avg_pool2d %x, %y {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<2x8x7x5xf32>, memref<2x8x3x2xf32>
+  mdl.lib_avg_pool2d_grad %y, %dx {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<2x8x3x2xf32>, memref<2x8x7x5xf32>
+  return
+}
+
+// Operands that are strided views are copied into dense buffers first, the
+// destination back after the call, and the copies freed.
+// CHECK-LABEL: func.func @strided(
+// CHECK-SAME: %[[SX:[a-z0-9]+]]: memref<2x8x7x5xf32, strided<[560, 35, 5, 1], offset: 10>>, %[[SY:[a-z0-9]+]]: memref<2x8x3x2xf32, strided<[96, 6, 2, 1]>>
+// CHECK: %[[DENSEX:.*]] = memref.alloc() : memref<2x8x7x5xf32>
+// CHECK: memref.copy %[[SX]], %[[DENSEX]]
+// CHECK: %[[DENSEY:.*]] = memref.alloc() : memref<2x8x3x2xf32>
+// CHECK: call @modelrt_max_pool2d_forward(
+// CHECK: memref.copy %[[DENSEY]], %[[SY]]
+// CHECK: memref.dealloc %[[DENSEX]]
+// CHECK: memref.dealloc %[[DENSEY]]
+func.func @strided(%x: memref<2x8x7x5xf32, strided<[560, 35, 5, 1], offset: 10>>, %y: memref<2x8x3x2xf32, strided<[96, 6, 2, 1]>>) {
+  mdl.lib_max_pool2d %x, %y {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<2x8x7x5xf32, strided<[560, 35, 5, 1], offset: 10>>, memref<2x8x3x2xf32, strided<[96, 6, 2, 1]>>
+  return
+}
