@@ -281,17 +281,25 @@ def evalModelc(net, data, evalDirs, checkpoint, batch, counts, env, reps):
             "whole_command_images_per_s": n1 / times[n1]}
 
 
+KERNEL_ROW = re.compile(r"^\s+([0-9.]+)\s+[0-9.]+%\s+\d+\s+([0-9.]+|-)\s+\S", re.M)
+
+
 def modelOnlyEval(net, checkpoint, batch, env):
     """Images/s of the model alone, like PyTorch's figure (data in memory):
     `eval --profile` times every eval_step call (forward, loss, accuracy),
     not the loader's copying and normalising (the "evaluation" phase of the
-    report). The profiling hooks around each kernel are included."""
+    report). The profiling hooks around each kernel are included. Also the
+    FLOPs per image that the kernels did (each kernel's time x GFLOP/s, as
+    the profile counts them), for the fraction of the FMA peak."""
     cmd = [net, "eval", "--checkpoint", checkpoint, "--batch", str(batch), "--device", "cpu",
            "--profile"]
     out = timed(cmd, env=env)[2]
     n = int(re.search(r"\((\d+) samples\)", out).group(1))
     secs = float(re.search(r"^\s*evaluation\s+([0-9.]+) s", out, re.M).group(1))
-    return {"images_per_s": n / secs if secs > 0 else None, "samples": n, "seconds": secs}
+    flops = sum(float(ms) * 1e-3 * float(rate) * 1e9
+                for ms, rate in KERNEL_ROW.findall(out) if rate != "-")
+    return {"images_per_s": n / secs if secs > 0 else None, "samples": n, "seconds": secs,
+            "flops_per_image": flops / n if n else None}
 
 
 def runTorch(name, cfg, env, seed, quick):

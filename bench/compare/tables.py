@@ -47,7 +47,24 @@ def verdict(ok):
     return "yes" if ok else "**no**"
 
 
-def throughputRows(name, mc, perEnv):
+# Issue 18's alternative for the MLP's evaluation at batch 1000: a ratio of
+# at least 1.25, or at least this fraction of the FMA peak (when both sides
+# are near the peak, no ratio can reach 1.25).
+EVAL_PEAK_ALTERNATIVE = {"mlp": 0.75}
+
+
+def evalPeakFraction(mc, key, peak):
+    """modelc's evaluation at `key` as a fraction of the FMA peak: images/s
+    times the FLOPs per image its kernels did (profile), or None."""
+    detail = [r.get(key.replace("_images_per_s", "_detail"), {}).get("model_only", {})
+              for r in mc]
+    flops = statistics.median([d["flops_per_image"] for d in detail
+                               if d.get("flops_per_image")] or [0])
+    ours = median(mc, key)
+    return ours * flops / peak if ours and flops else None
+
+
+def throughputRows(name, mc, perEnv, peak):
     rows = []
     for key, label in THROUGHPUTS:
         ours = median(mc, key)
@@ -56,8 +73,22 @@ def throughputRows(name, mc, perEnv):
         ratio = ours / best[0] if ours and best[0] else None
         target = TARGETS[name].get(key)
         met = verdict(ratio >= target) if target and ratio else "—"
+        targetText = (">= %gx" % target) if target else "—"
+        alternative = EVAL_PEAK_ALTERNATIVE.get(name) if key == "eval_b1000_images_per_s" else None
+        if alternative:
+            fraction = evalPeakFraction(mc, key, peak[0])
+            targetText += " or >= %d%% of peak" % (100 * alternative)
+            if ratio:
+                met = verdict(ratio >= target or (fraction or 0) >= alternative)
         rows.append([label, fmt(ours), fmt(best[0]), best[1] or "—",
-                     fmt(ratio, 2), (">= %gx" % target) if target else "—", met])
+                     fmt(ratio, 2), targetText, met])
+        if key == "eval_b1000_images_per_s":
+            fraction = evalPeakFraction(mc, key, peak[0])
+            if fraction is not None:
+                rows.append(["eval at batch 1000, fraction of %s (FLOPs of the kernels, "
+                             "profile)" % peak[1], "%.1f%%" % (100 * fraction), "—", "—", "—",
+                             (">= %d%%" % (100 * alternative)) if alternative else "—",
+                             verdict(fraction >= alternative) if alternative else "—"])
     return rows
 
 
@@ -136,7 +167,7 @@ def modelSection(name, res, envs, modelcEnv, results):
                  cfg["b1"][0], cfg["b1"][1], fmt(median(mc, "flops_per_sample"))), ""]
     lines.append(table(["figure", "modelc", "PyTorch best", "best environment",
                         "modelc/PyTorch", "target", "met"],
-                       throughputRows(name, mc, perEnv) +
+                       throughputRows(name, mc, perEnv, fmaPeak(results)) +
                        otherRows(name, mc, perEnv, fmaPeak(results))))
     lines += [""] + ["* " + l for l in kernelLines(res, results)]
     lines += ["", "Every environment (medians; PyTorch: torch.set_num_threads(2)):", ""]
