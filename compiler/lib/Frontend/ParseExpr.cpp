@@ -228,6 +228,10 @@ static bool endsSlicePart(TokenKind kind) {
 bool ParserImpl::parseIndexItem(std::vector<IndexItem> &items) {
   IndexItem item;
   llvm::SMLoc start = tok.getLoc();
+  if (tok.is(TokenKind::Comma) || tok.is(TokenKind::RBracket)) {
+    errorExpected("an index, a slice or '...' in the subscript");
+    return false;
+  }
   if (consumeIf(TokenKind::Ellipsis)) {
     item.kind = IndexItem::Kind::Ellipsis;
     item.range = rangeFrom(start);
