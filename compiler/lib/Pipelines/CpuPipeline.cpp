@@ -148,6 +148,8 @@ void buildCpuLoweringPipeline(OpPassManager &pm,
   if (!options.libraryOps)
     pm.addPass(createExpandLibraryOps());
   addFusionStage(pm);
+  pm.addPass(createSplitInnerReductionsPass());
+  pm.addPass(createCanonicalizerPass());
   if (options.stopAfter == CpuStage::Fusion)
     return;
   addBufferizationStage(pm);

@@ -94,6 +94,27 @@ def ParallelKernelCallsPass
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def SplitInnerReductionsPass
+    : Pass<"modelc-split-inner-reductions", "::mlir::ModuleOp"> {
+  let summary = "Split float reductions over the innermost dimension into "
+                "vector lanes (a fixed order, vectorisable)";
+  let description = [{
+    A linalg.generic on tensors with one reduction loop, innermost, of
+    static extent n, where every input reads that loop as its innermost
+    dimension and the output is a float, is split (upstream's split
+    reduction, the new dimension parallel and innermost) into L = 16, 8 or
+    4 lanes, the widest that divides n with at least two terms per lane:
+    one generic keeps the L partial results, lane l adding the elements l,
+    l + L, ... in order, which vectorises; a second one combines the lanes.
+    The order is fixed, so the result is deterministic and each chain L
+    times shorter. Generics reading `linalg.index` or with a combiner the
+    split does not know are left alone.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def InterleaveReductionsPass
     : Pass<"modelc-interleave-reductions", "::mlir::ModuleOp"> {
   let summary = "Move the parallel dimensions of sums to few outputs "
