@@ -33,11 +33,14 @@ func.func @softmax(%x: tensor<?x10xf32>) -> tensor<?x10xf32> {
 
 // A sum over more than kReductionBlock (1024) elements is blocked: one long
 // dimension is reshaped into [blocks, block] (10^6 = 1000 x 1000), each
-// block summed in order, then the blocks' sums.
+// block summed in order, then the blocks' sums. f32 sums accumulate in f64
+// (the input converted by one generic, the result converted back).
 // CHECK-LABEL: func.func @sum_long
-// CHECK: tensor.expand_shape {{.*}} output_shape [1000, 1000] : tensor<1000000xf32> into tensor<1000x1000xf32>
-// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]{{.*}} outs({{.*}} : tensor<1000xf32>)
-// CHECK: linalg.generic {{.*}} iterator_types = ["reduction"]{{.*}} outs({{.*}} : tensor<f32>)
+// CHECK: arith.extf
+// CHECK: tensor.expand_shape {{.*}} output_shape [1000, 1000] : tensor<1000000xf64> into tensor<1000x1000xf64>
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]{{.*}} outs({{.*}} : tensor<1000xf64>)
+// CHECK: linalg.generic {{.*}} iterator_types = ["reduction"]{{.*}} outs({{.*}} : tensor<f64>)
+// CHECK: arith.truncf
 func.func @sum_long(%x: tensor<1000000xf32>) -> tensor<f32> {
   %0 = mdl.reduce_sum %x {axes = array<i64: 0>} : tensor<1000000xf32> -> tensor<f32>
   return %0 : tensor<f32>
@@ -47,8 +50,10 @@ func.func @sum_long(%x: tensor<1000000xf32>) -> tensor<f32> {
 // (H x W = 784 per (n, c)), then the partial sums over N. Short sums stay
 // one generic (@sum_keep).
 // CHECK-LABEL: func.func @sum_nhw
-// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction", "reduction"]{{.*}} outs({{.*}} : tensor<?x8xf32>)
-// CHECK: linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]{{.*}} outs({{.*}} : tensor<8xf32>)
+// CHECK: linalg.generic {{.*}} outs({{.*}} : tensor<?x8x28x28xf64>)
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction", "reduction"]{{.*}} outs({{.*}} : tensor<?x8xf64>)
+// CHECK: linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]{{.*}} outs({{.*}} : tensor<8xf64>)
+// CHECK: linalg.generic {{.*}} outs({{.*}} : tensor<8xf32>)
 // CHECK-NOT: linalg.generic
 func.func @sum_nhw(%x: tensor<?x8x28x28xf32>) -> tensor<8xf32> {
   %0 = mdl.reduce_sum %x {axes = array<i64: 0, 2, 3>} : tensor<?x8x28x28xf32> -> tensor<8xf32>

@@ -1,12 +1,13 @@
 //===- dumpgrads.cpp - One train_step's gradients written to files --------===//
 //
 // Linked with an object from `modelc --emit=obj --no-main`: fills the
-// parameters (uniform in [-0.5, 0.5)), the batch of inputs (uniform in
-// [-1, 1) plus the offset given) and the labels from a fixed LCG, runs one
-// train_step of the exported `modelc_program` at the batch size given and
-// writes every tensor as raw little-endian data into DIR: x.f32, labels.i64,
-// param<i>.f32, grad<i>.f32 and manifest.txt (the loss, then one line per
-// parameter: "name rank d0 d1 ..."). Usage: dumpgrads BATCH OFFSET DIR.
+// parameters (uniform in [-0.5, 0.5) times SCALE, default 1), the batch of
+// inputs (uniform in [-1, 1) plus the offset given) and the labels from a
+// fixed LCG, runs one train_step of the exported `modelc_program` at the
+// batch size given and writes every tensor as raw little-endian data into
+// DIR: x.f32, labels.i64, param<i>.f32, grad<i>.f32 and manifest.txt (the
+// loss, then one line per parameter: "name rank d0 d1 ...").
+// Usage: dumpgrads BATCH OFFSET DIR [SCALE].
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,18 +47,19 @@ bool writeRaw(const std::string &path, const void *data, size_t bytes) {
 } // namespace
 
 int main(int argc, char **argv) {
-  if (argc != 4)
-    return std::fprintf(stderr, "usage: dumpgrads BATCH OFFSET DIR\n"), 2;
+  if (argc != 4 && argc != 5)
+    return std::fprintf(stderr, "usage: dumpgrads BATCH OFFSET DIR [SCALE]\n"), 2;
   const ModelrtProgram &p = modelc_program;
   const int64_t batch = std::atoll(argv[1]);
   const double offset = std::atof(argv[2]);
   const std::string dir = argv[3];
+  const double scale = argc == 5 ? std::atof(argv[4]) : 1.0;
   std::vector<std::vector<float>> params(p.num_params), grads(p.num_params);
   std::vector<float *> pp, gp;
   for (int32_t i = 0; i < p.num_params; ++i) {
     params[i].resize(count(p.params[i].shape, p.params[i].rank));
     for (float &v : params[i])
-      v = float(0.5 * next());
+      v = float(scale * 0.5 * next());
     grads[i].resize(params[i].size());
     pp.push_back(params[i].data());
     gp.push_back(grads[i].data());

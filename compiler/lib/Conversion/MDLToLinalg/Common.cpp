@@ -292,6 +292,21 @@ Value reduceDimsWith(OpBuilder &b, Location loc, Value input, ValueRange aux,
   return reduceStaged(b, loc, input, aux, reduced, init, combine, merge);
 }
 
+Type sumAccumulatorType(Type elem) {
+  return elem.isF32() ? Float64Type::get(elem.getContext()) : elem;
+}
+
+Value convertFloats(OpBuilder &b, Location loc, Value tensor, Type to) {
+  if (elementTypeOf(tensor) == to)
+    return tensor;
+  int64_t rank = cast<RankedTensorType>(tensor.getType()).getRank();
+  return mapGeneric(b, loc, tensor, to, {tensor},
+                    {AffineMap::getMultiDimIdentityMap(rank, b.getContext())},
+                    [to](OpBuilder &nb, Location l, ValueRange a) -> Value {
+                      return castScalar(nb, l, a[0], to);
+                    });
+}
+
 Value mapGeneric(OpBuilder &b, Location loc, Value like, Type elementType,
                  ValueRange inputs, ArrayRef<AffineMap> maps, BodyFn body) {
   auto likeType = cast<RankedTensorType>(like.getType());

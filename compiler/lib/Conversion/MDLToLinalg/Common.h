@@ -108,6 +108,17 @@ mlir::Value expandKeptDims(mlir::OpBuilder &b, mlir::Location loc,
                            mlir::Value value, mlir::RankedTensorType resultType,
                            llvm::ArrayRef<bool> reduced);
 
+/// The element type a sum of `elem` values accumulates in: f64 for f32 (as
+/// PyTorch's CPU batch norm does: a long sum, or one whose terms cancel,
+/// keeps the f32 result's precision), `elem` otherwise.
+mlir::Type sumAccumulatorType(mlir::Type elem);
+
+/// `tensor` with its elements converted to the float type `to` (extf or
+/// truncf in one parallel generic, which fusion merges into its producer or
+/// consumer); `tensor` itself when it already has that type.
+mlir::Value convertFloats(mlir::OpBuilder &b, mlir::Location loc,
+                          mlir::Value tensor, mlir::Type to);
+
 /// The number of elements of `value` over the dimensions where `which` is
 /// true, as a float of type `floatType` (dynamic sizes read at run time).
 mlir::Value countAsFloat(mlir::OpBuilder &b, mlir::Location loc,

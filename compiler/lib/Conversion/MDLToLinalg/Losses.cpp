@@ -19,21 +19,24 @@ namespace {
 /// element count for `mean`.
 Value reduceLoss(OpBuilder &b, Location loc, Value perItem,
                  Reduction reduction) {
-  Type elem = elementTypeOf(perItem);
+  Type resultElem = elementTypeOf(perItem);
+  Type elem = sumAccumulatorType(resultElem);
+  perItem = convertFloats(b, loc, perItem, elem);
   int64_t rank = cast<RankedTensorType>(perItem.getType()).getRank();
   SmallVector<bool> all(rank, true);
   Value total = reduceDims(b, loc, perItem, all, scalarConstant(b, loc, elem, 0),
                            [](OpBuilder &nb, Location l, ValueRange a) -> Value {
                              return arith::AddFOp::create(nb, l, a[0], a[1]);
                            });
-  if (reduction == Reduction::sum)
-    return total;
-  Value count = countAsFloat(b, loc, perItem, all, elem);
-  return broadcastGeneric(b, loc, cast<RankedTensorType>(total.getType()),
-                          {total},
-                          [count](OpBuilder &nb, Location l, ValueRange a) -> Value {
-                            return arith::DivFOp::create(nb, l, a[0], count);
-                          });
+  if (reduction == Reduction::mean) {
+    Value count = countAsFloat(b, loc, perItem, all, elem);
+    total = broadcastGeneric(
+        b, loc, cast<RankedTensorType>(total.getType()), {total},
+        [count](OpBuilder &nb, Location l, ValueRange a) -> Value {
+          return arith::DivFOp::create(nb, l, a[0], count);
+        });
+  }
+  return convertFloats(b, loc, total, resultElem);
 }
 
 FailureOr<Value> lowerCrossEntropy(CrossEntropyOp op,

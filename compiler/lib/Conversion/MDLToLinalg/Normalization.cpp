@@ -15,10 +15,14 @@ using namespace modelc::lowering;
 
 namespace {
 
-/// Per-group mean and biased variance of `x` over the `reduced` dims.
+/// Per-group mean and biased variance of `x` over the `reduced` dims,
+/// accumulated in sumAccumulatorType (f64 for f32) and returned in x's
+/// element type.
 std::pair<Value, Value> meanAndVariance(OpBuilder &b, Location loc, Value x,
                                         ArrayRef<bool> reduced) {
-  Type elem = elementTypeOf(x);
+  Type resultElem = elementTypeOf(x);
+  Type elem = sumAccumulatorType(resultElem);
+  x = convertFloats(b, loc, x, elem);
   Value zero = scalarConstant(b, loc, elem, 0);
   Value count = countAsFloat(b, loc, x, reduced, elem);
   auto divide = [&](Value sum) {
@@ -37,7 +41,8 @@ std::pair<Value, Value> meanAndVariance(OpBuilder &b, Location loc, Value x,
                                      args[2]);
       },
       addFloats);
-  return {mean, divide(sq)};
+  return {convertFloats(b, loc, mean, resultElem),
+          convertFloats(b, loc, divide(sq), resultElem)};
 }
 
 /// `(x - m) / sqrt(v + eps) * g + b` over x's shape; m/v read through

@@ -42,9 +42,12 @@ FailureOr<Value> lowerReduce(OpTy op, typename OpTy::Adaptor adaptor,
   Location loc = op.getLoc();
   Value input = adaptor.getInput();
   auto type = cast<RankedTensorType>(input.getType());
-  Type elem = type.getElementType();
+  Type resultElem = type.getElementType();
   SmallVector<bool> reduced = reducedMask(op.getAxes(), type.getRank());
   constexpr bool isMax = std::is_same_v<OpTy, ReduceMaxOp>;
+  // Sums accumulate in sumAccumulatorType (f64 for f32), converted back.
+  Type elem = isMax ? resultElem : sumAccumulatorType(resultElem);
+  input = convertFloats(rewriter, loc, input, elem);
   Value init = isMax ? lowestValue(rewriter, loc, elem)
                      : scalarConstant(rewriter, loc, elem, 0);
   Value result = reduceDims(rewriter, loc, input, reduced, init,
@@ -60,6 +63,7 @@ FailureOr<Value> lowerReduce(OpTy op, typename OpTy::Adaptor adaptor,
           return arith::DivFOp::create(b, l, args[0], count);
         });
   }
+  result = convertFloats(rewriter, loc, result, resultElem);
   return expandKeptDims(rewriter, loc, result,
                         cast<RankedTensorType>(op.getType()), reduced);
 }
