@@ -26,7 +26,7 @@ void poolOnHost(PoolKind kind, const PoolShape &s, const float *a, const float *
 } // namespace
 
 PoolPlanesFn poolPlanesFor(CpuLevel level) {
-#if defined(__x86_64__) && defined(MODELRT_HAVE_WIDE_POOL_KERNELS)
+#if defined(__x86_64__) && defined(MODELRT_HAVE_WIDE_LEVELS)
   switch (level) {
   case CpuLevel::Avx512:
     return poolPlanesAvx512;

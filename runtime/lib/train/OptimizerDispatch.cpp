@@ -12,7 +12,7 @@ namespace modelrt {
 namespace {
 
 StepLoopFn chooseStepLoop() {
-#if defined(__x86_64__) && defined(MODELRT_HAVE_WIDE_LOOPS)
+#if defined(__x86_64__) && defined(MODELRT_HAVE_WIDE_LEVELS)
   switch (hostKernels().level) {
   case CpuLevel::Avx512:
     return stepLoopAvx512;

@@ -1,6 +1,8 @@
 #!/usr/bin/python3
 """Compares one compiled train_step's gradients with PyTorch autograd.
 
+torch_grads.py --write-idx DIR: writes DIR/train-{images,labels}.idx (a
+few 28x28 images, only so that the models' data blocks compile).
 torch_grads.py MODEL DUMPGRADS DIR SCALE TOL BATCH...: for each batch size,
 runs the dumpgrads executable (BATCH, offset 0, DIR/<batch>, SCALE), then
 compares as below; exits 1 when any comparison fails.
@@ -19,12 +21,23 @@ bound alone applies. Rows say which bound held. Exits 1 when any tensor
 fails.
 """
 import os
+import struct
 import subprocess
 import sys
 
 import numpy as np
 import torch
 import torch.nn.functional as F
+
+
+def write_idx(directory):
+    n = 16
+    with open(os.path.join(directory, "train-images.idx"), "wb") as f:
+        f.write(struct.pack(">BBBBIII", 0, 0, 8, 3, n, 28, 28))
+        f.write(bytes((i * 7) % 256 for i in range(n * 28 * 28)))
+    with open(os.path.join(directory, "train-labels.idx"), "wb") as f:
+        f.write(struct.pack(">BBBBI", 0, 0, 8, 1, n))
+        f.write(bytes(i % 10 for i in range(n)))
 
 
 def load(dump):
@@ -125,6 +138,8 @@ def compare(model, dump, tol):
 
 
 def main():
+    if sys.argv[1] == "--write-idx":
+        return write_idx(sys.argv[2])
     if len(sys.argv) == 4:
         return 0 if compare(sys.argv[1], sys.argv[2], float(sys.argv[3])) else 1
     model, dumpgrads, directory, scale, tol = sys.argv[1:6]
