@@ -103,8 +103,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (auto t = readIdx(writeTemp(data, size)))
       sink = checksum(*t);
   } else if (reader == "csv") {
-    // Every column as inputs; for odd sizes "label" is the label column.
-    if (auto t = readCsv(writeTemp(data, size), {}, size % 2 ? "label" : "", DType::I64))
+    // Every other column as inputs; by the size, no label column, "label"
+    // (class indices) or "label" and "y" (f32 targets).
+    static const std::vector<std::string> labels[] = {{}, {"label"}, {"label", "y"}};
+    const std::vector<std::string> &cols = labels[size % 3];
+    if (auto t = readCsv(writeTemp(data, size), {}, cols,
+                         cols.size() > 1 ? DType::F32 : DType::I64))
       sink = checksum(t->inputs) + checksum(t->labels);
   } else {
     std::abort(); // an unknown MODELRT_FUZZ_READER

@@ -57,6 +57,14 @@ struct Dict {
         return a.str();
     return "";
   }
+  std::vector<std::string> strings(llvm::StringRef key) const {
+    std::vector<std::string> out;
+    if (auto a = d ? d.getAs<mlir::ArrayAttr>(key) : nullptr)
+      for (mlir::Attribute e : a)
+        if (auto s = llvm::dyn_cast<mlir::StringAttr>(e))
+          out.push_back(s.str());
+    return out;
+  }
   Dict sub(llvm::StringRef key) const {
     return Dict{d ? d.getAs<mlir::DictionaryAttr>(key) : nullptr};
   }
@@ -207,12 +215,8 @@ static llvm::Error readSplit(Dict split, TrainDefaults &c, bool isTrain) {
   if (format == "csv") {
     c.dataFormat = MODELRT_DATA_CSV;
     in = absolute(split.s("path"));
-    c.labelColumn = split.s("label_column");
-    c.columns.clear();
-    if (auto cols = split.d.getAs<mlir::ArrayAttr>("feature_columns"))
-      for (mlir::Attribute a : cols)
-        if (auto s = llvm::dyn_cast<mlir::StringAttr>(a))
-          c.columns.push_back(s.str());
+    c.labelColumns = split.strings("label_columns");
+    c.columns = split.strings("feature_columns");
     return llvm::Error::success();
   }
   return configError("unsupported data format '" + format + "'");

@@ -113,9 +113,11 @@ llvm::Constant *ConstantBuilder::config(const TrainDefaults &c) {
 #define MODELRT_ABI_OPTIMIZER(TYPE, NAME, READ, CXX) put(opt, c.optimizer.NAME);
 #define MODELRT_ABI_SCHEDULE(TYPE, NAME, READ, CXX) put(sched, c.schedule.NAME);
 #include "modelsupport/TrainConfig.def"
-  std::vector<llvm::Constant *> cols;
+  std::vector<llvm::Constant *> cols, labelCols;
   for (const std::string &col : c.columns)
     cols.push_back(str(col));
+  for (const std::string &col : c.labelColumns)
+    labelCols.push_back(str(col));
   auto f64Array = [&](llvm::ArrayRef<double> v, llvm::StringRef name) {
     return v.empty() ? null()
                      : global(llvm::ConstantDataArray::get(ctx, v), name);
@@ -124,7 +126,8 @@ llvm::Constant *ConstantBuilder::config(const TrainDefaults &c) {
       layout.dataConfig,
       {i32(c.dataFormat), optStr(c.trainInputs), optStr(c.trainLabels),
        optStr(c.testInputs), optStr(c.testLabels), i32(int64_t(cols.size())),
-       ptrArray(cols), optStr(c.labelColumn), f64(c.scale),
+       ptrArray(cols), i32(int64_t(labelCols.size())), ptrArray(labelCols),
+       f64(c.scale),
        i32(int64_t(c.mean.size())), f64Array(c.mean, "modelc.mean"),
        f64Array(c.stddev, "modelc.std"), i32(0), f64(c.valFraction),
        f64(c.flipProb), i64(c.cropPadding), i32(0)});

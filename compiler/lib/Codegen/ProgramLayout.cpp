@@ -51,11 +51,12 @@ ProgramLayout ProgramLayout::get(llvm::LLVMContext &ctx) {
   l.optimizerConfig = named(ctx, "ModelrtOptimizerConfig", opt);
   l.scheduleConfig = named(ctx, "ModelrtScheduleConfig", sched);
   // format, train_inputs, train_labels, test_inputs, test_labels,
-  // num_columns, columns, label_column, scale, num_norm, mean, std, one_hot,
-  // val_fraction, flip_prob, crop_padding, drop_last
+  // num_columns, columns, num_label_columns, label_columns, scale,
+  // num_norm, mean, std, one_hot, val_fraction, flip_prob, crop_padding,
+  // drop_last
   l.dataConfig = named(ctx, "ModelrtDataConfig",
-                       {i32, ptr, ptr, ptr, ptr, i32, ptr, ptr, f64, i32, ptr,
-                        ptr, i32, f64, f64, i64, i32});
+                       {i32, ptr, ptr, ptr, ptr, i32, ptr, i32, ptr, f64, i32,
+                        ptr, ptr, i32, f64, f64, i64, i32});
   // optimizer, schedule, data, then the schema's scalar fields
   train = {l.optimizerConfig, l.scheduleConfig, l.dataConfig};
 #define MODELRT_ABI_TRAIN(TYPE, NAME) add(train, AbiFieldType::TYPE);

@@ -40,6 +40,15 @@ struct DictBuilder {
 };
 } // namespace
 
+/// An array of string attributes.
+static mlir::ArrayAttr stringArray(mlir::Builder &b,
+                                   llvm::ArrayRef<std::string> strings) {
+  llvm::SmallVector<mlir::Attribute> attrs;
+  for (const std::string &s : strings)
+    attrs.push_back(b.getStringAttr(s));
+  return b.getArrayAttr(attrs);
+}
+
 static mlir::DictionaryAttr splitDict(mlir::Builder &b, const DataSplit &s) {
   DictBuilder d{b, {}};
   d.str("format", s.format);
@@ -48,11 +57,8 @@ static mlir::DictionaryAttr splitDict(mlir::Builder &b, const DataSplit &s) {
     d.str("labels", s.paths[1]);
   } else {
     d.str("path", s.paths[0]);
-    d.str("label_column", s.labelColumn);
-    llvm::SmallVector<mlir::Attribute> cols;
-    for (const std::string &c : s.featureColumns)
-      cols.push_back(b.getStringAttr(c));
-    d.add("feature_columns", b.getArrayAttr(cols));
+    d.add("label_columns", stringArray(b, s.labelColumns));
+    d.add("feature_columns", stringArray(b, s.featureColumns));
   }
   d.i64("samples", s.numSamples);
   return d.get();

@@ -3,8 +3,9 @@
 // The configuration blocks are not evaluated like model bodies: their fields
 // are compile-time values (strings, numbers, calls naming a reader, an
 // optimizer, a schedule...). This header declares the small constant
-// evaluator they share, the block checkers, the IDX and CSV readers and the
-// warnings pass over a checked graph.
+// evaluator they share, the block checkers, the IDX and CSV readers (with
+// what a split's labels are: class indices or f32 targets), the csv(...)
+// split checker and the warnings pass over a checked graph.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +16,7 @@
 
 #include "modelsupport/Csv.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
 
 #include <map>
@@ -35,6 +37,9 @@ struct IdxHeader {
   unsigned typeCode = 0;
   std::vector<int64_t> dims;
 };
+/// The name of an IDX element type code ("u8", "i8", "i16", "i32", "f32",
+/// "f64").
+const char *idxTypeName(unsigned code);
 /// Fails, with a readable reason, when `path` is not a regular file (a
 /// FIFO, a device, a directory) or does not exist; stats without opening,
 /// so that a FIFO cannot block the compiler.
@@ -42,9 +47,35 @@ llvm::Error checkRegularFile(const std::string &path);
 /// Reads the header of `path`; on failure the error's message is a readable
 /// reason.
 llvm::Expected<IdxHeader> readIdxHeader(const std::string &path);
-/// Scans a 1-D u8/i8/i32 IDX label file; returns the largest label.
-llvm::Expected<int64_t> scanIdxLabels(const std::string &path,
-                                      const IdxHeader &header);
+
+/// What one split's labels are, before the splits are merged into the
+/// DataConfig (Data.cpp): class indices or f32 targets of a shape.
+struct SplitLabels {
+  /// I64 class indices or F32 targets.
+  DType type = DType::I64;
+  /// The per-sample shape of f32 targets (DataConfig::labelShape).
+  Shape shape;
+  /// Class indices: the largest label.
+  int64_t maxLabel = -1;
+  /// One CSV label column, whose labels are class indices only when every
+  /// label of every split is one.
+  bool oneColumn = false;
+  /// f32 targets: why they are not class indices (DataConfig::labelNote),
+  /// and where the source selects these labels.
+  std::string note;
+  llvm::SMLoc noteLoc;
+
+  /// "class indices (i64)", "f32 targets of shape [2, 3]", "f32 targets
+  /// (one per sample)".
+  std::string describe() const;
+};
+
+/// Reads what an IDX label file holds: a 1-D file of integers (u8, i8,
+/// i16, i32) holds class indices and is scanned for the largest (a negative
+/// label is an error); any other file (floats, or rank > 1) holds f32
+/// targets whose shape is its dimensions after the first.
+llvm::Expected<SplitLabels> readIdxLabels(const std::string &path,
+                                          const IdxHeader &header);
 
 /// A CSV table read with the runtime's tokenizer (modelsupport/Csv.h): the
 /// header's trimmed column names and the data rows.
@@ -71,10 +102,37 @@ struct ColumnStats {
 
 /// Computes the mean and population standard deviation of each feature
 /// column of the CSV `split`, whose file holds `table`, over all its rows.
-/// Fails (with a readable reason) on an empty table, a cell that is not a
-/// number, or a constant column.
+/// Fails (with a readable reason) on an empty table or a cell that is not a
+/// number.
 llvm::Expected<ColumnStats> csvColumnStats(const DataSplit &split,
                                            const CsvRows &table);
+
+/// The first feature of `stats` that is constant (a standard deviation of
+/// 0, up to rounding next to its mean), or -1.
+long firstConstantColumn(const ColumnStats &stats);
+
+/// A checked csv(...) split: the split with its columns, its labels, the
+/// table, and where the source selects the features.
+struct CsvSplit {
+  DataSplit split;
+  SplitLabels labels;
+  CsvRows table;
+  /// The `features = ...` argument, or the call when it is omitted (then
+  /// every column but the labels is a feature).
+  llvm::SMRange featuresRange;
+  bool featuresGiven = false;
+};
+
+/// Checks `csv(path, label=..., features=...)`: `label` is a column name, a
+/// list of names or columns(first, last) (1-based, both included);
+/// `features` is a list of names or columns(first, last), and every column
+/// but the labels when omitted. Reads the table at `resolvePath(path)`,
+/// selects the columns (each exists, at most once, never both a label and
+/// a feature) and reads the labels. Reports errors; std::nullopt then.
+std::optional<CsvSplit>
+checkCsvSplit(DiagnosticEngine &diags, const CallExpr &call,
+              const ConstEnv &env,
+              llvm::function_ref<std::string(const Value &)> resolvePath);
 
 /// Checks a data block; `baseDir` resolves relative paths.
 std::optional<DataConfig> checkData(DiagnosticEngine &diags,

@@ -2,14 +2,16 @@
 //
 // A data block names its splits (`train`, `test`) through readers:
 //   idx(images, labels)                      IDX files, gzip or plain
-//   csv(path, label="col", features=["a", "b", ...])
+//   csv(path, label=..., features=...)       a CSV table (DataCsvSplit.cpp)
 // plus `image = <affine expression of image>` (folded to scale and shift),
 // `augment = random_hflip(p) | random_crop(size, pad=0) | [ ... ]`,
 // `validation = f` (hold out a fraction of train) and `standardize = true`
 // (per-feature mean/std of a CSV train file, computed here).
 // Other fields bound to strings or numbers are named constants (`root`).
-// Files are opened at compile time: headers give sample shapes, label files
-// give the class count.
+// Files are opened at compile time: headers give sample shapes; a label
+// file of class indices gives the class count, any other the shape of its
+// f32 targets. Both splits must agree on the reader, the columns, the
+// sample shape and the labels.
 //
 //===----------------------------------------------------------------------===//
 
@@ -40,13 +42,14 @@ private:
   std::optional<DataSplit> checkSplit(const Field &f, DataConfig &cfg);
   std::optional<DataSplit> checkIdx(const CallExpr &call, DataConfig &cfg);
   std::optional<DataSplit> checkCsv(const CallExpr &call, DataConfig &cfg);
+  bool sameReader(const DataSplit &split, const CallExpr &call);
+  bool setLabels(const SplitLabels &labels, llvm::SMLoc loc, DataConfig &cfg);
   std::optional<Affine> foldAffine(const Expr &e);
   bool checkAugment(const Expr &e, DataConfig &cfg);
   bool checkValidation(const Expr &e, DataConfig &cfg);
   bool checkStandardize(const Expr &e, const Expr *image, DataConfig &cfg);
+  bool constantColumn(const Expr &e, size_t c, double value);
   std::string resolvePath(const Value &v);
-  std::optional<CsvRows> readTable(const std::string &path,
-                                   const Value &pathArg);
   bool setSample(const Shape &shape, llvm::StringRef stored, llvm::SMLoc loc,
                  DataConfig &cfg);
 
@@ -55,8 +58,15 @@ private:
   ConstEnv env;
   /// Where the sample shape was first established.
   std::string sampleOrigin;
-  /// The CSV tables read so far, by path (standardize reads the train one).
-  std::map<std::string, CsvRows> tables;
+  /// The field being checked ("train", "test") and the first split's.
+  std::string splitName, firstSplitName;
+  /// The first split checked, which the others must read alike.
+  std::optional<DataSplit> firstSplit;
+  /// The labels of the splits checked so far, merged.
+  std::optional<SplitLabels> labels;
+  /// The CSV train split's table and where its features are selected
+  /// (standardize reads them).
+  std::optional<CsvSplit> trainCsv;
 };
 } // namespace
 
@@ -68,23 +78,6 @@ std::string DataChecker::resolvePath(const Value &v) {
   }
   llvm::sys::path::remove_dots(p, true);
   return p.str().str();
-}
-
-/// Reads the CSV file `path` named by `pathArg`; reports failures there.
-std::optional<CsvRows> DataChecker::readTable(const std::string &path,
-                                              const Value &pathArg) {
-  llvm::Expected<CsvRows> table = readCsvRows(path);
-  if (table)
-    return std::move(*table);
-  std::string message;
-  llvm::handleAllErrors(
-      table.takeError(),
-      [&](const llvm::ECError &e) {
-        message = "cannot read CSV file '" + path + "': " + e.message();
-      },
-      [&](const llvm::ErrorInfoBase &e) { message = e.message(); });
-  diags.error(pathArg.range.Start, message, {pathArg.range});
-  return std::nullopt;
 }
 
 bool DataChecker::setSample(const Shape &shape, llvm::StringRef stored,
@@ -103,45 +96,66 @@ bool DataChecker::setSample(const Shape &shape, llvm::StringRef stored,
   return false;
 }
 
-std::optional<DataSplit> DataChecker::checkIdx(const CallExpr &call,
-                                               DataConfig &cfg) {
+std::string SplitLabels::describe() const {
+  if (type != DType::F32)
+    return "class indices (i64)";
+  if (shape.empty())
+    return "f32 targets (one per sample)";
+  return "f32 targets of shape " + shapeStr(shape);
+}
+
+/// Evaluates the two paths of idx(images, labels) and reads their headers
+/// into `split` and `headers`; reports errors at the arguments.
+static bool readIdxArgs(DiagnosticEngine &diags, const CallExpr &call,
+                        const ConstEnv &env,
+                        llvm::function_ref<std::string(const Value &)> resolve,
+                        DataSplit &split, std::vector<IdxHeader> &headers) {
   if (call.getArgs().size() != 2 || call.getArgs()[0].isKeyword() ||
       call.getArgs()[1].isKeyword()) {
     diags.error(call.getLoc(), "idx expects two paths: idx(images, labels)",
                 {call.getRange()});
-    return std::nullopt;
+    return false;
   }
-  DataSplit split;
-  split.format = "idx";
-  std::vector<IdxHeader> headers;
   for (const Arg &a : call.getArgs()) {
     Value v = evalConst(diags, *a.value, env);
     if (v.isError())
-      return std::nullopt;
+      return false;
     if (v.kind != Value::Kind::String) {
       diags.error(a.value->getLoc(), "expected a file path (a string), got " +
                                          v.describe(Graph()),
                   {a.value->getRange()});
-      return std::nullopt;
+      return false;
     }
-    std::string path = resolvePath(v);
+    std::string path = resolve(v);
     llvm::Expected<IdxHeader> h = readIdxHeader(path);
     if (!h) {
       diags.error(a.value->getLoc(),
                   "cannot read IDX file '" + path +
                       "': " + llvm::toString(h.takeError()),
                   {a.value->getRange()});
-      return std::nullopt;
+      return false;
     }
     split.paths.push_back(path);
     headers.push_back(*h);
   }
+  return true;
+}
+
+std::optional<DataSplit> DataChecker::checkIdx(const CallExpr &call,
+                                               DataConfig &cfg) {
+  DataSplit split;
+  split.format = "idx";
+  std::vector<IdxHeader> headers;
+  if (!readIdxArgs(diags, call, env,
+                   [&](const Value &v) { return resolvePath(v); }, split,
+                   headers))
+    return std::nullopt;
   const IdxHeader &img = headers[0], &lab = headers[1];
-  llvm::SMLoc labLoc = call.getArgs()[1].value->getLoc();
-  llvm::Expected<int64_t> maxLabel = scanIdxLabels(split.paths[1], lab);
-  if (!maxLabel) {
-    diags.error(labLoc, "bad label file '" + split.paths[1] +
-                            "': " + llvm::toString(maxLabel.takeError()));
+  const Expr &labArg = *call.getArgs()[1].value;
+  llvm::Expected<SplitLabels> labels = readIdxLabels(split.paths[1], lab);
+  if (!labels) {
+    diags.error(labArg.getLoc(), "bad label file '" + split.paths[1] + "': " +
+                                     llvm::toString(labels.takeError()));
     return std::nullopt;
   }
   if (img.dims.size() < 2) {
@@ -162,117 +176,84 @@ std::optional<DataSplit> DataChecker::checkIdx(const CallExpr &call,
     return std::nullopt;
   }
   split.numSamples = img.dims[0];
-  cfg.numClasses = std::max(cfg.numClasses, *maxLabel + 1);
+  labels->noteLoc = labArg.getLoc();
   Shape sample;
   for (size_t i = 1; i < img.dims.size(); ++i)
     sample.push_back(SDim::fixed(img.dims[i]));
-  static const std::pair<unsigned, const char *> names[] = {
-      {0x08, "u8"}, {0x09, "i8"}, {0x0B, "i16"},
-      {0x0C, "i32"}, {0x0D, "f32"}, {0x0E, "f64"}};
-  const char *stored = "u8";
-  for (auto &n : names)
-    if (n.first == img.typeCode)
-      stored = n.second;
-  if (!setSample(sample, stored, call.getLoc(), cfg))
+  if (!setSample(sample, idxTypeName(img.typeCode), call.getLoc(), cfg) ||
+      !setLabels(*labels, call.getLoc(), cfg))
     return std::nullopt;
   return split;
 }
 
+/// "csv(label=[y], features=[a, b])" for messages.
+static std::string readerStr(const DataSplit &s) {
+  if (s.format != "csv")
+    return s.format + "(...)";
+  return "csv(label=[" + llvm::join(s.labelColumns, ", ") + "], features=[" +
+         llvm::join(s.featureColumns, ", ") + "])";
+}
+
+/// The executable reads every split with one reader and one set of CSV
+/// columns: `split` (read at `call`) must match the first split.
+bool DataChecker::sameReader(const DataSplit &split, const CallExpr &call) {
+  if (!firstSplit) {
+    firstSplit = split;
+    firstSplitName = splitName;
+    return true;
+  }
+  if (split.format == firstSplit->format &&
+      split.labelColumns == firstSplit->labelColumns &&
+      split.featureColumns == firstSplit->featureColumns)
+    return true;
+  diags.error(call.getLoc(),
+              "this split is read as " + readerStr(split) + " but the " +
+                  firstSplitName + " split as " + readerStr(*firstSplit) +
+                  "; every split must be read with the same reader and "
+                  "columns",
+              {call.getRange()});
+  return false;
+}
+
+/// Merges the labels of one more split (read at `loc`) into `cfg`: the
+/// splits must agree, except that one CSV label column holds class indices
+/// only when every split's does.
+bool DataChecker::setLabels(const SplitLabels &split, llvm::SMLoc loc,
+                            DataConfig &cfg) {
+  if (!labels) {
+    labels = split;
+  } else if (labels->oneColumn && split.oneColumn &&
+             labels->type != split.type) {
+    if (labels->type != DType::F32)
+      labels = split;
+  } else if (labels->type != split.type || labels->shape != split.shape) {
+    diags.error(loc, "the labels of this split are " + split.describe() +
+                         " but the " + firstSplitName + " split's are " +
+                         labels->describe());
+    return false;
+  } else {
+    labels->maxLabel = std::max(labels->maxLabel, split.maxLabel);
+  }
+  cfg.labelType = labels->type;
+  cfg.labelShape = labels->shape;
+  cfg.numClasses = labels->type == DType::I64 ? labels->maxLabel + 1 : -1;
+  cfg.labelNote = labels->note;
+  cfg.labelNoteLoc = labels->noteLoc;
+  return true;
+}
+
 std::optional<DataSplit> DataChecker::checkCsv(const CallExpr &call,
                                                DataConfig &cfg) {
-  std::optional<Value> path, label, features;
-  for (const Arg &a : call.getArgs()) {
-    Value v = evalConst(diags, *a.value, env);
-    if (v.isError())
-      return std::nullopt;
-    if (!a.isKeyword() && !path && v.kind == Value::Kind::String)
-      path = v;
-    else if (a.keyword == "label" && v.kind == Value::Kind::String)
-      label = v;
-    else if (a.keyword == "features" && v.kind == Value::Kind::List)
-      features = v;
-    else {
-      diags.error(a.getRange().Start,
-                  "csv expects csv(\"file.csv\", label=\"column\", "
-                  "features=[\"a\", \"b\", ...])",
-                  {a.getRange()});
-      return std::nullopt;
-    }
-  }
-  if (!path || !label || !features || features->list.empty()) {
-    diags.error(call.getLoc(), "csv needs a path, label=\"column\" and a "
-                               "non-empty features=[...] list",
-                {call.getRange()});
+  std::optional<CsvSplit> csv = checkCsvSplit(
+      diags, call, env, [&](const Value &v) { return resolvePath(v); });
+  if (!csv || !sameReader(csv->split, call) ||
+      !setSample({SDim::fixed(csv->split.featureColumns.size())}, "f32",
+                 call.getLoc(), cfg) ||
+      !setLabels(csv->labels, call.getLoc(), cfg))
     return std::nullopt;
-  }
-  DataSplit split;
-  split.format = "csv";
-  split.paths.push_back(resolvePath(*path));
-  std::optional<CsvRows> table = readTable(split.paths[0], *path);
-  if (!table)
-    return std::nullopt;
-  const std::vector<std::string> &header = table->header;
-  auto column = [&](const Value &name) -> int {
-    for (size_t i = 0; i < header.size(); ++i)
-      if (header[i] == name.s)
-        return i;
-    diags.error(name.range.Start,
-                "column '" + name.s + "' is not in '" + split.paths[0] +
-                    "'; its columns are: " + llvm::join(header, ", "),
-                {name.range});
-    return -1;
-  };
-  int labelCol = column(*label);
-  if (labelCol < 0)
-    return std::nullopt;
-  split.labelColumn = label->s;
-  for (const Value &f : features->list) {
-    if (f.kind != Value::Kind::String || column(f) < 0)
-      return std::nullopt;
-    split.featureColumns.push_back(f.s);
-  }
-  // Class indices when every label is one (modelsupport/Csv.h's rule);
-  // otherwise f32 targets, and every label must be a number. The first
-  // label that is not a class index is kept, located, for the loss's note.
-  int64_t maxLabel = -1;
-  std::string notIndex;
-  for (const CsvRows::Row &row : table->rows) {
-    const modelsupport::csv::Field &cell = row.cells[labelCol];
-    long long v;
-    if (const char *why = modelsupport::csv::classIndexError(cell.text, v)) {
-      if (notIndex.empty())
-        notIndex = split.paths[0] + ":" + std::to_string(row.line) + ":" +
-                   std::to_string(cell.column) + ": label column '" +
-                   label->s + "': '" + cell.text + "' " + why;
-      continue;
-    }
-    maxLabel = std::max<int64_t>(maxLabel, v);
-  }
-  bool integral = notIndex.empty();
-  for (const CsvRows::Row &row : table->rows) {
-    const modelsupport::csv::Field &cell = row.cells[labelCol];
-    double x;
-    if (integral || modelsupport::csv::parseDouble(cell.text, x))
-      continue;
-    diags.error(path->range.Start,
-                split.paths[0] + ":" + std::to_string(row.line) + ":" +
-                    std::to_string(cell.column) + ": label column '" +
-                    label->s + "': '" + cell.text + "' is not a number",
-                {path->range});
-    return std::nullopt;
-  }
-  if (!integral) {
-    cfg.labelNote = notIndex + ", so the labels are read as f32 targets";
-    cfg.labelNoteLoc = path->range.Start;
-  }
-  split.numSamples = table->rows.size();
-  cfg.labelType = integral ? DType::I64 : DType::F32;
-  if (integral)
-    cfg.numClasses = std::max(cfg.numClasses, maxLabel + 1);
-  if (!setSample({SDim::fixed(split.featureColumns.size())}, "f32",
-                 call.getLoc(), cfg))
-    return std::nullopt;
-  tables[split.paths[0]] = std::move(*table);
+  DataSplit split = csv->split;
+  if (splitName == "train")
+    trainCsv = std::move(*csv);
   return split;
 }
 
@@ -280,8 +261,13 @@ std::optional<DataSplit> DataChecker::checkSplit(const Field &f,
                                                  DataConfig &cfg) {
   const auto *call = llvm::dyn_cast<CallExpr>(f.value.get());
   const auto *fn = call ? llvm::dyn_cast<NameExpr>(&call->getCallee()) : nullptr;
-  if (fn && fn->getName() == "idx")
-    return checkIdx(*call, cfg);
+  splitName = f.name;
+  if (fn && fn->getName() == "idx") {
+    std::optional<DataSplit> split = checkIdx(*call, cfg);
+    if (split && !sameReader(*split, *call))
+      return std::nullopt;
+    return split;
+  }
   if (fn && fn->getName() == "csv")
     return checkCsv(*call, cfg);
   diags.error(f.value->getLoc(),
@@ -436,6 +422,28 @@ bool DataChecker::checkValidation(const Expr &e, DataConfig &cfg) {
   return true;
 }
 
+/// Reports that feature `c` of the CSV train split, which holds `value` in
+/// every row, cannot be standardized (at `e`), with a note where the
+/// features are selected.
+bool DataChecker::constantColumn(const Expr &e, size_t c, double value) {
+  const std::string &name = trainCsv->split.featureColumns[c];
+  diags.error(e.getLoc(),
+              "cannot standardize: column '" + name + "' of '" +
+                  trainCsv->split.paths[0] + "' is constant (every row holds " +
+                  formatNumber(value) +
+                  ", standard deviation 0); drop it from the features, or "
+                  "remove `standardize = true`",
+              {e.getRange()});
+  diags.note(trainCsv->featuresRange.Start,
+             trainCsv->featuresGiven
+                 ? "the features, '" + name + "' among them, are selected here"
+                 : "without `features = ...`, every column but the label is "
+                   "a feature; list the features to leave '" +
+                       name + "' out",
+             {trainCsv->featuresRange});
+  return false;
+}
+
 bool DataChecker::checkStandardize(const Expr &e, const Expr *image,
                                    DataConfig &cfg) {
   Value v = evalConst(diags, e, env);
@@ -461,9 +469,11 @@ bool DataChecker::checkStandardize(const Expr &e, const Expr *image,
     return fail("standardize replaces the `image = ...` transform; use one "
                 "of them");
   llvm::Expected<ColumnStats> stats =
-      csvColumnStats(*cfg.train, tables[cfg.train->paths[0]]);
+      csvColumnStats(trainCsv->split, trainCsv->table);
   if (!stats)
     return fail("cannot standardize: " + llvm::toString(stats.takeError()));
+  if (long c = firstConstantColumn(*stats); c >= 0)
+    return constantColumn(e, size_t(c), stats->mean[c]);
   cfg.featureMean = std::move(stats->mean);
   cfg.featureStd = std::move(stats->stdev);
   return true;

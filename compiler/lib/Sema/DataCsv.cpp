@@ -101,14 +101,16 @@ llvm::Expected<ColumnStats> sema::csvColumnStats(const DataSplit &split,
   if (table.rows.empty())
     return statsError("'" + path + "' has no rows");
   ColumnStats stats;
-  for (size_t j = 0; j < cols.size(); ++j) {
-    double m = moments[j].mean, sd = std::sqrt(moments[j].variance());
-    if (!(sd > 1e-12 * std::max(1.0, std::fabs(m))))
-      return statsError("column '" + split.featureColumns[j] + "' of '" +
-                        path + "' is constant (standard deviation 0); "
-                        "drop it from the features");
-    stats.mean.push_back(m);
-    stats.stdev.push_back(sd);
+  for (const RunningMoments &m : moments) {
+    stats.mean.push_back(m.mean);
+    stats.stdev.push_back(std::sqrt(m.variance()));
   }
   return stats;
+}
+
+long sema::firstConstantColumn(const ColumnStats &stats) {
+  for (size_t j = 0; j < stats.mean.size(); ++j)
+    if (!(stats.stdev[j] > 1e-12 * std::max(1.0, std::fabs(stats.mean[j]))))
+      return long(j);
+  return -1;
 }

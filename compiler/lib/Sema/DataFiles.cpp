@@ -2,11 +2,15 @@
 //
 // The compiler reads only what it needs to type a data block: the header of
 // an IDX file (gzip or plain, through zlib's gz* functions, which read both)
-// and, for label files, the labels themselves to learn the class count.
+// and, for a label file of class indices (1-D integers), the labels
+// themselves to learn the class count; any other label file holds f32
+// targets, typed by its header.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Config.h"
+
+#include "modelsupport/ShapeArith.h"
 
 #include <cerrno>
 #include <cstring>
@@ -98,13 +102,25 @@ llvm::Expected<IdxHeader> sema::readIdxHeader(const std::string &path) {
   return h;
 }
 
-llvm::Expected<int64_t> sema::scanIdxLabels(const std::string &path,
-                                            const IdxHeader &header) {
-  if (header.dims.size() != 1 ||
-      (header.typeCode != 0x08 && header.typeCode != 0x09 &&
-       header.typeCode != 0x0C))
-    return idxError(
-        "a label file must be a 1-D IDX file of u8, i8 or i32 values");
+/// Whether an IDX file of `header` holds class indices: 1-D integers.
+static bool holdsClassIndices(const IdxHeader &header) {
+  return header.dims.size() == 1 && header.typeCode != 0x0D &&
+         header.typeCode != 0x0E;
+}
+
+/// Decodes one big-endian integer label of `size` bytes (IDX `code`).
+static int64_t decodeLabel(const unsigned char *p, unsigned size,
+                           unsigned code) {
+  if (size == 1)
+    return code == 0x09 ? int8_t(p[0]) : p[0];
+  if (size == 2)
+    return int16_t(uint16_t((p[0] << 8) | p[1]));
+  return int32_t((uint32_t(p[0]) << 24) | (p[1] << 16) | (p[2] << 8) | p[3]);
+}
+
+/// Scans a 1-D integer IDX label file; returns the largest label.
+static llvm::Expected<int64_t> scanClassIndices(const std::string &path,
+                                                const IdxHeader &header) {
   gzFile f = nullptr;
   llvm::Expected<IdxHeader> h = openIdx(path, f);
   GzCloser closer{f};
@@ -113,17 +129,12 @@ llvm::Expected<int64_t> sema::scanIdxLabels(const std::string &path,
   unsigned size = idxElementSize(header.typeCode);
   int64_t count = header.dims[0], maxLabel = -1;
   std::vector<unsigned char> buf(1 << 16);
-  int64_t done = 0;
-  while (done < count) {
+  for (int64_t done = 0; done < count;) {
     int64_t want = std::min<int64_t>(count - done, buf.size() / size);
-    int got = gzread(f, buf.data(), unsigned(want * size));
-    if (got != int(want * size))
+    if (gzread(f, buf.data(), unsigned(want * size)) != int(want * size))
       return idxError("label file is shorter than its header says");
     for (int64_t i = 0; i < want; ++i) {
-      const unsigned char *p = &buf[i * size];
-      int64_t v = size == 1 ? (header.typeCode == 0x09 ? int8_t(p[0]) : p[0])
-                            : int32_t((uint32_t(p[0]) << 24) | (p[1] << 16) |
-                                      (p[2] << 8) | p[3]);
+      int64_t v = decodeLabel(&buf[i * size], size, header.typeCode);
       if (v < 0)
         return idxError("negative label " + llvm::Twine(v));
       maxLabel = std::max(maxLabel, v);
@@ -131,4 +142,50 @@ llvm::Expected<int64_t> sema::scanIdxLabels(const std::string &path,
     done += want;
   }
   return maxLabel;
+}
+
+const char *sema::idxTypeName(unsigned code) {
+  switch (code) {
+  case 0x08:
+    return "u8";
+  case 0x09:
+    return "i8";
+  case 0x0B:
+    return "i16";
+  case 0x0C:
+    return "i32";
+  case 0x0D:
+    return "f32";
+  default:
+    return "f64";
+  }
+}
+
+llvm::Expected<SplitLabels> sema::readIdxLabels(const std::string &path,
+                                                const IdxHeader &header) {
+  SplitLabels labels;
+  if (holdsClassIndices(header)) {
+    llvm::Expected<int64_t> maxLabel = scanClassIndices(path, header);
+    if (!maxLabel)
+      return maxLabel.takeError();
+    labels.maxLabel = *maxLabel;
+    return labels;
+  }
+  labels.type = DType::F32;
+  int64_t elements = 1;
+  for (size_t i = 1; i < header.dims.size(); ++i) {
+    labels.shape.push_back(SDim::fixed(header.dims[i]));
+    elements *= header.dims[i];
+    if (elements > modelsupport::kMaxTensorElements)
+      return idxError("its samples have more than 2^31 elements each, the "
+                      "limit for one tensor");
+  }
+  std::vector<SDim> dims;
+  for (int64_t d : header.dims)
+    dims.push_back(SDim::fixed(d));
+  labels.note = "'" + path + "' holds " + idxTypeName(header.typeCode) +
+                " values of shape " + shapeStr(dims) +
+                ", so its labels are " + labels.describe() +
+                ", not class indices (those are a 1-D file of integers)";
+  return labels;
 }

@@ -236,9 +236,14 @@ static void printData(llvm::raw_ostream &os, const DataConfig &d) {
   os << "  sample: " << d.storedType << shapeStr(d.sampleShape)
      << ", transform: x * " << formatNumber(d.scale) << " + " << formatNumber(d.shift) << "\n";
   os << "  labels: " << getDTypeName(d.labelType);
+  if (!d.labelShape.empty())
+    os << shapeStr(d.labelShape);
   if (d.numClasses >= 0)
     os << ", " << d.numClasses << " classes";
   os << "\n";
+  if (d.train && d.train->format == "csv")
+    os << "  columns: label " << llvm::join(d.train->labelColumns, ", ")
+       << "; features " << llvm::join(d.train->featureColumns, ", ") << "\n";
   for (const Augmentation &a : d.augment) {
     std::vector<std::string> args;
     for (double v : a.args)

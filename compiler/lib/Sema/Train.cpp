@@ -74,7 +74,7 @@ static void noteIntegerTargets(DiagnosticEngine &diags, const Expr &lossExpr,
                           fn->getName()))
     return;
   diags.note(data->loc,
-             "the label column '" + data->train->labelColumn + "' of '" +
+             "the label column '" + data->train->labelColumns[0] + "' of '" +
                  llvm::sys::path::filename(data->train->paths[0]) +
                  "' holds only non-negative integers, so it is read as "
                  "class indices; write regression targets with a decimal "
@@ -89,6 +89,22 @@ static void noteFloatLabels(DiagnosticEngine &diags, const Expr &lossExpr,
   if (fn && fn->getName() == "cross_entropy" && data &&
       data->labelType == DType::F32 && !data->labelNote.empty())
     diags.note(data->labelNoteLoc, data->labelNote);
+}
+
+/// The type of a batch of the data set's labels: i64[B] class indices, or
+/// f32[B, target shape...]; one f32 target per sample is f32[B, 1] when the
+/// model's output is f32[B, 1].
+static TensorType labelTypeFor(const Graph &graph, const DataConfig *data) {
+  const TensorType &out = graph.nodes[graph.output].type;
+  TensorType t{data ? data->labelType : DType::I64,
+               {out.rank() ? out.shape[0] : SDim::fixed(1)}};
+  if (!data || data->labelType != DType::F32)
+    return t;
+  t.shape.insert(t.shape.end(), data->labelShape.begin(),
+                 data->labelShape.end());
+  if (data->labelShape.empty() && out.rank() == 2 && out.shape[1].is(1))
+    t.shape.push_back(SDim::fixed(1));
+  return t;
 }
 
 /// The loss's names: the model's inputs by their parameter names (the very
@@ -111,15 +127,9 @@ static void bindLossNames(Elaborator &el, const Field &f, Graph &graph,
   logits.node = graph.output;
   logits.range = f.value->getRange();
   frame.vars["logits"] = logits;
-  // A copy: adding nodes below may reallocate graph.nodes.
-  const TensorType out = graph.nodes[graph.output].type;
-  TensorType labelType{data ? data->labelType : DType::I64,
-                       {out.rank() ? out.shape[0] : SDim::fixed(1)}};
-  if (data && data->labelType == DType::F32 && out.rank() == 2)
-    labelType.shape.push_back(out.shape[1]);
-  Value label = el.addNode({}, labelType, OpAttrs<OpKind::Label>{"label"},
-                           f.nameRange.Start, frame,
-                           "the labels of the data set");
+  Value label = el.addNode({}, labelTypeFor(graph, data),
+                           OpAttrs<OpKind::Label>{"label"}, f.nameRange.Start,
+                           frame, "the labels of the data set");
   frame.vars["label"] = label;
   graph.label = label.node;
 }
@@ -135,14 +145,10 @@ static bool dependsOn(const Graph &graph, unsigned root, unsigned leaf) {
   return live[leaf];
 }
 
-/// A loss that ignores the labels reads them as one value per sample, so
-/// that any label file fits, and the program is no classifier.
-static void dropUnusedLabels(Graph &graph, unsigned loss, TrainConfig &cfg) {
+/// Records whether the loss uses the labels: a loss that ignores them
+/// still reads them, but the program is no classifier.
+static void recordLabelUse(Graph &graph, unsigned loss, TrainConfig &cfg) {
   cfg.usesLabels = dependsOn(graph, loss, *graph.label);
-  if (cfg.usesLabels)
-    return;
-  TensorType &t = graph.nodes[*graph.label].type;
-  t.shape.resize(1);
 }
 
 /// Builds the loss from `loss = ...` over the names of bindLossNames.
@@ -171,7 +177,7 @@ static bool checkLoss(DiagnosticEngine &diags, const Field &f, Graph &graph,
     return false;
   }
   graph.loss = loss.node;
-  dropUnusedLabels(graph, loss.node, cfg);
+  recordLabelUse(graph, loss.node, cfg);
   const Node &ln = graph.nodes[loss.node];
   cfg.lossKind = getOpKindName(ln.kind).str();
   if (ln.kind != OpKind::CrossEntropy)
@@ -281,9 +287,11 @@ static int64_t stepsPerEpoch(const DataConfig *data, const TrainConfig &cfg) {
   return (batches + cfg.accumulate - 1) / cfg.accumulate;
 }
 
-/// accuracy is computed for cross_entropy on the model's output only.
+/// accuracy is computed for cross_entropy on the model's output only; with
+/// f32 targets, a note says why the labels are not class indices.
 static bool checkAccuracy(DiagnosticEngine &diags, const Graph &graph,
-                          const TrainConfig &cfg, const Expr &at) {
+                          const DataConfig *data, const TrainConfig &cfg,
+                          const Expr &at) {
   if (!graph.loss)
     return true;
   const Node &ln = graph.nodes[*graph.loss];
@@ -298,6 +306,8 @@ static bool checkAccuracy(DiagnosticEngine &diags, const Graph &graph,
                 cfg.lossKind + ", so the model is not a classifier: use "
                 "metrics = [loss]";
   diags.error(at.getLoc(), why, {at.getRange()});
+  if (data && data->labelType == DType::F32 && !data->labelNote.empty())
+    diags.note(data->labelNoteLoc, data->labelNote);
   return false;
 }
 
@@ -330,7 +340,8 @@ static bool checkCombined(DiagnosticEngine &diags, const Graph &graph,
     for (auto &kv : cfg.scheduleArgs)
       if (kv.first == "epochs")
         kv.second = double(cfg.epochs);
-  if (st.accuracy && !checkAccuracy(diags, graph, cfg, *st.accuracy))
+  if (st.accuracy &&
+      !checkAccuracy(diags, graph, data, cfg, *st.accuracy))
     return false;
   if (cfg.schedule == "cosine" && !checkWarmup(diags, data, cfg, *st.schedule))
     return false;

@@ -32,23 +32,24 @@ bool endsWith(const std::string &s, const char *suffix) {
 }
 
 /// Reads a CSV of samples: the configured input columns, else all columns
-/// except the label column (when the header has it).
+/// except the label columns (those the header has).
 Expected<Tensor> readCsvSamples(const ModelrtProgram &p, const std::string &path) {
   const ModelrtDataConfig &d = p.config.data;
   std::vector<CsvColumn> cols;
   for (int32_t i = 0; i < d.num_columns; ++i)
     cols.push_back({d.columns[i], DType::F32});
-  std::string label;
-  if (cols.empty() && d.label_column && *d.label_column) {
+  std::vector<std::string> labels;
+  if (cols.empty() && d.num_label_columns > 0) {
     std::ifstream in(path);
     std::string header;
     std::getline(in, header);
-    std::string quoted = std::string(",") + header + ",", name = d.label_column;
+    std::string quoted = std::string(",") + header + ",";
     quoted.erase(std::remove(quoted.begin(), quoted.end(), ' '), quoted.end());
-    if (quoted.find("," + name + ",") != std::string::npos)
-      label = name;
+    for (int32_t i = 0; i < d.num_label_columns; ++i)
+      if (quoted.find("," + std::string(d.label_columns[i]) + ",") != std::string::npos)
+        labels.push_back(d.label_columns[i]);
   }
-  auto t = readCsv(path, cols, label, DType::F32);
+  auto t = readCsv(path, cols, labels, DType::F32);
   if (!t)
     return t.status();
   return std::move(t->inputs);

@@ -11,6 +11,7 @@
 
 #include "modelsupport/Csv.h"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -32,23 +33,36 @@ bool parseNumber(const std::string &text, DType dtype, double &out) {
 
 } // namespace
 
-/// Resolves the requested column names against the header's names.
+/// The index of column \p name in \p header; \p what names it in errors.
+static Expected<size_t> findColumn(const std::string &path, const std::vector<std::string> &header,
+                                   const std::string &name, const char *what) {
+  long i = modelsupport::csv::find(header, name);
+  if (i < 0)
+    return errorf("%s:1: %s '%s' not found in the header", path.c_str(), what, name.c_str());
+  return static_cast<size_t>(i);
+}
+
+/// Resolves the requested column names against the header's names: the
+/// label columns first, then the inputs (every other column when none).
 static Status resolveColumns(const std::string &path, const std::vector<std::string> &header,
-                             std::vector<CsvColumn> &columns, const std::string &labelColumn,
-                             std::vector<size_t> &indices, long &labelIndex) {
-  labelIndex = -1;
-  if (!labelColumn.empty() && (labelIndex = modelsupport::csv::find(header, labelColumn)) < 0)
-    return errorf("%s:1: label column '%s' not found in the header", path.c_str(),
-                  labelColumn.c_str());
+                             std::vector<CsvColumn> &columns,
+                             const std::vector<std::string> &labelColumns,
+                             std::vector<size_t> &indices, std::vector<size_t> &labelIndices) {
+  for (const std::string &name : labelColumns) {
+    auto i = findColumn(path, header, name, "label column");
+    if (!i)
+      return i.status();
+    labelIndices.push_back(*i);
+  }
   if (columns.empty())
     for (size_t i = 0; i < header.size(); ++i)
-      if (static_cast<long>(i) != labelIndex)
+      if (std::find(labelIndices.begin(), labelIndices.end(), i) == labelIndices.end())
         columns.push_back({header[i], DType::F32});
   for (const CsvColumn &c : columns) {
-    long idx = modelsupport::csv::find(header, c.name);
-    if (idx < 0)
-      return errorf("%s:1: column '%s' not found in the header", path.c_str(), c.name.c_str());
-    indices.push_back(static_cast<size_t>(idx));
+    auto i = findColumn(path, header, c.name, "column");
+    if (!i)
+      return i.status();
+    indices.push_back(*i);
   }
   return Status::ok();
 }
@@ -59,9 +73,8 @@ namespace {
 struct TableReader {
   const std::string &path;
   std::vector<CsvColumn> columns;
-  std::vector<size_t> indices;
-  long labelIndex = -1;
-  std::string labelColumn;
+  std::vector<size_t> indices, labelIndices;
+  std::vector<std::string> labelColumns;
   DType labelDType;
   size_t numFields = 0;
   std::vector<float> inputs;
@@ -89,10 +102,10 @@ struct TableReader {
                          columns[c].dtype, v));
       inputs.push_back(static_cast<float>(v));
     }
-    if (labelIndex >= 0) {
+    for (size_t c = 0; c < labelIndices.size(); ++c) {
       double v;
-      MODELRT_TRY(number(fields[static_cast<size_t>(labelIndex)], lineNo,
-                         "label column '" + labelColumn + "'", labelDType, v));
+      MODELRT_TRY(number(fields[labelIndices[c]], lineNo,
+                         "label column '" + labelColumns[c] + "'", labelDType, v));
       labels.push_back(v);
     }
     ++rows;
@@ -104,8 +117,11 @@ struct TableReader {
     CsvTable t;
     t.inputs = Tensor(DType::F32, {rows, static_cast<int64_t>(columns.size())});
     std::copy(inputs.begin(), inputs.end(), t.inputs.as<float>());
-    if (labelIndex >= 0) {
-      Tensor l(DType::F64, {rows});
+    if (!labelIndices.empty()) {
+      std::vector<int64_t> shape = {rows};
+      if (labelIndices.size() > 1)
+        shape.push_back(static_cast<int64_t>(labelIndices.size()));
+      Tensor l(DType::F64, shape);
       std::copy(labels.begin(), labels.end(), l.as<double>());
       t.labels = l.convertTo(labelDType);
     }
@@ -115,7 +131,7 @@ struct TableReader {
 } // namespace
 
 Expected<CsvTable> readCsv(const std::string &path, const std::vector<CsvColumn> &requested,
-                           const std::string &labelColumn, DType labelDType) {
+                           const std::vector<std::string> &labelColumns, DType labelDType) {
   if (auto size = statDataFile(path); !size)
     return size.status();
   std::ifstream in(path, std::ios::binary);
@@ -136,9 +152,9 @@ Expected<CsvTable> readCsv(const std::string &path, const std::vector<CsvColumn>
   if (!lines.next())
     return errorf("%s: empty file, expected a header row", path.c_str());
   MODELRT_TRY(split());
-  TableReader reader{path, requested, {}, -1, labelColumn, labelDType, fields.size()};
-  MODELRT_TRY(resolveColumns(path, modelsupport::csv::names(fields), reader.columns, labelColumn,
-                             reader.indices, reader.labelIndex));
+  TableReader reader{path, requested, {}, {}, labelColumns, labelDType, fields.size()};
+  MODELRT_TRY(resolveColumns(path, modelsupport::csv::names(fields), reader.columns, labelColumns,
+                             reader.indices, reader.labelIndices));
   while (lines.next()) {
     MODELRT_TRY(split());
     MODELRT_TRY(reader.addRow(fields, lines.line(), lines.lineNumber()));

@@ -38,6 +38,17 @@ Expected<Dataset> makeDataset(std::string name, Tensor inputs, Tensor labels) {
   return d;
 }
 
+/// Errors at the first element of the F32 tensor \p t ([N, \p per elements])
+/// that is NaN or infinite, naming the file \p name and \p what it holds.
+static Status checkFinite(const Tensor &t, int64_t per, const char *name, const char *what) {
+  const float *x = t.as<float>();
+  for (int64_t i = 0, e = t.numElements(); i < e; ++i)
+    if (!std::isfinite(x[i]))
+      return errorf("%s: sample %lld, element %lld: %s is %s", name, (long long)(i / per),
+                    (long long)(i % per), what, std::isnan(x[i]) ? "NaN" : "infinite");
+  return Status::ok();
+}
+
 Status validateDataset(Dataset &data, const std::vector<int64_t> &sampleShape,
                        int64_t numClasses) {
   const char *n = data.name.c_str();
@@ -61,12 +72,10 @@ Status validateDataset(Dataset &data, const std::vector<int64_t> &sampleShape,
         return errorf("%s: sample %lld: label %lld is outside [0, %lld)", ln, (long long)i,
                       (long long)l[i], (long long)numClasses);
   }
-  const float *x = data.inputs.as<float>();
-  int64_t per = data.sampleElements();
-  for (int64_t i = 0, e = data.inputs.numElements(); i < e; ++i)
-    if (!std::isfinite(x[i]))
-      return errorf("%s: sample %lld, element %lld: input is %s", n, (long long)(i / per),
-                    (long long)(i % per), std::isnan(x[i]) ? "NaN" : "infinite");
+  MODELRT_TRY(checkFinite(data.inputs, data.sampleElements(), n, "input"));
+  if (data.labels.dtype() == DType::F32)
+    MODELRT_TRY(checkFinite(data.labels, data.labelElements(),
+                            data.labelsName.empty() ? n : data.labelsName.c_str(), "target"));
   return Status::ok();
 }
 

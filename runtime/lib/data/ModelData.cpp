@@ -1,7 +1,9 @@
 //===- ModelData.cpp - Reading a program's data sets (part of Model.h) -----===//
 //
 // Reads the files named by a ModelrtDataConfig (IDX, NPY or CSV), applies
-// the input transforms and validates shapes, classes and finiteness.
+// the input transforms and validates shapes, classes and finiteness. A
+// program with f32 targets gets its labels as f32 whatever the file's
+// element type, [N, target shape...] as the file holds them.
 //
 //===----------------------------------------------------------------------===//
 #include "modelrt/core/Model.h"
@@ -58,7 +60,8 @@ static Expected<Dataset> readPair(const ModelrtProgram &p, const ModelrtDataConf
     std::vector<CsvColumn> cols;
     for (int32_t i = 0; i < c.num_columns; ++i)
       cols.push_back({c.columns[i], DType::F32});
-    auto t = readCsv(inputs, cols, c.label_column ? c.label_column : "", labelType);
+    std::vector<std::string> labelCols(c.label_columns, c.label_columns + c.num_label_columns);
+    auto t = readCsv(inputs, cols, labelCols, labelType);
     if (!t)
       return t.status();
     return makeDataset(inputs, std::move(t->inputs), std::move(t->labels));
@@ -75,7 +78,8 @@ static Expected<Dataset> readPair(const ModelrtProgram &p, const ModelrtDataConf
   if (!y)
     return y.status();
   MODELRT_TRY(checkPairKinds(*x, *y, inputs, labels, labelType));
-  auto d = makeDataset(inputs, x.take(), y.take());
+  Tensor targets = labelType == DType::F32 ? y->convertTo(DType::F32) : y.take();
+  auto d = makeDataset(inputs, x.take(), std::move(targets));
   if (d)
     d->labelsName = labels;
   return d;

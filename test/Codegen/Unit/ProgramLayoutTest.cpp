@@ -89,7 +89,8 @@ TEST_F(ProgramLayoutTest, DataConfig) {
   check(ProgramLayout::get(ctx).dataConfig, sizeof(T), alignof(T),
         {OFF(T, format), OFF(T, train_inputs), OFF(T, train_labels),
          OFF(T, test_inputs), OFF(T, test_labels), OFF(T, num_columns),
-         OFF(T, columns), OFF(T, label_column), OFF(T, scale), OFF(T, num_norm),
+         OFF(T, columns), OFF(T, num_label_columns), OFF(T, label_columns),
+         OFF(T, scale), OFF(T, num_norm),
          OFF(T, mean), OFF(T, std), OFF(T, one_hot), OFF(T, val_fraction),
          OFF(T, flip_prob), OFF(T, crop_padding), OFF(T, drop_last)});
 }

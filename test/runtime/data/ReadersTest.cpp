@@ -73,7 +73,7 @@ TEST(Csv, SelectColumnsAndLabel) {
   TempDir tmp;
   std::string p = tmp.path("t.csv");
   writeText(p, "a,b,\"label\",c\n1.5,2,0,x\n\n-3,4e1,2,y\r\n");
-  auto t = readCsv(p, {{"b", DType::F32}, {"a", DType::F32}}, "label", DType::I64);
+  auto t = readCsv(p, {{"b", DType::F32}, {"a", DType::F32}}, {"label"}, DType::I64);
   ASSERT_TRUE(t.isOk()) << t.message();
   EXPECT_EQ(t->inputs.shape(), (std::vector<int64_t>{2, 2}));
   EXPECT_FLOAT_EQ(t->inputs.as<float>()[0], 2.0f);
@@ -87,11 +87,35 @@ TEST(Csv, AllColumnsByDefault) {
   TempDir tmp;
   std::string p = tmp.path("t.csv");
   writeText(p, "x,y,target\n1,2,0.5\n3,4,1.5\n");
-  auto t = readCsv(p, {}, "target", DType::F32);
+  auto t = readCsv(p, {}, {"target"}, DType::F32);
   ASSERT_TRUE(t.isOk()) << t.message();
   EXPECT_EQ(t->inputs.shape(), (std::vector<int64_t>{2, 2}));
   EXPECT_FLOAT_EQ(t->inputs.as<float>()[3], 4.0f);
   EXPECT_FLOAT_EQ(t->labels.as<float>()[1], 1.5f);
+}
+
+TEST(Csv, SeveralLabelColumns) {
+  TempDir tmp;
+  std::string p = tmp.path("t.csv");
+  writeText(p, "y2,x,y1,z\n1.5,1,2,3\n-2,4,5e-1,6\n");
+  auto t = readCsv(p, {}, {"y1", "y2"}, DType::F32);
+  ASSERT_TRUE(t.isOk()) << t.message();
+  EXPECT_EQ(t->inputs.shape(), (std::vector<int64_t>{2, 2})); // x, z
+  EXPECT_FLOAT_EQ(t->inputs.as<float>()[1], 3.0f);
+  EXPECT_EQ(t->labels.dtype(), DType::F32);
+  EXPECT_EQ(t->labels.shape(), (std::vector<int64_t>{2, 2})); // y1, y2 per row
+  const float want[] = {2, 1.5f, 0.5f, -2};
+  for (int i = 0; i < 4; ++i)
+    EXPECT_FLOAT_EQ(t->labels.as<float>()[i], want[i]) << i;
+  writeText(p, "y2,x,y1,z\n1.5,1,2,3\nnan?,4,5,6\n");
+  auto bad = readCsv(p, {}, {"y1", "y2"}, DType::F32);
+  ASSERT_FALSE(bad.isOk());
+  EXPECT_NE(bad.message().find(p + ":3:1: label column 'y2': 'nan?' is not a valid f32"),
+            std::string::npos)
+      << bad.message();
+  auto missing = readCsv(p, {}, {"y1", "w"}, DType::F32);
+  EXPECT_NE(missing.message().find(p + ":1: label column 'w' not found"), std::string::npos)
+      << missing.message();
 }
 
 TEST(Csv, Errors) {
@@ -100,7 +124,7 @@ TEST(Csv, Errors) {
   auto check = [&](const std::string &text, std::vector<CsvColumn> cols, const std::string &label,
                    const std::string &fragment) {
     writeText(p, text);
-    auto t = readCsv(p, cols, label, DType::I64);
+    auto t = readCsv(p, cols, {label}, DType::I64);
     ASSERT_FALSE(t.isOk());
     EXPECT_NE(t.message().find(p + fragment), std::string::npos) << t.message();
   };
@@ -120,7 +144,7 @@ TEST(Csv, Errors) {
 // and doubled quotes. Every row keeps its four columns.
 TEST(Csv, SharedQuotedBomCrlfFile) {
   std::string p = std::string(MODELC_SHARED_TEST_INPUTS) + "/quoted-bom-crlf.csv";
-  auto t = readCsv(p, {{"x", DType::F32}, {"y", DType::F32}}, "label", DType::I64);
+  auto t = readCsv(p, {{"x", DType::F32}, {"y", DType::F32}}, {"label"}, DType::I64);
   ASSERT_TRUE(t.isOk()) << t.message();
   EXPECT_EQ(t->inputs.shape(), (std::vector<int64_t>{4, 2}));
   const float want[] = {1.5f, 10, 2.5f, 20, 4, 60, 5, 30};
@@ -130,7 +154,7 @@ TEST(Csv, SharedQuotedBomCrlfFile) {
   for (int i = 0; i < 4; ++i)
     EXPECT_EQ(t->labels.as<int64_t>()[i], labels[i]) << i;
   // Every column but the label, by default: the note is not a number.
-  auto all = readCsv(p, {}, "label", DType::I64);
+  auto all = readCsv(p, {}, {"label"}, DType::I64);
   ASSERT_FALSE(all.isOk());
   EXPECT_NE(all.message().find(p + ":2:7: column 'note, with comma': 'say \"hi\", ok' is not a "
                                    "valid f32"),
@@ -252,7 +276,7 @@ TEST(Readers, NonRegularFilesAreRefusedWithoutBlocking) {
     auto d = read(tmp.root());
     EXPECT_NE(d.message().find(tmp.root() + ": is a directory"), std::string::npos) << d.message();
   }
-  auto csv = readCsv(fifo, {}, "", DType::I64);
+  auto csv = readCsv(fifo, {}, {}, DType::I64);
   EXPECT_NE(csv.message().find(fifo + ": not a regular file"), std::string::npos)
       << csv.message();
   auto dev = readNpy("/dev/zero");

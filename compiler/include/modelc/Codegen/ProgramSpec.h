@@ -59,8 +59,8 @@ struct TrainDefaults {
   ScheduleDefaults schedule;
   int32_t dataFormat = 0; ///< MODELRT_DATA_*
   std::string trainInputs, trainLabels, testInputs, testLabels;
-  std::string labelColumn;
-  std::vector<std::string> columns;
+  std::vector<std::string> labelColumns; ///< CSV: the label columns
+  std::vector<std::string> columns;      ///< CSV: the feature columns
   double scale = 1;         ///< (x * scale ...
   std::vector<double> mean; ///< ... - mean[c]) / stddev[c]; empty: none,
   std::vector<double> stddev; ///< one entry: global, else per feature

@@ -199,8 +199,9 @@ struct DataSplit {
   std::string format;
   /// Absolute paths: images + labels (idx) or the table (csv).
   std::vector<std::string> paths;
-  /// CSV only: the label column and the feature columns.
-  std::string labelColumn;
+  /// CSV only: the label columns (one: class indices or one f32 target per
+  /// sample; several: f32 targets of shape [k]) and the feature columns.
+  std::vector<std::string> labelColumns;
   std::vector<std::string> featureColumns;
   /// Number of samples, when known at compile time.
   int64_t numSamples = -1;
@@ -214,11 +215,18 @@ struct DataConfig {
   /// Shape of one sample as stored (e.g. [28, 28]) and its stored dtype.
   Shape sampleShape;
   std::string storedType;
-  /// The label dtype the model sees and the class count (-1 if unknown).
+  /// The label dtype the model sees (i64 class indices or f32 targets) and
+  /// the class count (-1 if unknown or not class indices).
   DType labelType = DType::I64;
   int64_t numClasses = -1;
-  /// CSV with f32 labels: the first label that is not a class index
-  /// (file:line:col and why), noted where a loss needs class indices.
+  /// The per-sample shape of f32 targets: [] for one target per sample
+  /// (which the loss also sees as [1] when the model's output is [B, 1]),
+  /// [k] for k CSV label columns, the dimensions after the first of an IDX
+  /// label file of floats or of rank > 1. Empty for class indices.
+  Shape labelShape;
+  /// f32 labels: why they are not class indices (a CSV label that is not
+  /// one, at file:line:col; an IDX file's element type or rank), noted
+  /// where a loss or metric needs class indices.
   std::string labelNote;
   llvm::SMLoc labelNoteLoc;
   /// The folded sample transform: x' = x * scale + shift.

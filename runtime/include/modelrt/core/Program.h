@@ -18,7 +18,7 @@
 extern "C" {
 #endif
 
-#define MODELRT_ABI_VERSION 2
+#define MODELRT_ABI_VERSION 3
 
 /* Element types (same values as modelrt::DType). Parameters and state are f32. */
 enum { MODELRT_F32 = 0, MODELRT_F64 = 1, MODELRT_I32 = 2, MODELRT_I64 = 3, MODELRT_U8 = 4 };
@@ -81,9 +81,10 @@ typedef struct ModelrtDataConfig {
   const char *train_labels;      /* IDX/NPY labels file (unused for CSV) */
   const char *test_inputs;       /* may be NULL: then val_fraction splits train */
   const char *test_labels;
-  int32_t num_columns;           /* CSV: input columns (0 = all but the label) */
+  int32_t num_columns;           /* CSV: input columns (0 = all but the labels) */
   const char *const *columns;
-  const char *label_column;      /* CSV */
+  int32_t num_label_columns;     /* CSV: one label column gives labels [N] */
+  const char *const *label_columns; /* (i64 or f32), k columns f32 [N, k] */
   double scale;                  /* x*scale, e.g. 1/255; 0 -> 1 */
   int32_t num_norm;              /* 0, 1 (global) or channels */
   const double *mean, *std;

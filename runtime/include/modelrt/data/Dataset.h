@@ -40,7 +40,7 @@ Expected<Dataset> makeDataset(std::string name, Tensor inputs, Tensor labels);
 /// Checks a dataset against the model: the sample shape must equal
 /// \p sampleShape (reshaping when only the element counts agree, e.g. a
 /// flat CSV row into [k]), labels must be in [0, numClasses) when
-/// numClasses > 0, and every input must be finite.
+/// numClasses > 0, and every input and every f32 target must be finite.
 Status validateDataset(Dataset &data, const std::vector<int64_t> &sampleShape,
                        int64_t numClasses);
 

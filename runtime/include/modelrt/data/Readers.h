@@ -5,7 +5,7 @@
 //  * IDX (MNIST format), plain or gzip: magic, element type, dimensions are
 //    validated; a truncated file names the byte offset where data ran out.
 //  * CSV with a header row: columns selected by name with declared dtypes,
-//    one optional label column; a bad field names file:line:column.
+//    optional label columns; a bad field names file:line:column.
 //  * NPY v1/v2 (and v3 header): little-endian f4/f8/i4/i8/u1, C order.
 // Every reader stats its path first (only regular files are read) and checks
 // the element count its header claims against kMaxDataElements,
@@ -54,18 +54,21 @@ struct CsvColumn {
   DType dtype = DType::F32;
 };
 
-/// The result of reading a CSV file: inputs N x k (F32) and labels N.
+/// The result of reading a CSV file: inputs N x k (F32) and the labels.
 struct CsvTable {
   Tensor inputs; ///< F32, [rows, columns.size()]
-  Tensor labels; ///< I64 or F32 [rows]; empty when no label column was asked
+  /// One label column: I64 or F32 [rows]; k > 1 columns: [rows, k]; empty
+  /// when no label column was asked.
+  Tensor labels;
 };
 
 /// Reads \p path (header row then one record per line, comma-separated).
-/// Reads \p columns (all non-label columns when empty, as F32) and the label
-/// column \p labelColumn (none when empty) parsed as \p labelDType.
+/// Reads \p columns (all non-label columns when empty, as F32) and the
+/// label columns \p labelColumns (none when empty), parsed as \p labelDType.
 Expected<CsvTable> readCsv(const std::string &path,
                            const std::vector<CsvColumn> &columns,
-                           const std::string &labelColumn, DType labelDType);
+                           const std::vector<std::string> &labelColumns,
+                           DType labelDType);
 
 /// Reads a PNG image (8-bit gray, gray+alpha, RGB or RGBA; non-interlaced)
 /// as U8 [channels, height, width] with the alpha channel dropped (1 or 3
