@@ -56,6 +56,9 @@ const std::vector<CommandSpec> &commands() {
                              "checkpoint dir)"},
         {"--keep", "N", "epoch checkpoints kept, 0 = all (default 3)"},
         {"--log-every", "N", "TensorBoard step scalars every N steps, 0 = off (default 50)"},
+        {"--dump-gradients", "DIR", "write the first step's gradients to "
+                                    "DIR/gradients.safetensors before training"},
+        {"--overwrite-gradients", nullptr, "replace an existing DIR/gradients.safetensors"},
         kProfile, kHelp}},
       {"eval", "eval --checkpoint PATH [options]", "evaluate a checkpoint on the test set",
        {{"--checkpoint", "PATH", "the checkpoint to load (required)"}, kBatch, kThreads, kDevice,
@@ -73,7 +76,18 @@ const std::vector<CommandSpec> &commands() {
        {kBatch, {"--steps", "N", "optimizer steps compared at the end (default 20)"},
         {"--tolerance", "X", "largest difference, relative to each tensor's largest "
                              "magnitude (default 1e-3)"},
-        kDataDir, kHelp}}};
+        kDataDir, kHelp}},
+      {"gradcheck", "gradcheck [options]",
+       "compare every parameter's compiled gradient with f32 central finite differences of "
+       "the loss on one batch (exit status 1 when one differs)",
+       {{"--checkpoint", "PATH", "the parameters to check at (default: the initialisation "
+                                 "with the seed)"},
+        {"--batch", "N", "samples in the batch: the training set's first N (default: the "
+                         "model's batch size)"},
+        {"--seed", "S", "random seed: initialisation and dropout (default: the model's)"},
+        {"--samples", "K", "elements checked per parameter tensor at most (default 32)"},
+        {"--tolerance", "X", "largest relative error that passes (default 1e-2)"}, kDataDir,
+        kHelp}}};
   return specs;
 }
 
@@ -138,6 +152,8 @@ Status checkArgs(CliArgs &a) {
     return errorf("'predict' needs at least one INPUT file");
   if (a.command != "predict" && !a.positional.empty())
     return errorf("unexpected argument '%s'", a.positional[0].c_str());
+  if (a.flags.count("--overwrite-gradients") && !a.flags.count("--dump-gradients"))
+    return errorf("option '--overwrite-gradients' needs --dump-gradients DIR");
   return Status::ok();
 }
 
@@ -233,6 +249,7 @@ int runMain(int argc, char **argv, const ModelrtProgram *program, const char *se
              : c == "eval" ? runEval(*program, *args)
              : c == "info" ? runInfo(*program, *args)
              : c == "check-device" ? runCheckDevice(*program, *args)
+             : c == "gradcheck" ? runGradCheck(*program, *args)
                            : runPredict(*program, *args);
   if (!s.isOk()) {
     std::fprintf(stderr, "%s: error: %s\n", self, s.message().c_str());

@@ -62,13 +62,18 @@ static Status overrideFlag(const CliArgs &a, const char *flag, uint64_t &field, 
   return Status::ok();
 }
 
+Status applyConfigFlags(const CliArgs &a, ModelrtTrainConfig &cfg) {
+#define MODELRT_CLI_OVERRIDE(FLAG, ABI, POSITIVE) \
+  MODELRT_TRY(overrideFlag(a, FLAG, cfg.ABI, POSITIVE));
+#include "modelsupport/TrainConfig.def"
+  return Status::ok();
+}
+
 Status runTrain(const ModelrtProgram &p, const CliArgs &a) {
   ModelrtTrainConfig cfg = p.config;
   std::vector<std::string> dataPaths;
   cfg.data = applyDataDir(cfg.data, a, dataPaths);
-#define MODELRT_CLI_OVERRIDE(FLAG, ABI, POSITIVE) \
-  MODELRT_TRY(overrideFlag(a, FLAG, cfg.ABI, POSITIVE));
-#include "modelsupport/TrainConfig.def"
+  MODELRT_TRY(applyConfigFlags(a, cfg));
   RunOptions opts;
   MODELRT_TRY(integerFlag(a, "--keep", opts.keep, false));
   MODELRT_TRY(integerFlag(a, "--log-every", opts.logEverySteps, false));
@@ -79,6 +84,12 @@ Status runTrain(const ModelrtProgram &p, const CliArgs &a) {
     opts.logDir = a.flags.at("--log-dir");
   if (a.flags.count("--resume"))
     opts.resume = a.flags.at("--resume");
+  if (a.flags.count("--dump-gradients")) {
+    opts.dumpGradientsDir = a.flags.at("--dump-gradients");
+    if (opts.dumpGradientsDir.empty())
+      return errorf("option --dump-gradients: the directory name is empty");
+  }
+  opts.overwriteGradients = a.flags.count("--overwrite-gradients") > 0;
   auto device = selectDevice(p, a);
   if (!device)
     return device.status();

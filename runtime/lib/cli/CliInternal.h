@@ -1,8 +1,9 @@
 //===- CliInternal.h - Parsed command lines and the subcommands -----------===//
 //
 // Declares what Cli.cpp (parsing, help, dispatch) shares with the files
-// implementing the subcommands: CliCommands.cpp (train, eval, info) and
-// Predict.cpp (predict). Private to the runtime library.
+// implementing the subcommands: CliCommands.cpp (train, eval, info),
+// Predict.cpp (predict), GradCheckCommand.cpp (gradcheck) and
+// cuda/CheckDevice.cpp (check-device). Private to the runtime library.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MODELRT_LIB_CLI_CLIINTERNAL_H
@@ -33,6 +34,10 @@ Status numberFlag(const CliArgs &args, const char *name, double &out, bool posit
 /// numberFlag for integers (rejects fractions).
 Status integerFlag(const CliArgs &args, const char *name, int64_t &out, bool positive);
 
+/// Applies the configuration's flags (--epochs, --batch, --seed, --lr; those
+/// the command takes) to \p config.
+Status applyConfigFlags(const CliArgs &args, ModelrtTrainConfig &config);
+
 /// Calls the program's set_threads hint when --threads was given.
 Status applyThreads(const ModelrtProgram &program, const CliArgs &args, int64_t &threads);
 
@@ -58,6 +63,7 @@ Status runEval(const ModelrtProgram &program, const CliArgs &args);
 Status runInfo(const ModelrtProgram &program, const CliArgs &args);
 Status runPredict(const ModelrtProgram &program, const CliArgs &args);
 Status runCheckDevice(const ModelrtProgram &program, const CliArgs &args);
+Status runGradCheck(const ModelrtProgram &program, const CliArgs &args);
 
 } // namespace modelrt
 

@@ -175,6 +175,15 @@ Status writeFileAtomically(const std::string &path, const std::string &bytes) {
   return Status::ok();
 }
 
+Status makeDirectories(const std::string &dir) {
+  for (size_t i = 1; i <= dir.size(); ++i)
+    if (i == dir.size() || dir[i] == '/')
+      if (::mkdir(dir.substr(0, i).c_str(), 0777) != 0 && errno != EEXIST)
+        return errorf("%s: cannot create the directory: %s", dir.substr(0, i).c_str(),
+                      std::strerror(errno));
+  return Status::ok();
+}
+
 Status writeCheckpoint(const std::string &path, const CheckpointData &data) {
   return writeFileAtomically(path, encodeCheckpoint(data));
 }

@@ -5,14 +5,13 @@
 #include "modelrt/cli/Progress.h"
 #include "modelrt/io/CheckpointMetadata.h"
 #include "modelrt/io/CheckpointStore.h"
+#include "modelrt/io/GradientDump.h"
 #include "modelrt/io/MetricsLog.h"
 #include "modelrt/io/TensorBoard.h"
 
-#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstring>
-#include <sys/stat.h>
 
 namespace modelrt {
 namespace {
@@ -47,6 +46,12 @@ struct Run {
 
 double secondsSince(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+/// train_step's seed for micro-batch \p micro of optimizer step \p step
+/// (dropout masks; docs/runtime.md, "Determinism").
+uint64_t stepSeed(uint64_t seed, int64_t step, int64_t micro) {
+  return mixSeed(seed, 0x57e9, uint64_t(step * 1024 + micro));
 }
 
 /// True when no value of \p x[0..n) is NaN or infinite: an OR over the
@@ -253,7 +258,7 @@ Expected<EvalResult> trainEpoch(Run &r, int64_t epoch) {
     const Batch &b = cursor.batch();
     float loss = 0;
     std::fill(ms.begin(), ms.end(), 0.0);
-    uint64_t seed = mixSeed(r.cfg.seed, 0x57e9, uint64_t(r.step * 1024 + acc.pending()));
+    uint64_t seed = stepSeed(r.cfg.seed, r.step, acc.pending());
     Status st;
     {
       PhaseTimer timer(Phase::Step);
@@ -290,13 +295,44 @@ Expected<EvalResult> trainEpoch(Run &r, int64_t epoch) {
   return sums;
 }
 
-/// mkdir -p \p dir.
-Status makeDirectories(const std::string &dir) {
-  for (size_t i = 1; i <= dir.size(); ++i)
-    if (i == dir.size() || dir[i] == '/')
-      if (::mkdir(dir.substr(0, i).c_str(), 0777) != 0 && errno != EEXIST)
-        return errorf("%s: cannot create the directory: %s", dir.substr(0, i).c_str(),
-                      std::strerror(errno));
+/// Writes the gradients of the run's first step (opts.dumpGradientsDir)
+/// before training: the same parameters, batch (a second loader at the run
+/// loader's position), seed and step as that step, on the run's device;
+/// the model and the run's loader are left as they were.
+Status dumpFirstStep(Run &r, LoaderConfig lc, int64_t startEpoch) {
+  if (startEpoch >= r.cfg.epochs)
+    return errorf("--dump-gradients: this run takes no training step (%lld of %lld epochs "
+                  "done)", (long long)startEpoch, (long long)r.cfg.epochs);
+  MODELRT_TRY(prepareGradientDump(r.opts.dumpGradientsDir, r.opts.overwriteGradients));
+  ProfilingPaused paused; // not a timed step
+  lc.prefetch = 0;
+  DataLoader loader(r.data.train, lc);
+  MODELRT_TRY(loader.restore(r.loader->position()));
+  GradientDumpInfo info;
+  info.epoch = loader.position().epoch, info.batchIndex = loader.position().batchIndex;
+  Batch b;
+  if (!loader.next(b))
+    return errorf("--dump-gradients: the training set has no batch");
+  auto first = loader.order().begin() + info.batchIndex * lc.batchSize;
+  info.sampleIndices.assign(first, first + b.size);
+  info.step = r.step, info.seed = stepSeed(r.cfg.seed, r.step, 0);
+  ModelState model = r.model;
+  model.bind();
+  std::vector<std::vector<float>> grads;
+  std::vector<float *> gradPtrs;
+  for (int64_t n : model.paramSizes())
+    grads.emplace_back(size_t(n), 0.0f);
+  for (std::vector<float> &g : grads)
+    gradPtrs.push_back(g.data());
+  std::vector<double> metrics(size_t(r.prog.num_metrics) + 1);
+  if (Status st = r.runner->train(model, b, info.seed, r.step, &info.loss, gradPtrs.data(),
+                                  metrics.data());
+      !st.isOk())
+    return errorf("--dump-gradients: step %lld: %s", (long long)r.step + 1, st.message().c_str());
+  MODELRT_TRY(writeGradientDump(r.opts.dumpGradientsDir, r.prog, r.model, grads, b, info));
+  std::fprintf(r.opts.console, "gradients of step %lld (loss %.6f, batch of %lld) written to %s\n",
+               (long long)r.step + 1, double(info.loss), (long long)b.size,
+               gradientDumpPath(r.opts.dumpGradientsDir).c_str());
   return Status::ok();
 }
 
@@ -340,6 +376,8 @@ Status setup(Run &r, int64_t &startEpoch) {
   startEpoch = 0;
   if (!r.opts.resume.empty())
     MODELRT_TRY(resume(r, startEpoch));
+  if (!r.opts.dumpGradientsDir.empty())
+    MODELRT_TRY(dumpFirstStep(r, lc, startEpoch));
   // The GPU runner keeps the model on the device and updates it there,
   // except with gradient accumulation or clipping (host updates).
   if (r.cfg.optimizer.accumulate <= 1 && !(r.cfg.optimizer.clip_norm > 0)) {

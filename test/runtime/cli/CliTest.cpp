@@ -3,7 +3,9 @@
 #include "TestPng.h"
 
 #include "modelrt/io/CheckpointStore.h"
+#include "modelrt/io/GradientDump.h"
 #include "modelrt/io/Json.h"
+#include "modelrt/io/Safetensors.h"
 
 #include <stdexcept>
 #include <sys/stat.h>
@@ -222,7 +224,25 @@ TEST(Cli, BadInputIsAClearErrorAndDamagesNothing) {
       {{"eval", "--checkpoint", t.dir.path("nope.safetensors")}, 1,
        "nope.safetensors: cannot open checkpoint"},
       {{"train", "--epochs", "4", "--checkpoint-dir", t.ckptDir, "--resume", t.testX}, 1,
-       t.testX + ": byte 0: header length"}};
+       t.testX + ": byte 0: header length"},
+      {{"gradcheck", "--samples", "0"}, 1,
+       "option --samples: invalid value '0' (expected a positive number)"},
+      {{"gradcheck", "--samples", "2.5"}, 1,
+       "option --samples: invalid value '2.5' (expected an integer)"},
+      {{"gradcheck", "--tolerance", "-1"}, 1,
+       "option --tolerance: invalid value '-1' (expected a positive number)"},
+      {{"gradcheck", "--wings"}, 2, "error: unknown option '--wings' for 'gradcheck'"},
+      {{"gradcheck", "--device", "cpu"}, 2, "error: unknown option '--device' for 'gradcheck'"},
+      {{"gradcheck", "--checkpoint", t.dir.path("nope.safetensors")}, 1,
+       "nope.safetensors: cannot open checkpoint"},
+      {{"train", "--checkpoint-dir", t.ckptDir, "--overwrite-gradients"}, 2,
+       "error: option '--overwrite-gradients' needs --dump-gradients DIR"},
+      {{"train", "--checkpoint-dir", t.ckptDir, "--dump-gradients", ck + "/sub"}, 1,
+       "error: --dump-gradients: " + ck + "/sub: cannot create the directory: Not a directory"},
+      {{"train", "--checkpoint-dir", t.ckptDir, "--dump-gradients", ck}, 1,
+       "error: --dump-gradients: " + ck + " is not a directory"},
+      {{"train", "--checkpoint-dir", t.ckptDir, "--dump-gradients="}, 1,
+       "error: option --dump-gradients: the directory name is empty"}};
   for (const Case &c : cases) {
     CliRun r = runCli(t.prog, c.args);
     EXPECT_EQ(r.status, c.status) << c.args.size() << " " << r.err;
@@ -363,4 +383,138 @@ TEST(Cli, ExceptionsAreErrorsNotAborts) {
   r = runCli(f.prog, {"train", "--threads", "2", "--checkpoint-dir", f.dir.path("c")});
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("net: error: internal error: boom"), std::string::npos) << r.err;
+}
+
+namespace {
+/// The softmax step with w's gradient element 5 doubled.
+int wrongTrainStep(void *ctx, float *const *p, float *const *s, const float *x,
+                   const void *labels, int64_t n, uint64_t seed, int64_t step, float *loss,
+                   float *const *g, double *metrics) {
+  int rc = trainStep(ctx, p, s, x, labels, n, seed, step, loss, g, metrics);
+  g[0][5] *= 2;
+  return rc;
+}
+} // namespace
+
+TEST(Cli, GradcheckPrintsTheTableAndTheVerdictAndWritesNothing) {
+  Trained t;
+  auto before = t.snapshotFiles();
+  CliRun r = runCli(t.prog, {"gradcheck"});
+  ASSERT_EQ(r.status, 0) << r.err << r.out;
+  EXPECT_EQ(r.out.rfind("gradcheck softmax: batch of the first 16 samples of " + t.trainX +
+                            "; parameters from the initialisation with seed 7\n", 0),
+            0u) << r.out;
+  EXPECT_NE(r.out.find("\nparameter  shape            checked kinks   max |a - n|   max rel err"
+                       "  result\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\nw          [4, 3]                12     0  "), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("\nb          [3]                    3     0  "), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("\ngradcheck: PASS: 15 elements of 2 parameter tensors match their f32 "
+                       "central differences within 0.01\n"), std::string::npos) << r.out;
+  // From the trained checkpoint, on 8 samples, 4 elements per tensor.
+  r = runCli(t.prog, {"gradcheck", "--checkpoint", t.ckpt, "--batch", "8", "--samples", "4"});
+  ASSERT_EQ(r.status, 0) << r.err << r.out;
+  EXPECT_NE(r.out.find("batch of the first 8 samples of " + t.trainX + "; parameters from " +
+                       t.ckpt + "\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\nw          [4, 3]                 4     0  "), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("gradcheck: PASS: 7 elements"), std::string::npos) << r.out;
+  EXPECT_EQ(t.snapshotFiles(), before);
+  r = runCli(t.prog, {"gradcheck", "--help"});
+  EXPECT_EQ(r.status, 0);
+  for (const char *opt : {"--checkpoint", "--batch", "--seed", "--samples", "--tolerance",
+                          "--data-dir"})
+    EXPECT_NE(r.out.find(opt), std::string::npos) << opt;
+}
+
+TEST(Cli, GradcheckExitsWith1OnAWrongGradient) {
+  Fixture fx;
+  fx.prog.train_step = wrongTrainStep;
+  CliRun r = runCli(fx.prog, {"gradcheck"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.out.find("\nw          [4, 3]                12     0  "), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("  FAIL\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\n  FAIL w[1, 2]: analytic "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\ngradcheck: FAIL: 1 of 2 parameter tensors differ from their f32 "
+                       "central differences beyond 0.01 (w)\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("net: error: gradcheck: gradients differ from their finite differences"),
+            std::string::npos) << r.err;
+}
+
+TEST(Cli, TrainDumpsTheFirstStepsGradients) {
+  Fixture fx;
+  std::string dir = fx.dir.path("grads/sub"), file = dir + "/gradients.safetensors";
+  CliRun r = runCli(fx.prog, {"train", "--epochs", "1", "--checkpoint-dir", fx.dir.path("a"),
+                              "--dump-gradients", dir, "--device", "cpu"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("gradients of step 1 (loss "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(", batch of 16) written to " + file + "\n"), std::string::npos) << r.out;
+  std::string bytes = slurp(file);
+  auto f = decodeSafetensors(bytes, file);
+  ASSERT_TRUE(f.isOk()) << f.message();
+  std::vector<std::string> names;
+  for (const auto &[name, tensor] : f->tensors)
+    names.push_back(name);
+  EXPECT_EQ(names, (std::vector<std::string>{"w", "b", "param/w", "param/b", "batch/inputs",
+                                             "batch/labels"}));
+  EXPECT_EQ(*f->meta("format"), "modelrt-gradients");
+  EXPECT_EQ(*f->meta("model"), "softmax");
+  EXPECT_EQ(*f->meta("step"), "0");
+  EXPECT_EQ(*f->meta("batch.size"), "16");
+  // The batch is the first of the run's shuffled epoch, with its indices.
+  auto data = loadTrainingData(fx.prog, fx.prog.config);
+  ASSERT_TRUE(data.isOk());
+  LoaderConfig lc;
+  lc.batchSize = 16, lc.seed = 7, lc.prefetch = 0;
+  DataLoader loader(data->train, lc);
+  Batch first;
+  ASSERT_TRUE(loader.next(first));
+  std::string indices;
+  for (int64_t i = 0; i < 16; ++i)
+    indices += (i ? "," : "") + std::to_string(loader.order()[size_t(i)]);
+  EXPECT_EQ(*f->meta("batch.indices"), indices);
+  const Tensor &x = f->tensors[4].second, &y = f->tensors[5].second;
+  ASSERT_EQ(x.numBytes(), first.inputs.numBytes());
+  EXPECT_EQ(std::memcmp(x.data(), first.inputs.data(), x.numBytes()), 0);
+  EXPECT_EQ(std::memcmp(y.data(), first.labels.data(), y.numBytes()), 0);
+  // The parameters are the initialisation's; the gradients train_step's there.
+  ModelState init = initModelState(fx.prog, 7);
+  for (size_t i = 0; i < 2; ++i)
+    EXPECT_EQ(std::memcmp(f->tensors[2 + i].second.data(), init.params[i].data(),
+                          init.params[i].size() * 4), 0) << i;
+  std::vector<float> gw(12), gb(3);
+  float *g[] = {gw.data(), gb.data()};
+  double metrics[1] = {0};
+  float loss = 0;
+  trainStep(nullptr, init.paramPtrs.data(), nullptr, x.as<float>(), y.data(), 16, 0, 0, &loss,
+            g, metrics);
+  EXPECT_EQ(std::memcmp(f->tensors[0].second.data(), gw.data(), 12 * 4), 0);
+  EXPECT_EQ(std::memcmp(f->tensors[1].second.data(), gb.data(), 3 * 4), 0);
+  char text[32];
+  std::snprintf(text, sizeof text, "%.9g", double(loss));
+  EXPECT_EQ(*f->meta("loss"), text);
+  // The run is the one without the dump.
+  r = runCli(fx.prog, {"train", "--epochs", "1", "--checkpoint-dir", fx.dir.path("b")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto a = readCheckpoint(fx.dir.path("a/last.safetensors"));
+  auto b = readCheckpoint(fx.dir.path("b/last.safetensors"));
+  ASSERT_TRUE(a.isOk() && b.isOk());
+  for (size_t i = 0; i < 2; ++i)
+    EXPECT_EQ(std::memcmp(a->params[i].second.data(), b->params[i].second.data(),
+                          a->params[i].second.numBytes()), 0) << i;
+  // An existing dump is refused before anything is written; the flag replaces it.
+  r = runCli(fx.prog, {"train", "--epochs", "1", "--checkpoint-dir", fx.dir.path("c"),
+                       "--dump-gradients", dir});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("net: error: --dump-gradients: " + file + " already exists; remove it, "
+                       "or pass --overwrite-gradients"), std::string::npos) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  EXPECT_NE(access(fx.dir.path("c").c_str(), F_OK), 0);
+  EXPECT_EQ(slurp(file), bytes);
+  r = runCli(fx.prog, {"train", "--epochs", "1", "--checkpoint-dir", fx.dir.path("c"),
+                       "--dump-gradients", dir, "--overwrite-gradients"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(slurp(file), bytes); // the same first step
 }

@@ -9,7 +9,8 @@
 // Every metadata field is validated on reading (CheckpointMetadata.h) and a
 // whole-file checksum is kept. Files are written atomically: a temporary
 // file in the same directory is written, fsync'ed and renamed over the
-// target, and the directory fsync'ed.
+// target, and the directory fsync'ed; makeDirectories creates the folders
+// they go in.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MODELRT_IO_CHECKPOINT_H
@@ -93,6 +94,10 @@ Expected<CheckpointData> decodeCheckpoint(const std::string &bytes, const std::s
 
 /// Writes \p bytes to \p path atomically (temp file, fsync, rename, fsync dir).
 Status writeFileAtomically(const std::string &path, const std::string &bytes);
+
+/// Creates \p dir and its missing parents (mkdir -p); an error names the
+/// first one that cannot be created.
+Status makeDirectories(const std::string &dir);
 
 /// Writes a checkpoint atomically.
 Status writeCheckpoint(const std::string &path, const CheckpointData &data);

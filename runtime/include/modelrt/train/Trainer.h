@@ -8,7 +8,8 @@
 // validation/test set with eval_step after each epoch, a checkpoint per epoch
 // (CheckpointStore: epoch files, last and best), metrics logs (LOG/metrics.csv,
 // LOG/metrics.jsonl and a TensorBoard event file with per-epoch and per-N-step
-// scalars), resuming bit-identically from a checkpoint.
+// scalars), resuming bit-identically from a checkpoint, and on request the
+// first step's gradients written to a file before training starts.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MODELRT_TRAIN_TRAINER_H
@@ -31,6 +32,10 @@ struct RunOptions {
   int64_t threads = 0;              ///< 1: no prefetch thread; N > 1: queue depth N; 0: 2
   FILE *console = stdout;           ///< progress and per-epoch lines
   Device device = Device::Cpu;      ///< where the steps run (chooseDevice)
+  /// When set, the gradients of the run's first step are written to
+  /// DIR/gradients.safetensors before training (io/GradientDump.h).
+  std::string dumpGradientsDir;
+  bool overwriteGradients = false;  ///< replace an existing gradient dump
 };
 
 /// Loss and metric means over a data set.
