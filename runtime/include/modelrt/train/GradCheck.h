@@ -39,8 +39,15 @@ struct GradCheckOptions {
   int64_t step = 0;
 };
 
-/// What one element's check found.
-enum class GradCheckVerdict { Pass, Fail, Kink };
+/// What one element's check found. Inconclusive: the element failed by at
+/// most kInconclusiveFactor tolerances in a check that found kinks (the loss
+/// is piecewise linear in the parameters, and its f32 differences at h can
+/// miss the slope at p by a few percent; GradCheck.cpp).
+enum class GradCheckVerdict { Pass, Fail, Kink, Inconclusive };
+
+/// How many tolerances an element of a kinked loss may miss by and count as
+/// inconclusive rather than failed.
+constexpr double kInconclusiveFactor = 10;
 
 /// The comparison of one parameter element.
 struct GradCheckElement {
@@ -65,10 +72,11 @@ struct GradCheckTensor {
   std::string name;
   std::vector<int64_t> shape;
   std::vector<GradCheckElement> elements; ///< the checked elements, by index
-  int64_t failures = 0, kinks = 0;
+  int64_t failures = 0, kinks = 0, inconclusive = 0;
   double maxAbsDiff = 0;  ///< over the elements that are not kinks
   double maxRelError = 0; ///< over the elements that are not kinks
-  /// True when no element failed (kinks are left out).
+  /// True when no element failed (kinks and inconclusive elements are left
+  /// out).
   bool passed() const { return failures == 0; }
 };
 
