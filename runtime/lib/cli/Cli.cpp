@@ -67,7 +67,10 @@ const std::vector<CommandSpec> &commands() {
        "classify PNG, IDX, NPY or CSV inputs",
        {{"--checkpoint", "PATH", "the checkpoint to load (required)"},
         {"--json", nullptr, "one JSON object per sample"},
-        {"--out", "FILE.npy", "also write the outputs (one INPUT only)"}, kBatch, kThreads,
+        {"--out", "FILE.npy", "also write the outputs (one INPUT only)"},
+        {"--png", "DIR", "write outputs of the input image's size (an autoencoder's) as "
+                         "DIR/INPUT-N.png"},
+        kBatch, kThreads,
         kDevice, kHelp}},
       {"info", "info [options]", "parameters, FLOPs and memory of the model",
        {kBatch, kHelp}},

@@ -5,13 +5,17 @@
 // IDX (plain or gzip); fits it to the model's input shape, applies the
 // training input transforms, runs predict and prints, per sample, the class
 // and the softmax of the output (classifiers) or the outputs, as text or as
-// one JSON object per sample (--json).
+// one JSON object per sample (--json); with --png DIR, outputs of the input
+// image's size are written as PNG images instead (the input transform
+// undone) and each sample's line names its file.
 //
 //===----------------------------------------------------------------------===//
 #include "CliInternal.h"
 
 #include "modelrt/data/Readers.h"
+#include "modelrt/io/Checkpoint.h"
 #include "modelrt/io/Json.h"
+#include "modelrt/io/PngWriter.h"
 #include "modelrt/train/Trainer.h"
 
 #include <algorithm>
@@ -199,6 +203,98 @@ void printSample(const ModelrtProgram &p, const std::string &path, int64_t i, co
   std::printf("%s\n", json ? (line + "]}").c_str() : line.c_str());
 }
 
+/// Where `--png DIR` puts the outputs: the model input's image geometry
+/// (which each output sample must fill) and the directory.
+struct PngOutput {
+  std::string dir;
+  int64_t channels = 0, height = 0, width = 0;
+};
+
+/// Checks that --png can write the outputs as images of the model input's
+/// geometry and creates DIR; \p pngs is empty without --png.
+Status preparePng(const ModelrtProgram &p, const CliArgs &a, std::vector<PngOutput> &pngs) {
+  auto it = a.flags.find("--png");
+  if (it == a.flags.end())
+    return Status::ok();
+  std::vector<int64_t> sample(p.input_shape, p.input_shape + p.input_rank);
+  std::vector<int64_t> out(p.output_shape, p.output_shape + p.output_rank);
+  PngOutput png;
+  png.dir = it->second;
+  int64_t outCount = 1;
+  for (int64_t d : out)
+    outCount *= d;
+  if (!imageGeometry(sample, 1, png.channels, png.height, png.width) || png.channels > 4)
+    return errorf("--png: the model input %s is not an image (C x H x W with 1 to 4 channels, "
+                  "H x W, or a square flat input)", shapeToString(sample).c_str());
+  if (outCount != png.channels * png.height * png.width)
+    return errorf("--png: the model's output %s per sample is not an image of its input's size "
+                  "(input %s: %lld values); --png writes outputs such as an autoencoder's "
+                  "reconstructions", shapeToString(out).c_str(), shapeToString(sample).c_str(),
+                  (long long)(png.channels * png.height * png.width));
+  if (Status made = makeDirectories(png.dir); !made.isOk())
+    return errorf("--png: %s", made.message().c_str());
+  pngs.push_back(png);
+  return Status::ok();
+}
+
+/// The file name stem of INPUT \p path: its base name without a trailing
+/// ".gz" and then without its extension.
+std::string inputStem(std::string path) {
+  path = path.substr(path.find_last_of('/') + 1);
+  if (endsWith(path, ".gz"))
+    path.resize(path.size() - 3);
+  size_t dot = path.find_last_of('.');
+  return dot == std::string::npos || dot == 0 ? path : path.substr(0, dot);
+}
+
+/// Output sample \p o as 8-bit interleaved pixels: the data block's input
+/// transform (x * scale - mean[c]) / std[c] undone, rounded, clamped to
+/// 0-255 (NaN becomes 0).
+std::vector<uint8_t> outputPixels(const ModelrtDataConfig &d, const PngOutput &png,
+                                  const float *o) {
+  double scale = d.scale != 0 ? d.scale : 1.0;
+  int64_t hw = png.height * png.width;
+  std::vector<uint8_t> px(size_t(png.channels * hw));
+  for (int64_t c = 0; c < png.channels; ++c) {
+    int32_t k = d.num_norm > 1 ? int32_t(c) : 0;
+    double mean = d.num_norm > 0 ? d.mean[k] : 0, sd = d.num_norm > 0 ? d.std[k] : 1;
+    for (int64_t i = 0; i < hw; ++i) {
+      double v = (double(o[c * hw + i]) * sd + mean) / scale;
+      v = std::isnan(v) ? 0 : std::min(255.0, std::max(0.0, std::round(v)));
+      px[size_t(i * png.channels + c)] = uint8_t(v);
+    }
+  }
+  return px;
+}
+
+/// Writes sample \p i of INPUT \p path (output \p o) as DIR/STEM-i.png and
+/// prints its line.
+Status writeSamplePng(const ModelrtProgram &p, const PngOutput &png, const std::string &path,
+                      int64_t i, const float *o, bool json) {
+  std::string file = png.dir + "/" + inputStem(path) + "-" + std::to_string(i) + ".png";
+  std::vector<uint8_t> px = outputPixels(p.config.data, png, o);
+  MODELRT_TRY(writePng(file, px.data(), png.width, png.height, int(png.channels)));
+  if (json)
+    std::printf("{\"input\": %s, \"index\": %lld, \"image\": %s}\n", jsonQuote(path).c_str(),
+                (long long)i, jsonQuote(file).c_str());
+  else
+    std::printf("%s[%lld]: image %s\n", path.c_str(), (long long)i, file.c_str());
+  return Status::ok();
+}
+
+/// Two INPUTs whose images would share a file name under --png.
+Status checkDistinctStems(const CliArgs &a) {
+  std::vector<std::string> stems;
+  for (const std::string &path : a.positional) {
+    std::string s = inputStem(path);
+    if (std::find(stems.begin(), stems.end(), s) != stems.end())
+      return errorf("--png: two INPUTs would write the same files %s-N.png; rename one",
+                    s.c_str());
+    stems.push_back(s);
+  }
+  return Status::ok();
+}
+
 } // namespace
 
 Status runPredict(const ModelrtProgram &p, const CliArgs &a) {
@@ -207,6 +303,9 @@ Status runPredict(const ModelrtProgram &p, const CliArgs &a) {
   MODELRT_TRY(applyThreads(p, a, threads));
   if (a.flags.count("--out") && a.positional.size() != 1)
     return errorf("--out writes one NPY file: give exactly one INPUT");
+  std::vector<PngOutput> png; // one entry with --png
+  if (a.flags.count("--png"))
+    MODELRT_TRY(checkDistinctStems(a));
   auto m = loadModel(p, a.flags.at("--checkpoint"));
   if (!m)
     return m.status();
@@ -217,9 +316,11 @@ Status runPredict(const ModelrtProgram &p, const CliArgs &a) {
       return d.status();
     inputs.push_back(d.take());
   }
+  MODELRT_TRY(preparePng(p, a, png));
   auto runner = selectRunner(p, a);
   if (!runner)
     return runner.status();
+  bool json = a.flags.count("--json") > 0;
   for (const Dataset &d : inputs) {
     auto out = predictTensor(p, *m, d.inputs, batch, runner->get());
     if (!out)
@@ -233,8 +334,13 @@ Status runPredict(const ModelrtProgram &p, const CliArgs &a) {
         for (int64_t k = 0; k < per; ++k)
           o[k] = std::exp(o[k] - mx) / z;
       }
-    for (int64_t i = 0; i < n; ++i)
-      printSample(p, d.name, i, out->as<float>() + i * per, per, a.flags.count("--json") > 0);
+    for (int64_t i = 0; i < n; ++i) {
+      const float *o = out->as<float>() + i * per;
+      if (png.empty())
+        printSample(p, d.name, i, o, per, json);
+      else
+        MODELRT_TRY(writeSamplePng(p, png[0], d.name, i, o, json));
+    }
     if (a.flags.count("--out"))
       MODELRT_TRY(writeNpy(a.flags.at("--out"), *out));
   }

@@ -33,7 +33,7 @@ struct LinkOptions {
   /// for the runtime's two-part loops (runtime/lib/core/Parallel.cpp). (oneDNN
   /// and OpenBLAS are not among them: the runtime opens one at start-up,
   /// runtime/include/modelrt/core/Blas.h.)
-  std::vector<std::string> systemLibs = {"-lz", "-lgomp", "-lpthread", "-lm"};
+  std::vector<std::string> systemLibs = {"-lz", "-lpng16", "-lgomp", "-lpthread", "-lm"};
 };
 
 /// Returns the runtime library directory for a modelc binary at
