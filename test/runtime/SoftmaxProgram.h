@@ -157,6 +157,16 @@ inline std::string slurp(const std::string &p) {
   std::ifstream in(p, std::ios::binary);
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
+
+/// trainStep with w's gradient element 5 doubled (for gradcheck's failures).
+inline int wrongTrainStep(void *ctx, float *const *p, float *const *s, const float *x,
+                          const void *labels, int64_t n, uint64_t seed, int64_t step,
+                          float *loss, float *const *g, double *metrics) {
+  int rc = trainStep(ctx, p, s, x, labels, n, seed, step, loss, g, metrics);
+  g[0][5] *= 2;
+  return rc;
+}
+
 } // namespace modelrt_test
 
 #endif // MODELRT_TEST_SOFTMAXPROGRAM_H

@@ -385,17 +385,6 @@ TEST(Cli, ExceptionsAreErrorsNotAborts) {
   EXPECT_NE(r.err.find("net: error: internal error: boom"), std::string::npos) << r.err;
 }
 
-namespace {
-/// The softmax step with w's gradient element 5 doubled.
-int wrongTrainStep(void *ctx, float *const *p, float *const *s, const float *x,
-                   const void *labels, int64_t n, uint64_t seed, int64_t step, float *loss,
-                   float *const *g, double *metrics) {
-  int rc = trainStep(ctx, p, s, x, labels, n, seed, step, loss, g, metrics);
-  g[0][5] *= 2;
-  return rc;
-}
-} // namespace
-
 TEST(Cli, GradcheckPrintsTheTableAndTheVerdictAndWritesNothing) {
   Trained t;
   auto before = t.snapshotFiles();

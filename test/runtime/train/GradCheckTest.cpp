@@ -43,15 +43,6 @@ GradCheckReport check(const ModelrtProgram &prog, const Batch &b, ModelState &m,
   return r.isOk() ? *r : GradCheckReport{};
 }
 
-/// The softmax step with w's gradient element 5 doubled.
-int wrongTrainStep(void *ctx, float *const *p, float *const *s, const float *x,
-                   const void *labels, int64_t n, uint64_t seed, int64_t step, float *loss,
-                   float *const *g, double *metrics) {
-  int rc = trainStep(ctx, p, s, x, labels, n, seed, step, loss, g, metrics);
-  g[0][5] *= 2;
-  return rc;
-}
-
 /// The softmax step plus a state tensor: the loss adds 1e-3 * state[0], and
 /// every call adds 1 to state[0] (as running statistics change per step).
 int statefulTrainStep(void *ctx, float *const *p, float *const *s, const float *x,
