@@ -10,8 +10,8 @@
 //===----------------------------------------------------------------------===//
 #include "CliInternal.h"
 
-#include "modelrt/core/Rng.h"
 #include "modelrt/train/GradCheck.h"
+#include "modelrt/train/Trainer.h"
 
 #include <cstdio>
 
@@ -60,9 +60,9 @@ void printHeader(const ModelrtProgram &p, const GradCheckOptions &o, const Batch
   std::printf("an element that fails, whose one-sided differences disagree and whose analytic "
               "gradient matches one of them, lies within h of a kink (relu, max-pool): it is "
               "listed as a kink and left out of the verdict\n");
-  std::printf("once kinks are found, an element that misses by at most %g * %g is inconclusive "
-              "(many relu kinks within h bend f32 and even float64 differences by a few "
-              "percent): listed and left out; larger misses fail\n",
+  std::printf("in a tensor with kinks, an element that misses by at most %g * %g is "
+              "inconclusive (many relu kinks within h bend f32 and even float64 differences "
+              "by a few percent): listed and left out; larger misses fail\n",
               kInconclusiveFactor, o.tolerance);
 }
 
@@ -90,7 +90,7 @@ Status runGradCheck(const ModelrtProgram &p, const CliArgs &a) {
   auto runner = StepRunner::create(p, Device::Cpu);
   if (!runner)
     return runner.status();
-  o.seed = mixSeed(cfg.seed, 0x57e9, 0), o.step = 0; // the first training step's
+  o.seed = stepSeed(cfg.seed, 0, 0), o.step = 0; // the first training step's
   printHeader(p, o, *batch, data->train.name, from);
   auto report = checkGradients(p, **runner, *model, *batch, o);
   if (!report)
@@ -100,6 +100,9 @@ Status runGradCheck(const ModelrtProgram &p, const CliArgs &a) {
   if (!report->passed())
     return errorf("gradcheck: gradients differ from their finite differences (the table "
                   "above names them)");
+  if (!report->verified())
+    return errorf("gradcheck: some parameter tensors could not be verified (the line above "
+                  "names them)");
   return Status::ok();
 }
 

@@ -23,6 +23,9 @@
 #include <cstdio>
 #include <fstream>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 namespace modelrt {
 namespace {
 
@@ -203,6 +206,33 @@ void printSample(const ModelrtProgram &p, const std::string &path, int64_t i, co
   std::printf("%s\n", json ? (line + "]}").c_str() : line.c_str());
 }
 
+/// The values per sample of outputs \p out ([N, ...]).
+int64_t sampleSize(const Tensor &out) {
+  return out.numElements() / std::max<int64_t>(out.dim(0), 1);
+}
+
+/// The outputs of every INPUT, softmax probabilities for classifiers.
+Expected<std::vector<Tensor>> predictAll(const ModelrtProgram &p, ModelState &m,
+                                         const std::vector<Dataset> &inputs, int64_t batch,
+                                         StepRunner *runner) {
+  std::vector<Tensor> outs;
+  for (const Dataset &d : inputs) {
+    auto out = predictTensor(p, m, d.inputs, batch, runner);
+    if (!out)
+      return out.status();
+    int64_t n = out->dim(0), per = sampleSize(*out);
+    for (int64_t i = 0; p.num_classes > 0 && i < n; ++i) {
+      float *o = out->as<float>() + i * per, mx = *std::max_element(o, o + per), z = 0;
+      for (int64_t k = 0; k < per; ++k)
+        z += std::exp(o[k] - mx);
+      for (int64_t k = 0; k < per; ++k)
+        o[k] = std::exp(o[k] - mx) / z;
+    }
+    outs.push_back(out.take());
+  }
+  return outs;
+}
+
 /// Where `--png DIR` puts the outputs: the model input's image geometry
 /// (which each output sample must fill) and the directory.
 struct PngOutput {
@@ -210,8 +240,43 @@ struct PngOutput {
   int64_t channels = 0, height = 0, width = 0;
 };
 
-/// Checks that --png can write the outputs as images of the model input's
-/// geometry and creates DIR; \p pngs is empty without --png.
+/// The data block's normalisation must be global, per channel or per value
+/// of the image for --png to undo it.
+Status checkPngNormalisation(const ModelrtDataConfig &d, const PngOutput &png) {
+  int64_t n = d.num_norm, values = png.channels * png.height * png.width;
+  if (n <= 1 || n == png.channels || n == values)
+    return Status::ok();
+  return errorf("--png: the data block normalises with %lld means, neither one, one per "
+                "channel (%lld) nor one per value (%lld): the images cannot be recovered",
+                (long long)n, (long long)png.channels, (long long)values);
+}
+
+/// The file name stem of INPUT \p path: its base name without a trailing
+/// ".gz" and then without its extension.
+std::string inputStem(std::string path) {
+  path = path.substr(path.find_last_of('/') + 1);
+  if (endsWith(path, ".gz"))
+    path.resize(path.size() - 3);
+  size_t dot = path.find_last_of('.');
+  return dot == std::string::npos || dot == 0 ? path : path.substr(0, dot);
+}
+
+/// Two INPUTs whose images would share file names under --png.
+Status checkDistinctStems(const CliArgs &a) {
+  std::vector<std::string> stems;
+  for (const std::string &path : a.positional) {
+    std::string s = inputStem(path);
+    if (std::find(stems.begin(), stems.end(), s) != stems.end())
+      return errorf("--png: two INPUTs would write the same files %s-N.png; rename one",
+                    s.c_str());
+    stems.push_back(s);
+  }
+  return Status::ok();
+}
+
+/// Checks, before anything is read or written, that --png can write the
+/// outputs as images of the model input's geometry; \p pngs stays empty
+/// without --png.
 Status preparePng(const ModelrtProgram &p, const CliArgs &a, std::vector<PngOutput> &pngs) {
   auto it = a.flags.find("--png");
   if (it == a.flags.end())
@@ -226,72 +291,84 @@ Status preparePng(const ModelrtProgram &p, const CliArgs &a, std::vector<PngOutp
   if (!imageGeometry(sample, 1, png.channels, png.height, png.width) || png.channels > 4)
     return errorf("--png: the model input %s is not an image (C x H x W with 1 to 4 channels, "
                   "H x W, or a square flat input)", shapeToString(sample).c_str());
+  if (outCount == png.channels * png.height * png.width && p.num_classes > 0)
+    return errorf("--png: the model is a classifier (%d classes): its outputs are class "
+                  "probabilities, not images", int(p.num_classes));
   if (outCount != png.channels * png.height * png.width)
     return errorf("--png: the model's output %s per sample is not an image of its input's size "
                   "(input %s: %lld values); --png writes outputs such as an autoencoder's "
                   "reconstructions", shapeToString(out).c_str(), shapeToString(sample).c_str(),
                   (long long)(png.channels * png.height * png.width));
-  if (Status made = makeDirectories(png.dir); !made.isOk())
-    return errorf("--png: %s", made.message().c_str());
+  MODELRT_TRY(checkPngNormalisation(p.config.data, png));
+  MODELRT_TRY(checkDistinctStems(a));
   pngs.push_back(png);
   return Status::ok();
 }
 
-/// The file name stem of INPUT \p path: its base name without a trailing
-/// ".gz" and then without its extension.
-std::string inputStem(std::string path) {
-  path = path.substr(path.find_last_of('/') + 1);
-  if (endsWith(path, ".gz"))
-    path.resize(path.size() - 3);
-  size_t dot = path.find_last_of('.');
-  return dot == std::string::npos || dot == 0 ? path : path.substr(0, dot);
-}
-
 /// Output sample \p o as 8-bit interleaved pixels: the data block's input
-/// transform (x * scale - mean[c]) / std[c] undone, rounded, clamped to
+/// transform (x * scale - mean) / std undone (one mean and std, one per
+/// channel, or one per value: checkPngNormalisation), rounded, clamped to
 /// 0-255 (NaN becomes 0).
 std::vector<uint8_t> outputPixels(const ModelrtDataConfig &d, const PngOutput &png,
                                   const float *o) {
   double scale = d.scale != 0 ? d.scale : 1.0;
   int64_t hw = png.height * png.width;
   std::vector<uint8_t> px(size_t(png.channels * hw));
-  for (int64_t c = 0; c < png.channels; ++c) {
-    int32_t k = d.num_norm > 1 ? int32_t(c) : 0;
-    double mean = d.num_norm > 0 ? d.mean[k] : 0, sd = d.num_norm > 0 ? d.std[k] : 1;
+  for (int64_t c = 0; c < png.channels; ++c)
     for (int64_t i = 0; i < hw; ++i) {
+      int64_t k = d.num_norm == png.channels * hw ? c * hw + i : d.num_norm > 1 ? c : 0;
+      double mean = d.num_norm > 0 ? d.mean[k] : 0, sd = d.num_norm > 0 ? d.std[k] : 1;
       double v = (double(o[c * hw + i]) * sd + mean) / scale;
       v = std::isnan(v) ? 0 : std::min(255.0, std::max(0.0, std::round(v)));
       px[size_t(i * png.channels + c)] = uint8_t(v);
     }
-  }
   return px;
 }
 
-/// Writes sample \p i of INPUT \p path (output \p o) as DIR/STEM-i.png and
-/// prints its line.
-Status writeSamplePng(const ModelrtProgram &p, const PngOutput &png, const std::string &path,
-                      int64_t i, const float *o, bool json) {
-  std::string file = png.dir + "/" + inputStem(path) + "-" + std::to_string(i) + ".png";
-  std::vector<uint8_t> px = outputPixels(p.config.data, png, o);
-  MODELRT_TRY(writePng(file, px.data(), png.width, png.height, int(png.channels)));
+/// One image --png wrote: sample \p index of INPUT \p input as \p file.
+struct WrittenPng {
+  std::string input;
+  int64_t index;
+  std::string file;
+};
+
+/// The line of one written image, as text or JSON.
+void printPngLine(const WrittenPng &w, bool json) {
   if (json)
-    std::printf("{\"input\": %s, \"index\": %lld, \"image\": %s}\n", jsonQuote(path).c_str(),
-                (long long)i, jsonQuote(file).c_str());
+    std::printf("{\"input\": %s, \"index\": %lld, \"image\": %s}\n", jsonQuote(w.input).c_str(),
+                (long long)w.index, jsonQuote(w.file).c_str());
   else
-    std::printf("%s[%lld]: image %s\n", path.c_str(), (long long)i, file.c_str());
-  return Status::ok();
+    std::printf("%s[%lld]: image %s\n", w.input.c_str(), (long long)w.index, w.file.c_str());
 }
 
-/// Two INPUTs whose images would share a file name under --png.
-Status checkDistinctStems(const CliArgs &a) {
-  std::vector<std::string> stems;
-  for (const std::string &path : a.positional) {
-    std::string s = inputStem(path);
-    if (std::find(stems.begin(), stems.end(), s) != stems.end())
-      return errorf("--png: two INPUTs would write the same files %s-N.png; rename one",
-                    s.c_str());
-    stems.push_back(s);
-  }
+/// Writes every output sample as DIR/STEM-i.png (DIR made with its
+/// parents), then prints one line per image. On an error the images
+/// written so far are removed, and DIR when it was made here.
+Status writePngs(const ModelrtProgram &p, const PngOutput &png,
+                 const std::vector<Dataset> &inputs, const std::vector<Tensor> &outs, bool json) {
+  struct stat st;
+  bool made = ::stat(png.dir.c_str(), &st) != 0;
+  if (Status s = makeDirectories(png.dir); !s.isOk())
+    return errorf("--png: %s", s.message().c_str());
+  std::vector<WrittenPng> written;
+  for (size_t k = 0; k < inputs.size(); ++k)
+    for (int64_t i = 0, n = outs[k].dim(0); i < n; ++i) {
+      std::string file = png.dir + "/" + inputStem(inputs[k].name) + "-" + std::to_string(i) +
+                         ".png";
+      std::vector<uint8_t> px =
+          outputPixels(p.config.data, png, outs[k].as<float>() + i * sampleSize(outs[k]));
+      if (Status s = writePng(file, px.data(), png.width, png.height, int(png.channels));
+          !s.isOk()) {
+        for (const WrittenPng &w : written)
+          std::remove(w.file.c_str());
+        if (made)
+          ::rmdir(png.dir.c_str());
+        return errorf("--png: %s", s.message().c_str());
+      }
+      written.push_back({inputs[k].name, i, file});
+    }
+  for (const WrittenPng &w : written)
+    printPngLine(w, json);
   return Status::ok();
 }
 
@@ -304,8 +381,7 @@ Status runPredict(const ModelrtProgram &p, const CliArgs &a) {
   if (a.flags.count("--out") && a.positional.size() != 1)
     return errorf("--out writes one NPY file: give exactly one INPUT");
   std::vector<PngOutput> png; // one entry with --png
-  if (a.flags.count("--png"))
-    MODELRT_TRY(checkDistinctStems(a));
+  MODELRT_TRY(preparePng(p, a, png));
   auto m = loadModel(p, a.flags.at("--checkpoint"));
   if (!m)
     return m.status();
@@ -316,34 +392,22 @@ Status runPredict(const ModelrtProgram &p, const CliArgs &a) {
       return d.status();
     inputs.push_back(d.take());
   }
-  MODELRT_TRY(preparePng(p, a, png));
   auto runner = selectRunner(p, a);
   if (!runner)
     return runner.status();
+  auto outs = predictAll(p, *m, inputs, batch, runner->get());
+  if (!outs)
+    return outs.status();
   bool json = a.flags.count("--json") > 0;
-  for (const Dataset &d : inputs) {
-    auto out = predictTensor(p, *m, d.inputs, batch, runner->get());
-    if (!out)
-      return out.status();
-    int64_t n = out->dim(0), per = out->numElements() / std::max<int64_t>(n, 1);
-    if (p.num_classes > 0)
-      for (int64_t i = 0; i < n; ++i) { // --out holds probabilities for classifiers
-        float *o = out->as<float>() + i * per, mx = *std::max_element(o, o + per), z = 0;
-        for (int64_t k = 0; k < per; ++k)
-          z += std::exp(o[k] - mx);
-        for (int64_t k = 0; k < per; ++k)
-          o[k] = std::exp(o[k] - mx) / z;
-      }
-    for (int64_t i = 0; i < n; ++i) {
-      const float *o = out->as<float>() + i * per;
-      if (png.empty())
-        printSample(p, d.name, i, o, per, json);
-      else
-        MODELRT_TRY(writeSamplePng(p, png[0], d.name, i, o, json));
-    }
-    if (a.flags.count("--out"))
-      MODELRT_TRY(writeNpy(a.flags.at("--out"), *out));
-  }
+  if (!png.empty())
+    MODELRT_TRY(writePngs(p, png[0], inputs, *outs, json));
+  else
+    for (size_t k = 0; k < inputs.size(); ++k)
+      for (int64_t i = 0, n = (*outs)[k].dim(0); i < n; ++i)
+        printSample(p, inputs[k].name, i, (*outs)[k].as<float>() + i * sampleSize((*outs)[k]),
+                    sampleSize((*outs)[k]), json);
+  if (a.flags.count("--out"))
+    MODELRT_TRY(writeNpy(a.flags.at("--out"), outs->front()));
   return Status::ok();
 }
 

@@ -37,8 +37,9 @@ std::string joinIndices(const std::vector<int64_t> &indices) {
 std::vector<std::pair<std::string, std::string>> dumpMetadata(const ModelrtProgram &p,
                                                               const Batch &b,
                                                               const GradientDumpInfo &info) {
-  char loss[32];
+  char loss[32], clip[32];
   std::snprintf(loss, sizeof loss, "%.9g", double(info.loss)); // an f32 reads back exactly
+  std::snprintf(clip, sizeof clip, "%.17g", info.clipNorm);
   return {{"format", "modelrt-gradients"},
           {"model", p.name ? p.name : ""},
           {"loss", loss},
@@ -47,7 +48,9 @@ std::vector<std::pair<std::string, std::string>> dumpMetadata(const ModelrtProgr
           {"epoch", std::to_string(info.epoch)},
           {"batch.index", std::to_string(info.batchIndex)},
           {"batch.size", std::to_string(b.size)},
-          {"batch.indices", joinIndices(info.sampleIndices)}};
+          {"batch.indices", joinIndices(info.sampleIndices)},
+          {"accumulate", std::to_string(info.accumulate)},
+          {"clip_norm", clip}};
 }
 
 } // namespace
@@ -56,7 +59,7 @@ std::string gradientDumpPath(const std::string &dir) {
   return dir + "/" + kGradientDumpName;
 }
 
-Status prepareGradientDump(const std::string &dir, bool overwrite) {
+Status checkGradientDumpPath(const std::string &dir, bool overwrite) {
   std::string path = gradientDumpPath(dir);
   struct stat st;
   if (::stat(path.c_str(), &st) == 0 && (!overwrite || S_ISDIR(st.st_mode)))
@@ -65,14 +68,22 @@ Status prepareGradientDump(const std::string &dir, bool overwrite) {
                                       : "; remove it, or pass --overwrite-gradients");
   if (::stat(dir.c_str(), &st) == 0 && !S_ISDIR(st.st_mode))
     return errorf("--dump-gradients: %s is not a directory", dir.c_str());
-  if (Status made = makeDirectories(dir); !made.isOk())
-    return errorf("--dump-gradients: %s", made.message().c_str());
+  for (std::string up = dir; !up.empty() && up != "/";) { // the nearest existing ancestor
+    size_t slash = up.find_last_of('/');
+    up = slash == std::string::npos ? "" : slash == 0 ? "/" : up.substr(0, slash);
+    if (!up.empty() && ::stat(up.c_str(), &st) == 0) {
+      if (!S_ISDIR(st.st_mode))
+        return errorf("--dump-gradients: %s: cannot create the directory: Not a directory",
+                      dir.c_str());
+      break;
+    }
+  }
   return Status::ok();
 }
 
-Status writeGradientDump(const std::string &dir, const ModelrtProgram &p, const ModelState &m,
-                         const std::vector<std::vector<float>> &grads, const Batch &b,
-                         const GradientDumpInfo &info) {
+std::string encodeGradientDump(const ModelrtProgram &p, const ModelState &m,
+                               const std::vector<std::vector<float>> &grads, const Batch &b,
+                               const GradientDumpInfo &info) {
   SafetensorsFile f;
   std::vector<TensorInfo> table = paramTable(p);
   for (size_t i = 0; i < table.size(); ++i)
@@ -82,7 +93,13 @@ Status writeGradientDump(const std::string &dir, const ModelrtProgram &p, const 
   f.tensors.emplace_back("batch/inputs", b.inputs);
   f.tensors.emplace_back("batch/labels", b.labels);
   f.metadata = dumpMetadata(p, b, info);
-  if (Status st = writeFileAtomically(gradientDumpPath(dir), encodeSafetensors(f)); !st.isOk())
+  return encodeSafetensors(f);
+}
+
+Status writeGradientDump(const std::string &dir, const std::string &bytes) {
+  if (Status made = makeDirectories(dir); !made.isOk())
+    return errorf("--dump-gradients: %s", made.message().c_str());
+  if (Status st = writeFileAtomically(gradientDumpPath(dir), bytes); !st.isOk())
     return errorf("--dump-gradients: %s", st.message().c_str());
   return Status::ok();
 }

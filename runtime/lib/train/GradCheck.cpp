@@ -42,11 +42,13 @@
 //   with each other and still miss the slope at p by a few percent, even in
 //   exact arithmetic (central differences in float64 of the example CNN at
 //   h = 1e-2 miss PyTorch's gradient by up to 50% on small elements; only
-//   h near 1e-5, below what an f32 loss resolves, agrees). So once the check
-//   has found a kink, an element that fails by at most kInconclusiveFactor
-//   tolerances is inconclusive: listed, left out of the verdict. Larger
-//   misses (a wrong rule is off by its factor) and every miss on a smooth
-//   loss still fail.
+//   h near 1e-5, below what an f32 loss resolves, agrees). So in a tensor
+//   where the check has found kinks, an element that fails by at most
+//   kInconclusiveFactor tolerances is inconclusive: listed, left out of the
+//   verdict. Larger misses (a wrong rule is off by its factor) and every
+//   miss in a tensor without kinks still fail. A tensor none of whose
+//   checked elements passed was not verified: the verdict is then
+//   INCONCLUSIVE, not PASS.
 //
 //===----------------------------------------------------------------------===//
 #include "modelrt/train/GradCheck.h"
@@ -230,19 +232,16 @@ void account(GradCheckTensor &t, const GradCheckElement &e) {
   t.elements.push_back(e);
 }
 
-/// After every tensor is checked: when \p r found a kink, the failures
+/// After a tensor is checked: when it has kinks of its own, its failures
 /// within kInconclusiveFactor tolerances become inconclusive (file header).
-void markInconclusive(GradCheckReport &r) {
-  bool kinked = std::any_of(r.tensors.begin(), r.tensors.end(),
-                            [](const GradCheckTensor &t) { return t.kinks > 0; });
-  if (!kinked)
+void markInconclusive(GradCheckTensor &t, double tolerance) {
+  if (t.kinks == 0)
     return;
-  for (GradCheckTensor &t : r.tensors)
-    for (GradCheckElement &e : t.elements)
-      if (e.verdict == GradCheckVerdict::Fail && e.relError <= kInconclusiveFactor * r.tolerance) {
-        e.verdict = GradCheckVerdict::Inconclusive;
-        --t.failures, ++t.inconclusive;
-      }
+  for (GradCheckElement &e : t.elements)
+    if (e.verdict == GradCheckVerdict::Fail && e.relError <= kInconclusiveFactor * tolerance) {
+      e.verdict = GradCheckVerdict::Inconclusive;
+      --t.failures, ++t.inconclusive;
+    }
 }
 
 /// "[i, j]" for flat index \p index of \p shape.
@@ -303,7 +302,15 @@ void printVerdict(FILE *out, const GradCheckReport &r) {
     kinkNote += (kinks ? " and " : ", ") + std::to_string(inconclusive) + " inconclusive";
   if (kinks || inconclusive)
     kinkNote += " left out";
-  if (failed == 0)
+  if (failed == 0 && !r.verified()) {
+    std::string unverified;
+    for (const GradCheckTensor &t : r.tensors)
+      if (!t.verified())
+        unverified += (unverified.empty() ? "" : ", ") + t.name;
+    std::fprintf(out, "gradcheck: INCONCLUSIVE: no checked element of %s matched its f32 "
+                      "central difference: each sits near a kink%s; try another --batch, "
+                      "--checkpoint or more --samples\n", unverified.c_str(), kinkNote.c_str());
+  } else if (failed == 0)
     std::fprintf(out, "gradcheck: PASS: %lld of %lld elements of %zu parameter tensors match "
                       "their f32 central differences within %g%s\n",
                  (long long)(checked - kinks - inconclusive), (long long)checked,
@@ -315,6 +322,11 @@ void printVerdict(FILE *out, const GradCheckReport &r) {
 }
 
 } // namespace
+
+bool GradCheckReport::verified() const {
+  return passed() && std::all_of(tensors.begin(), tensors.end(),
+                                 [](const GradCheckTensor &t) { return t.verified(); });
+}
 
 bool GradCheckReport::passed() const {
   return std::all_of(tensors.begin(), tensors.end(),
@@ -364,9 +376,9 @@ Expected<GradCheckReport> checkGradients(const ModelrtProgram &p, StepRunner &ru
                       e.message().c_str());
       account(tensor, *e);
     }
+    markInconclusive(tensor, o.tolerance);
     r.tensors.push_back(std::move(tensor));
   }
-  markInconclusive(r);
   return r;
 }
 

@@ -14,6 +14,11 @@
 #include <cstring>
 
 namespace modelrt {
+
+uint64_t stepSeed(uint64_t seed, int64_t step, int64_t micro) {
+  return mixSeed(seed, 0x57e9, uint64_t(step * 1024 + micro));
+}
+
 namespace {
 
 /// Everything that lives across the epochs of one run.
@@ -36,6 +41,10 @@ struct Run {
   int64_t step = 0;
   std::string logDir;
   std::unique_ptr<EventWriter> events;
+  /// --dump-gradients: the dump's bytes, computed before the device adopts
+  /// the model and written once every other setup step succeeded, and the
+  /// line that announces it.
+  std::string gradientDump, gradientDumpLine;
   double bestLoss = 0;      ///< best monitored loss (best.safetensors)
   bool hasBestLoss = false;
   double windowLoss = 0;    ///< per-N-step TensorBoard window
@@ -46,12 +55,6 @@ struct Run {
 
 double secondsSince(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-}
-
-/// train_step's seed for micro-batch \p micro of optimizer step \p step
-/// (dropout masks; docs/runtime.md, "Determinism").
-uint64_t stepSeed(uint64_t seed, int64_t step, int64_t micro) {
-  return mixSeed(seed, 0x57e9, uint64_t(step * 1024 + micro));
 }
 
 /// True when no value of \p x[0..n) is NaN or infinite: an OR over the
@@ -299,11 +302,7 @@ Expected<EvalResult> trainEpoch(Run &r, int64_t epoch) {
 /// before training: the same parameters, batch (a second loader at the run
 /// loader's position), seed and step as that step, on the run's device;
 /// the model and the run's loader are left as they were.
-Status dumpFirstStep(Run &r, LoaderConfig lc, int64_t startEpoch) {
-  if (startEpoch >= r.cfg.epochs)
-    return errorf("--dump-gradients: this run takes no training step (%lld of %lld epochs "
-                  "done)", (long long)startEpoch, (long long)r.cfg.epochs);
-  MODELRT_TRY(prepareGradientDump(r.opts.dumpGradientsDir, r.opts.overwriteGradients));
+Status dumpFirstStep(Run &r, LoaderConfig lc) {
   ProfilingPaused paused; // not a timed step
   lc.prefetch = 0;
   DataLoader loader(r.data.train, lc);
@@ -316,6 +315,8 @@ Status dumpFirstStep(Run &r, LoaderConfig lc, int64_t startEpoch) {
   auto first = loader.order().begin() + info.batchIndex * lc.batchSize;
   info.sampleIndices.assign(first, first + b.size);
   info.step = r.step, info.seed = stepSeed(r.cfg.seed, r.step, 0);
+  info.accumulate = std::max<int64_t>(r.cfg.optimizer.accumulate, 1);
+  info.clipNorm = r.cfg.optimizer.clip_norm > 0 ? r.cfg.optimizer.clip_norm : 0;
   ModelState model = r.model;
   model.bind();
   std::vector<std::vector<float>> grads;
@@ -329,11 +330,48 @@ Status dumpFirstStep(Run &r, LoaderConfig lc, int64_t startEpoch) {
                                   metrics.data());
       !st.isOk())
     return errorf("--dump-gradients: step %lld: %s", (long long)r.step + 1, st.message().c_str());
-  MODELRT_TRY(writeGradientDump(r.opts.dumpGradientsDir, r.prog, r.model, grads, b, info));
-  std::fprintf(r.opts.console, "gradients of step %lld (loss %.6f, batch of %lld) written to %s\n",
-               (long long)r.step + 1, double(info.loss), (long long)b.size,
-               gradientDumpPath(r.opts.dumpGradientsDir).c_str());
+  r.gradientDump = encodeGradientDump(r.prog, r.model, grads, b, info);
+  char line[160];
+  std::snprintf(line, sizeof line, "gradients of step %lld (loss %.6f, batch of %lld) written to ",
+                (long long)r.step + 1, double(info.loss), (long long)b.size);
+  r.gradientDumpLine = line + gradientDumpPath(r.opts.dumpGradientsDir);
   return Status::ok();
+}
+
+/// The training loader's configuration: the batch, shuffling seed and
+/// augmentation of the run, and its prefetch depth (RunOptions::threads).
+LoaderConfig trainLoaderConfig(const Run &r) {
+  LoaderConfig lc;
+  lc.batchSize = r.cfg.batch_size, lc.seed = r.cfg.seed, lc.dropLast = r.cfg.data.drop_last;
+  lc.flipProbability = r.cfg.data.flip_prob, lc.cropPadding = r.cfg.data.crop_padding;
+  lc.oneHotClasses = r.cfg.data.one_hot ? r.prog.num_classes : 0;
+  int64_t batchBytes = r.cfg.batch_size * (r.data.train.sampleElements() * 4 +
+                                           r.data.train.labelElements() * 8);
+  lc.prefetch = r.opts.threads == 1   ? 0
+                : r.opts.threads > 1 ? r.opts.threads
+                                     : prefetchDepthFor(batchBytes);
+  return lc;
+}
+
+/// Creates the checkpoint and log directories and the event file.
+Status openOutputs(Run &r) {
+  r.logDir = r.opts.logDir.empty() ? r.opts.checkpointDir : r.opts.logDir;
+  MODELRT_TRY(makeDirectories(r.opts.checkpointDir));
+  MODELRT_TRY(makeDirectories(r.logDir));
+  auto events = EventWriter::create(r.logDir);
+  if (!events)
+    return events.status();
+  r.events = events.take();
+  return Status::ok();
+}
+
+/// --dump-gradients' checks before anything is written: the run takes a
+/// step, and the dump's file may be written (checkGradientDumpPath).
+Status checkGradientDump(Run &r, int64_t startEpoch) {
+  if (startEpoch >= r.cfg.epochs)
+    return errorf("--dump-gradients: this run takes no training step (%lld of %lld epochs "
+                  "done)", (long long)startEpoch, (long long)r.cfg.epochs);
+  return checkGradientDumpPath(r.opts.dumpGradientsDir, r.opts.overwriteGradients);
 }
 
 Status setup(Run &r, int64_t &startEpoch) {
@@ -349,15 +387,7 @@ Status setup(Run &r, int64_t &startEpoch) {
   if (!runner)
     return runner.status();
   r.runner = runner.take();
-  LoaderConfig lc;
-  lc.batchSize = r.cfg.batch_size, lc.seed = r.cfg.seed, lc.dropLast = r.cfg.data.drop_last;
-  lc.flipProbability = r.cfg.data.flip_prob, lc.cropPadding = r.cfg.data.crop_padding;
-  lc.oneHotClasses = r.cfg.data.one_hot ? r.prog.num_classes : 0;
-  int64_t batchBytes = r.cfg.batch_size * (r.data.train.sampleElements() * 4 +
-                                           r.data.train.labelElements() * 8);
-  lc.prefetch = r.opts.threads == 1   ? 0
-                : r.opts.threads > 1 ? r.opts.threads
-                                     : prefetchDepthFor(batchBytes);
+  LoaderConfig lc = trainLoaderConfig(r);
   r.loader = std::make_unique<DataLoader>(r.data.train, lc);
   MODELRT_TRY(r.loader->validate());
   OptimizerConfig oc = toOptimizerConfig(r.cfg.optimizer);
@@ -376,8 +406,10 @@ Status setup(Run &r, int64_t &startEpoch) {
   startEpoch = 0;
   if (!r.opts.resume.empty())
     MODELRT_TRY(resume(r, startEpoch));
-  if (!r.opts.dumpGradientsDir.empty())
-    MODELRT_TRY(dumpFirstStep(r, lc, startEpoch));
+  if (!r.opts.dumpGradientsDir.empty()) // refused before anything is written
+    MODELRT_TRY(checkGradientDump(r, startEpoch));
+  if (!r.opts.dumpGradientsDir.empty()) // with the host's model, before the device adopts it
+    MODELRT_TRY(dumpFirstStep(r, lc));
   // The GPU runner keeps the model on the device and updates it there,
   // except with gradient accumulation or clipping (host updates).
   if (r.cfg.optimizer.accumulate <= 1 && !(r.cfg.optimizer.clip_norm > 0)) {
@@ -387,13 +419,11 @@ Status setup(Run &r, int64_t &startEpoch) {
     r.deviceUpdates = *adopted;
   }
   MODELRT_TRY(r.runner->planMemory(r.model, r.cfg.batch_size));
-  r.logDir = r.opts.logDir.empty() ? r.opts.checkpointDir : r.opts.logDir;
-  MODELRT_TRY(makeDirectories(r.opts.checkpointDir));
-  MODELRT_TRY(makeDirectories(r.logDir));
-  auto events = EventWriter::create(r.logDir);
-  if (!events)
-    return events.status();
-  r.events = events.take();
+  MODELRT_TRY(openOutputs(r));
+  if (r.gradientDump.empty())
+    return Status::ok();
+  MODELRT_TRY(writeGradientDump(r.opts.dumpGradientsDir, r.gradientDump));
+  std::fprintf(r.opts.console, "%s\n", r.gradientDumpLine.c_str());
   return Status::ok();
 }
 

@@ -16,6 +16,7 @@ doccheck.py snippets DOC --modelc PATH --workdir DIR
     side) must at least parse.
 
 doccheck.py tutorial DOC --root DIR --home DIR --logdir DIR [--subst OLD=NEW]
+        [--update OUT]
     Runs the tutorial's shell blocks, in order, in one bash session started
     in --root (a checkout) with HOME=--home, `set -e`:
       <!-- tutorial: run -->          must succeed
@@ -27,7 +28,11 @@ doccheck.py tutorial DOC --root DIR --home DIR --logdir DIR [--subst OLD=NEW]
     Each --subst replaces OLD by NEW in the commands and expected outputs
     (e.g. the data directory, to run on a subset). Outputs are compared line
     by line with every number matching any number, `...` lines standing for
-    left-out lines. Prints each step's commands and output.
+    left-out lines. Prints each step's commands and output. With --update,
+    once every step matches, writes DOC to OUT with each output block's
+    lines replaced by the lines they matched (each --subst undone), the
+    `...` lines kept: the figures come from the run, never from a hand
+    (scripts/update-tutorial.sh runs it on the full data into DOC itself).
 
 Exits 1 with the doc's line number on the first mismatch.
 """
@@ -111,9 +116,15 @@ def match_lines(expected, actual, numbers):
     """Checks `expected` against `actual`: the runs between `...` lines
     appear in order, the first at the start, the last at the end. Returns
     None, or what went wrong."""
+    return match_runs(expected, actual, numbers)[0]
+
+
+def match_runs(expected, actual, numbers):
+    """match_lines, also returning the actual lines each run matched:
+    (None, [[line, ...] per run]) or (what went wrong, None)."""
     act = [l.rstrip() for l in actual.rstrip("\n").split("\n")] if actual.strip() else []
     segs = segments(expected, numbers)
-    pos = 0
+    pos, runs = 0, []
     for k, seg in enumerate(segs):
         last = k == len(segs) - 1
         starts = [0] if k == 0 else range(pos, len(act) - len(seg) + 1)
@@ -127,9 +138,10 @@ def match_lines(expected, actual, numbers):
                 break
         if found is None:
             return "expected line %r not found in the actual output:\n%s" % (
-                first_unmatched(seg, act, pos), actual)
+                first_unmatched(seg, act, pos), actual), None
         pos = found + len(seg)
-    return None
+        runs.append(act[found:pos])
+    return None, runs
 
 
 def first_unmatched(seg, act, pos):
@@ -297,6 +309,35 @@ def sh_quote(s):
     return "'" + s.replace("'", "'\\''") + "'"
 
 
+def unsubst(text, pairs):
+    """subst undone: each NEW back to its OLD."""
+    for old, new in pairs:
+        text = text.replace(new, old)
+    return text
+
+
+def regenerated(runs, pairs):
+    """An output block's new text: the matched lines, `...` between runs."""
+    lines = []
+    for k, run in enumerate(runs):
+        lines += (["..."] if k else []) + [unsubst(l, pairs) for l in run]
+    return "\n".join(lines) + "\n"
+
+
+def write_update(a, blocks):
+    """Writes DOC to a.update with each output block (by first line)
+    replaced by its regenerated text."""
+    lines = open(a.doc, encoding="utf-8").read().split("\n")
+    for line, text in sorted(blocks.items(), reverse=True):
+        end = line
+        while lines[end].rstrip() != "```":
+            end += 1
+        lines[line:end] = text.rstrip("\n").split("\n")
+    with open(a.update, "w", encoding="utf-8") as f:
+        f.write("\n".join(lines))
+    print("tutorial: %d output blocks regenerated into %s" % (len(blocks), a.update))
+
+
 def cmd_tutorial(a):
     a.subst = [tuple(s.split("=", 1)) for s in a.subst]
     shutil.rmtree(a.logdir, ignore_errors=True)
@@ -305,6 +346,7 @@ def cmd_tutorial(a):
     script = write_script(a, steps)
     env = dict(os.environ, HOME=a.home)
     r = subprocess.run(["bash", script], env=env)
+    updates = {}
     for n, (mk, block, expected) in enumerate(steps):
         where = "%s:%d" % (os.path.basename(a.doc), block.line)
         print("### step %d (%s): %s" % (n, where, mk.args))
@@ -320,15 +362,18 @@ def cmd_tutorial(a):
             fail(a.doc, block.line, "step %d: %s" % (
                 n, open(log + ".status").read().strip()))
         if expected is not None:
-            err = match_lines(subst(expected.text, a.subst), out, numbers=True)
+            err, runs = match_runs(subst(expected.text, a.subst), out, numbers=True)
             if err:
                 fail(a.doc, expected.line, err)
+            updates[expected.line] = regenerated(runs, a.subst)
             print("--- output matches %s:%d" % (os.path.basename(a.doc), expected.line))
     if r.returncode or not os.path.exists(os.path.join(a.logdir, "finished")):
         sys.exit("the tutorial script failed (exit %d)" % r.returncode)
     print("tutorial: %d steps run, %d skipped" % (
         sum(1 for s in steps if not s[0].args.startswith("skip")),
         sum(1 for s in steps if s[0].args.startswith("skip"))))
+    if a.update:
+        write_update(a, updates)
 
 
 def main():
@@ -344,6 +389,7 @@ def main():
     t.add_argument("--home", required=True)
     t.add_argument("--logdir", required=True)
     t.add_argument("--subst", action="append", default=[])
+    t.add_argument("--update")
     a = ap.parse_args()
     cmd_snippets(a) if a.cmd == "snippets" else cmd_tutorial(a)
 

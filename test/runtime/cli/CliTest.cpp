@@ -117,6 +117,75 @@ TEST(Cli, PredictPrintsClassAndSoftmaxProbabilities) {
   EXPECT_NEAR(j->find("probabilities")->items[2].number, p0[2], 1e-6); // float outputs
 }
 
+namespace {
+/// Whether \p path exists (a file or a directory).
+bool fileExists(const std::string &path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0;
+}
+/// A predict that returns its input: outputs of the input image's size.
+int identityPredict(void *, float *const *, float *const *, const float *x, int64_t n,
+                    float *out) {
+  std::copy(x, x + n * kF, out);
+  return 0;
+}
+const double kPerValueMean[] = {0.1, 0.2, 0.3, 0.4}, kPerValueStd[] = {2, 0.5, 1, 4};
+} // namespace
+
+TEST(Cli, PredictPngWritesImageOutputsAndUndoesTheTransform) {
+  Trained t;
+  writeBytes(t.dir.path("a.png"), makePng(2, 2, 0, 1, {200, 0, 17, 255}, {1, 4}));
+  // Outputs that are not images: refused before anything is written.
+  CliRun r = runCli(t.prog, {"predict", "--checkpoint", t.ckpt, "--png", t.dir.path("rec"),
+                             t.dir.path("a.png")});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("--png: the model's output [3] per sample is not an image of its "
+                       "input's size (input [4]: 4 values)"), std::string::npos) << r.err;
+  EXPECT_FALSE(fileExists(t.dir.path("rec")));
+  // An identity model with a per-value normalisation: the image comes back.
+  ModelrtProgram p = t.prog;
+  p.output_shape = inShape, p.predict = identityPredict, p.num_classes = 0;
+  p.config.data.scale = 1.0 / 255, p.config.data.num_norm = 4;
+  p.config.data.mean = kPerValueMean, p.config.data.std = kPerValueStd;
+  r = runCli(p, {"predict", "--checkpoint", t.ckpt, "--png", t.dir.path("rec/deep"),
+                 t.dir.path("a.png")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, t.dir.path("a.png") + "[0]: image " + t.dir.path("rec/deep/a-0.png") + "\n");
+  auto img = readPng(t.dir.path("rec/deep/a-0.png"));
+  ASSERT_TRUE(img.isOk()) << img.message();
+  EXPECT_EQ(img->shape(), (std::vector<int64_t>{1, 2, 2}));
+  const unsigned char *px = img->as<unsigned char>();
+  EXPECT_EQ(std::vector<int>(px, px + 4), (std::vector<int>{200, 0, 17, 255}));
+  // Two INPUTs with one stem, a normalisation that cannot be undone, a DIR
+  // that cannot be made: errors, nothing written.
+  writeBytes(t.dir.path("a.npy"), {});
+  r = runCli(p, {"predict", "--checkpoint", t.ckpt, "--png", t.dir.path("two"),
+                 t.dir.path("a.png"), t.dir.path("a.npy")});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("--png: two INPUTs would write the same files a-N.png; rename one"),
+            std::string::npos) << r.err;
+  ModelrtProgram c = p;
+  c.num_classes = 3;
+  r = runCli(c, {"predict", "--checkpoint", t.ckpt, "--png", t.dir.path("two"),
+                 t.dir.path("a.png")});
+  EXPECT_NE(r.err.find("--png: the model is a classifier (3 classes): its outputs are class "
+                       "probabilities, not images"), std::string::npos) << r.err;
+  ModelrtProgram q = p;
+  q.config.data.num_norm = 2;
+  r = runCli(q, {"predict", "--checkpoint", t.ckpt, "--png", t.dir.path("two"),
+                 t.dir.path("a.png")});
+  EXPECT_NE(r.err.find("--png: the data block normalises with 2 means, neither one, one per "
+                       "channel (1) nor one per value (4)"), std::string::npos) << r.err;
+  EXPECT_FALSE(fileExists(t.dir.path("two")));
+  writeText(t.dir.path("plain"), "x");
+  r = runCli(p, {"predict", "--checkpoint", t.ckpt, "--png", t.dir.path("plain/rec"),
+                 t.dir.path("a.png")});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("--png: "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("plain/rec"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out, "");
+}
+
 TEST(Cli, PredictReadsPngAndCsvInputs) {
   Trained t;
   // A 2x2 gray PNG is the 4 features (scale 1): pixels 200, 0, 0, 0.

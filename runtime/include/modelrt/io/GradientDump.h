@@ -34,21 +34,30 @@ struct GradientDumpInfo {
   int64_t epoch = 0;                 ///< the data epoch of the batch
   int64_t batchIndex = 0;            ///< the batch's index in its epoch
   std::vector<int64_t> sampleIndices; ///< training-set indices, in batch order
+  /// The run's gradient accumulation (micro-batches per update): with K > 1
+  /// the dump holds the first micro-batch's gradient, not the update's mean.
+  int64_t accumulate = 1;
+  /// The run's gradient clipping norm (0: none); the dump is before clipping.
+  double clipNorm = 0;
 };
 
 /// DIR/gradients.safetensors.
 std::string gradientDumpPath(const std::string &dir);
 
 /// Before the step: refuses an existing DIR/gradients.safetensors (unless
-/// \p overwrite) and creates \p dir with its parents. Errors name the path.
-Status prepareGradientDump(const std::string &dir, bool overwrite);
+/// \p overwrite), a \p dir that is not a directory, and one whose nearest
+/// existing ancestor is not a directory. Errors name the path.
+Status checkGradientDumpPath(const std::string &dir, bool overwrite);
 
-/// Writes the dump of \p program's step: \p grads (one buffer per
+/// The bytes of the dump of \p program's step: \p grads (one buffer per
 /// parameter, in table order) taken at \p model's parameters on \p batch.
-Status writeGradientDump(const std::string &dir, const ModelrtProgram &program,
-                         const ModelState &model,
-                         const std::vector<std::vector<float>> &grads, const Batch &batch,
-                         const GradientDumpInfo &info);
+std::string encodeGradientDump(const ModelrtProgram &program, const ModelState &model,
+                               const std::vector<std::vector<float>> &grads, const Batch &batch,
+                               const GradientDumpInfo &info);
+
+/// Creates \p dir with its parents and writes \p bytes (encodeGradientDump)
+/// as DIR/gradients.safetensors, atomically; errors name the path.
+Status writeGradientDump(const std::string &dir, const std::string &bytes);
 
 } // namespace modelrt
 

@@ -40,7 +40,7 @@ struct GradCheckOptions {
 };
 
 /// What one element's check found. Inconclusive: the element failed by at
-/// most kInconclusiveFactor tolerances in a check that found kinks (the loss
+/// most kInconclusiveFactor tolerances in a tensor with kinks (the loss
 /// is piecewise linear in the parameters, and its f32 differences at h can
 /// miss the slope at p by a few percent; GradCheck.cpp).
 enum class GradCheckVerdict { Pass, Fail, Kink, Inconclusive };
@@ -69,25 +69,34 @@ struct GradCheckElement {
 
 /// The comparison of one parameter tensor.
 struct GradCheckTensor {
-  std::string name;
-  std::vector<int64_t> shape;
+  std::string name;                       ///< the parameter's name
+  std::vector<int64_t> shape;             ///< the parameter's shape
   std::vector<GradCheckElement> elements; ///< the checked elements, by index
-  int64_t failures = 0, kinks = 0, inconclusive = 0;
+  int64_t failures = 0;                   ///< elements with verdict Fail
+  int64_t kinks = 0;                      ///< elements with verdict Kink
+  int64_t inconclusive = 0;               ///< elements with verdict Inconclusive
   double maxAbsDiff = 0;  ///< over the elements that are not kinks
   double maxRelError = 0; ///< over the elements that are not kinks
   /// True when no element failed (kinks and inconclusive elements are left
   /// out).
   bool passed() const { return failures == 0; }
+  /// True when some checked element passed: the tensor was verified.
+  bool verified() const {
+    return failures + kinks + inconclusive < int64_t(elements.size());
+  }
 };
 
 /// The whole check.
 struct GradCheckReport {
   float loss = 0;                       ///< L(p) on the batch
   int64_t batch = 0;                    ///< samples in the batch
-  double tolerance = 0;
+  double tolerance = 0;                 ///< GradCheckOptions::tolerance
   std::vector<GradCheckTensor> tensors; ///< in the program's parameter order
   /// True when every tensor passed.
   bool passed() const;
+  /// True when every tensor passed and was verified (INCONCLUSIVE when
+  /// passed() but not this).
+  bool verified() const;
 };
 
 /// The flat indices \p gradCheck checks in a tensor of \p count elements:

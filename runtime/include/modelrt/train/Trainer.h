@@ -71,6 +71,11 @@ Expected<Tensor> predictTensor(const ModelrtProgram &program, ModelState &model,
                                const Tensor &inputs, int64_t batchSize,
                                StepRunner *runner = nullptr);
 
+/// train_step's seed for micro-batch \p micro of optimizer step \p step of
+/// a run seeded with \p seed (dropout masks; docs/runtime.md,
+/// "Determinism"); gradcheck uses the first step's.
+uint64_t stepSeed(uint64_t seed, int64_t step, int64_t micro);
+
 } // namespace modelrt
 
 #endif // MODELRT_TRAIN_TRAINER_H
