@@ -191,6 +191,30 @@ selectColumns(DiagnosticEngine &diags, const Expr &e, const ConstEnv &env,
 
 /// Checks that `picks` (the `what` columns, selected at `whole`) is not
 /// empty, names no column twice and shares none with `labels`.
+/// The runtime reads the selected columns by their header names: each
+/// selected column's name must be non-empty and appear once in the header.
+static bool checkNamesDistinct(DiagnosticEngine &diags,
+                               const std::vector<Pick> &picks,
+                               const TableRef &t) {
+  for (const Pick &p : picks) {
+    const std::string &name = t.header[p.index];
+    auto same = llvm::count(t.header, name);
+    if (!name.empty() && same == 1)
+      continue;
+    std::string what =
+        name.empty() ? std::string(" has no name in the header")
+                     : " is named '" + name + "', as are " +
+                           std::to_string(same - 1) + " other column(s)";
+    diags.error(p.range.Start,
+                "column " + llvm::Twine(p.index + 1) + " of " + t.path + what +
+                    "; columns are read by name, so the selected ones need "
+                    "distinct names",
+                {p.range});
+    return false;
+  }
+  return true;
+}
+
 static bool checkPicks(DiagnosticEngine &diags, const std::vector<Pick> &picks,
                        const std::vector<Pick> &labels, llvm::StringRef what,
                        llvm::SMRange whole, const TableRef &t) {
@@ -219,7 +243,7 @@ static bool checkPicks(DiagnosticEngine &diags, const std::vector<Pick> &picks,
                 {p.range});
     return false;
   }
-  return true;
+  return checkNamesDistinct(diags, picks, t);
 }
 
 /// Every column that is not a label, selected at `call`.

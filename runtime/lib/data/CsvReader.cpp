@@ -33,12 +33,17 @@ bool parseNumber(const std::string &text, DType dtype, double &out) {
 
 } // namespace
 
-/// The index of column \p name in \p header; \p what names it in errors.
+/// The index of column \p name in \p header, which must name it once;
+/// \p what names it in errors.
 static Expected<size_t> findColumn(const std::string &path, const std::vector<std::string> &header,
                                    const std::string &name, const char *what) {
   long i = modelsupport::csv::find(header, name);
   if (i < 0)
     return errorf("%s:1: %s '%s' not found in the header", path.c_str(), what, name.c_str());
+  auto same = std::count(header.begin(), header.end(), name);
+  if (same > 1)
+    return errorf("%s:1: %s '%s' appears %lld times in the header: columns are read by name, "
+                  "so it must appear once", path.c_str(), what, name.c_str(), (long long)same);
   return static_cast<size_t>(i);
 }
 

@@ -137,6 +137,10 @@ TEST(Csv, Errors) {
   check("a,b\n\"1,2\n", {}, "b", ":2:1: unterminated quoted field");
   check("a,b\n", {}, "b", ": no data rows");
   check("a,b\n1,2.5\n", {}, "b", ":2:3: label column 'b': '2.5' is not a valid i64");
+  // Columns are read by name: a selected name twice in the header is refused,
+  // as a label and among the default features.
+  check("b,a,b\n1,2,3\n", {}, "b", ":1: label column 'b' appears 2 times in the header");
+  check("a,b,a\n1,2,3\n", {}, "b", ":1: column 'a' appears 2 times in the header");
 }
 
 // test/Inputs/quoted-bom-crlf.csv, which test/e2e/csv-quoted.test compiles
