@@ -45,6 +45,10 @@ struct Run {
   /// the model and written once every other setup step succeeded, and the
   /// line that announces it.
   std::string gradientDump, gradientDumpLine;
+  /// The checkpoint this run can be resumed from: the last one it wrote, or
+  /// the one it resumed from; empty before either (named when a run stops
+  /// on a non-finite value).
+  std::string lastCheckpoint;
   double bestLoss = 0;      ///< best monitored loss (best.safetensors)
   bool hasBestLoss = false;
   double windowLoss = 0;    ///< per-N-step TensorBoard window
@@ -73,8 +77,10 @@ bool allFinite(const float *x, size_t n) {
 /// Names the first non-finite value among the loss and gradients, if any.
 Status checkFinite(Run &r, float loss, int64_t epoch, int64_t batch) {
   bool gradsChecked = r.runner->gradientsCheckedFinite(); // on the device
-  const char *where = "step %lld (epoch %lld, batch %lld): %s; stopping, the last good "
-                      "checkpoint is kept";
+  std::string kept = r.lastCheckpoint.empty()
+                         ? "no checkpoint was written yet (the run stopped in its first epoch)"
+                         : "the last good checkpoint, " + r.lastCheckpoint + ", is kept";
+  const char *where = "step %lld (epoch %lld, batch %lld): %s; stopping, %s";
   std::string what;
   if (!std::isfinite(loss))
     what = std::string("loss is ") + (std::isnan(loss) ? "NaN" : "infinite");
@@ -91,7 +97,7 @@ Status checkFinite(Run &r, float loss, int64_t epoch, int64_t batch) {
   if (what.empty())
     return Status::ok();
   return errorf(where, (long long)r.step + 1, (long long)epoch + 1, (long long)batch + 1,
-                what.c_str());
+                what.c_str(), kept.c_str());
 }
 
 CheckpointData snapshot(Run &r, int64_t epoch, const std::vector<std::pair<std::string, double>> &m) {
@@ -404,8 +410,10 @@ Status setup(Run &r, int64_t &startEpoch) {
   for (auto &g : r.grads)
     r.gradPtrs.push_back(g.data());
   startEpoch = 0;
-  if (!r.opts.resume.empty())
+  if (!r.opts.resume.empty()) {
     MODELRT_TRY(resume(r, startEpoch));
+    r.lastCheckpoint = r.opts.resume;
+  }
   if (!r.opts.dumpGradientsDir.empty()) // refused before anything is written
     MODELRT_TRY(checkGradientDump(r, startEpoch));
   if (!r.opts.dumpGradientsDir.empty()) // with the host's model, before the device adopts it
@@ -474,6 +482,7 @@ Expected<bool> finishEpoch(Run &r, int64_t epoch, const EvalResult &train, doubl
   CheckpointPolicy policy{r.opts.checkpointDir, r.opts.keep};
   MODELRT_TRY(r.runner->syncToHost(r.model, *r.opt));
   MODELRT_TRY(saveEpochCheckpoint(policy, snapshot(r, epoch + 1, metrics), isBest));
+  r.lastCheckpoint = r.opts.checkpointDir + "/last.safetensors";
   return stop;
 }
 

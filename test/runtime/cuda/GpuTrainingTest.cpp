@@ -170,7 +170,8 @@ TEST_F(GpuTrainingTest, NonFiniteGradientIsNamedFromTheDevice) {
   gPoison = false;
   ASSERT_FALSE(r.isOk());
   EXPECT_EQ(r.message(), "step 3 (epoch 2, batch 1): gradient of parameter 'b' (element 1) is "
-                         "NaN; stopping, the last good checkpoint is kept");
+                         "NaN; stopping, the last good checkpoint, " +
+                             fx.dir.path("n") + "/last.safetensors, is kept");
 }
 
 TEST_F(GpuTrainingTest, AccumulationRunsMirroredAndEqualsCpu) {

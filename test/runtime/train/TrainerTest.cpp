@@ -74,8 +74,20 @@ TEST(Trainer, NonFiniteGradientStopsAndKeepsTheLastCheckpoint) {
   gPoison = false;
   ASSERT_FALSE(r.isOk());
   EXPECT_EQ(r.message(), "step 3 (epoch 2, batch 1): gradient of parameter 'b' (element 1) is "
-                         "NaN; stopping, the last good checkpoint is kept");
+                         "NaN; stopping, the last good checkpoint, " +
+                             fx.dir.path("n/last.safetensors") + ", is kept");
   EXPECT_EQ(slurp(fx.dir.path("n/last.safetensors")), good);
+  // A fresh run that stops in its first epoch has written no checkpoint, and
+  // says so.
+  c.epochs = 1, c.batch_size = 30; // 4 steps in epoch 1
+  gPoison = true;
+  r = trainProgram(fx.prog, c, fx.out("first"));
+  gPoison = false;
+  ASSERT_FALSE(r.isOk());
+  EXPECT_EQ(r.message(), "step 3 (epoch 1, batch 3): gradient of parameter 'b' (element 1) is "
+                         "NaN; stopping, no checkpoint was written yet (the run stopped in its "
+                         "first epoch)");
+  EXPECT_FALSE(std::ifstream(fx.dir.path("first/last.safetensors")).good());
 }
 
 TEST(Trainer, InfiniteGradientIsNamedToo) {
@@ -91,7 +103,8 @@ TEST(Trainer, InfiniteGradientIsNamedToo) {
   gPoisonWith = NAN;
   ASSERT_FALSE(r.isOk());
   EXPECT_EQ(r.message(), "step 3 (epoch 2, batch 1): gradient of parameter 'b' (element 1) is "
-                         "infinite; stopping, the last good checkpoint is kept");
+                         "infinite; stopping, the last good checkpoint, " +
+                             fx.dir.path("inf") + "/last.safetensors, is kept");
 }
 
 TEST(Trainer, BadDataIsAClearError) {
