@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <dirent.h>
 #include <cmath>
 #include <csignal>
 #include <cstdlib>
@@ -140,6 +141,23 @@ int writeAll(int fd, const std::string &bytes, size_t &done) {
   return 0;
 }
 } // namespace
+
+int removeStaleTemporaries(const std::string &dir) {
+  DIR *d = ::opendir(dir.c_str());
+  if (!d)
+    return 0;
+  int removed = 0;
+  while (const dirent *e = ::readdir(d)) {
+    std::string name = e->d_name;
+    size_t at = name.rfind(".tmp.");
+    bool temp = name.size() > 12 && name[0] == '.' && at != std::string::npos &&
+                at + 11 == name.size(); // ".NAME.tmp." + six mkstemp characters
+    if (temp && std::remove((dir + "/" + name).c_str()) == 0)
+      ++removed;
+  }
+  ::closedir(d);
+  return removed;
+}
 
 Status writeFileAtomically(const std::string &path, const std::string &bytes) {
   size_t slash = path.find_last_of('/');

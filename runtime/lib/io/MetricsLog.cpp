@@ -1,7 +1,11 @@
 //===- MetricsLog.cpp - Per-epoch metrics as CSV and JSON lines ------------===//
 #include "modelrt/io/MetricsLog.h"
 
+#include "modelrt/io/Checkpoint.h"
+
 #include <cerrno>
+#include <cstdlib>
+#include <fstream>
 #include <cmath>
 #include <cstring>
 #include <sys/stat.h>
@@ -47,6 +51,46 @@ Status appendMetricsLog(const std::string &dir, const ModelrtProgram &p, int64_t
       return errorf("%s: write failed: %s", path.c_str(), std::strerror(errno));
   }
   return Status::ok();
+}
+
+namespace {
+/// The epoch a log line starts with (`3,` in CSV, `{"epoch": 3,` in JSON
+/// lines), or -1 for the header and anything else.
+int64_t lineEpoch(const std::string &line) {
+  size_t at = line.rfind("{\"epoch\": ", 0) == 0 ? 10 : 0;
+  char *end = nullptr;
+  long long e = std::strtoll(line.c_str() + at, &end, 10);
+  return end != line.c_str() + at && *end == ',' ? int64_t(e) : -1;
+}
+
+/// Keeps the lines of \p path whose epoch is at most \p epoch (and those
+/// without one); rewrites the file only when a line goes.
+Expected<int> trimLog(const std::string &path, int64_t epoch) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return 0;
+  std::string line, kept;
+  int dropped = 0;
+  while (std::getline(in, line)) {
+    if (lineEpoch(line) > epoch)
+      ++dropped;
+    else
+      kept += line + "\n";
+  }
+  if (dropped > 0)
+    MODELRT_TRY(writeFileAtomically(path, kept));
+  return dropped;
+}
+} // namespace
+
+Expected<int> trimMetricsLog(const std::string &dir, int64_t epoch) {
+  auto csv = trimLog(dir + "/metrics.csv", epoch);
+  if (!csv)
+    return csv.status();
+  auto json = trimLog(dir + "/metrics.jsonl", epoch);
+  if (!json)
+    return json.status();
+  return *csv;
 }
 
 } // namespace modelrt

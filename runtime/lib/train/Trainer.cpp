@@ -359,11 +359,27 @@ LoaderConfig trainLoaderConfig(const Run &r) {
   return lc;
 }
 
-/// Creates the checkpoint and log directories and the event file.
-Status openOutputs(Run &r) {
+/// Creates the checkpoint and log directories and the event file; removes
+/// what an interrupted run left there (temporaries; with --resume from
+/// epoch \p startEpoch, metrics rows of later epochs), saying so.
+Status openOutputs(Run &r, int64_t startEpoch) {
   r.logDir = r.opts.logDir.empty() ? r.opts.checkpointDir : r.opts.logDir;
   MODELRT_TRY(makeDirectories(r.opts.checkpointDir));
   MODELRT_TRY(makeDirectories(r.logDir));
+  int temps = removeStaleTemporaries(r.opts.checkpointDir);
+  if (r.logDir != r.opts.checkpointDir)
+    temps += removeStaleTemporaries(r.logDir);
+  if (temps > 0)
+    std::fprintf(r.opts.console, "removed %d temporary file(s) left by an interrupted run\n",
+                 temps);
+  if (!r.opts.resume.empty()) {
+    auto rows = trimMetricsLog(r.logDir, startEpoch);
+    if (!rows)
+      return rows.status();
+    if (*rows > 0)
+      std::fprintf(r.opts.console, "resuming after epoch %lld: removed %d metrics row(s) of "
+                   "later epochs, left by an interrupted run\n", (long long)startEpoch, *rows);
+  }
   auto events = EventWriter::create(r.logDir);
   if (!events)
     return events.status();
@@ -427,7 +443,7 @@ Status setup(Run &r, int64_t &startEpoch) {
     r.deviceUpdates = *adopted;
   }
   MODELRT_TRY(r.runner->planMemory(r.model, r.cfg.batch_size));
-  MODELRT_TRY(openOutputs(r));
+  MODELRT_TRY(openOutputs(r, startEpoch));
   if (r.gradientDump.empty())
     return Status::ok();
   MODELRT_TRY(writeGradientDump(r.opts.dumpGradientsDir, r.gradientDump));

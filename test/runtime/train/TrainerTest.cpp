@@ -35,6 +35,30 @@ TEST(Trainer, LossDecreasesAndAccuracyIsHigh) {
   EXPECT_EQ(jsonl.rfind("{\"epoch\": 1, \"step\": 8, ", 0), 0u) << jsonl;
 }
 
+TEST(Trainer, ResumeAfterACrashKeepsOneRowPerEpochAndNoTemporaries) {
+  // A run logged epoch 2 and died before its checkpoint: resuming from epoch
+  // 1's checkpoint must not log epoch 2 twice, and the temporary that the
+  // kill left behind goes.
+  Fixture fx;
+  ModelrtTrainConfig c = fx.prog.config;
+  c.epochs = 1;
+  ASSERT_TRUE(trainProgram(fx.prog, c, fx.out("k")).isOk());
+  std::string one = fx.dir.path("epoch1.safetensors");
+  writeText(one, slurp(fx.dir.path("k/last.safetensors")));
+  c.epochs = 2;
+  RunOptions o = fx.out("k");
+  o.resume = one;
+  ASSERT_TRUE(trainProgram(fx.prog, c, o).isOk()); // the "crashed" run's epoch 2
+  writeText(fx.dir.path("k/.last.safetensors.tmp.Ab12Cd"), "partial");
+  std::string csv = slurp(fx.dir.path("k/metrics.csv"));
+  auto r = trainProgram(fx.prog, c, o);
+  ASSERT_TRUE(r.isOk()) << r.message();
+  EXPECT_EQ(slurp(fx.dir.path("k/metrics.csv")), csv); // epoch 2's row replaced, not added
+  std::string jsonl = slurp(fx.dir.path("k/metrics.jsonl"));
+  EXPECT_EQ(std::count(jsonl.begin(), jsonl.end(), '\n'), 2);
+  EXPECT_FALSE(std::ifstream(fx.dir.path("k/.last.safetensors.tmp.Ab12Cd")).good());
+}
+
 TEST(Trainer, SameSeedSameResultAndResumeIsBitIdentical) {
   Fixture fx;
   auto full = trainProgram(fx.prog, fx.prog.config, fx.out("full"));

@@ -95,6 +95,11 @@ Expected<CheckpointData> decodeCheckpoint(const std::string &bytes, const std::s
 /// Writes \p bytes to \p path atomically (temp file, fsync, rename, fsync dir).
 Status writeFileAtomically(const std::string &path, const std::string &bytes);
 
+/// Removes the temporaries writeFileAtomically leaves in \p dir when its
+/// process is killed before the rename (`.NAME.tmp.XXXXXX`); returns how
+/// many. One run per directory: another run's file in flight would go too.
+int removeStaleTemporaries(const std::string &dir);
+
 /// Creates \p dir and its missing parents (mkdir -p); an error names the
 /// first one that cannot be created.
 Status makeDirectories(const std::string &dir);

@@ -19,6 +19,12 @@ Status appendMetricsLog(const std::string &dir, const ModelrtProgram &program, i
                         int64_t step, double lr, const EvalResult &train,
                         const std::optional<EvalResult> &validation);
 
+/// Before a resumed run appends: removes from OUT/metrics.csv and
+/// OUT/metrics.jsonl the rows of epochs after \p epoch (an interrupted run
+/// logged its epoch but died before the checkpoint), rewriting each file
+/// atomically; returns how many rows went from the CSV.
+Expected<int> trimMetricsLog(const std::string &dir, int64_t epoch);
+
 } // namespace modelrt
 
 #endif // MODELRT_IO_METRICSLOG_H
