@@ -201,13 +201,13 @@ static std::string absolute(llvm::StringRef path) {
   return p.str().str();
 }
 
-/// One split: IDX (images, labels) or CSV (path, columns).
+/// One split: IDX or NPY (inputs, labels) or CSV (path, columns).
 static llvm::Error readSplit(Dict split, TrainDefaults &c, bool isTrain) {
   std::string format = split.s("format");
   std::string &in = isTrain ? c.trainInputs : c.testInputs;
   std::string &lab = isTrain ? c.trainLabels : c.testLabels;
-  if (format == "idx") {
-    c.dataFormat = MODELRT_DATA_IDX;
+  if (format == "idx" || format == "npy") {
+    c.dataFormat = format == "npy" ? MODELRT_DATA_NPY : MODELRT_DATA_IDX;
     in = absolute(split.s("images"));
     lab = absolute(split.s("labels"));
     return llvm::Error::success();

@@ -52,7 +52,7 @@ static mlir::ArrayAttr stringArray(mlir::Builder &b,
 static mlir::DictionaryAttr splitDict(mlir::Builder &b, const DataSplit &s) {
   DictBuilder d{b, {}};
   d.str("format", s.format);
-  if (s.format == "idx") {
+  if (s.format == "idx" || s.format == "npy") {
     d.str("images", s.paths[0]);
     d.str("labels", s.paths[1]);
   } else {

@@ -33,10 +33,13 @@ Value evalConst(DiagnosticEngine &diags, const Expr &e, const ConstEnv &env);
 
 /// The header of an IDX file (optionally gzip-compressed).
 struct IdxHeader {
-  /// 0x08 u8, 0x09 i8, 0x0B i16, 0x0C i32, 0x0D f32, 0x0E f64.
+  /// 0x08 u8, 0x09 i8, 0x0B i16, 0x0C i32, 0x0D f32, 0x0E f64; and, for an
+  /// NPY file read by readNpyHeader, kNpyInt64Code for i64.
   unsigned typeCode = 0;
   std::vector<int64_t> dims;
 };
+/// The type code readNpyHeader gives an NPY file of i64 (no IDX code).
+constexpr unsigned kNpyInt64Code = 0x100;
 /// The name of an IDX element type code ("u8", "i8", "i16", "i32", "f32",
 /// "f64").
 const char *idxTypeName(unsigned code);
@@ -75,6 +78,14 @@ struct SplitLabels {
 /// label is an error); any other file (floats, or rank > 1) holds f32
 /// targets whose shape is its dimensions after the first.
 llvm::Expected<SplitLabels> readIdxLabels(const std::string &path,
+                                          const IdxHeader &header);
+/// Reads the header of NPY file `path` (modelsupport/Npy.h's rules) as an
+/// IdxHeader, and checks that the file is as long as its shape says;
+/// errors as readIdxHeader's.
+llvm::Expected<IdxHeader> readNpyHeader(const std::string &path);
+/// readIdxLabels for an NPY label file: a 1-D array of integers holds class
+/// indices (scanned for the class count), any other array f32 targets.
+llvm::Expected<SplitLabels> readNpyLabels(const std::string &path,
                                           const IdxHeader &header);
 
 /// A CSV table read with the runtime's tokenizer (modelsupport/Csv.h): the

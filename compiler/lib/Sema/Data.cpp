@@ -2,6 +2,7 @@
 //
 // A data block names its splits (`train`, `test`) through readers:
 //   idx(images, labels)                      IDX files, gzip or plain
+//   npy(inputs, labels)                      NPY arrays (C order)
 //   csv(path, label=..., features=...)       a CSV table (DataCsvSplit.cpp)
 // plus `image = <affine expression of image>` (folded to scale and shift),
 // `augment = random_hflip(p) | random_crop(size, pad=0) | [ ... ]`,
@@ -40,7 +41,8 @@ public:
 
 private:
   std::optional<DataSplit> checkSplit(const Field &f, DataConfig &cfg);
-  std::optional<DataSplit> checkIdx(const CallExpr &call, DataConfig &cfg);
+  std::optional<DataSplit> checkArrays(const CallExpr &call, llvm::StringRef format,
+                                      DataConfig &cfg);
   std::optional<DataSplit> checkCsv(const CallExpr &call, DataConfig &cfg);
   bool sameReader(const DataSplit &split, const CallExpr &call);
   bool setLabels(const SplitLabels &labels, llvm::SMLoc loc, DataConfig &cfg);
@@ -104,15 +106,23 @@ std::string SplitLabels::describe() const {
   return "f32 targets of shape " + shapeStr(shape);
 }
 
-/// Evaluates the two paths of idx(images, labels) and reads their headers
-/// into `split` and `headers`; reports errors at the arguments.
-static bool readIdxArgs(DiagnosticEngine &diags, const CallExpr &call,
-                        const ConstEnv &env,
-                        llvm::function_ref<std::string(const Value &)> resolve,
-                        DataSplit &split, std::vector<IdxHeader> &headers) {
+/// The file kind of an array data source ("IDX", "NPY") for messages.
+static const char *arrayKind(const DataSplit &split) {
+  return split.format == "npy" ? "NPY" : "IDX";
+}
+
+/// Evaluates the two paths of idx(images, labels) or npy(inputs, labels)
+/// (split.format) and reads their headers into `split` and `headers`;
+/// reports errors at the arguments.
+static bool readArrayArgs(DiagnosticEngine &diags, const CallExpr &call,
+                          const ConstEnv &env,
+                          llvm::function_ref<std::string(const Value &)> resolve,
+                          DataSplit &split, std::vector<IdxHeader> &headers) {
   if (call.getArgs().size() != 2 || call.getArgs()[0].isKeyword() ||
       call.getArgs()[1].isKeyword()) {
-    diags.error(call.getLoc(), "idx expects two paths: idx(images, labels)",
+    diags.error(call.getLoc(),
+                split.format == "npy" ? "npy expects two paths: npy(inputs, labels)"
+                                      : "idx expects two paths: idx(images, labels)",
                 {call.getRange()});
     return false;
   }
@@ -127,10 +137,11 @@ static bool readIdxArgs(DiagnosticEngine &diags, const CallExpr &call,
       return false;
     }
     std::string path = resolve(v);
-    llvm::Expected<IdxHeader> h = readIdxHeader(path);
+    llvm::Expected<IdxHeader> h =
+        split.format == "npy" ? readNpyHeader(path) : readIdxHeader(path);
     if (!h) {
       diags.error(a.value->getLoc(),
-                  "cannot read IDX file '" + path +
+                  llvm::Twine("cannot read ") + arrayKind(split) + " file '" + path +
                       "': " + llvm::toString(h.takeError()),
                   {a.value->getRange()});
       return false;
@@ -141,18 +152,21 @@ static bool readIdxArgs(DiagnosticEngine &diags, const CallExpr &call,
   return true;
 }
 
-std::optional<DataSplit> DataChecker::checkIdx(const CallExpr &call,
-                                               DataConfig &cfg) {
+std::optional<DataSplit> DataChecker::checkArrays(const CallExpr &call,
+                                                  llvm::StringRef format,
+                                                  DataConfig &cfg) {
   DataSplit split;
-  split.format = "idx";
+  split.format = format.str();
   std::vector<IdxHeader> headers;
-  if (!readIdxArgs(diags, call, env,
-                   [&](const Value &v) { return resolvePath(v); }, split,
-                   headers))
+  if (!readArrayArgs(diags, call, env,
+                     [&](const Value &v) { return resolvePath(v); }, split,
+                     headers))
     return std::nullopt;
   const IdxHeader &img = headers[0], &lab = headers[1];
   const Expr &labArg = *call.getArgs()[1].value;
-  llvm::Expected<SplitLabels> labels = readIdxLabels(split.paths[1], lab);
+  llvm::Expected<SplitLabels> labels =
+      format == "npy" ? readNpyLabels(split.paths[1], lab)
+                      : readIdxLabels(split.paths[1], lab);
   if (!labels) {
     diags.error(labArg.getLoc(), "bad label file '" + split.paths[1] + "': " +
                                      llvm::toString(labels.takeError()));
@@ -160,16 +174,19 @@ std::optional<DataSplit> DataChecker::checkIdx(const CallExpr &call,
   }
   if (img.dims.size() < 2) {
     diags.error(call.getArgs()[0].value->getLoc(),
-                "'" + split.paths[0] + "' is a 1-D IDX file of " +
-                    llvm::Twine(img.dims[0]) +
-                    " values, which looks like a label file; idx(images, "
-                    "labels) takes the images (2-D or more) first",
+                "'" + split.paths[0] + "' is a 1-D " + arrayKind(split) +
+                    " file of " + llvm::Twine(img.dims[0]) +
+                    " values, which looks like a label file; " +
+                    (split.format == "npy"
+                         ? "npy(inputs, labels) takes the inputs"
+                         : "idx(images, labels) takes the images") +
+                    " (2-D or more) first",
                 {call.getArgs()[0].value->getRange()});
     return std::nullopt;
   }
   if (img.dims[0] != lab.dims[0]) {
     diags.error(call.getLoc(),
-                "the image file holds " + llvm::Twine(img.dims[0]) +
+                "the inputs file holds " + llvm::Twine(img.dims[0]) +
                     " samples but the label file holds " +
                     llvm::Twine(lab.dims[0]),
                 {call.getRange()});
@@ -262,8 +279,8 @@ std::optional<DataSplit> DataChecker::checkSplit(const Field &f,
   const auto *call = llvm::dyn_cast<CallExpr>(f.value.get());
   const auto *fn = call ? llvm::dyn_cast<NameExpr>(&call->getCallee()) : nullptr;
   splitName = f.name;
-  if (fn && fn->getName() == "idx") {
-    std::optional<DataSplit> split = checkIdx(*call, cfg);
+  if (fn && (fn->getName() == "idx" || fn->getName() == "npy")) {
+    std::optional<DataSplit> split = checkArrays(*call, fn->getName(), cfg);
     if (split && !sameReader(*split, *call))
       return std::nullopt;
     return split;
@@ -272,8 +289,8 @@ std::optional<DataSplit> DataChecker::checkSplit(const Field &f,
     return checkCsv(*call, cfg);
   diags.error(f.value->getLoc(),
               "'" + f.name +
-                  "' must be read with idx(images, labels) or csv(path, "
-                  "label=..., features=[...])",
+                  "' must be read with idx(images, labels), npy(inputs, "
+                  "labels) or csv(path, label=..., features=[...])",
               {f.value->getRange()});
   return std::nullopt;
 }

@@ -2,18 +2,21 @@
 //
 // The compiler reads only what it needs to type a data block: the header of
 // an IDX file (gzip or plain, through zlib's gz* functions, which read both)
-// and, for a label file of class indices (1-D integers), the labels
-// themselves to learn the class count; any other label file holds f32
-// targets, typed by its header.
+// or of an NPY file (modelsupport/Npy.h, the runtime's rules; its length
+// checked against its shape) and, for a label file of class indices (1-D
+// integers), the labels themselves to learn the class count; any other
+// label file holds f32 targets, typed by its header.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Config.h"
 
+#include "modelsupport/Npy.h"
 #include "modelsupport/ShapeArith.h"
 
 #include <cerrno>
 #include <cstring>
+#include <fstream>
 #include <sys/stat.h>
 #include <zlib.h>
 
@@ -156,21 +159,17 @@ const char *sema::idxTypeName(unsigned code) {
     return "i32";
   case 0x0D:
     return "f32";
+  case kNpyInt64Code:
+    return "i64";
   default:
     return "f64";
   }
 }
 
-llvm::Expected<SplitLabels> sema::readIdxLabels(const std::string &path,
+/// The f32 targets of a label file of `header` that holds no class indices.
+static llvm::Expected<SplitLabels> targetLabels(const std::string &path,
                                                 const IdxHeader &header) {
   SplitLabels labels;
-  if (holdsClassIndices(header)) {
-    llvm::Expected<int64_t> maxLabel = scanClassIndices(path, header);
-    if (!maxLabel)
-      return maxLabel.takeError();
-    labels.maxLabel = *maxLabel;
-    return labels;
-  }
   labels.type = DType::F32;
   int64_t elements = 1;
   for (size_t i = 1; i < header.dims.size(); ++i) {
@@ -187,5 +186,118 @@ llvm::Expected<SplitLabels> sema::readIdxLabels(const std::string &path,
                 " values of shape " + shapeStr(dims) +
                 ", so its labels are " + labels.describe() +
                 ", not class indices (those are a 1-D file of integers)";
+  return labels;
+}
+
+llvm::Expected<SplitLabels> sema::readIdxLabels(const std::string &path,
+                                                const IdxHeader &header) {
+  if (!holdsClassIndices(header))
+    return targetLabels(path, header);
+  llvm::Expected<int64_t> maxLabel = scanClassIndices(path, header);
+  if (!maxLabel)
+    return maxLabel.takeError();
+  SplitLabels labels;
+  labels.maxLabel = *maxLabel;
+  return labels;
+}
+
+namespace {
+/// An NPY file's header, read with modelsupport/Npy.h, and its size.
+struct NpyFile {
+  modelsupport::npy::Header header;
+  uint64_t size = 0;
+};
+} // namespace
+
+/// Reads the header of NPY file `path` and checks the file's length.
+static llvm::Expected<NpyFile> openNpy(const std::string &path) {
+  if (llvm::Error e = checkRegularFile(path))
+    return std::move(e);
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return idxError("cannot open file");
+  std::vector<unsigned char> head(12);
+  in.read(reinterpret_cast<char *>(head.data()), 12);
+  head.resize(size_t(in.gcount()));
+  size_t hlen = head.size() >= 12 ? (head[8] | (size_t(head[9]) << 8)) : 0;
+  if (head.size() >= 12 && head[6] >= 2)
+    hlen |= (size_t(head[10]) << 16) | (size_t(head[11]) << 24);
+  if (hlen > (1u << 20))
+    return idxError("NPY header of " + llvm::Twine(uint64_t(hlen)) + " bytes (at most 1 MiB)");
+  head.resize(head.size() + hlen);
+  in.read(reinterpret_cast<char *>(head.data()) + 12, std::streamsize(hlen));
+  head.resize(12 + size_t(std::max<std::streamsize>(in.gcount(), 0)));
+  NpyFile f;
+  size_t at = 0;
+  std::string err = modelsupport::npy::parseHeader(head.data(), head.size(), f.header, at);
+  if (!err.empty())
+    return at == modelsupport::npy::kNoByte ? idxError(err)
+                                            : idxError("byte " + llvm::Twine(uint64_t(at)) +
+                                                       ": " + err);
+  struct stat st;
+  f.size = ::stat(path.c_str(), &st) == 0 ? uint64_t(st.st_size) : 0;
+  uint64_t need = modelsupport::npy::elemSize(f.header.elem);
+  for (int64_t d : f.header.shape) {
+    if (d <= 0)
+      return idxError("NPY array of shape with an empty dimension");
+    if (need > (uint64_t(1) << 62) / uint64_t(d))
+      return idxError("NPY shape too large");
+    need *= uint64_t(d);
+  }
+  if (f.size != f.header.dataStart + need)
+    return idxError("the file holds " + llvm::Twine(f.size - f.header.dataStart) +
+                    " data bytes but its header's shape needs " + llvm::Twine(need));
+  return f;
+}
+
+/// The IdxHeader type code of NPY element type `e`.
+static unsigned npyTypeCode(modelsupport::npy::Elem e) {
+  using modelsupport::npy::Elem;
+  return e == Elem::F32   ? 0x0D
+         : e == Elem::F64 ? 0x0E
+         : e == Elem::I32 ? 0x0C
+         : e == Elem::U8  ? 0x08
+                          : kNpyInt64Code;
+}
+
+llvm::Expected<IdxHeader> sema::readNpyHeader(const std::string &path) {
+  llvm::Expected<NpyFile> f = openNpy(path);
+  if (!f)
+    return f.takeError();
+  if (f->header.shape.empty())
+    return idxError("a scalar NPY array holds no samples");
+  IdxHeader h;
+  h.typeCode = npyTypeCode(f->header.elem);
+  h.dims = f->header.shape;
+  return h;
+}
+
+llvm::Expected<SplitLabels> sema::readNpyLabels(const std::string &path,
+                                                const IdxHeader &header) {
+  if (!holdsClassIndices(header))
+    return targetLabels(path, header);
+  llvm::Expected<NpyFile> f = openNpy(path);
+  if (!f)
+    return f.takeError();
+  std::ifstream in(path, std::ios::binary);
+  in.seekg(std::streamoff(f->header.dataStart));
+  unsigned size = modelsupport::npy::elemSize(f->header.elem);
+  std::vector<unsigned char> buf(size_t(header.dims[0]) * size);
+  in.read(reinterpret_cast<char *>(buf.data()), std::streamsize(buf.size()));
+  SplitLabels labels;
+  for (int64_t i = 0; i < header.dims[0]; ++i) {
+    const unsigned char *p = &buf[size_t(i) * size];
+    int64_t v = 0;
+    if (size == 1)
+      v = p[0];
+    else if (size == 4)
+      v = int32_t(uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 |
+                  uint32_t(p[3]) << 24);
+    else
+      std::memcpy(&v, p, 8); // little-endian, as the host
+    if (v < 0)
+      return idxError("negative label " + llvm::Twine(v) + " (sample " + llvm::Twine(i) + ")");
+    labels.maxLabel = std::max(labels.maxLabel, v);
+  }
   return labels;
 }

@@ -1,11 +1,13 @@
 //===- NpyReader.cpp - NPY reader and writer -------------------------------===//
 //
-// NPY layout: "\x93NUMPY", major, minor, a little-endian header length (u16
-// for v1, u32 for v2/v3), an ASCII Python dict literal with 'descr',
-// 'fortran_order' and 'shape', padded with spaces and '\n', then the data.
+// The header is read by modelsupport/Npy.h, the rules the compiler uses too;
+// here the data's size is checked against the limits and the file before
+// the tensor is allocated.
 //
 //===----------------------------------------------------------------------===//
 #include "modelrt/data/Readers.h"
+
+#include "modelsupport/Npy.h"
 
 #include <cstdint>
 #include <cstdio>
@@ -13,114 +15,41 @@
 
 namespace modelrt {
 
-/// Finds the value text after 'key': in the header dict; empty if missing.
-static std::string dictValue(const std::string &header, const std::string &key) {
-  size_t k = header.find("'" + key + "'");
-  if (k == std::string::npos)
-    return "";
-  size_t colon = header.find(':', k);
-  if (colon == std::string::npos)
-    return "";
-  size_t b = header.find_first_not_of(" ", colon + 1);
-  if (b == std::string::npos)
-    return "";
-  size_t e;
-  if (header[b] == '(')
-    e = header.find(')', b) + 1;
-  else if (header[b] == '\'')
-    e = header.find('\'', b + 1) + 1;
-  else
-    e = header.find_first_of(",}", b);
-  if (e == std::string::npos || e == 0)
-    return "";
-  return header.substr(b, e - b);
-}
-
-static bool descrToDType(const std::string &descr, DType &dtype) {
-  static const struct { const char *d; DType t; } table[] = {
-      {"'<f4'", DType::F32}, {"'<f8'", DType::F64}, {"'<i4'", DType::I32},
-      {"'<i8'", DType::I64}, {"'|u1'", DType::U8},  {"'<u1'", DType::U8}};
-  for (auto &e : table)
-    if (descr == e.d) {
-      dtype = e.t;
-      return true;
-    }
-  return false;
-}
-
-/// Parses "(3, 4)" / "(3,)" / "()" into dims.
-static bool parseShape(const std::string &text, std::vector<int64_t> &shape) {
-  if (text.size() < 2 || text.front() != '(' || text.back() != ')')
-    return false;
-  std::string inner = text.substr(1, text.size() - 2);
-  size_t i = 0;
-  while (i < inner.size()) {
-    while (i < inner.size() && (inner[i] == ' ' || inner[i] == ','))
-      ++i;
-    if (i >= inner.size())
-      break;
-    size_t j = i;
-    while (j < inner.size() && std::isdigit(static_cast<unsigned char>(inner[j])))
-      ++j;
-    if (j == i || j - i > 12)
-      return false;
-    shape.push_back(std::stoll(inner.substr(i, j - i)));
-    i = j;
-    if (i < inner.size() && inner[i] != ',' && inner[i] != ' ')
-      return false;
-  }
-  return true;
+/// The runtime's tensor type for NPY element type \p e.
+static DType npyDType(modelsupport::npy::Elem e) {
+  using modelsupport::npy::Elem;
+  return e == Elem::F32   ? DType::F32
+         : e == Elem::F64 ? DType::F64
+         : e == Elem::I32 ? DType::I32
+         : e == Elem::I64 ? DType::I64
+                          : DType::U8;
 }
 
 Expected<Tensor> parseNpy(const std::vector<unsigned char> &b, const std::string &path) {
   const char *p = path.c_str();
-  if (b.size() < 10 || std::memcmp(b.data(), "\x93NUMPY", 6) != 0)
-    return errorf("%s: byte 0: not an NPY file (missing \\x93NUMPY magic)", p);
-  unsigned major = b[6];
-  if (major < 1 || major > 3)
-    return errorf("%s: byte 6: unsupported NPY version %u.%u", p, major, b[7]);
-  size_t lenBytes = major == 1 ? 2 : 4;
-  if (b.size() < 8 + lenBytes)
-    return errorf("%s: truncated NPY header at byte %zu", p, b.size());
-  size_t hlen = b[8] | (size_t(b[9]) << 8);
-  if (lenBytes == 4)
-    hlen |= (size_t(b[10]) << 16) | (size_t(b[11]) << 24);
-  size_t dataStart = 8 + lenBytes + hlen;
-  if (b.size() < dataStart)
-    return errorf("%s: truncated NPY header: file ends at byte %zu, header ends at %zu", p,
-                  b.size(), dataStart);
-  std::string header(b.begin() + 8 + lenBytes, b.begin() + dataStart);
-  DType dtype;
-  std::string descr = dictValue(header, "descr");
-  if (descr.empty())
-    return errorf("%s: byte %zu: bad NPY header: no 'descr'", p, 8 + lenBytes);
-  if (!descrToDType(descr, dtype))
-    return errorf("%s: unsupported NPY dtype %s (supported: little-endian <f4 <f8 <i4 <i8 |u1)",
-                  p, descr.c_str());
-  std::string fortran = dictValue(header, "fortran_order");
-  if (fortran == "True")
-    return errorf("%s: NPY array is in Fortran order; only C order is supported", p);
-  if (fortran != "False")
-    return errorf("%s: byte %zu: bad NPY header: 'fortran_order' missing or invalid", p,
-                  8 + lenBytes);
-  std::vector<int64_t> shape;
-  if (!parseShape(dictValue(header, "shape"), shape))
-    return errorf("%s: byte %zu: bad NPY header: 'shape' missing or invalid", p, 8 + lenBytes);
+  modelsupport::npy::Header h;
+  size_t at = 0;
+  std::string err = modelsupport::npy::parseHeader(b.data(), b.size(), h, at);
+  if (!err.empty() && at == modelsupport::npy::kNoByte)
+    return errorf("%s: %s", p, err.c_str());
+  if (!err.empty())
+    return errorf("%s: byte %zu: %s", p, at, err.c_str());
+  DType dtype = npyDType(h.elem);
   // The claimed size is checked against the limits and the file before the
   // tensor is allocated.
-  auto need = checkedDataBytes(shape, dtypeSize(dtype), UINT64_MAX, path);
+  auto need = checkedDataBytes(h.shape, dtypeSize(dtype), UINT64_MAX, path);
   if (!need)
     return need.status();
-  if (b.size() - dataStart < *need)
+  if (b.size() - h.dataStart < *need)
     return errorf("%s: truncated NPY data: file ends at byte %zu, shape %s needs %llu", p,
-                  b.size(), shapeToString(shape).c_str(),
-                  (unsigned long long)(dataStart + *need));
-  if (b.size() - dataStart > *need)
+                  b.size(), shapeToString(h.shape).c_str(),
+                  (unsigned long long)(h.dataStart + *need));
+  if (b.size() - h.dataStart > *need)
     return errorf("%s: byte %llu: unexpected trailing bytes after NPY data", p,
-                  (unsigned long long)(dataStart + *need));
-  Tensor t(dtype, shape);
+                  (unsigned long long)(h.dataStart + *need));
+  Tensor t(dtype, h.shape);
   if (t.numBytes())
-    std::memcpy(t.data(), b.data() + dataStart, t.numBytes());
+    std::memcpy(t.data(), b.data() + h.dataStart, t.numBytes());
   return t;
 }
 
