@@ -80,6 +80,11 @@ const std::vector<CommandSpec> &commands() {
         {"--tolerance", "X", "largest difference, relative to each tensor's largest "
                              "magnitude (default 1e-3)"},
         kDataDir, kHelp}},
+      {"plot", "plot [options]",
+       "draw the loss, metric and learning-rate curves of a run's metrics.csv as SVG files",
+       {{"--log-dir", "DIR", "where the run's metrics.csv is (default: .)"},
+        {"--out", "DIR", "where loss.svg, METRIC.svg and lr.svg go (default: the log dir)"},
+        kHelp}},
       {"gradcheck", "gradcheck [options]",
        "compare every parameter's compiled gradient with f32 central finite differences of "
        "the loss on one batch (exit status 1 when one differs)",
@@ -253,6 +258,7 @@ int runMain(int argc, char **argv, const ModelrtProgram *program, const char *se
              : c == "info" ? runInfo(*program, *args)
              : c == "check-device" ? runCheckDevice(*program, *args)
              : c == "gradcheck" ? runGradCheck(*program, *args)
+             : c == "plot" ? runPlot(*program, *args)
                            : runPredict(*program, *args);
   if (!s.isOk()) {
     std::fprintf(stderr, "%s: error: %s\n", self, s.message().c_str());

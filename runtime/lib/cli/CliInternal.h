@@ -64,6 +64,8 @@ Status runInfo(const ModelrtProgram &program, const CliArgs &args);
 Status runPredict(const ModelrtProgram &program, const CliArgs &args);
 Status runCheckDevice(const ModelrtProgram &program, const CliArgs &args);
 Status runGradCheck(const ModelrtProgram &program, const CliArgs &args);
+/// `NAME plot` (PlotCommand.cpp).
+Status runPlot(const ModelrtProgram &program, const CliArgs &args);
 
 } // namespace modelrt
 
