@@ -219,14 +219,15 @@ static llvm::Expected<NpyFile> openNpy(const std::string &path) {
   std::vector<unsigned char> head(12);
   in.read(reinterpret_cast<char *>(head.data()), 12);
   head.resize(size_t(in.gcount()));
-  size_t hlen = head.size() >= 12 ? (head[8] | (size_t(head[9]) << 8)) : 0;
-  if (head.size() >= 12 && head[6] >= 2)
-    hlen |= (size_t(head[10]) << 16) | (size_t(head[11]) << 24);
-  if (hlen > (1u << 20))
-    return idxError("NPY header of " + llvm::Twine(uint64_t(hlen)) + " bytes (at most 1 MiB)");
-  head.resize(head.size() + hlen);
-  in.read(reinterpret_cast<char *>(head.data()) + 12, std::streamsize(hlen));
-  head.resize(12 + size_t(std::max<std::streamsize>(in.gcount(), 0)));
+  size_t want = modelsupport::npy::headerBytes(head.data(), head.size());
+  if (want > (1u << 20))
+    return idxError("NPY header of " + llvm::Twine(uint64_t(want)) + " bytes (at most 1 MiB)");
+  if (want > head.size()) { // the rest of the header; parseHeader reports a short one
+    size_t have = head.size();
+    head.resize(want);
+    in.read(reinterpret_cast<char *>(head.data()) + have, std::streamsize(want - have));
+    head.resize(have + size_t(std::max<std::streamsize>(in.gcount(), 0)));
+  }
   NpyFile f;
   size_t at = 0;
   std::string err = modelsupport::npy::parseHeader(head.data(), head.size(), f.header, at);

@@ -69,11 +69,17 @@ Status applyConfigFlags(const CliArgs &a, ModelrtTrainConfig &cfg) {
   return Status::ok();
 }
 
+Status runConfig(const ModelrtProgram &p, const CliArgs &a, ModelrtTrainConfig &cfg,
+                 std::vector<std::string> &storage) {
+  cfg = p.config;
+  cfg.data = applyDataDir(cfg.data, a, storage);
+  return applyConfigFlags(a, cfg);
+}
+
 Status runTrain(const ModelrtProgram &p, const CliArgs &a) {
-  ModelrtTrainConfig cfg = p.config;
+  ModelrtTrainConfig cfg;
   std::vector<std::string> dataPaths;
-  cfg.data = applyDataDir(cfg.data, a, dataPaths);
-  MODELRT_TRY(applyConfigFlags(a, cfg));
+  MODELRT_TRY(runConfig(p, a, cfg, dataPaths));
   RunOptions opts;
   MODELRT_TRY(integerFlag(a, "--keep", opts.keep, false));
   MODELRT_TRY(integerFlag(a, "--log-every", opts.logEverySteps, false));

@@ -54,6 +54,11 @@ Expected<std::unique_ptr<StepRunner>> selectRunner(const ModelrtProgram &program
 ModelrtDataConfig applyDataDir(const ModelrtDataConfig &data, const CliArgs &args,
                                std::vector<std::string> &storage);
 
+/// The program's training configuration as a run sees it: --data-dir
+/// applied (\p storage owns the new paths), then the configuration's flags.
+Status runConfig(const ModelrtProgram &program, const CliArgs &args, ModelrtTrainConfig &config,
+                 std::vector<std::string> &storage);
+
 /// Validates the program and loads parameters and state from \p path (every
 /// missing, unexpected or mis-shaped tensor is named).
 Expected<ModelState> loadModel(const ModelrtProgram &program, const std::string &path);

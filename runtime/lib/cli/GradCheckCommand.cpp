@@ -69,10 +69,9 @@ void printHeader(const ModelrtProgram &p, const GradCheckOptions &o, const Batch
 } // namespace
 
 Status runGradCheck(const ModelrtProgram &p, const CliArgs &a) {
-  ModelrtTrainConfig cfg = p.config;
+  ModelrtTrainConfig cfg;
   std::vector<std::string> dataPaths;
-  cfg.data = applyDataDir(cfg.data, a, dataPaths);
-  MODELRT_TRY(applyConfigFlags(a, cfg));
+  MODELRT_TRY(runConfig(p, a, cfg, dataPaths));
   GradCheckOptions o;
   MODELRT_TRY(integerFlag(a, "--samples", o.samples, true));
   MODELRT_TRY(numberFlag(a, "--tolerance", o.tolerance, true));

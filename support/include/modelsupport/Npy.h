@@ -112,6 +112,20 @@ inline bool parseDescr(const std::string &descr, Elem &e) {
 }
 } // namespace detail
 
+/// The bytes from the file's start to its data (magic, version, length
+/// field and header text) as the first \p n bytes at \p b say, or 0 when
+/// they do not say it (fewer than 12 bytes, or no NPY magic): what a reader
+/// must have before parseHeader.
+inline size_t headerBytes(const unsigned char *b, size_t n) {
+  if (n < 12 || std::memcmp(b, "\x93NUMPY", 6) != 0)
+    return 0;
+  size_t lenBytes = b[6] == 1 ? 2 : 4;
+  size_t hlen = b[8] | (size_t(b[9]) << 8);
+  if (lenBytes == 4)
+    hlen |= (size_t(b[10]) << 16) | (size_t(b[11]) << 24);
+  return 8 + lenBytes + hlen;
+}
+
 /// Where an error concerns the header as a whole rather than one byte.
 constexpr size_t kNoByte = size_t(-1);
 
