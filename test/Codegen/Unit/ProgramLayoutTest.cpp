@@ -81,7 +81,8 @@ TEST_F(ProgramLayoutTest, ScheduleConfig) {
         {OFF(T, kind), OFF(T, step_size), OFF(T, gamma), OFF(T, num_milestones),
          OFF(T, milestones), OFF(T, warmup_steps), OFF(T, total_steps),
          OFF(T, min_lr), OFF(T, factor), OFF(T, patience), OFF(T, threshold),
-         OFF(T, total_epochs)});
+         OFF(T, total_epochs), OFF(T, pct_start), OFF(T, div_factor),
+         OFF(T, final_div_factor)});
 }
 
 TEST_F(ProgramLayoutTest, DataConfig) {

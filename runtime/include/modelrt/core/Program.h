@@ -18,7 +18,7 @@
 extern "C" {
 #endif
 
-#define MODELRT_ABI_VERSION 3
+#define MODELRT_ABI_VERSION 4
 
 /* Element types (same values as modelrt::DType). Parameters and state are f32. */
 enum { MODELRT_F32 = 0, MODELRT_F64 = 1, MODELRT_I32 = 2, MODELRT_I64 = 3, MODELRT_U8 = 4 };
