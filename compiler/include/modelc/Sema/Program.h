@@ -74,7 +74,9 @@ struct NodeAttr {
   double number = 0;
   /// String payload (predicate, symbol names, reduction).
   std::string text;
-  enum class Kind { Int, Ints, Number, Text } kind = Kind::Ints;
+  /// Floating-point list payload (class weights).
+  std::vector<double> numbers;
+  enum class Kind { Int, Ints, Number, Numbers, Text } kind = Kind::Ints;
 };
 
 struct Node;
@@ -84,6 +86,7 @@ namespace attrtype {
 using Int = int64_t;
 using Ints = std::vector<int64_t>;
 using Number = double;
+using Numbers = std::vector<double>;
 using Text = std::string;
 } // namespace attrtype
 
