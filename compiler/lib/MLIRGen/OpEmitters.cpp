@@ -184,9 +184,10 @@ static mlir::Value emitDropout(FunctionEmitter &fe, const Node &n,
     return ops[0];
   mlir::Value seed = fe.nextDropoutSeed(l);
   mlir::OpBuilder &b = fe.builder();
-  return mdl::DropoutOp::create(
-             b, l, ops[0], seed,
-             b.getF64FloatAttr(attrsOf<OpKind::Dropout>(n).rate))
+  auto attrs = attrsOf<OpKind::Dropout>(n);
+  return mdl::DropoutOp::create(b, l, ops[0], seed,
+                                b.getF64FloatAttr(attrs.rate),
+                                b.getBoolAttr(attrs.per_channel != 0))
       .getOutput();
 }
 

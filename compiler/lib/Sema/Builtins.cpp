@@ -435,8 +435,8 @@ static const BuiltinInfo kBuiltins[] = {
      handleConvolution,
      "convolution(x, weight, bias=none, stride=1, pad=0, dilation=1, "
      "groups=1)", OpKind::Conv2D},
-    {"dropout", {{"x", false}, {"rate", false}}, handleDropout,
-     "dropout(x, rate)", OpKind::Dropout},
+    {"dropout", {{"x", false}, {"rate", false}, {"per_channel", true}},
+     handleDropout, "dropout(x, rate, per_channel=false)", OpKind::Dropout},
     {"batch_normalization",
      {{"x", false},
       {"gamma", false},

@@ -148,8 +148,22 @@ Value sema::handleDropout(Elaborator &el, llvm::ArrayRef<Value> args,
                                       formatNumber(*rate), frame);
     return Value::error();
   }
+  const Value &pc = args[2];
+  if (pc.kind != Value::Kind::None && pc.kind != Value::Kind::Bool) {
+    el.error(pc.range.Start, "dropout: per_channel must be true or false, got " +
+                                 pc.describe(el.graph), frame);
+    return Value::error();
+  }
+  bool perChannel = pc.kind == Value::Kind::Bool && pc.i;
+  if (perChannel && el.typeOf(args[0]).rank() < 3) {
+    el.error(args[0].range.Start,
+             "dropout: per_channel drops whole feature maps of an input "
+             "[batch, channels, ...] of rank >= 3, got " +
+                 el.typeOf(args[0]).str(), frame);
+    return Value::error();
+  }
   return el.addNode({args[0].node}, el.typeOf(args[0]),
-                    OpAttrs<OpKind::Dropout>{*rate}, loc, frame,
+                    OpAttrs<OpKind::Dropout>{*rate, perChannel}, loc, frame,
                     "dropout at " + el.where(loc));
 }
 
