@@ -272,7 +272,7 @@ TEST(Readers, NonRegularFilesAreRefusedWithoutBlocking) {
   std::string fifo = tmp.path("pipe.npy");
   ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
   // Opening a FIFO with no writer would block: stat refuses it first.
-  for (auto read : {readNpy, readIdx, readPng}) {
+  for (auto read : {readNpy, readIdx, readImage}) {
     auto t = read(fifo);
     ASSERT_FALSE(t.isOk());
     EXPECT_NE(t.message().find(fifo + ": not a regular file"), std::string::npos)

@@ -1,0 +1,150 @@
+//===- DataImages.cpp - Checking images(dir) splits -----------------------===//
+//
+// An images(dir) split is a folder with one subfolder of PNG or JPEG images
+// per class (modelsupport/Image.h's folder rule: classes and files sorted by
+// name). Only the headers are read: they give the sample count, the class
+// names and the sample shape [C, H, W]: C is `channels = 1 | 3`, else the
+// most channels among the first split's images (Data.cpp passes it on to
+// the later splits); H and W come from `center_crop = [H, W]`, else
+// `resize = [H, W]`, else the images' common size (differing sizes without
+// either option are an error naming two files).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Config.h"
+
+#include "modelsupport/Image.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+using namespace modelc;
+using namespace modelc::sema;
+namespace img = modelsupport::image;
+
+namespace {
+/// One image and its size, for messages.
+struct Sized {
+  std::string path;
+  int64_t w = 0, h = 0;
+};
+
+/// Checks one folder's images, reporting at the folder argument.
+class ImagesChecker {
+public:
+  ImagesChecker(DiagnosticEngine &diags, const Expr &arg, const ImageOptions &opts)
+      : diags(diags), arg(arg), opts(opts) {}
+  std::optional<ImagesSplit> check(const std::string &dir);
+
+private:
+  bool fail(const llvm::Twine &msg) {
+    diags.error(arg.getLoc(), msg, {arg.getRange()});
+    return false;
+  }
+  bool checkClasses(const std::string &dir, const img::Folder &f);
+  bool checkImage(const std::string &path);
+
+  DiagnosticEngine &diags;
+  const Expr &arg;
+  const ImageOptions &opts;
+  /// The first image, and the smallest one (for center_crop).
+  std::optional<Sized> first, smallest;
+  int channels = 0;
+};
+} // namespace
+
+static std::string sizeStr(const Sized &s) {
+  return std::to_string(s.w) + "x" + std::to_string(s.h);
+}
+
+bool ImagesChecker::checkClasses(const std::string &dir, const img::Folder &f) {
+  if (f.classes.size() < 2)
+    return fail("image folder '" + dir + "' has " + llvm::Twine(f.classes.size()) +
+                " class folder" + (f.classes.size() == 1 ? "" : "s") +
+                (f.classes.empty() ? "" : " ('" + f.classes[0] + "')") +
+                "; images(dir) needs one folder of images per class, at least 2");
+  for (size_t k = 0; k < f.classes.size(); ++k)
+    if (f.files[k].empty())
+      return fail("class folder '" + dir + "/" + f.classes[k] + "' holds no images");
+  return true;
+}
+
+bool ImagesChecker::checkImage(const std::string &path) {
+  img::Header h;
+  std::string err = img::readHeader(path, h);
+  if (!err.empty())
+    return fail("cannot read image '" + path + "': " + err);
+  channels = std::max(channels, h.channels);
+  Sized s{path, h.width, h.height};
+  if (!first) {
+    first = smallest = s;
+    return true;
+  }
+  if (s.w * s.h < smallest->w * smallest->h)
+    smallest = s;
+  if (s.w == first->w && s.h == first->h)
+    return true;
+  if (!opts.resize.empty() || !opts.centerCrop.empty())
+    return true;
+  return fail("images differ in size: '" + first->path + "' is " + sizeStr(*first) +
+              " but '" + path + "' is " + sizeStr(s) +
+              " (width x height); give resize = [H, W] or center_crop = [H, W] in the "
+              "data block");
+}
+
+std::optional<ImagesSplit> ImagesChecker::check(const std::string &dir) {
+  img::Folder f;
+  if (std::string err = img::listFolder(dir, f); !err.empty()) {
+    fail("cannot read image folder '" + dir + "': " + err);
+    return std::nullopt;
+  }
+  if (!checkClasses(dir, f))
+    return std::nullopt;
+  ImagesSplit out;
+  out.split.format = "images";
+  out.split.paths = {dir};
+  out.split.numSamples = 0;
+  for (const std::vector<std::string> &files : f.files)
+    for (const std::string &path : files) {
+      if (!checkImage(path))
+        return std::nullopt;
+      ++out.split.numSamples;
+    }
+  std::vector<int64_t> hw = {first->h, first->w};
+  if (!opts.resize.empty())
+    hw = opts.resize;
+  if (!opts.centerCrop.empty()) {
+    if (opts.resize.empty() &&
+        (smallest->h < opts.centerCrop[0] || smallest->w < opts.centerCrop[1])) {
+      fail("'" + smallest->path + "' is " + sizeStr(*smallest) +
+           " (width x height), smaller than center_crop = [" +
+           llvm::Twine(opts.centerCrop[0]) + ", " + llvm::Twine(opts.centerCrop[1]) +
+           "]; give resize = [H, W] too");
+      return std::nullopt;
+    }
+    hw = opts.centerCrop;
+  }
+  out.classNames = f.classes;
+  out.sample = {SDim::fixed(opts.channels ? opts.channels : channels), SDim::fixed(hw[0]),
+                SDim::fixed(hw[1])};
+  return out;
+}
+
+std::optional<ImagesSplit>
+sema::checkImagesSplit(DiagnosticEngine &diags, const CallExpr &call, const ConstEnv &env,
+                       llvm::function_ref<std::string(const Value &)> resolvePath,
+                       const ImageOptions &opts) {
+  if (call.getArgs().size() != 1 || call.getArgs()[0].isKeyword()) {
+    diags.error(call.getLoc(), "images expects one folder: images(dir)", {call.getRange()});
+    return std::nullopt;
+  }
+  const Expr &arg = *call.getArgs()[0].value;
+  Value v = evalConst(diags, arg, env);
+  if (v.isError())
+    return std::nullopt;
+  if (v.kind != Value::Kind::String) {
+    diags.error(arg.getLoc(), "expected a folder path (a string), got " + v.describe(Graph()),
+                {arg.getRange()});
+    return std::nullopt;
+  }
+  return ImagesChecker(diags, arg, opts).check(resolvePath(v));
+}
