@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 #include "CliInternal.h"
 
+#include "modelrt/data/ImageFolder.h"
 #include "modelrt/data/Readers.h"
 #include "modelrt/io/Checkpoint.h"
 #include "modelrt/io/Json.h"
@@ -88,8 +89,9 @@ bool imageGeometry(const std::vector<int64_t> &sample, int64_t c, int64_t &mc, i
   return true;
 }
 
-/// A PNG or JPEG image as [1, model input...]: its height and width must be the model's,
-/// gray <-> RGB converted by luma / replication when only the channels differ.
+/// A PNG or JPEG image as [1, model input...]: its height and width must be
+/// the model's, gray <-> RGB converted by convertChannels (BT.601 luma /
+/// replication) when only the channels differ.
 Expected<Tensor> fitImage(const Tensor &img, const std::vector<int64_t> &sample,
                           const std::string &path) {
   int64_t c = img.dim(0), h = img.dim(1), w = img.dim(2), hw = h * w, mc, mh, mw;
@@ -105,12 +107,9 @@ Expected<Tensor> fitImage(const Tensor &img, const std::vector<int64_t> &sample,
   std::vector<int64_t> shape = sample;
   shape.insert(shape.begin(), 1);
   Tensor x(DType::F32, shape);
-  const unsigned char *px = img.as<unsigned char>();
-  float *o = x.as<float>();
-  for (int64_t i = 0; i < mc * hw; ++i) // same channels, RGB -> gray, or gray -> RGB
-    o[i] = c == mc ? px[i]
-           : c == 3 ? float(0.299 * px[i] + 0.587 * px[hw + i] + 0.114 * px[2 * hw + i])
-                    : px[i % hw];
+  Tensor same = convertChannels(img, mc);
+  const unsigned char *px = same.as<unsigned char>();
+  std::copy(px, px + mc * hw, x.as<float>());
   return x;
 }
 
@@ -160,7 +159,11 @@ Expected<Dataset> readPredictInput(const ModelrtProgram &p, const std::string &p
   Expected<Tensor> t = Status::error("unread");
   bool image = endsWith(path, ".png") || endsWith(path, ".jpg") || endsWith(path, ".jpeg");
   bool csv = endsWith(path, ".csv");
-  if (image) {
+  if (image && p.config.data.format == MODELRT_DATA_IMAGES) {
+    // As the training images: channels, resize and centre crop.
+    auto img = loadFolderImage(path, imageFolderSpec(p));
+    t = img ? fitImage(*img, sample, path) : Expected<Tensor>(img.status());
+  } else if (image) {
     auto img = readImage(path);
     t = img ? fitImage(*img, sample, path) : Expected<Tensor>(img.status());
   } else if (csv) {

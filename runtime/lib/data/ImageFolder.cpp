@@ -17,6 +17,19 @@
 
 namespace modelrt {
 
+ImageFolderSpec imageFolderSpec(const ModelrtProgram &p) {
+  ImageFolderSpec spec;
+  if (p.num_class_names > 0 && p.class_names)
+    spec.classNames.assign(p.class_names, p.class_names + p.num_class_names);
+  if (p.input_rank == 3)
+    spec.channels = p.input_shape[0], spec.height = p.input_shape[1],
+    spec.width = p.input_shape[2];
+  spec.resizeHeight = p.config.data.resize_height;
+  spec.resizeWidth = p.config.data.resize_width;
+  spec.centerCrop = p.config.data.center_crop != 0;
+  return spec;
+}
+
 Tensor convertChannels(const Tensor &image, int64_t channels) {
   int64_t c = image.dim(0), hw = image.dim(1) * image.dim(2);
   if (c == channels)

@@ -53,18 +53,11 @@ static Status checkPairKinds(const Tensor &x, const Tensor &y, const char *input
 }
 
 /// Reads image folder \p dir as the program's samples.
-static Expected<Dataset> readImages(const ModelrtProgram &p, const ModelrtDataConfig &c,
-                                    const char *dir) {
+static Expected<Dataset> readImages(const ModelrtProgram &p, const char *dir) {
   if (p.input_rank != 3 || p.num_class_names < 2 || !p.class_names)
     return errorf("%s: an image folder needs a [C, H, W] input and the class names",
                   dir);
-  ImageFolderSpec spec;
-  spec.classNames.assign(p.class_names, p.class_names + p.num_class_names);
-  spec.channels = p.input_shape[0], spec.height = p.input_shape[1];
-  spec.width = p.input_shape[2];
-  spec.resizeHeight = c.resize_height, spec.resizeWidth = c.resize_width;
-  spec.centerCrop = c.center_crop != 0;
-  return readImageFolder(dir, spec);
+  return readImageFolder(dir, imageFolderSpec(p));
 }
 
 /// Reads one (inputs, labels) pair of files in the configured format.
@@ -73,7 +66,7 @@ static Expected<Dataset> readPair(const ModelrtProgram &p, const ModelrtDataConf
   if (!inputs)
     return errorf("data: no input file configured");
   if (c.format == MODELRT_DATA_IMAGES)
-    return readImages(p, c, inputs);
+    return readImages(p, inputs);
   DType labelType = p.label_dtype == MODELRT_I64 ? DType::I64 : DType::F32;
   if (c.format == MODELRT_DATA_CSV) {
     std::vector<CsvColumn> cols;

@@ -90,3 +90,32 @@ TEST(ImageFolder, ReadsClassesInOrderAndRefusesOtherClasses) {
   EXPECT_NE(size.message().find("a/1.png: image is 2x2 but the data set's images are 2x3"),
             std::string::npos) << size.message();
 }
+
+TEST(ImageFolder, MixedGreyAndRgbResizedAndCropped) {
+  TempDir tmp;
+  for (const char *d : {"a", "b"})
+    ASSERT_EQ(::mkdir(tmp.path(d).c_str(), 0755), 0);
+  uint8_t grey[16], rgb[12];
+  for (int i = 0; i < 16; ++i)
+    grey[i] = uint8_t(i);
+  for (int i = 0; i < 4; ++i) // a constant colour: R 10, G 20, B 30
+    rgb[3 * i] = 10, rgb[3 * i + 1] = 20, rgb[3 * i + 2] = 30;
+  ASSERT_TRUE(writePng(tmp.path("a/g.png"), grey, 4, 4, 1).isOk());
+  ASSERT_TRUE(writePng(tmp.path("b/c.png"), rgb, 2, 2, 3).isOk());
+  ImageFolderSpec spec;
+  spec.classNames = {"a", "b"};
+  spec.channels = 3, spec.height = 2, spec.width = 2;
+  spec.resizeHeight = 4, spec.resizeWidth = 4, spec.centerCrop = true;
+  auto d = readImageFolder(tmp.root(), spec);
+  ASSERT_TRUE(d.isOk()) << d.message();
+  // Grey replicated, kept at 4x4, its centre (rows 1-2, columns 1-2); the
+  // colour image resized to 4x4 (constant) and cropped.
+  std::vector<float> x(d->inputs.as<float>(), d->inputs.as<float>() + 24);
+  EXPECT_EQ(x, (std::vector<float>{5, 6, 9, 10, 5, 6, 9, 10, 5, 6, 9, 10,
+                                   10, 10, 10, 10, 20, 20, 20, 20, 30, 30, 30, 30}));
+  spec.channels = 1; // luma of (10, 20, 30): 2.99 + 11.74 + 3.42 = 18.15
+  d = readImageFolder(tmp.root(), spec);
+  ASSERT_TRUE(d.isOk()) << d.message();
+  x.assign(d->inputs.as<float>(), d->inputs.as<float>() + 8);
+  EXPECT_EQ(x, (std::vector<float>{5, 6, 9, 10, 18, 18, 18, 18}));
+}

@@ -19,6 +19,7 @@
 #ifndef MODELRT_DATA_IMAGEFOLDER_H
 #define MODELRT_DATA_IMAGEFOLDER_H
 
+#include "modelrt/core/Program.h"
 #include "modelrt/data/Dataset.h"
 
 #include <string>
@@ -39,6 +40,10 @@ struct ImageFolderSpec {
   bool centerCrop = false;
 };
 
+/// The spec of \p program's image folders (its input [C, H, W], class
+/// names, resize and centre crop).
+ImageFolderSpec imageFolderSpec(const ModelrtProgram &program);
+
 /// U8 image [C, H, W] with \p channels (1 or 3) by the rule above.
 Tensor convertChannels(const Tensor &image, int64_t channels);
 /// U8 image [C, H, W] resized to [C, \p height, \p width] (bilinear).
@@ -47,7 +52,8 @@ Tensor resizeBilinear(const Tensor &image, int64_t height, int64_t width);
 /// W >= width).
 Tensor centerCrop(const Tensor &image, int64_t height, int64_t width);
 
-/// Decodes one image file and brings it to \p spec's sample; errors name
+/// Decodes one image file and brings it to \p spec's sample (also what
+/// `predict` does with an image for an image-folder program); errors name
 /// the file.
 Expected<Tensor> loadFolderImage(const std::string &path, const ImageFolderSpec &spec);
 
