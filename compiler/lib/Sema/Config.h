@@ -158,6 +158,11 @@ struct ImageOptions {
   int64_t channels = 0;                    ///< 1 or 3
 };
 
+/// Checks the image option `f` of a data block (`resize = [H, W]`,
+/// `center_crop = [H, W]`, `channels = 1 | 3`) into `opts`; reports errors.
+bool checkImageOption(DiagnosticEngine &diags, const Field &f, const ConstEnv &env,
+                      ImageOptions &opts);
+
 /// A checked images(dir) split: the split, its class names (the class
 /// folders, sorted) and its sample shape [C, H, W].
 struct ImagesSplit {

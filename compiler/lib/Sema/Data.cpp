@@ -23,8 +23,6 @@
 
 #include "Config.h"
 
-#include "modelsupport/Image.h"
-
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Path.h"
 
@@ -356,42 +354,11 @@ std::optional<DataSplit> DataChecker::checkImages(const CallExpr &call,
   return s->split;
 }
 
-/// "[H, W]" for messages.
-static std::string hwStr(const std::vector<int64_t> &hw) {
-  return "[" + std::to_string(hw[0]) + ", " + std::to_string(hw[1]) + "]";
-}
-
-/// Checks `resize = [H, W]`, `center_crop = [H, W]` or `channels = 1 | 3`.
+/// Checks an image option of the data block (DataImages.cpp).
 bool DataChecker::checkImageOption(const Field &f) {
   if (!firstImageOption)
     firstImageOption = &f;
-  Value v = evalConst(diags, *f.value, env);
-  if (v.isError())
-    return false;
-  auto fail = [&](const llvm::Twine &msg) {
-    diags.error(f.value->getLoc(), msg, {f.value->getRange()});
-    return false;
-  };
-  if (f.name == "channels") {
-    if (v.kind != Value::Kind::Int || (v.i != 1 && v.i != 3))
-      return fail("channels must be 1 (grey) or 3 (RGB), got " + v.describe(Graph()));
-    imageOpts.channels = v.i;
-    return true;
-  }
-  std::vector<int64_t> hw;
-  for (const Value &e : v.list)
-    if (e.kind == Value::Kind::Int && e.i >= 1 && e.i <= modelsupport::image::kMaxSide)
-      hw.push_back(e.i);
-  if (v.kind != Value::Kind::List || v.list.size() != 2 || hw.size() != 2)
-    return fail(f.name + " must be [height, width], two integers from 1 to 32768, got " +
-                v.describe(Graph()));
-  (f.name == "resize" ? imageOpts.resize : imageOpts.centerCrop) = hw;
-  if (!imageOpts.resize.empty() && !imageOpts.centerCrop.empty() &&
-      (imageOpts.centerCrop[0] > imageOpts.resize[0] ||
-       imageOpts.centerCrop[1] > imageOpts.resize[1]))
-    return fail("center_crop = " + hwStr(imageOpts.centerCrop) +
-                " is larger than resize = " + hwStr(imageOpts.resize));
-  return true;
+  return sema::checkImageOption(diags, f, env, imageOpts);
 }
 
 std::optional<DataSplit> DataChecker::checkSplit(const Field &f,

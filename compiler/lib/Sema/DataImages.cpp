@@ -7,7 +7,8 @@
 // most channels among the first split's images (Data.cpp passes it on to
 // the later splits); H and W come from `center_crop = [H, W]`, else
 // `resize = [H, W]`, else the images' common size (differing sizes without
-// either option are an error naming two files).
+// either option are an error naming two files). Also the checks of those
+// data-block options.
 //
 //===----------------------------------------------------------------------===//
 
@@ -127,6 +128,41 @@ std::optional<ImagesSplit> ImagesChecker::check(const std::string &dir) {
   out.sample = {SDim::fixed(opts.channels ? opts.channels : channels), SDim::fixed(hw[0]),
                 SDim::fixed(hw[1])};
   return out;
+}
+
+/// "[H, W]" for messages.
+static std::string hwStr(const std::vector<int64_t> &hw) {
+  return "[" + std::to_string(hw[0]) + ", " + std::to_string(hw[1]) + "]";
+}
+
+bool sema::checkImageOption(DiagnosticEngine &diags, const Field &f, const ConstEnv &env,
+                            ImageOptions &opts) {
+  Value v = evalConst(diags, *f.value, env);
+  if (v.isError())
+    return false;
+  auto fail = [&](const llvm::Twine &msg) {
+    diags.error(f.value->getLoc(), msg, {f.value->getRange()});
+    return false;
+  };
+  if (f.name == "channels") {
+    if (v.kind != Value::Kind::Int || (v.i != 1 && v.i != 3))
+      return fail("channels must be 1 (grey) or 3 (RGB), got " + v.describe(Graph()));
+    opts.channels = v.i;
+    return true;
+  }
+  std::vector<int64_t> hw;
+  for (const Value &e : v.list)
+    if (e.kind == Value::Kind::Int && e.i >= 1 && e.i <= img::kMaxSide)
+      hw.push_back(e.i);
+  if (v.kind != Value::Kind::List || v.list.size() != 2 || hw.size() != 2)
+    return fail(f.name + " must be [height, width], two integers from 1 to 32768, got " +
+                v.describe(Graph()));
+  (f.name == "resize" ? opts.resize : opts.centerCrop) = hw;
+  if (!opts.resize.empty() && !opts.centerCrop.empty() &&
+      (opts.centerCrop[0] > opts.resize[0] || opts.centerCrop[1] > opts.resize[1]))
+    return fail("center_crop = " + hwStr(opts.centerCrop) + " is larger than resize = " +
+                hwStr(opts.resize));
+  return true;
 }
 
 std::optional<ImagesSplit>
