@@ -83,6 +83,22 @@ TEST(Csv, SelectColumnsAndLabel) {
   EXPECT_EQ(t->labels.as<int64_t>()[1], 2);
 }
 
+TEST(Csv, ClassNamesAreReadAsTheirIndex) {
+  TempDir tmp;
+  std::string p = tmp.path("t.csv");
+  writeText(p, "x,species\n1,virginica\n2, setosa\n3,\"versicolor\"\n");
+  const std::vector<std::string> names = {"setosa", "versicolor", "virginica"};
+  auto t = readCsv(p, {{"x", DType::F32}}, {"species"}, DType::I64, names);
+  ASSERT_TRUE(t.isOk()) << t.message();
+  EXPECT_EQ(std::vector<int64_t>(t->labels.as<int64_t>(), t->labels.as<int64_t>() + 3),
+            (std::vector<int64_t>{2, 0, 1}));
+  writeText(p, "x,species\n1,virginica\n2,daisy\n");
+  auto bad = readCsv(p, {{"x", DType::F32}}, {"species"}, DType::I64, names);
+  ASSERT_FALSE(bad.isOk());
+  EXPECT_EQ(bad.message(), p + ":3:3: label column 'species': 'daisy' is not one of the classes "
+                               "[setosa, versicolor, virginica]");
+}
+
 TEST(Csv, AllColumnsByDefault) {
   TempDir tmp;
   std::string p = tmp.path("t.csv");
