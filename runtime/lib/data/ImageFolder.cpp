@@ -110,9 +110,10 @@ Expected<Tensor> loadFolderImage(const std::string &path, const ImageFolderSpec 
   if (spec.centerCrop && h >= spec.height && w >= spec.width)
     return centerCrop(t, spec.height, spec.width);
   if (h != spec.height || w != spec.width)
-    return errorf("%s: image is %lldx%lld but the data set's images are %lldx%lld (the "
-                  "folder changed since the model was compiled?)", path.c_str(),
-                  (long long)w, (long long)h, (long long)spec.width, (long long)spec.height);
+    return errorf("%s: image is %lldx%lld but the model's images are %lldx%lld (width x "
+                  "height; without resize or center_crop in the data block every image must "
+                  "have that size)", path.c_str(), (long long)w, (long long)h,
+                  (long long)spec.width, (long long)spec.height);
   return t;
 }
 

@@ -87,7 +87,7 @@ TEST(ImageFolder, ReadsClassesInOrderAndRefusesOtherClasses) {
   spec.height = 3;
   auto size = readImageFolder(tmp.root(), spec);
   ASSERT_FALSE(size.isOk());
-  EXPECT_NE(size.message().find("a/1.png: image is 2x2 but the data set's images are 2x3"),
+  EXPECT_NE(size.message().find("a/1.png: image is 2x2 but the model's images are 2x3"),
             std::string::npos) << size.message();
 }
 
