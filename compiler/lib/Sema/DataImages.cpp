@@ -47,8 +47,8 @@ private:
   DiagnosticEngine &diags;
   const Expr &arg;
   const ImageOptions &opts;
-  /// The first image, and the smallest one (for center_crop).
-  std::optional<Sized> first, smallest;
+  /// The first image.
+  std::optional<Sized> first;
   int channels = 0;
 };
 } // namespace
@@ -76,12 +76,15 @@ bool ImagesChecker::checkImage(const std::string &path) {
     return fail("cannot read image '" + path + "': " + err);
   channels = std::max(channels, h.channels);
   Sized s{path, h.width, h.height};
+  const std::vector<int64_t> &crop = opts.centerCrop;
+  if (opts.resize.empty() && !crop.empty() && (s.h < crop[0] || s.w < crop[1]))
+    return fail("'" + path + "' is " + sizeStr(s) +
+                " (width x height), smaller than center_crop = [" + llvm::Twine(crop[0]) +
+                ", " + llvm::Twine(crop[1]) + "]; give resize = [H, W] too");
   if (!first) {
-    first = smallest = s;
+    first = s;
     return true;
   }
-  if (s.w * s.h < smallest->w * smallest->h)
-    smallest = s;
   if (s.w == first->w && s.h == first->h)
     return true;
   if (!opts.resize.empty() || !opts.centerCrop.empty())
@@ -113,17 +116,8 @@ std::optional<ImagesSplit> ImagesChecker::check(const std::string &dir) {
   std::vector<int64_t> hw = {first->h, first->w};
   if (!opts.resize.empty())
     hw = opts.resize;
-  if (!opts.centerCrop.empty()) {
-    if (opts.resize.empty() &&
-        (smallest->h < opts.centerCrop[0] || smallest->w < opts.centerCrop[1])) {
-      fail("'" + smallest->path + "' is " + sizeStr(*smallest) +
-           " (width x height), smaller than center_crop = [" +
-           llvm::Twine(opts.centerCrop[0]) + ", " + llvm::Twine(opts.centerCrop[1]) +
-           "]; give resize = [H, W] too");
-      return std::nullopt;
-    }
+  if (!opts.centerCrop.empty())
     hw = opts.centerCrop;
-  }
   out.classNames = f.classes;
   out.sample = {SDim::fixed(opts.channels ? opts.channels : channels), SDim::fixed(hw[0]),
                 SDim::fixed(hw[1])};
