@@ -273,7 +273,7 @@ bool DataChecker::setLabels(const SplitLabels &split, llvm::SMLoc loc,
   return true;
 }
 
-/// CSV class names: the first split's name the classes (`cfg.classNames`);
+/// CSV class names: the first split's names are the classes (`cfg.classNames`);
 /// every label of a later split must be one of them, and is then read as
 /// a name too.
 bool DataChecker::mergeClassNames(SplitLabels &split, const CallExpr &call,
@@ -339,13 +339,13 @@ std::optional<DataSplit> DataChecker::checkImages(const CallExpr &call,
   std::optional<ImagesSplit> s = checkImagesSplit(
       diags, call, env, [&](const Value &v) { return resolvePath(v); },
       imageOpts);
-  SplitLabels labels;
+  SplitLabels classes; // one class index per class folder
   if (s)
-    labels.maxLabel = int64_t(s->classNames.size()) - 1;
+    classes.maxLabel = int64_t(s->classNames.size()) - 1;
   if (!s || !sameReader(s->split, call) ||
       !setSample(s->sample, "u8", call.getLoc(), cfg) ||
       !setClassNames(s->classNames, call, cfg) ||
-      !setLabels(labels, call.getLoc(), cfg))
+      !setLabels(classes, call.getLoc(), cfg))
     return std::nullopt;
   cfg.resize = imageOpts.resize;
   cfg.centerCrop = !imageOpts.centerCrop.empty();
