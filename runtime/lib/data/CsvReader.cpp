@@ -119,13 +119,13 @@ struct TableReader {
                     modelsupport::csv::fieldCountColumn(fields, line, numFields),
                     numFields, fields.size());
     for (size_t c = 0; c < columns.size(); ++c) {
-      double v;
+      double v = 0;
       MODELRT_TRY(number(fields[indices[c]], lineNo, "column '" + columns[c].name + "'",
                          columns[c].dtype, v));
       inputs.push_back(static_cast<float>(v));
     }
     for (size_t c = 0; c < labelIndices.size(); ++c) {
-      double v;
+      double v = 0;
       if (!classNames.empty()) {
         MODELRT_TRY(className(fields[labelIndices[c]], lineNo, v));
         labels.push_back(v);
@@ -182,8 +182,8 @@ Expected<CsvTable> readCsv(const std::string &path, const std::vector<CsvColumn>
   MODELRT_TRY(split());
   if (!classNames.empty() && (labelColumns.size() != 1 || labelDType != DType::I64))
     return errorf("%s: class names need one label column of class indices", path.c_str());
-  TableReader reader{path,       requested,  {}, {}, labelColumns, labelDType,
-                     classNames, fields.size()};
+  TableReader reader{path,       requested,     {}, {}, labelColumns, labelDType,
+                     classNames, fields.size(), {}, {}, 0};
   MODELRT_TRY(resolveColumns(path, modelsupport::csv::names(fields), reader.columns, labelColumns,
                              reader.indices, reader.labelIndices));
   while (lines.next()) {
