@@ -252,7 +252,14 @@ static void printData(llvm::raw_ostream &os, const DataConfig &d) {
     os << shapeStr(d.labelShape);
   if (d.numClasses >= 0)
     os << ", " << d.numClasses << " classes";
+  if (!d.classNames.empty())
+    os << " (" << llvm::join(d.classNames, ", ") << ")";
   os << "\n";
+  if (!d.resize.empty())
+    os << "  resize: [" << d.resize[0] << ", " << d.resize[1] << "]\n";
+  if (d.centerCrop)
+    os << "  center_crop: " << shapeStr(Shape(d.sampleShape.begin() + 1, d.sampleShape.end()))
+       << "\n";
   if (d.train && d.train->format == "csv")
     os << "  columns: label " << llvm::join(d.train->labelColumns, ", ")
        << "; features " << llvm::join(d.train->featureColumns, ", ") << "\n";

@@ -198,9 +198,10 @@ struct Augmentation {
 
 /// One split of a data set (train or test).
 struct DataSplit {
-  /// idx or csv.
+  /// idx, npy, csv or images.
   std::string format;
-  /// Absolute paths: images + labels (idx) or the table (csv).
+  /// Absolute paths: images + labels (idx), inputs + labels (npy), the
+  /// table (csv) or the folder (images).
   std::vector<std::string> paths;
   /// CSV only: the label columns (one: class indices or one f32 target per
   /// sample; several: f32 targets of shape [k]) and the feature columns.
@@ -241,6 +242,13 @@ struct DataConfig {
   /// `standardize = true` (CSV): per-feature mean and population standard
   /// deviation of the train file, in feature order; empty when off.
   std::vector<double> featureMean, featureStd;
+  /// The class names (images: the class folders, sorted); empty when the
+  /// classes have no names.
+  std::vector<std::string> classNames;
+  /// images(dir): `resize = [H, W]` (empty: none) and whether
+  /// `center_crop = [H, W]` cuts the sample's H x W out of the centre.
+  std::vector<int64_t> resize;
+  bool centerCrop = false;
 };
 
 /// The C++ types of the schema's scalar option types.
