@@ -4,7 +4,9 @@
 // train writes in its log directory: epoch, step, lr, train_loss,
 // train_<metric>..., val_loss, val_<metric>...) and draws one SVG chart
 // per quantity over the epochs (io/SvgPlot.h): loss.svg (training and
-// validation), <metric>.svg for each metric, lr.svg. Every file is written
+// validation), <metric>.svg for each metric, lr.svg; and, when the run
+// logged steps (steps.csv), steps-loss.svg and steps-lr.svg over the
+// optimizer steps. Every file is written
 // atomically; errors name the file and, for a bad field, its line and
 // column.
 //
@@ -55,7 +57,8 @@ Status readRow(const std::string &path, int lineNo, const std::string &line, Met
   return Status::ok();
 }
 
-/// Reads \p path: a header with an `epoch` column, then one row per epoch.
+/// Reads \p path (metrics.csv or steps.csv): a header with an `epoch`
+/// column, then one row per epoch or logged step.
 Expected<MetricsTable> readMetrics(const std::string &path) {
   std::ifstream in(path, std::ios::binary);
   if (!in)
@@ -79,8 +82,7 @@ Expected<MetricsTable> readMetrics(const std::string &path) {
       t.names = modelsupport::csv::names(fields);
       t.columns.resize(t.names.size());
       if (!t.column("epoch"))
-        return errorf("%s:1: no 'epoch' column: not a metrics.csv written by train",
-                      path.c_str());
+        return errorf("%s:1: no 'epoch' column: not a log written by train", path.c_str());
       continue;
     }
     MODELRT_TRY(readRow(path, lineNo, line, t));
@@ -117,6 +119,36 @@ std::vector<std::pair<std::string, PlotSpec>> chartsOf(const MetricsTable &t) {
   return charts;
 }
 
+/// The per-step charts of steps.csv \p t: the training loss and the
+/// learning rate over the optimizer steps (the columns train writes every
+/// --log-every steps); those whose column is missing are left out.
+std::vector<std::pair<std::string, PlotSpec>> stepChartsOf(const MetricsTable &t) {
+  std::vector<std::pair<std::string, PlotSpec>> charts;
+  const std::vector<double> *step = t.column("step");
+  if (!step)
+    return charts;
+  if (const std::vector<double> *loss = t.column("train_loss"))
+    charts.emplace_back("steps-loss", PlotSpec{"training loss per step", "optimizer step",
+                                               "loss", {{"training", *step, *loss}}});
+  if (const std::vector<double> *lr = t.column("lr"))
+    charts.emplace_back("steps-lr", PlotSpec{"learning rate per step", "optimizer step",
+                                             "learning rate", {{"learning rate", *step, *lr}}});
+  return charts;
+}
+
+/// Writes each chart of \p charts as OUT/<stem>.svg, with a line saying
+/// how many \p rows (\p unit) it draws.
+Status writeCharts(const std::string &outDir,
+                   const std::vector<std::pair<std::string, PlotSpec>> &charts, size_t rows,
+                   const char *unit) {
+  for (const auto &[stem, spec] : charts) {
+    std::string path = outDir + "/" + stem + ".svg";
+    MODELRT_TRY(writeFileAtomically(path, renderLinePlot(spec)));
+    std::printf("wrote %s (%s, %zu %s)\n", path.c_str(), spec.title.c_str(), rows, unit);
+  }
+  return Status::ok();
+}
+
 } // namespace
 
 Status runPlot(const ModelrtProgram &, const CliArgs &a) {
@@ -127,15 +159,15 @@ Status runPlot(const ModelrtProgram &, const CliArgs &a) {
   auto table = readMetrics(dir + "/metrics.csv");
   if (!table)
     return table.status();
-  std::vector<std::pair<std::string, PlotSpec>> charts = chartsOf(*table);
   MODELRT_TRY(makeDirectories(outDir));
-  for (const auto &[stem, spec] : charts) {
-    std::string path = outDir + "/" + stem + ".svg";
-    MODELRT_TRY(writeFileAtomically(path, renderLinePlot(spec)));
-    std::printf("wrote %s (%s, %zu epoch(s))\n", path.c_str(), spec.title.c_str(),
-                table->columns[0].size());
-  }
-  return Status::ok();
+  MODELRT_TRY(writeCharts(outDir, chartsOf(*table), table->columns[0].size(), "epoch(s)"));
+  std::string stepsPath = dir + "/steps.csv";
+  if (!std::ifstream(stepsPath))
+    return Status::ok(); // train --log-every 0 writes none
+  auto steps = readMetrics(stepsPath);
+  if (!steps)
+    return steps.status();
+  return writeCharts(outDir, stepChartsOf(*steps), steps->columns[0].size(), "logged step(s)");
 }
 
 } // namespace modelrt

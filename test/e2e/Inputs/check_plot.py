@@ -6,6 +6,8 @@ check_plot.py SVGDIR METRICS.csv: parses each SVG as XML (well-formed, an
 the chart has one polyline per split (training, validation) with one point
 per epoch, x increasing with the epoch and y decreasing as the value grows
 (the pixels order the points as the values do); lr.svg has one curve.
+When a steps.csv lies beside METRICS.csv, steps-loss.svg and steps-lr.svg
+have one curve of one point per logged step, checked the same way.
 Prints a line per chart and "plot OK"; exits 1 otherwise.
 """
 import csv
@@ -50,6 +52,11 @@ def main():
             m = n[6:]
             check(os.path.join(d, m + ".svg"), [col(n), col("val_" + m)])
     check(os.path.join(d, "lr.svg"), [col("lr")])
+    steps = os.path.join(os.path.dirname(metrics), "steps.csv")
+    if os.path.exists(steps):
+        rows = list(csv.DictReader(open(steps)))
+        check(os.path.join(d, "steps-loss.svg"), [col("train_loss")])
+        check(os.path.join(d, "steps-lr.svg"), [col("lr")])
     print("plot OK")
 
 
