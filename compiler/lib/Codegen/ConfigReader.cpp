@@ -245,6 +245,54 @@ static llvm::Error readNormalisation(Dict data, TrainDefaults &c) {
   return llvm::Error::success();
 }
 
+namespace {
+/// An augmentation of modelsupport/Augment.def: its name, kind and the
+/// keys that fill its arguments in order.
+struct AugmentKind {
+  const char *name;
+  int32_t kind;
+  const char *keys;
+};
+const AugmentKind kAugmentKinds[] = {
+#define MODELRT_AUGMENT(NAME, ENUM, VALUE, ARGS, SIGNATURE) {#NAME, ENUM, ARGS},
+#include "modelsupport/Augment.def"
+};
+} // namespace
+
+/// Appends the value of `key` (a number, or an array of f64) to `args`.
+static llvm::Error readAugmentArg(Dict aug, llvm::StringRef kind,
+                                  llvm::StringRef key, std::vector<double> &args) {
+  if (auto list = aug.d.getAs<mlir::DenseF64ArrayAttr>(key)) {
+    args.insert(args.end(), list.asArrayRef().begin(), list.asArrayRef().end());
+  } else if (std::optional<Value> v = readNumber(aug, key)) {
+    args.push_back(v->real);
+  } else {
+    return configError(kind + " needs '" + key + "'");
+  }
+  if (args.size() > MODELRT_AUGMENT_ARGS)
+    return configError(kind + ": more than " +
+                       llvm::Twine(MODELRT_AUGMENT_ARGS) + " arguments");
+  return llvm::Error::success();
+}
+
+/// One augmentation's dictionary: `kind` and the kind's keys in order.
+static llvm::Expected<AugmentSpec> readAugment(Dict aug) {
+  std::string kind = aug.s("kind");
+  for (const AugmentKind &k : kAugmentKinds) {
+    if (kind != k.name)
+      continue;
+    AugmentSpec spec;
+    spec.kind = k.kind;
+    llvm::SmallVector<llvm::StringRef> keys;
+    llvm::StringRef(k.keys).split(keys, ' ', -1, /*KeepEmpty=*/false);
+    for (llvm::StringRef key : keys)
+      if (llvm::Error e = readAugmentArg(aug, kind, key, spec.args))
+        return std::move(e);
+    return spec;
+  }
+  return configError("unsupported augmentation '" + kind + "'");
+}
+
 static llvm::Error readData(Dict data, TrainDefaults &c) {
   if (!data.d)
     return llvm::Error::success();
@@ -257,18 +305,15 @@ static llvm::Error readData(Dict data, TrainDefaults &c) {
   if (llvm::Error e = readNormalisation(data, c))
     return e;
   c.valFraction = data.f("validation");
-  if (auto augs = data.d.getAs<mlir::ArrayAttr>("augment")) {
+  c.augment.clear();
+  if (auto augs = data.d.getAs<mlir::ArrayAttr>("augment"))
     for (mlir::Attribute a : augs) {
-      Dict aug{llvm::dyn_cast<mlir::DictionaryAttr>(a)};
-      std::string kind = aug.s("kind");
-      if (kind == "random_hflip")
-        c.flipProb = aug.f("p", 0.5);
-      else if (kind == "random_crop")
-        c.cropPadding = aug.i("pad");
-      else
-        return configError("unsupported augmentation '" + kind + "'");
+      llvm::Expected<AugmentSpec> aug =
+          readAugment(Dict{llvm::dyn_cast<mlir::DictionaryAttr>(a)});
+      if (!aug)
+        return aug.takeError();
+      c.augment.push_back(*aug);
     }
-  }
   return llvm::Error::success();
 }
 

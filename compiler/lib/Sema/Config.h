@@ -106,6 +106,13 @@ struct CsvRows {
 /// close on its line or a row whose field count differs from the header's. An empty file has no header and no rows.
 llvm::Expected<CsvRows> readCsvRows(const std::string &path);
 
+/// Checks a data block's `augment` value (one augmentation call or a list
+/// of them) against the sample shape and stored type of `cfg`, and appends
+/// the augmentations to cfg.augment; reports errors at the call or
+/// argument at fault.
+bool checkAugmentations(DiagnosticEngine &diags, const Expr &e,
+                        const ConstEnv &env, DataConfig &cfg);
+
 /// Per-feature statistics of a CSV split.
 struct ColumnStats {
   std::vector<double> mean, stdev;

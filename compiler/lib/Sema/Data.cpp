@@ -5,7 +5,7 @@
 //   npy(inputs, labels)                      NPY arrays (C order)
 //   csv(path, label=..., features=...)       a CSV table (DataCsvSplit.cpp)
 // plus `image = <affine expression of image>` (folded to scale and shift),
-// `augment = random_hflip(p) | random_crop(size, pad=0) | [ ... ]`,
+// `augment = ...` (training augmentations, DataAugment.cpp),
 // `validation = f` (hold out a fraction of train) and `standardize = true`
 // (per-feature mean/std of a CSV train file, computed here).
 // Other fields bound to strings or numbers are named constants (`root`).
@@ -47,7 +47,6 @@ private:
   bool sameReader(const DataSplit &split, const CallExpr &call);
   bool setLabels(const SplitLabels &labels, llvm::SMLoc loc, DataConfig &cfg);
   std::optional<Affine> foldAffine(const Expr &e);
-  bool checkAugment(const Expr &e, DataConfig &cfg);
   bool checkValidation(const Expr &e, DataConfig &cfg);
   bool checkStandardize(const Expr &e, const Expr *image, DataConfig &cfg);
   bool constantColumn(const Expr &e, size_t c, double value);
@@ -352,59 +351,6 @@ std::optional<Affine> DataChecker::foldAffine(const Expr &e) {
   }
 }
 
-bool DataChecker::checkAugment(const Expr &e, DataConfig &cfg) {
-  if (auto *list = llvm::dyn_cast<ListExpr>(&e)) {
-    for (const ExprPtr &el : list->getElements())
-      if (!checkAugment(*el, cfg))
-        return false;
-    return true;
-  }
-  const auto *call = llvm::dyn_cast<CallExpr>(&e);
-  const auto *fn = call ? llvm::dyn_cast<NameExpr>(&call->getCallee()) : nullptr;
-  std::string name = fn ? fn->getName().str() : "";
-  auto fail = [&](const llvm::Twine &msg) {
-    diags.error(e.getLoc(), msg, {e.getRange()});
-    return false;
-  };
-  if (name != "random_hflip" && name != "random_crop")
-    return fail("unknown augmentation; supported: random_hflip(p), "
-                "random_crop(size, pad=0), or a list of them");
-  Augmentation aug;
-  aug.kind = name;
-  std::map<std::string, double> args;
-  size_t pos = 0;
-  const char *positional[] = {name == "random_hflip" ? "p" : "size", "pad"};
-  for (const Arg &a : call->getArgs()) {
-    Value v = evalConst(diags, *a.value, env);
-    if (v.isError())
-      return false;
-    std::string key = a.isKeyword() ? a.keyword
-                      : pos < 2     ? positional[pos++]
-                                    : "";
-    if (!v.isNumber() || (key != positional[0] &&
-                          !(name == "random_crop" && key == "pad")))
-      return fail(name == "random_hflip"
-                      ? "random_hflip takes one number: random_hflip(p)"
-                      : "random_crop takes random_crop(size, pad=0)");
-    args[key] = v.asDouble();
-  }
-  if (name == "random_hflip") {
-    double p = args.count("p") ? args["p"] : 0.5;
-    if (p < 0 || p > 1)
-      return fail("random_hflip probability must be in [0, 1]");
-    aug.args = {p};
-  } else {
-    if (!args.count("size"))
-      return fail("random_crop needs a size: random_crop(size, pad=0)");
-    double size = args["size"], pad = args.count("pad") ? args["pad"] : 0;
-    if (size < 1 || pad < 0 || size != int64_t(size) || pad != int64_t(pad))
-      return fail("random_crop needs an integer size >= 1 and pad >= 0");
-    aug.args = {size, pad};
-  }
-  cfg.augment.push_back(aug);
-  return true;
-}
-
 bool DataChecker::checkValidation(const Expr &e, DataConfig &cfg) {
   Value v = evalConst(diags, e, env);
   if (v.isError())
@@ -557,14 +503,14 @@ std::optional<DataConfig> DataChecker::check(const DataDecl &decl) {
       }
     }
   }
-  if (augmentExpr)
-    ok &= checkAugment(*augmentExpr, cfg);
   if (ok && !cfg.train) {
     diags.error(decl.getNameRange().Start,
                 "data block '" + decl.getName() +
                     "' has no train split (train = idx(...) or csv(...))");
     ok = false;
   }
+  if (ok && augmentExpr)
+    ok &= checkAugmentations(diags, *augmentExpr, env, cfg);
   if (ok && validationExpr)
     ok &= checkValidation(*validationExpr, cfg);
   if (ok && standardizeExpr)

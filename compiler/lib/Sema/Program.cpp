@@ -246,8 +246,14 @@ static void printData(llvm::raw_ostream &os, const DataConfig &d) {
        << "; features " << llvm::join(d.train->featureColumns, ", ") << "\n";
   for (const Augmentation &a : d.augment) {
     std::vector<std::string> args;
-    for (double v : a.args)
-      args.push_back(formatNumber(v));
+    for (const AugmentationArg &arg : a.args) {
+      std::vector<std::string> values;
+      for (double v : arg.values)
+        values.push_back(formatNumber(v));
+      args.push_back(arg.name + "=" +
+                     (values.size() == 1 ? values[0]
+                                         : "[" + llvm::join(values, ", ") + "]"));
+    }
     os << "  augment: " << a.kind << "(" << llvm::join(args, ", ") << ")\n";
   }
 }

@@ -349,7 +349,9 @@ Status dumpFirstStep(Run &r, LoaderConfig lc) {
 LoaderConfig trainLoaderConfig(const Run &r) {
   LoaderConfig lc;
   lc.batchSize = r.cfg.batch_size, lc.seed = r.cfg.seed, lc.dropLast = r.cfg.data.drop_last;
-  lc.flipProbability = r.cfg.data.flip_prob, lc.cropPadding = r.cfg.data.crop_padding;
+  if (r.cfg.data.num_augment > 0 && r.cfg.data.augment)
+    lc.augment.assign(r.cfg.data.augment, r.cfg.data.augment + r.cfg.data.num_augment);
+  lc.workers = std::max<int64_t>(r.opts.threads - 1, 1);
   lc.oneHotClasses = r.cfg.data.one_hot ? r.prog.num_classes : 0;
   int64_t batchBytes = r.cfg.batch_size * (r.data.train.sampleElements() * 4 +
                                            r.data.train.labelElements() * 8);

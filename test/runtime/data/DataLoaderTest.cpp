@@ -12,6 +12,10 @@
 
 using namespace modelrt;
 
+/// random_hflip(p) and random_crop(pad) as the compiler writes them.
+static ModelrtAugment flipAug(double p) { return {MODELRT_AUG_HFLIP, {p}}; }
+static ModelrtAugment cropAug(double pad) { return {MODELRT_AUG_CROP, {pad}}; }
+
 /// N samples of shape [1, 2, 3]; sample i holds i*100 + element index.
 static Dataset imageData(int64_t n) {
   Tensor x(DType::F32, {n, 1, 2, 3});
@@ -150,8 +154,7 @@ TEST(DataLoader, SameBatchesWithAnyPrefetchDepth) {
   LoaderConfig cfg;
   cfg.batchSize = 3;
   cfg.seed = 9;
-  cfg.flipProbability = 0.5;
-  cfg.cropPadding = 1;
+  cfg.augment = {flipAug(0.5), cropAug(1)};
   cfg.prefetch = 0;
   DataLoader ref(d, cfg);
   std::vector<Batch> want;
@@ -198,7 +201,7 @@ TEST(DataLoader, SaveAndRestoreMidEpochExactly) {
   LoaderConfig cfg;
   cfg.batchSize = 3;
   cfg.seed = 5;
-  cfg.cropPadding = 1;
+  cfg.augment = {cropAug(1)};
   DataLoader a(d, cfg);
   epochIds(a); // finish epoch 0
   Batch b;
@@ -250,7 +253,7 @@ TEST(DataLoader, FlipAndCropAugmentation) {
   Dataset d = imageData(1);
   LoaderConfig cfg;
   cfg.batchSize = 1;
-  cfg.flipProbability = 1.0;
+  cfg.augment = {flipAug(1.0)};
   DataLoader l(d, cfg);
   Batch b;
   ASSERT_TRUE(l.next(b));
@@ -258,8 +261,7 @@ TEST(DataLoader, FlipAndCropAugmentation) {
   EXPECT_EQ(std::vector<float>(x, x + 6), (std::vector<float>{2, 1, 0, 5, 4, 3}));
   // Crop with padding 1: the output is the input shifted by (dy, dx) in
   // [-1, 1]^2 with zeros entering; check it is one of the 9 shifts.
-  cfg.flipProbability = 0;
-  cfg.cropPadding = 1;
+  cfg.augment = {cropAug(1)};
   std::set<std::vector<float>> shifts;
   for (int dy = -1; dy <= 1; ++dy)
     for (int dx = -1; dx <= 1; ++dx) {
@@ -285,12 +287,12 @@ TEST(DataLoader, FlipAndCropAugmentation) {
   Tensor flat(DType::F32, {2, 4});
   Dataset f = *makeDataset("flat", flat, Tensor(DType::I64, {2}));
   DataLoader bad(f, cfg);
-  EXPECT_NE(bad.validate().message().find("flip/crop augmentation needs image samples"),
-            std::string::npos);
+  EXPECT_EQ(bad.validate().message(),
+            "flat: augmentation needs image samples [H, W] or [C, H, W], got [4]");
 }
 
 TEST(DataLoader, FlipAfterCropMatchesAReferenceLoop) {
-  // Flip (p = 1) and crop (padding 1) together on a 2-channel 3x4 sample:
+  // Crop (padding 1) then flip (p = 1) on a 2-channel 3x4 sample:
   // every output must be some shift (dy, dx) of the zero-padded input,
   // mirrored left-right, computed here pixel by pixel.
   Tensor x(DType::F32, {1, 2, 3, 4}), y(DType::I64, {1});
@@ -312,7 +314,7 @@ TEST(DataLoader, FlipAfterCropMatchesAReferenceLoop) {
       expected.insert(s);
     }
   LoaderConfig cfg;
-  cfg.batchSize = 1, cfg.flipProbability = 1.0, cfg.cropPadding = 1;
+  cfg.batchSize = 1, cfg.augment = {cropAug(1), flipAug(1.0)};
   Batch b;
   for (int seed = 0; seed < 60; ++seed) {
     cfg.seed = seed;

@@ -185,12 +185,22 @@ struct Graph {
   std::map<unsigned, std::pair<std::string, llvm::SMLoc>> letNames;
 };
 
-/// One augmentation of the training data.
+/// One argument of an augmentation: its name and one value, or two for a
+/// range [lo, hi] (or a size [h, w]).
+struct AugmentationArg {
+  std::string name;
+  std::vector<double> values;
+  /// Written as an integer (a size, a padding).
+  bool integer = false;
+};
+
+/// One augmentation of the training data (modelsupport/Augment.def).
 struct Augmentation {
-  /// random_hflip or random_crop.
+  /// The name, e.g. random_hflip.
   std::string kind;
-  /// random_hflip: p. random_crop: size, pad.
-  std::vector<double> args;
+  /// Every argument, defaults included, in the signature's order; colour
+  /// limits and fills converted to input units (docs/language.md).
+  std::vector<AugmentationArg> args;
 };
 
 /// One split of a data set (train or test).
