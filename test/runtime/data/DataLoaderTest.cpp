@@ -326,3 +326,95 @@ TEST(DataLoader, FlipAfterCropMatchesAReferenceLoop) {
   }
   EXPECT_EQ(produced.size(), 9u); // all nine shifts occur over 60 seeds
 }
+
+/// N RGB samples [3, 6, 5] of distinct values, labels i % 3.
+static Dataset rgbData(int64_t n) {
+  Tensor x(DType::F32, {n, 3, 6, 5});
+  Tensor y(DType::I64, {n});
+  for (int64_t i = 0; i < n * 90; ++i)
+    x.as<float>()[i] = float((i * 37) % 101) / 100.0f;
+  for (int64_t i = 0; i < n; ++i)
+    y.as<int64_t>()[i] = i % 3;
+  return *makeDataset("rgb", x, y);
+}
+
+/// Every augmentation, as the compiler writes them for u8 pixels / 255.
+static std::vector<ModelrtAugment> everyAugmentation() {
+  return {{MODELRT_AUG_RESIZED_CROP, {0.3, 1.0, 3.0 / 4, 4.0 / 3}},
+          {MODELRT_AUG_ROTATION, {20, 0.0}},
+          flipAug(0.5),
+          cropAug(1),
+          {MODELRT_AUG_COLOR_JITTER, {0.4, 0.4, 0.4, 0.0, 1.0}},
+          {MODELRT_AUG_ERASING, {0.5, 0.02, 0.33, 0.3, 3.3, 0.0}}};
+}
+
+/// The inputs of every batch of two epochs, concatenated.
+static std::vector<float> twoEpochs(const Dataset &d, LoaderConfig cfg) {
+  DataLoader l(d, cfg);
+  EXPECT_TRUE(l.validate().isOk());
+  std::vector<float> all;
+  Batch b;
+  for (int e = 0; e < 2; ++e)
+    while (l.next(b))
+      all.insert(all.end(), b.inputs.as<float>(), b.inputs.as<float>() + b.inputs.numElements());
+  return all;
+}
+
+// Each sample's augmentation depends on (seed, epoch, sample index) only:
+// the batches are the same with 1, 2 or 3 threads augmenting a batch, with
+// or without the prefetch thread, and the samples the same for another
+// batch size; another seed changes them.
+TEST(DataLoader, AugmentationIndependentOfThreadsAndBatching) {
+  Dataset d = rgbData(23);
+  LoaderConfig cfg;
+  cfg.batchSize = 8, cfg.seed = 4, cfg.augment = everyAugmentation(), cfg.prefetch = 0;
+  std::vector<float> want = twoEpochs(d, cfg);
+  LoaderConfig none = cfg;
+  none.augment.clear();
+  std::vector<float> plain = twoEpochs(d, none);
+  ASSERT_EQ(want.size(), plain.size());
+  EXPECT_NE(want, plain);
+  for (int64_t workers : {1, 2, 3})
+    for (int64_t prefetch : {0, 2}) {
+      LoaderConfig c = cfg;
+      c.workers = workers, c.prefetch = prefetch;
+      EXPECT_EQ(twoEpochs(d, c), want) << workers << " workers, prefetch " << prefetch;
+    }
+  LoaderConfig c = cfg;
+  c.batchSize = 5;
+  EXPECT_EQ(twoEpochs(d, c), want);
+  c.seed = 5;
+  EXPECT_NE(twoEpochs(d, c), twoEpochs(d, cfg));
+}
+
+TEST(DataLoader, AugmentationsApplyInTheirOrder) {
+  // Flip then shift: out(y, x) = in(y + dy, w - 1 - (x + dx)), the mirror
+  // image of crop-then-flip's shifts (FlipAfterCropMatchesAReferenceLoop).
+  Tensor x(DType::F32, {1, 1, 3, 4}), y(DType::I64, {1});
+  for (int i = 0; i < 12; ++i)
+    x.as<float>()[i] = float(i + 1);
+  Dataset d = *makeDataset("img", std::move(x), std::move(y));
+  std::set<std::vector<float>> expected, produced;
+  for (int dy = -1; dy <= 1; ++dy)
+    for (int dx = -1; dx <= 1; ++dx) {
+      std::vector<float> s(12);
+      for (int r = 0; r < 3; ++r)
+        for (int q = 0; q < 4; ++q) {
+          int sy = r + dy, fx = q + dx;
+          s[r * 4 + q] = sy >= 0 && sy < 3 && fx >= 0 && fx < 4 ? float(sy * 4 + (3 - fx) + 1) : 0;
+        }
+      expected.insert(s);
+    }
+  LoaderConfig cfg;
+  cfg.batchSize = 1, cfg.augment = {flipAug(1.0), cropAug(1)};
+  Batch b;
+  for (int seed = 0; seed < 60; ++seed) {
+    cfg.seed = seed;
+    DataLoader l(d, cfg);
+    ASSERT_TRUE(l.next(b));
+    std::vector<float> got(b.inputs.as<float>(), b.inputs.as<float>() + 12);
+    EXPECT_TRUE(expected.count(got)) << "seed " << seed;
+    produced.insert(got);
+  }
+  EXPECT_EQ(produced.size(), 9u);
+}
