@@ -6,8 +6,8 @@
 // accumulation, the optimizer, schedule and early stopping with their
 // settings) are read as the schema modelsupport/TrainConfig.def says, an
 // absent one taking its schema default; the data set (files, the folded
-// (scale, shift) normalisation or per-feature standardisation, the
-// validation fraction, augmentations) by hand.
+// (scale, shift) normalisation or per-feature / per-channel mean and std,
+// the validation fraction, augmentations) by hand.
 //
 //===----------------------------------------------------------------------===//
 
@@ -222,11 +222,13 @@ static llvm::Error readSplit(Dict split, TrainDefaults &c, bool isTrain) {
   return configError("unsupported data format '" + format + "'");
 }
 
-/// The input transform: the folded affine `image = ...` or `standardize`.
+/// The input transform: the folded affine `image = ...`, or mean and std
+/// (`standardize`, `image = normalize(...)`).
 static llvm::Error readNormalisation(Dict data, TrainDefaults &c) {
   // Sema folds the image transform to x*scale + shift; the runtime computes
-  // (x*scale - mean)/std, so mean = -shift with std 1. `standardize` gives
-  // one mean and std per feature instead (scale 1).
+  // (x*scale - mean)/std, so mean = -shift with std 1. `standardize` (one
+  // mean and std per feature, scale 1) and `normalize` (one or one per
+  // channel, shift folded into mean) give mean and std instead.
   c.scale = data.f("scale", 1);
   double shift = data.f("shift");
   c.mean.clear(), c.stddev.clear();

@@ -47,6 +47,7 @@ private:
   bool sameReader(const DataSplit &split, const CallExpr &call);
   bool setLabels(const SplitLabels &labels, llvm::SMLoc loc, DataConfig &cfg);
   std::optional<Affine> foldAffine(const Expr &e);
+  bool checkImage(const Expr &e, DataConfig &cfg);
   bool checkValidation(const Expr &e, DataConfig &cfg);
   bool checkStandardize(const Expr &e, const Expr *image, DataConfig &cfg);
   bool constantColumn(const Expr &e, size_t c, double value);
@@ -351,6 +352,27 @@ std::optional<Affine> DataChecker::foldAffine(const Expr &e) {
   }
 }
 
+/// `image = <affine>` or `image = normalize(<affine>, mean=..., std=...)`.
+bool DataChecker::checkImage(const Expr &e, DataConfig &cfg) {
+  const Expr *inner = &e;
+  const auto *call = llvm::dyn_cast<CallExpr>(&e);
+  const auto *fn = call ? llvm::dyn_cast<NameExpr>(&call->getCallee()) : nullptr;
+  bool normalize = fn && fn->getName() == "normalize";
+  if (normalize && !(inner = normalizeOperand(diags, *call)))
+    return false;
+  std::optional<Affine> t = foldAffine(*inner);
+  if (!t)
+    return false;
+  cfg.scale = t->a;
+  cfg.shift = t->b;
+  if (t->a == 0) {
+    diags.error(inner->getLoc(), "the image transform does not depend on `image`");
+    return false;
+  }
+  // Without a train split (already reported) the channels are unknown.
+  return !normalize || !cfg.train || checkNormalize(diags, *call, env, cfg);
+}
+
 bool DataChecker::checkValidation(const Expr &e, DataConfig &cfg) {
   Value v = evalConst(diags, e, env);
   if (v.isError())
@@ -490,19 +512,8 @@ std::optional<DataConfig> DataChecker::check(const DataDecl &decl) {
       env[f.name] = v;
     }
   }
-  if (imageExpr) {
-    std::optional<Affine> t = foldAffine(*imageExpr);
-    ok &= t.has_value();
-    if (t) {
-      cfg.scale = t->a;
-      cfg.shift = t->b;
-      if (t->a == 0) {
-        diags.error(imageExpr->getLoc(), "the image transform does not "
-                                         "depend on `image`");
-        ok = false;
-      }
-    }
-  }
+  if (imageExpr)
+    ok &= checkImage(*imageExpr, cfg);
   if (ok && !cfg.train) {
     diags.error(decl.getNameRange().Start,
                 "data block '" + decl.getName() +

@@ -6,9 +6,10 @@
 // defaults filled in), and checked against the data: every augmentation
 // needs image samples [H, W] or [C, H, W]; a crop keeps the sample shape
 // (the model's input); colour jitter needs u8 or float pixels, contrast one
-// or three channels and saturation three. A rotation's fill (in stored pixel
-// units) and the colour limits (black 0, white 255 for u8 or 1.0 for float
-// pixels) are converted by the folded image transform to input units.
+// or three channels and saturation three. A rotation's fill is in stored
+// pixel units; colour jitter gets the pixels' white (255 for u8, 1.0 for
+// float pixels; black is 0); the runtime maps both through the data's
+// transform per channel.
 //
 //===----------------------------------------------------------------------===//
 
@@ -262,8 +263,7 @@ bool AugmentChecker::checkColor() {
   if (!u8 && cfg.storedType != "f32" && cfg.storedType != "f64")
     return fail("", "color_jitter needs u8 pixels (white 255) or float pixels "
                     "(white 1.0), but the samples are " + cfg.storedType);
-  double white = u8 ? 255 : 1;
-  values["range"] = {cfg.shift, white * cfg.scale + cfg.shift};
+  values["white"] = {u8 ? 255.0 : 1.0};
   return true;
 }
 
@@ -283,7 +283,6 @@ bool AugmentChecker::checkKind() {
     if (values["degrees"][0] < 0)
       return fail("degrees", "'degrees' of random_rotation must be >= 0, got " +
                                  formatNumber(values["degrees"][0]));
-    values["fill"][0] = values["fill"][0] * cfg.scale + cfg.shift;
     return true;
   }
   if (name == "color_jitter")
@@ -299,8 +298,8 @@ std::optional<Augmentation> AugmentChecker::check() {
   aug.kind = spec.name;
   for (const ParamSpec &p : spec.params)
     aug.args.push_back({p.name, values[p.name], p.integer});
-  if (values.count("range"))
-    aug.args.push_back({"range", values["range"], false});
+  if (values.count("white"))
+    aug.args.push_back({"white", values["white"], false});
   return aug;
 }
 

@@ -233,8 +233,19 @@ static void printData(llvm::raw_ostream &os, const DataConfig &d) {
       os << " (" << (*split)->numSamples << " samples)";
     os << "\n";
   }
-  os << "  sample: " << d.storedType << shapeStr(d.sampleShape)
-     << ", transform: x * " << formatNumber(d.scale) << " + " << formatNumber(d.shift) << "\n";
+  os << "  sample: " << d.storedType << shapeStr(d.sampleShape);
+  if (d.featureMean.empty()) {
+    os << ", transform: x * " << formatNumber(d.scale) << " + " << formatNumber(d.shift) << "\n";
+  } else {
+    auto list = [](const std::vector<double> &v) {
+      std::vector<std::string> s;
+      for (double x : v)
+        s.push_back(formatNumber(x));
+      return "[" + llvm::join(s, ", ") + "]";
+    };
+    os << ", transform: (x * " << formatNumber(d.scale) << " - " << list(d.featureMean)
+       << ") / " << list(d.featureStd) << "\n";
+  }
   os << "  labels: " << getDTypeName(d.labelType);
   if (!d.labelShape.empty())
     os << shapeStr(d.labelShape);

@@ -90,7 +90,7 @@ void resizeBilinear(float *dst, ImageShape out, const float *src, ImageShape s, 
   }
 }
 
-void rotateImage(float *dst, const float *src, ImageShape s, double degrees, float fill) {
+void rotateImage(float *dst, const float *src, ImageShape s, double degrees, const float *fill) {
   double a = degrees * kPi / 180, cs = std::cos(a), sn = std::sin(a);
   double cx = double(s.w - 1) / 2, cy = double(s.h - 1) / 2;
   int64_t hw = s.h * s.w;
@@ -111,7 +111,7 @@ void rotateImage(float *dst, const float *src, ImageShape s, double degrees, flo
         for (int k = 0; k < 4; ++k)
           if (ys[k] >= 0 && ys[k] < s.h && xs[k] >= 0 && xs[k] < s.w)
             sum += ws[k] * src[c * hw + ys[k] * s.w + xs[k]];
-        dst[c * hw + y * s.w + x] = float(sum * inside + (1 - inside) * fill);
+        dst[c * hw + y * s.w + x] = float(sum * inside + (1 - inside) * fill[c]);
       }
     }
 }
@@ -228,25 +228,42 @@ Expected<ImageShape> checkAugmentations(const std::vector<ModelrtAugment> &augme
 }
 
 namespace {
-/// Applies the colour jitter of \p a to \p img with one draw of \p rng.
-void applyJitter(const ModelrtAugment &a, ImageShape s, float *img, Rng &rng) {
+/// Maps every plane c of \p img from input units to pixels in [0, 1]
+/// (\p toPixels) or back: black is t(0), white t(white).
+void convertPixels(float *img, ImageShape s, const ChannelTransform &t, double white,
+                   bool toPixels) {
+  int64_t hw = s.h * s.w;
+  for (int64_t c = 0; c < s.c; ++c) {
+    double black = t.apply(0, c), span = double(t.apply(white, c)) - black;
+    if (span == 0)
+      continue;
+    for (float *v = img + c * hw; v != img + (c + 1) * hw; ++v)
+      *v = float(toPixels ? (*v - black) / span : black + *v * span);
+  }
+}
+
+/// Applies the colour jitter of \p a to \p img with one draw of \p rng,
+/// on pixels in [0, 1].
+void applyJitter(const ModelrtAugment &a, ImageShape s, const ChannelTransform &t, float *img,
+                 Rng &rng) {
   JitterDraw d = sampleJitter(rng, a.args);
-  float black = float(a.args[3]), white = float(a.args[4]);
+  convertPixels(img, s, t, a.args[3], true);
   for (int op : d.order) {
     if (a.args[op] <= 0)
       continue;
     if (op == 0)
-      adjustBrightness(img, s, d.factor[0], black, white);
+      adjustBrightness(img, s, d.factor[0], 0.0f, 1.0f);
     else if (op == 1)
-      adjustContrast(img, s, d.factor[1], black, white);
+      adjustContrast(img, s, d.factor[1], 0.0f, 1.0f);
     else
-      adjustSaturation(img, s, d.factor[2], black, white);
+      adjustSaturation(img, s, d.factor[2], 0.0f, 1.0f);
   }
+  convertPixels(img, s, t, a.args[3], false);
 }
 
 /// Applies one augmentation to \p img in place (\p scratch: a copy's room).
-void applyOne(const ModelrtAugment &a, ImageShape s, float *img, Rng &rng,
-              std::vector<float> &scratch) {
+void applyOne(const ModelrtAugment &a, ImageShape s, const ChannelTransform &t, float *img,
+              Rng &rng, std::vector<float> &scratch) {
   auto copyToScratch = [&] {
     scratch.assign(img, img + s.size());
     return scratch.data();
@@ -269,12 +286,14 @@ void applyOne(const ModelrtAugment &a, ImageShape s, float *img, Rng &rng,
     return;
   }
   case MODELRT_AUG_ROTATION: {
-    double angle = sampleAngle(rng, a.args[0]);
-    rotateImage(img, copyToScratch(), s, angle, float(a.args[1]));
+    std::vector<float> fill(size_t(s.c));
+    for (int64_t c = 0; c < s.c; ++c)
+      fill[c] = t.apply(a.args[1], c);
+    rotateImage(img, copyToScratch(), s, sampleAngle(rng, a.args[0]), fill.data());
     return;
   }
   case MODELRT_AUG_COLOR_JITTER:
-    applyJitter(a, s, img, rng);
+    applyJitter(a, s, t, img, rng);
     return;
   case MODELRT_AUG_ERASING:
     if (rng.uniformDouble() < a.args[0])
@@ -286,10 +305,11 @@ void applyOne(const ModelrtAugment &a, ImageShape s, float *img, Rng &rng,
 } // namespace
 
 void applyAugmentations(const std::vector<ModelrtAugment> &augment, ImageShape s,
-                        float *dst, const float *src, Rng &rng, std::vector<float> &scratch) {
+                        const ChannelTransform &t, float *dst, const float *src, Rng &rng,
+                        std::vector<float> &scratch) {
   std::memcpy(dst, src, size_t(s.size()) * sizeof(float));
   for (const ModelrtAugment &a : augment)
-    applyOne(a, s, dst, rng, scratch);
+    applyOne(a, s, t, dst, rng, scratch);
 }
 
 } // namespace modelrt

@@ -23,8 +23,15 @@ Status DataLoader::validate() const {
   if (batchesPerEpoch() == 0)
     return errorf("%s: %lld samples make no full batch of %lld (drop_last)", data.name.c_str(),
                   (long long)data.size(), (long long)cfg.batchSize);
-  if (auto s = checkAugmentations(cfg.augment, data.sampleShape(), data.name); !s.isOk())
-    return s.status();
+  auto image = checkAugmentations(cfg.augment, data.sampleShape(), data.name);
+  if (!image.isOk())
+    return image.status();
+  size_t k = cfg.transform.scale.size();
+  if (k != cfg.transform.shift.size() || k == 0 ||
+      (k > 1 && !cfg.augment.empty() && int64_t(k) != image->c))
+    return errorf("%s: the augmentation's transform has %zu scales and %zu shifts for %lld "
+                  "channels", data.name.c_str(), k, cfg.transform.shift.size(),
+                  (long long)image->c);
   if (cfg.workers < 1)
     return errorf("%s: the loader needs at least one worker, got %lld", data.name.c_str(),
                   (long long)cfg.workers);
@@ -176,7 +183,7 @@ void DataLoader::fillSamples(Batch &out, int64_t start, int64_t from, int64_t to
       // One stream per (seed, epoch, sample index).
       Rng rng(mixSeed(mixSeed(cfg.seed, 0xa06e), static_cast<uint64_t>(pos.epoch),
                       static_cast<uint64_t>(s)));
-      applyAugmentations(cfg.augment, image, dst, src, rng, scratch);
+      applyAugmentations(cfg.augment, image, cfg.transform, dst, src, rng, scratch);
     } else {
       std::memcpy(dst, src, per * sizeof(float));
     }

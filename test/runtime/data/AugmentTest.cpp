@@ -63,11 +63,13 @@ TEST(Augment, ResizedCropOfAConstantImageIsConstant) {
 TEST(Augment, RotationMatchesTorchvisionGridSample) {
   ImageShape s{2, 4, 5};
   std::vector<float> src = refImage(s), dst(s.size());
-  rotateImage(dst.data(), src.data(), s, 30.0, 0.5f);
+  const float half[2] = {0.5f, 0.5f};
+  rotateImage(dst.data(), src.data(), s, 30.0, half);
   expectNear(dst, kRotate30, 1e-6f);
   ImageShape t{1, 5, 4};
   src = refImage(t), dst.assign(t.size(), 0);
-  rotateImage(dst.data(), src.data(), t, -100.0, -1.0f);
+  const float minusOne[1] = {-1.0f};
+  rotateImage(dst.data(), src.data(), t, -100.0, minusOne);
   expectNear(dst, kRotateMinus100, 1e-6f);
 }
 
@@ -75,11 +77,12 @@ TEST(Augment, RotationBy90IsExact) {
   // Counter-clockwise: the right column becomes the top row.
   ImageShape s{1, 3, 3};
   std::vector<float> src = {1, 2, 3, 4, 5, 6, 7, 8, 9}, dst(9);
-  rotateImage(dst.data(), src.data(), s, 90.0, 0.0f);
+  const float zero[1] = {0.0f};
+  rotateImage(dst.data(), src.data(), s, 90.0, zero);
   std::vector<float> want = {3, 6, 9, 2, 5, 8, 1, 4, 7};
   for (int i = 0; i < 9; ++i)
     EXPECT_FLOAT_EQ(dst[i], want[i]) << i;
-  rotateImage(dst.data(), src.data(), s, 0.0, 0.0f);
+  rotateImage(dst.data(), src.data(), s, 0.0, zero);
   EXPECT_EQ(dst, src);
 }
 
@@ -171,7 +174,7 @@ TEST(Augment, ErasingProbabilityAndBoxes) {
   int64_t erased = 0;
   for (uint64_t i = 0; i < 10000; ++i) {
     Rng rng(mixSeed(3, i));
-    applyAugmentations({erase}, s, dst.data(), src.data(), rng, scratch);
+    applyAugmentations({erase}, s, {}, dst.data(), src.data(), rng, scratch);
     int64_t zeros = std::count(dst.begin(), dst.end(), 0.0f);
     erased += zeros > 0;
     ASSERT_LE(zeros, int64_t(0.1 * 1024 * 1.3)) << i;
@@ -195,7 +198,7 @@ TEST(Augment, FlipProbability) {
   int64_t flipped = 0;
   for (uint64_t i = 0; i < 10000; ++i) {
     Rng rng(mixSeed(9, i));
-    applyAugmentations({flip}, s, dst.data(), src.data(), rng, scratch);
+    applyAugmentations({flip}, s, {}, dst.data(), src.data(), rng, scratch);
     flipped += dst[0] == 2;
   }
   expectProportion(flipped, 10000, 0.3);
@@ -216,9 +219,10 @@ TEST(Augment, RotationAnglesAndTheirApplication) {
   ImageShape s{1, 5, 5};
   std::vector<float> src = refImage(s), got(s.size()), want(s.size()), scratch;
   Rng a(77), b(77);
-  applyAugmentations({{MODELRT_AUG_ROTATION, {15, 0.25}}}, s, got.data(), src.data(), a,
+  applyAugmentations({{MODELRT_AUG_ROTATION, {15, 0.25}}}, s, {}, got.data(), src.data(), a,
                      scratch);
-  rotateImage(want.data(), src.data(), s, sampleAngle(b, 15), 0.25f);
+  const float fill[1] = {0.25f};
+  rotateImage(want.data(), src.data(), s, sampleAngle(b, 15), fill);
   EXPECT_EQ(got, want);
 }
 
@@ -247,13 +251,13 @@ TEST(Augment, ResizedCropApplicationUsesItsDraw) {
   ImageShape s{3, 8, 10};
   std::vector<float> src = refImage(s), got(s.size()), want(s.size()), scratch;
   Rng a(4), b(4);
-  applyAugmentations({rrc}, s, got.data(), src.data(), a, scratch);
+  applyAugmentations({rrc}, s, {}, got.data(), src.data(), a, scratch);
   resizeBilinear(want.data(), s, src.data(), s, sampleResizedCrop(b, 8, 10, rrc.args, rrc.args + 2));
   EXPECT_EQ(got, want);
 }
 
 TEST(Augment, ChecksTheSampleShape) {
-  std::vector<ModelrtAugment> jitter = {{MODELRT_AUG_COLOR_JITTER, {0, 0, 0.5, 0, 1}}};
+  std::vector<ModelrtAugment> jitter = {{MODELRT_AUG_COLOR_JITTER, {0, 0, 0.5, 1}}};
   EXPECT_TRUE(checkAugmentations(jitter, {3, 4, 4}, "d").isOk());
   EXPECT_EQ(checkAugmentations(jitter, {4, 4}, "d").message(),
             "d: color_jitter's saturation needs RGB samples [3, H, W], got [4, 4]");
@@ -264,4 +268,40 @@ TEST(Augment, ChecksTheSampleShape) {
   EXPECT_EQ(s->c, 1);
   EXPECT_EQ(s->h, 5);
   EXPECT_EQ(s->w, 6);
+}
+
+// Colour jitter and a rotation's fill through a per-channel transform
+// (torchvision's Normalize after ToTensor): the result is the transform of
+// the result on the pixels, and the fill the transform of the stored fill.
+TEST(Augment, PixelArgumentsGoThroughTheChannelTransform) {
+  ImageShape s{3, 4, 5};
+  ChannelTransform t{{1 / (255 * 0.229), 1 / (255 * 0.224), 1 / (255 * 0.225)},
+                     {-0.485 / 0.229, -0.456 / 0.224, -0.406 / 0.225}};
+  std::vector<float> stored = refImage(s), pixels(s.size()), x(s.size());
+  for (int64_t c = 0; c < 3; ++c)
+    for (int64_t i = 0; i < 20; ++i) {
+      stored[c * 20 + i] *= 255.0f / 1.01f;
+      pixels[c * 20 + i] = stored[c * 20 + i] / 255.0f;
+      x[c * 20 + i] = t.apply(stored[c * 20 + i], c);
+    }
+  ModelrtAugment jitter{MODELRT_AUG_COLOR_JITTER, {0.5, 0.5, 0.5, 255}};
+  std::vector<float> gotX(s.size()), gotPixels(s.size()), scratch;
+  Rng a(12), b(12);
+  applyAugmentations({jitter}, s, t, gotX.data(), x.data(), a, scratch);
+  ModelrtAugment unit = jitter;
+  unit.args[3] = 1;
+  applyAugmentations({unit}, s, {}, gotPixels.data(), pixels.data(), b, scratch);
+  for (int64_t c = 0; c < 3; ++c)
+    for (int64_t i = 0; i < 20; ++i)
+      EXPECT_NEAR(gotX[c * 20 + i], t.apply(255.0 * gotPixels[c * 20 + i], c), 1e-4)
+          << c << " " << i;
+  // A rotation's fill of stored 255 is each channel's white.
+  ModelrtAugment rot{MODELRT_AUG_ROTATION, {40, 255}};
+  std::vector<float> got(s.size()), want(s.size());
+  Rng r(3), q(3);
+  applyAugmentations({rot}, s, t, got.data(), x.data(), r, scratch);
+  const float fill[3] = {t.apply(255, 0), t.apply(255, 1), t.apply(255, 2)};
+  rotateImage(want.data(), x.data(), s, sampleAngle(q, 40), fill);
+  EXPECT_EQ(got, want);
+  EXPECT_NE(fill[0], fill[1]);
 }

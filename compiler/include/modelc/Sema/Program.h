@@ -198,8 +198,8 @@ struct AugmentationArg {
 struct Augmentation {
   /// The name, e.g. random_hflip.
   std::string kind;
-  /// Every argument, defaults included, in the signature's order; colour
-  /// limits and fills converted to input units (docs/language.md).
+  /// Every argument, defaults included, in the signature's order (colour
+  /// jitter adds the pixels' white, 255 or 1).
   std::vector<AugmentationArg> args;
 };
 
@@ -245,8 +245,10 @@ struct DataConfig {
   /// `validation = f`: the fraction of the train split held out for
   /// validation (0: none; only without a test split).
   double valFraction = 0;
-  /// `standardize = true` (CSV): per-feature mean and population standard
-  /// deviation of the train file, in feature order; empty when off.
+  /// x' = (x * scale - mean[k]) / std[k] instead of x * scale + shift:
+  /// `standardize = true` (CSV: per feature, the mean and population
+  /// standard deviation of the train file, scale 1) or `image =
+  /// normalize(...)` (one value, or per channel); empty when off.
   std::vector<double> featureMean, featureStd;
 };
 

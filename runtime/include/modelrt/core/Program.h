@@ -59,8 +59,9 @@ enum { MODELRT_DATA_NONE = 0, MODELRT_DATA_IDX = 1, MODELRT_DATA_CSV = 2, MODELR
 
 /* Training augmentations (modelsupport/Augment.def), applied to each
  * training sample [H, W] or [C, H, W] in the order given. Images keep their
- * shape. "Input units" are values after the data's input transform; the
- * compiler writes colour limits and fills already transformed.
+ * shape. "Input units" are values after the data's input transform;
+ * "stored units" are the file's values before it (the runtime maps them
+ * per channel with scale, mean and std).
  *   MODELRT_AUG_HFLIP         args[0] p: mirror left-right with probability p
  *   MODELRT_AUG_CROP          args[0] pad: shift by (dy, dx), each uniform in
  *                             [-pad, pad], zeros entering (a crop of the
@@ -68,13 +69,13 @@ enum { MODELRT_DATA_NONE = 0, MODELRT_DATA_IDX = 1, MODELRT_DATA_CSV = 2, MODELR
  *   MODELRT_AUG_RESIZED_CROP  args[0..1] scale, args[2..3] ratio: a box of
  *                             torchvision's RandomResizedCrop, resized back
  *                             to H x W (bilinear, half-pixel centres)
- *   MODELRT_AUG_ROTATION      args[0] degrees d, args[1] fill (input units):
+ *   MODELRT_AUG_ROTATION      args[0] degrees d, args[1] fill (stored units):
  *                             rotation by U(-d, d) degrees about the centre
  *                             (counter-clockwise for positive), bilinear
  *   MODELRT_AUG_COLOR_JITTER  args[0..2] brightness, contrast, saturation
- *                             (0: off), args[3..4] the input values of black
- *                             and white (the clamp range); the factors and
- *                             the random order of torchvision's ColorJitter
+ *                             (0: off), args[3] white (stored units: 255 or
+ *                             1; black is 0): torchvision's ColorJitter
+ *                             (factors, random order) on pixels in [0, 1]
  *   MODELRT_AUG_ERASING       args[0] p, args[1..2] scale, args[3..4] ratio,
  *                             args[5] value (input units): torchvision's
  *                             RandomErasing */

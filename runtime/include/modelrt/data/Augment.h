@@ -31,6 +31,18 @@ struct ImageShape {
   int64_t size() const { return c * h * w; }
 };
 
+/// The data's input transform per channel: input = stored * scale[c] +
+/// shift[c] (one entry: every channel). Augmentations whose arguments are
+/// pixels (a fill, white) map them to input units with it.
+struct ChannelTransform {
+  std::vector<double> scale{1.0}, shift{0.0};
+  /// The input value of stored value \p v in channel \p c.
+  float apply(double v, int64_t c) const {
+    size_t k = scale.size() > 1 ? size_t(c) : 0;
+    return float(v * scale[k] + shift[k]);
+  }
+};
+
 /// A box of an image: rows [top, top + height), columns [left, left + width).
 struct Box {
   int64_t top = 0, left = 0, height = 0, width = 0;
@@ -51,14 +63,16 @@ void resizeBilinear(float *dst, ImageShape out, const float *src, ImageShape s, 
 /// Rotates \p src by \p degrees counter-clockwise about the image centre
 /// ((w-1)/2, (h-1)/2) into \p dst, bilinear, as torchvision's rotate of a
 /// tensor: with S the sample of the zero-padded image and m the weight of
-/// its taps inside the image, dst = S * m + (1 - m) * fill.
-void rotateImage(float *dst, const float *src, ImageShape s, double degrees, float fill);
+/// its taps inside the image, dst = S * m + (1 - m) * fill[c] (one value per
+/// plane).
+void rotateImage(float *dst, const float *src, ImageShape s, double degrees, const float *fill);
 /// The grey value of pixel \p i: ITU-R 601 luma of 3 planes, the plane of 1.
 float greyAt(const float *img, ImageShape s, int64_t i);
-/// img = clamp(f * img + (1 - f) * black) with torchvision's factor
-/// definitions: brightness blends with \p black, contrast with the mean
-/// grey value, saturation with each pixel's grey value; clamped to the
-/// range of \p black and \p white.
+/// img = clamp(f * img + (1 - f) * base) with torchvision's factor
+/// definitions, on pixels whose black is \p black and white \p white:
+/// brightness blends with black, contrast with the mean grey value,
+/// saturation with each pixel's grey value; clamped to [black, white]
+/// (either order).
 void adjustBrightness(float *img, ImageShape s, double f, float black, float white);
 void adjustContrast(float *img, ImageShape s, double f, float black, float white);
 void adjustSaturation(float *img, ImageShape s, double f, float black, float white);
@@ -92,11 +106,15 @@ Expected<ImageShape> checkAugmentations(const std::vector<ModelrtAugment> &augme
                                         const std::vector<int64_t> &sampleShape,
                                         const std::string &name);
 
-/// Applies \p augment in order to one sample: reads \p src, writes \p dst
-/// (both s.size() floats), drawing every random parameter from \p rng.
-/// \p scratch is resized as needed.
+/// Applies \p augment in order to one sample of input values: reads \p src,
+/// writes \p dst (both s.size() floats), drawing every random parameter
+/// from \p rng. Pixel arguments (fill, white) go through \p t; colour
+/// jitter works on each channel's pixels, (x - black[c]) / (white[c] -
+/// black[c]) in [0, 1], so a per-channel transform changes nothing of its
+/// result but the units. \p scratch is resized as needed.
 void applyAugmentations(const std::vector<ModelrtAugment> &augment, ImageShape s,
-                        float *dst, const float *src, Rng &rng, std::vector<float> &scratch);
+                        const ChannelTransform &t, float *dst, const float *src, Rng &rng,
+                        std::vector<float> &scratch);
 
 } // namespace modelrt
 

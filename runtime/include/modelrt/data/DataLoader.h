@@ -37,6 +37,7 @@ struct LoaderConfig {
   bool dropLast = false;       ///< drop the last incomplete batch
   uint64_t seed = 0;
   std::vector<ModelrtAugment> augment; ///< applied in order (training)
+  ChannelTransform transform;  ///< the samples' input transform (pixel args)
   int64_t workers = 1;         ///< threads that augment one batch's samples
   int64_t oneHotClasses = 0;   ///< > 0: labels become one-hot F32 [b, classes]
   int64_t prefetch = 2;        ///< bounded queue depth; 0 = no worker thread
