@@ -8,8 +8,8 @@ PACKAGES=(
   build-essential cmake ninja-build ccache git pkg-config
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22 lld-22
   libclang-rt-22-dev
-  libopenblas-dev libdnnl2 libdnnl-dev zlib1g-dev libpng-dev libgtest-dev
-  python3 python3-numpy python3-torch python3-sklearn
+  libopenblas-dev libdnnl2 libdnnl-dev zlib1g-dev libpng-dev libjpeg-dev libgtest-dev
+  python3 python3-numpy python3-torch python3-sklearn python3-pil
   dataset-fashion-mnist
 )
 

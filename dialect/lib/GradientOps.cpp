@@ -37,6 +37,10 @@ LogicalResult CrossEntropyGradOp::inferReturnTypes(
                           " samples, labels have ", labels.getDimSize(0));
   if (grad.getElementType() != logits.getElementType())
     return emitInferError(loc, name, "grad must have the logits' element type");
+  if (failed(verifyCrossEntropyOptions(
+          loc, name, logits, adaptor.getWeight(),
+          adaptor.getLabelSmoothing().convertToDouble())))
+    return failure();
   types.push_back(logits);
   return success();
 }

@@ -289,7 +289,9 @@ static void rule(EmbeddingOp op, GB &e) {
 // The stable form softmax(x) - onehot(labels); never log(softmax(x)).
 static void rule(CrossEntropyOp op, GB &e) {
   e.set(0, e.create<CrossEntropyGradOp>(op.getReduction(), op.getLogits(),
-                                        op.getLabels(), e.grad()));
+                                        op.getLabels(), e.grad(),
+                                        op.getWeight(),
+                                        op.getLabelSmoothing()));
 }
 /// Records d/dinput = scaled and d/dtarget = `targetFactor` * ... for a pair
 /// loss whose per-element derivative w.r.t. the input is `dInput` and

@@ -11,6 +11,26 @@
 using namespace mlir;
 using namespace mlir::mdl;
 
+/// Checks cross_entropy's optional class weights (C values of the logits'
+/// element type) and its label smoothing (in [0, 1)).
+LogicalResult mlir::mdl::verifyCrossEntropyOptions(std::optional<Location> loc,
+                                                  StringRef name,
+                                                  RankedTensorType logits,
+                                                  Value weight,
+                                                  double smoothing) {
+  if (!(smoothing >= 0.0 && smoothing < 1.0))
+    return emitInferError(loc, name, "label_smoothing must be in [0, 1), got ",
+                          smoothing);
+  if (!weight)
+    return success();
+  auto expected = RankedTensorType::get({logits.getDimSize(1)},
+                                        logits.getElementType());
+  if (weight.getType() != expected)
+    return emitInferError(loc, name, "weight must be ", expected,
+                          " (one value per class), got ", weight.getType());
+  return success();
+}
+
 LogicalResult CrossEntropyOp::inferReturnTypes(MLIRContext *,
                                                std::optional<Location> loc,
                                                Adaptor adaptor,
@@ -36,6 +56,10 @@ LogicalResult CrossEntropyOp::inferReturnTypes(MLIRContext *,
   if (n != m && !ShapedType::isDynamic(n) && !ShapedType::isDynamic(m))
     return emitInferError(loc, name, "logits have ", n, " samples, labels have ",
                        m);
+  if (failed(verifyCrossEntropyOptions(
+          loc, name, logits, adaptor.getWeight(),
+          adaptor.getLabelSmoothing().convertToDouble())))
+    return failure();
   types.push_back(RankedTensorType::get({}, logits.getElementType()));
   return success();
 }

@@ -21,6 +21,10 @@ LogicalResult DropoutOp::inferReturnTypes(MLIRContext *context,
   double rate = adaptor.getRate().convertToDouble();
   if (!(rate >= 0.0 && rate < 1.0))
     return emitInferError(loc, name, "rate must be in [0, 1), got ", rate);
+  if (adaptor.getPerChannel() && input.getRank() < 3)
+    return emitInferError(loc, name,
+                          "per_channel needs an input [N, C, ...] of rank >= "
+                          "3, got ", input);
   types.push_back(input);
   types.push_back(input.clone(IntegerType::get(context, 1)));
   return success();

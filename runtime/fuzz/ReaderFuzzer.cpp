@@ -3,7 +3,7 @@
 // One source, built once per reader with MODELRT_FUZZ_READER set to the
 // reader's name (runtime/fuzz/CMakeLists.txt): idx, npy, png, safetensors
 // or csv. Each feeds arbitrary bytes to that reader, through its in-memory
-// API where it has one (parseNpy, decodePng, decodeSafetensors), else
+// API where it has one (parseNpy, decodeImage, decodeSafetensors), else
 // through a temporary file (readIdx, readCsv); PNG inputs of even size get
 // their chunk CRCs fixed first. Any crash, sanitizer report, leak, uncaught
 // exception or allocation over -malloc_limit_mb is a bug: every reader must
@@ -92,7 +92,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       sink = checksum(*t);
   } else if (reader == "png") {
     fixPngCrcs(bytes);
-    if (auto t = decodePng(bytes, "fuzz.png"))
+    if (auto t = decodeImage(bytes, "fuzz.png"))
       sink = checksum(*t);
   } else if (reader == "safetensors") {
     std::string text(bytes.begin(), bytes.end());

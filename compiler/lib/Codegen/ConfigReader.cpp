@@ -7,7 +7,8 @@
 // settings) are read as the schema modelsupport/TrainConfig.def says, an
 // absent one taking its schema default; the data set (files, the folded
 // (scale, shift) normalisation or per-feature / per-channel mean and std,
-// the validation fraction, augmentations) by hand.
+// the validation fraction, augmentations, an image folder's resize and
+// centre crop) by hand.
 //
 //===----------------------------------------------------------------------===//
 
@@ -201,7 +202,8 @@ static std::string absolute(llvm::StringRef path) {
   return p.str().str();
 }
 
-/// One split: IDX or NPY (inputs, labels) or CSV (path, columns).
+/// One split: IDX or NPY (inputs, labels), CSV (path, columns) or an image
+/// folder (dir).
 static llvm::Error readSplit(Dict split, TrainDefaults &c, bool isTrain) {
   std::string format = split.s("format");
   std::string &in = isTrain ? c.trainInputs : c.testInputs;
@@ -210,6 +212,11 @@ static llvm::Error readSplit(Dict split, TrainDefaults &c, bool isTrain) {
     c.dataFormat = format == "npy" ? MODELRT_DATA_NPY : MODELRT_DATA_IDX;
     in = absolute(split.s("images"));
     lab = absolute(split.s("labels"));
+    return llvm::Error::success();
+  }
+  if (format == "images") {
+    c.dataFormat = MODELRT_DATA_IMAGES;
+    in = absolute(split.s("dir"));
     return llvm::Error::success();
   }
   if (format == "csv") {
@@ -307,6 +314,12 @@ static llvm::Error readData(Dict data, TrainDefaults &c) {
   if (llvm::Error e = readNormalisation(data, c))
     return e;
   c.valFraction = data.f("validation");
+  if (auto resize = data.d.getAs<mlir::DenseI64ArrayAttr>("resize")) {
+    if (resize.size() != 2)
+      return configError("data: 'resize' must be [height, width]");
+    c.resizeHeight = resize[0], c.resizeWidth = resize[1];
+  }
+  c.centerCrop = data.d.getAs<mlir::BoolAttr>("center_crop") ? 1 : 0;
   c.augment.clear();
   if (auto augs = data.d.getAs<mlir::ArrayAttr>("augment"))
     for (mlir::Attribute a : augs) {

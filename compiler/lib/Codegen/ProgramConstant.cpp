@@ -150,7 +150,8 @@ llvm::Constant *ConstantBuilder::config(const TrainDefaults &c) {
        f64(c.scale),
        i32(int64_t(c.mean.size())), f64Array(c.mean, "modelc.mean"),
        f64Array(c.stddev, "modelc.std"), i32(0), f64(c.valFraction),
-       i32(int64_t(c.augment.size())), augments(c.augment), i32(0)});
+       i32(int64_t(c.augment.size())), augments(c.augment), i32(0),
+       i64(c.resizeHeight), i64(c.resizeWidth), i32(c.centerCrop)});
   train = {llvm::ConstantStruct::get(layout.optimizerConfig, opt),
            llvm::ConstantStruct::get(layout.scheduleConfig, sched), data};
 #define MODELRT_ABI_TRAIN(TYPE, NAME) put(train, c.NAME);
@@ -197,9 +198,11 @@ llvm::Error modelc::emitProgram(llvm::Module &m, const ProgramSpec &spec,
       return gpuAdapters.takeError();
     gpu = *gpuAdapters;
   }
-  std::vector<llvm::Constant *> metricNames;
+  std::vector<llvm::Constant *> metricNames, classNames;
   for (const std::string &name : spec.metrics)
     metricNames.push_back(c.str(name));
+  for (const std::string &name : spec.classNames)
+    classNames.push_back(c.str(name));
   bool f32Labels = spec.labelType == AbiType::F32;
   llvm::Constant *fields[PF_Count] = {
       c.i32(MODELRT_ABI_VERSION), c.str(spec.name),
@@ -213,7 +216,8 @@ llvm::Error modelc::emitProgram(llvm::Module &m, const ProgramSpec &spec,
       c.config(spec.config), c.null(), adapters->trainStep,
       adapters->evalStep, adapters->predict, c.f64(spec.trainFlopsPerSample),
       c.null(), orNull(gpu.trainStep), orNull(gpu.evalStep),
-      orNull(gpu.predict), orNull(gpu.trainEnqueue), orNull(gpu.trainFinish)};
+      orNull(gpu.predict), orNull(gpu.trainEnqueue), orNull(gpu.trainFinish),
+      c.i32(int64_t(classNames.size())), c.ptrArray(classNames)};
   auto *program = new llvm::GlobalVariable(
       m, c.layout.program, /*isConstant=*/true,
       llvm::GlobalValue::ExternalLinkage,

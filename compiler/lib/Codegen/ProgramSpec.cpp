@@ -146,6 +146,15 @@ llvm::Expected<ProgramSpec> modelc::extractProgramSpec(mlir::ModuleOp module) {
   if (spec.labelType == AbiType::I64 && classes < 0 &&
       spec.outputShape.size() == 1)
     spec.numClasses = spec.outputShape[0];
+  // class_names: one per class, kept only for a classifier.
+  if (auto data = config.getAs<mlir::DictionaryAttr>("data"))
+    if (auto names = data.getAs<mlir::ArrayAttr>("class_names"))
+      for (mlir::Attribute a : names)
+        if (auto s = llvm::dyn_cast<mlir::StringAttr>(a))
+          spec.classNames.push_back(s.str());
+  if (spec.numClasses <= 0 ||
+      int64_t(spec.classNames.size()) != spec.numClasses)
+    spec.classNames.clear();
   if (auto metrics = config.getAs<mlir::ArrayAttr>("metrics"))
     for (mlir::Attribute m : metrics)
       if (auto s = llvm::dyn_cast<mlir::StringAttr>(m); s && s != "loss")

@@ -3,8 +3,9 @@
 // Folds DataConfig and TrainConfig into one dictionary attribute: the model
 // name and its input/label signature, the data set (reader, paths, sample
 // shape, the folded transform or per-feature standardisation,
-// augmentations, class count (0 when the loss ignores the labels),
-// validation fraction) and the train block
+// augmentations, class count (0 when the loss ignores the labels) and
+// class names, validation fraction, an image folder's resize and centre
+// crop) and the train block
 // (loss, metrics, and the options of the schema modelsupport/TrainConfig.def
 // under their keys and types: optimizer, schedule, early stopping, epochs,
 // batch, seed, gradient clipping and accumulation). Optional settings that
@@ -55,6 +56,8 @@ static mlir::DictionaryAttr splitDict(mlir::Builder &b, const DataSplit &s) {
   if (s.format == "idx" || s.format == "npy") {
     d.str("images", s.paths[0]);
     d.str("labels", s.paths[1]);
+  } else if (s.format == "images") {
+    d.str("dir", s.paths[0]);
   } else {
     d.str("path", s.paths[0]);
     d.add("label_columns", stringArray(b, s.labelColumns));
@@ -113,6 +116,12 @@ static mlir::DictionaryAttr dataDict(mlir::Builder &b, const DataConfig &c,
     d.add("mean", b.getDenseF64ArrayAttr(c.featureMean));
     d.add("std", b.getDenseF64ArrayAttr(c.featureStd));
   }
+  if (classes && !c.classNames.empty())
+    d.add("class_names", stringArray(b, c.classNames));
+  if (!c.resize.empty())
+    d.add("resize", b.getDenseI64ArrayAttr(c.resize));
+  if (c.centerCrop)
+    d.add("center_crop", b.getBoolAttr(true));
   return d.get();
 }
 

@@ -184,9 +184,10 @@ static mlir::Value emitDropout(FunctionEmitter &fe, const Node &n,
     return ops[0];
   mlir::Value seed = fe.nextDropoutSeed(l);
   mlir::OpBuilder &b = fe.builder();
-  return mdl::DropoutOp::create(
-             b, l, ops[0], seed,
-             b.getF64FloatAttr(attrsOf<OpKind::Dropout>(n).rate))
+  auto attrs = attrsOf<OpKind::Dropout>(n);
+  return mdl::DropoutOp::create(b, l, ops[0], seed,
+                                b.getF64FloatAttr(attrs.rate),
+                                b.getBoolAttr(attrs.per_channel != 0))
       .getOutput();
 }
 
@@ -252,6 +253,29 @@ static mlir::Value emitLayerNorm(FunctionEmitter &fe, const Node &n,
       b.getF64FloatAttr(attrsOf<OpKind::LayerNorm>(n).epsilon));
 }
 
+/// mdl.cross_entropy with reduction `r`, the node's label smoothing, and
+/// its class weights as a constant of the logits' element type.
+static mlir::Value emitCrossEntropy(FunctionEmitter &fe,
+                                    const OpAttrs<OpKind::CrossEntropy> &a,
+                                    mdl::Reduction r, ArrayRef<mlir::Value> ops,
+                                    Location l) {
+  mlir::OpBuilder &b = fe.builder();
+  mlir::Value weight;
+  if (!a.weight.empty()) {
+    mlir::Type elem =
+        mlir::cast<mlir::RankedTensorType>(ops[0].getType()).getElementType();
+    auto type = mlir::RankedTensorType::get({int64_t(a.weight.size())}, elem);
+    llvm::SmallVector<mlir::Attribute> values;
+    for (double w : a.weight)
+      values.push_back(b.getFloatAttr(elem, w));
+    weight = mdl::ConstantOp::create(
+        b, l, mlir::DenseElementsAttr::get(type, values));
+  }
+  return mdl::CrossEntropyOp::create(
+      b, l, mdl::ReductionAttr::get(b.getContext(), r), ops[0], ops[1], weight,
+      b.getF64FloatAttr(a.label_smoothing));
+}
+
 /// A loss with its reduction: the node's own, or in @eval_metrics the sum
 /// over samples of each sample's loss. The runtime divides that sum by the
 /// sample count, so a `mean` loss over several elements per sample (an
@@ -263,8 +287,12 @@ static mlir::Value emitLoss(FunctionEmitter &fe, const Node &n,
   mlir::OpBuilder &b = fe.builder();
   auto own = *mdl::symbolizeReduction(attrsOf<K>(n).reduction);
   auto r = fe.sumsLosses() ? mdl::Reduction::sum : own;
-  mlir::Value loss = Op::create(
-      b, l, mdl::ReductionAttr::get(b.getContext(), r), ops[0], ops[1]);
+  mlir::Value loss;
+  if constexpr (K == OpKind::CrossEntropy)
+    loss = emitCrossEntropy(fe, attrsOf<K>(n), r, ops, l);
+  else
+    loss = Op::create(b, l, mdl::ReductionAttr::get(b.getContext(), r), ops[0],
+                      ops[1]);
   if (!fe.sumsLosses() || own != mdl::Reduction::mean ||
       K == OpKind::CrossEntropy)
     return loss;

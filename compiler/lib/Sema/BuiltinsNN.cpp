@@ -11,6 +11,8 @@
 
 #include "modelsupport/ShapeArith.h"
 
+#include <cmath>
+
 using namespace modelc;
 using namespace modelc::sema;
 
@@ -146,8 +148,22 @@ Value sema::handleDropout(Elaborator &el, llvm::ArrayRef<Value> args,
                                       formatNumber(*rate), frame);
     return Value::error();
   }
+  const Value &pc = args[2];
+  if (pc.kind != Value::Kind::None && pc.kind != Value::Kind::Bool) {
+    el.error(pc.range.Start, "dropout: per_channel must be true or false, got " +
+                                 pc.describe(el.graph), frame);
+    return Value::error();
+  }
+  bool perChannel = pc.kind == Value::Kind::Bool && pc.i;
+  if (perChannel && el.typeOf(args[0]).rank() < 3) {
+    el.error(args[0].range.Start,
+             "dropout: per_channel drops whole feature maps of an input "
+             "[batch, channels, ...] of rank >= 3, got " +
+                 el.typeOf(args[0]).str(), frame);
+    return Value::error();
+  }
   return el.addNode({args[0].node}, el.typeOf(args[0]),
-                    OpAttrs<OpKind::Dropout>{*rate}, loc, frame,
+                    OpAttrs<OpKind::Dropout>{*rate, perChannel}, loc, frame,
                     "dropout at " + el.where(loc));
 }
 
@@ -270,6 +286,55 @@ static std::optional<std::string> reductionArg(Elaborator &el, const Value &v,
   return std::nullopt;
 }
 
+/// Reads cross_entropy's `label_smoothing` (in [0, 1)).
+static std::optional<double> smoothingArg(Elaborator &el, const Value &v,
+                                          llvm::SMLoc loc, Frame &frame) {
+  std::optional<double> e =
+      numberArg(el, v, "cross_entropy", "label_smoothing", 0, loc, frame);
+  if (e && !(*e >= 0 && *e < 1)) {
+    el.error(v.range.Start, "cross_entropy: label_smoothing must be in [0, 1), "
+                            "got " + formatNumber(*e), frame);
+    return std::nullopt;
+  }
+  return e;
+}
+
+/// Reads cross_entropy's `weight`: absent (empty), or a list of one number
+/// >= 0 per class, not all zero.
+static std::optional<std::vector<double>>
+classWeightsArg(Elaborator &el, const Value &v, const SDim &classes,
+                Frame &frame) {
+  if (v.kind == Value::Kind::None)
+    return std::vector<double>{};
+  std::string want = "a list of " + classes.str() + " numbers >= 0, one per class";
+  if (v.kind != Value::Kind::List) {
+    el.error(v.range.Start, "cross_entropy: weight must be " + want + ", got " +
+                                v.describe(el.graph), frame);
+    return std::nullopt;
+  }
+  std::vector<double> w;
+  for (const Value &item : v.list) {
+    if (!item.isNumber() || !(item.asDouble() >= 0) || !std::isfinite(item.asDouble())) {
+      el.error(item.range.Start, "cross_entropy: weight must be " + want + ", got " +
+                                     item.describe(el.graph), frame);
+      return std::nullopt;
+    }
+    w.push_back(item.asDouble());
+  }
+  if (!classes.is(int64_t(w.size()))) {
+    el.error(v.range.Start, "cross_entropy: weight has " + std::to_string(w.size()) +
+                                " values, the logits have " + classes.str() + " classes",
+             frame);
+    return std::nullopt;
+  }
+  if (llvm::all_of(w, [](double x) { return x == 0; })) {
+    el.error(v.range.Start, "cross_entropy: weight is all zeros, so every sample's loss "
+                            "would be zero", frame);
+    return std::nullopt;
+  }
+  return w;
+}
+
 Value sema::handleCrossEntropy(Elaborator &el, llvm::ArrayRef<Value> args,
                                llvm::SMLoc loc, Frame &frame) {
   std::optional<std::string> red =
@@ -300,9 +365,14 @@ Value sema::handleCrossEntropy(Elaborator &el, llvm::ArrayRef<Value> args,
                                       lg.str() + ", got " + lb.str(), frame);
     return Value::error();
   }
+  std::optional<double> smoothing = smoothingArg(el, args[3], loc, frame);
+  std::optional<std::vector<double>> weight =
+      classWeightsArg(el, args[4], lg.shape[1], frame);
+  if (!smoothing || !weight)
+    return Value::error();
   return el.addNode({args[0].node, args[1].node},
                     TensorType{lg.dtype, {}},
-                    OpAttrs<OpKind::CrossEntropy>{*red},
+                    OpAttrs<OpKind::CrossEntropy>{*red, *smoothing, *weight},
                     loc, frame, "cross_entropy at " + el.where(loc));
 }
 

@@ -3,7 +3,8 @@
 // The configuration blocks are not evaluated like model bodies: their fields
 // are compile-time values (strings, numbers, calls naming a reader, an
 // optimizer, a schedule...). This header declares the small constant
-// evaluator they share, the block checkers, the IDX and CSV readers (with
+// evaluator they share, the block checkers, the IDX, CSV and image-folder
+// readers (with
 // what a split's labels are: class indices or f32 targets), the csv(...)
 // split checker and the warnings pass over a checked graph.
 //
@@ -63,6 +64,11 @@ struct SplitLabels {
   /// One CSV label column, whose labels are class indices only when every
   /// label of every split is one.
   bool oneColumn = false;
+  /// One CSV label column holding class names (some label is not a
+  /// number): the names sorted, each with the place of its first cell
+  /// ("file:line:col: label column 'y': 'name'").
+  bool named = false;
+  std::vector<std::string> names, namePlaces;
   /// f32 targets: why they are not class indices (DataConfig::labelNote),
   /// and where the source selects these labels.
   std::string note;
@@ -160,6 +166,34 @@ std::optional<CsvSplit>
 checkCsvSplit(DiagnosticEngine &diags, const CallExpr &call,
               const ConstEnv &env,
               llvm::function_ref<std::string(const Value &)> resolvePath);
+
+/// The data block's image options (`resize`, `center_crop`, `channels`),
+/// empty / 0 when absent.
+struct ImageOptions {
+  std::vector<int64_t> resize, centerCrop; ///< [H, W]
+  int64_t channels = 0;                    ///< 1 or 3
+};
+
+/// Checks the image option `f` of a data block (`resize = [H, W]`,
+/// `center_crop = [H, W]`, `channels = 1 | 3`) into `opts`; reports errors.
+bool checkImageOption(DiagnosticEngine &diags, const Field &f, const ConstEnv &env,
+                      ImageOptions &opts);
+
+/// A checked images(dir) split: the split, its class names (the class
+/// folders, sorted) and its sample shape [C, H, W].
+struct ImagesSplit {
+  DataSplit split;
+  std::vector<std::string> classNames;
+  Shape sample;
+};
+
+/// Checks `images(dir)`: lists the folder at `resolvePath(dir)` with
+/// modelsupport/Image.h's rule and reads every image's header (never the
+/// pixels). Reports errors at the folder argument; std::nullopt then.
+std::optional<ImagesSplit>
+checkImagesSplit(DiagnosticEngine &diags, const CallExpr &call, const ConstEnv &env,
+                 llvm::function_ref<std::string(const Value &)> resolvePath,
+                 const ImageOptions &opts);
 
 /// Checks a data block; `baseDir` resolves relative paths.
 std::optional<DataConfig> checkData(DiagnosticEngine &diags,

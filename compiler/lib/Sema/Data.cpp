@@ -4,10 +4,15 @@
 //   idx(images, labels)                      IDX files, gzip or plain
 //   npy(inputs, labels)                      NPY arrays (C order)
 //   csv(path, label=..., features=...)       a CSV table (DataCsvSplit.cpp)
+//   images(dir)                              a folder of class folders of
+//                                            PNG/JPEG images (DataImages.cpp)
 // plus `image = <affine expression of image>` (folded to scale and shift),
 // `augment = ...` (training augmentations, DataAugment.cpp),
-// `validation = f` (hold out a fraction of train) and `standardize = true`
-// (per-feature mean/std of a CSV train file, computed here).
+// `validation = f` (hold out a fraction of train), `standardize = true`
+// (per-feature mean/std of a CSV train file, computed here) and, for
+// images, `resize = [H, W]`, `center_crop = [H, W]` and `channels = 1 | 3`.
+// The splits are checked after every other field, so that they see the
+// constants and the image options wherever those are written.
 // Other fields bound to strings or numbers are named constants (`root`).
 // Files are opened at compile time: headers give sample shapes; a label
 // file of class indices gives the class count, any other the shape of its
@@ -44,8 +49,14 @@ private:
   std::optional<DataSplit> checkArrays(const CallExpr &call, llvm::StringRef format,
                                       DataConfig &cfg);
   std::optional<DataSplit> checkCsv(const CallExpr &call, DataConfig &cfg);
+  std::optional<DataSplit> checkImages(const CallExpr &call, DataConfig &cfg);
+  bool checkImageOption(const Field &f);
+  bool setClassNames(const std::vector<std::string> &names, const CallExpr &call,
+                     DataConfig &cfg);
   bool sameReader(const DataSplit &split, const CallExpr &call);
   bool setLabels(const SplitLabels &labels, llvm::SMLoc loc, DataConfig &cfg);
+  bool mergeClassNames(SplitLabels &split, const CallExpr &call,
+                       DataConfig &cfg);
   std::optional<Affine> foldAffine(const Expr &e);
   bool checkImage(const Expr &e, DataConfig &cfg);
   bool checkValidation(const Expr &e, DataConfig &cfg);
@@ -69,6 +80,9 @@ private:
   /// The CSV train split's table and where its features are selected
   /// (standardize reads them).
   std::optional<CsvSplit> trainCsv;
+  /// The image options, and where the first of them is set.
+  ImageOptions imageOpts;
+  const Field *firstImageOption = nullptr;
 };
 } // namespace
 
@@ -259,11 +273,40 @@ bool DataChecker::setLabels(const SplitLabels &split, llvm::SMLoc loc,
   return true;
 }
 
+/// CSV class names: the first split's names are the classes (`cfg.classNames`);
+/// every label of a later split must be one of them, and is then read as
+/// a name too.
+bool DataChecker::mergeClassNames(SplitLabels &split, const CallExpr &call,
+                                  DataConfig &cfg) {
+  if (!labels) {
+    if (split.named)
+      cfg.classNames = split.names;
+    return true;
+  }
+  auto fail = [&](const llvm::Twine &msg) {
+    diags.error(call.getLoc(), msg, {call.getRange()});
+    return false;
+  };
+  if (!labels->named && split.named)
+    return fail(split.namePlaces[0] + " is a class name, but the " +
+                firstSplitName + " split's labels are numbers");
+  if (!labels->named)
+    return true;
+  for (size_t i = 0; i < split.names.size(); ++i)
+    if (!llvm::is_contained(labels->names, split.names[i]))
+      return fail(split.namePlaces[i] + " is not a class of the " +
+                  firstSplitName + " split [" + llvm::join(labels->names, ", ") +
+                  "]");
+  split = *labels; // the first split's classes
+  return true;
+}
+
 std::optional<DataSplit> DataChecker::checkCsv(const CallExpr &call,
                                                DataConfig &cfg) {
   std::optional<CsvSplit> csv = checkCsvSplit(
       diags, call, env, [&](const Value &v) { return resolvePath(v); });
   if (!csv || !sameReader(csv->split, call) ||
+      !mergeClassNames(csv->labels, call, cfg) ||
       !setSample({SDim::fixed(csv->split.featureColumns.size())}, "f32",
                  call.getLoc(), cfg) ||
       !setLabels(csv->labels, call.getLoc(), cfg))
@@ -272,6 +315,50 @@ std::optional<DataSplit> DataChecker::checkCsv(const CallExpr &call,
   if (splitName == "train")
     trainCsv = std::move(*csv);
   return split;
+}
+
+/// The class names of one more split (read at `call`): every split's must
+/// be the first's.
+bool DataChecker::setClassNames(const std::vector<std::string> &names,
+                                const CallExpr &call, DataConfig &cfg) {
+  if (cfg.classNames.empty() || cfg.classNames == names) {
+    cfg.classNames = names;
+    return true;
+  }
+  diags.error(call.getLoc(),
+              "the class folders of this split are [" + llvm::join(names, ", ") +
+                  "] but the " + firstSplitName + " split's are [" +
+                  llvm::join(cfg.classNames, ", ") +
+                  "]; every split must have the same classes",
+              {call.getRange()});
+  return false;
+}
+
+std::optional<DataSplit> DataChecker::checkImages(const CallExpr &call,
+                                                  DataConfig &cfg) {
+  std::optional<ImagesSplit> s = checkImagesSplit(
+      diags, call, env, [&](const Value &v) { return resolvePath(v); },
+      imageOpts);
+  SplitLabels classes; // one class index per class folder
+  if (s)
+    classes.maxLabel = int64_t(s->classNames.size()) - 1;
+  if (!s || !sameReader(s->split, call) ||
+      !setSample(s->sample, "u8", call.getLoc(), cfg) ||
+      !setClassNames(s->classNames, call, cfg) ||
+      !setLabels(classes, call.getLoc(), cfg))
+    return std::nullopt;
+  cfg.resize = imageOpts.resize;
+  cfg.centerCrop = !imageOpts.centerCrop.empty();
+  // Without `channels`, the first split's images set the channels of all.
+  imageOpts.channels = s->sample[0].size;
+  return s->split;
+}
+
+/// Checks an image option of the data block (DataImages.cpp).
+bool DataChecker::checkImageOption(const Field &f) {
+  if (!firstImageOption)
+    firstImageOption = &f;
+  return sema::checkImageOption(diags, f, env, imageOpts);
 }
 
 std::optional<DataSplit> DataChecker::checkSplit(const Field &f,
@@ -287,10 +374,13 @@ std::optional<DataSplit> DataChecker::checkSplit(const Field &f,
   }
   if (fn && fn->getName() == "csv")
     return checkCsv(*call, cfg);
+  if (fn && fn->getName() == "images")
+    return checkImages(*call, cfg);
   diags.error(f.value->getLoc(),
               "'" + f.name +
                   "' must be read with idx(images, labels), npy(inputs, "
-                  "labels) or csv(path, label=..., features=[...])",
+                  "labels), csv(path, label=..., features=[...]) or "
+                  "images(dir)",
               {f.value->getRange()});
   return std::nullopt;
 }
@@ -472,6 +562,7 @@ std::optional<DataConfig> DataChecker::check(const DataDecl &decl) {
   std::map<std::string, llvm::SMLoc> seen;
   const Expr *imageExpr = nullptr, *augmentExpr = nullptr,
              *validationExpr = nullptr, *standardizeExpr = nullptr;
+  std::vector<const Field *> splits;
   for (const Field &f : decl.getFields()) {
     if (seen.count(f.name)) {
       diags.error(f.nameRange.Start, "field '" + f.name + "' is set twice",
@@ -482,9 +573,10 @@ std::optional<DataConfig> DataChecker::check(const DataDecl &decl) {
     }
     seen[f.name] = f.nameRange.Start;
     if (f.name == "train" || f.name == "test") {
-      std::optional<DataSplit> s = checkSplit(f, cfg);
-      ok &= s.has_value();
-      (f.name == "train" ? cfg.train : cfg.test) = s;
+      splits.push_back(&f);
+    } else if (f.name == "resize" || f.name == "center_crop" ||
+               f.name == "channels") {
+      ok &= checkImageOption(f);
     } else if (f.name == "image") {
       imageExpr = f.value.get();
     } else if (f.name == "augment") {
@@ -503,8 +595,9 @@ std::optional<DataConfig> DataChecker::check(const DataDecl &decl) {
         diags.error(f.nameRange.Start,
                     "unknown field '" + f.name +
                         "' in data block; expected train, test, image, "
-                        "augment, validation, standardize, or a named string "
-                        "or number constant",
+                        "augment, validation, standardize, resize, "
+                        "center_crop, channels, or a named string or number "
+                        "constant",
                     {f.nameRange});
         v = Value::error();
       }
@@ -512,12 +605,25 @@ std::optional<DataConfig> DataChecker::check(const DataDecl &decl) {
       env[f.name] = v;
     }
   }
+  for (const Field *f : splits) {
+    std::optional<DataSplit> s = checkSplit(*f, cfg);
+    ok &= s.has_value();
+    (f->name == "train" ? cfg.train : cfg.test) = s;
+  }
+  if (ok && firstImageOption && cfg.train && cfg.train->format != "images") {
+    diags.error(firstImageOption->nameRange.Start,
+                "'" + firstImageOption->name +
+                    "' applies to images(dir) splits only",
+                {firstImageOption->nameRange});
+    ok = false;
+  }
   if (imageExpr)
     ok &= checkImage(*imageExpr, cfg);
   if (ok && !cfg.train) {
     diags.error(decl.getNameRange().Start,
                 "data block '" + decl.getName() +
-                    "' has no train split (train = idx(...) or csv(...))");
+                    "' has no train split (train = idx(...), csv(...) or "
+                    "images(...))");
     ok = false;
   }
   if (ok && augmentExpr)

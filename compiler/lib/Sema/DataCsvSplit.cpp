@@ -8,9 +8,11 @@
 // columns(first, last): positions counted from 1, both included. Without
 // `features`, every column but the labels is a feature. Each selected
 // column exists, is selected once, and is never both a label and a
-// feature. One label column holds class indices when every label is one
-// (modelsupport/Csv.h's rule) and f32 targets otherwise; several label
-// columns hold f32 targets, and every label must then be a number.
+// feature. One label column holds class names when some label is not a
+// number (sorted, they become classes 0..K-1), class indices when every
+// label is one (modelsupport/Csv.h's rule) and f32 targets otherwise;
+// several label columns hold f32 targets, and every label must then be a
+// number.
 //
 //===----------------------------------------------------------------------===//
 
@@ -314,16 +316,42 @@ static bool readClassIndices(const CsvRows &table, size_t col,
   return true;
 }
 
+/// Collects the labels of column `col` of `table` as names (sorted, each
+/// with the place of its first cell); they are class names when some label
+/// is not a number. False when every label is a number.
+static bool readClassNames(const CsvRows &table, size_t col,
+                           const DataSplit &split, SplitLabels &labels) {
+  std::map<std::string, std::string> first;
+  bool named = false;
+  for (const CsvRows::Row &row : table.rows) {
+    std::string text(modelsupport::csv::trim(row.cells[col].text));
+    double x;
+    named |= !modelsupport::csv::parseDouble(text, x);
+    first.emplace(text, cellPlace(split.paths[0], row, col, split.labelColumns[0]));
+  }
+  for (auto &[name, place] : first) {
+    labels.names.push_back(name);
+    labels.namePlaces.push_back(place);
+  }
+  if (!named)
+    return false;
+  labels.named = true;
+  labels.maxLabel = int64_t(labels.names.size()) - 1;
+  return true;
+}
+
 /// Reads the labels of `split` from `table`: one column (`single`) of class
-/// indices when every label is one, f32 targets otherwise, and then every
-/// label must be a number (an error at `pathRange` names the cell).
+/// names when some label is not a number, of class indices when every
+/// label is one, f32 targets otherwise, and then every label must be a
+/// number (an error at `pathRange` names the cell).
 static std::optional<SplitLabels>
 readCsvLabels(DiagnosticEngine &diags, const CsvRows &table,
               const std::vector<Pick> &picks, const DataSplit &split,
               bool single, llvm::SMRange pathRange) {
   SplitLabels labels;
   labels.oneColumn = single;
-  if (single && readClassIndices(table, picks[0].index, split, labels))
+  if (single && (readClassNames(table, picks[0].index, split, labels) ||
+                 readClassIndices(table, picks[0].index, split, labels)))
     return labels;
   labels.type = DType::F32;
   labels.maxLabel = -1;

@@ -64,16 +64,19 @@ bool sema::isLossKind(OpKind kind) {
 
 /// A node attribute of each attribute type.
 static NodeAttr makeAttr(const char *name, int64_t v) {
-  return {name, {v}, 0, "", NodeAttr::Kind::Int};
+  return {name, {v}, 0, "", {}, NodeAttr::Kind::Int};
 }
 static NodeAttr makeAttr(const char *name, const std::vector<int64_t> &v) {
-  return {name, v, 0, "", NodeAttr::Kind::Ints};
+  return {name, v, 0, "", {}, NodeAttr::Kind::Ints};
 }
 static NodeAttr makeAttr(const char *name, double v) {
-  return {name, {}, v, "", NodeAttr::Kind::Number};
+  return {name, {}, v, "", {}, NodeAttr::Kind::Number};
+}
+static NodeAttr makeAttr(const char *name, const std::vector<double> &v) {
+  return {name, {}, 0, "", v, NodeAttr::Kind::Numbers};
 }
 static NodeAttr makeAttr(const char *name, const std::string &v) {
-  return {name, {}, 0, v, NodeAttr::Kind::Text};
+  return {name, {}, 0, v, {}, NodeAttr::Kind::Text};
 }
 
 /// Reads attribute `i` of `n` (named `name`) into a field of each type.
@@ -95,6 +98,10 @@ static void readAttr(const Node &n, unsigned i, const char *name,
 }
 static void readAttr(const Node &n, unsigned i, const char *name, double &v) {
   v = attrAt(n, i, name, NodeAttr::Kind::Number).number;
+}
+static void readAttr(const Node &n, unsigned i, const char *name,
+                     std::vector<double> &v) {
+  v = attrAt(n, i, name, NodeAttr::Kind::Numbers).numbers;
 }
 static void readAttr(const Node &n, unsigned i, const char *name,
                      std::string &v) {
@@ -160,7 +167,12 @@ static void printAttrs(llvm::raw_ostream &os, const Node &n) {
       os << '"' << a.text << '"';
     else if (a.kind == NodeAttr::Kind::Int)
       os << a.ints[0];
-    else {
+    else if (a.kind == NodeAttr::Kind::Numbers) {
+      os << '[';
+      for (size_t j = 0; j < a.numbers.size(); ++j)
+        os << (j ? ", " : "") << formatNumber(a.numbers[j]);
+      os << ']';
+    } else {
       os << '[';
       for (size_t j = 0; j < a.ints.size(); ++j)
         os << (j ? ", " : "") << a.ints[j];
@@ -251,7 +263,14 @@ static void printData(llvm::raw_ostream &os, const DataConfig &d) {
     os << shapeStr(d.labelShape);
   if (d.numClasses >= 0)
     os << ", " << d.numClasses << " classes";
+  if (!d.classNames.empty())
+    os << " (" << llvm::join(d.classNames, ", ") << ")";
   os << "\n";
+  if (!d.resize.empty())
+    os << "  resize: [" << d.resize[0] << ", " << d.resize[1] << "]\n";
+  if (d.centerCrop)
+    os << "  center_crop: " << shapeStr(Shape(d.sampleShape.begin() + 1, d.sampleShape.end()))
+       << "\n";
   if (d.train && d.train->format == "csv")
     os << "  columns: label " << llvm::join(d.train->labelColumns, ", ")
        << "; features " << llvm::join(d.train->featureColumns, ", ") << "\n";

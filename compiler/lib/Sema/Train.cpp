@@ -311,7 +311,7 @@ static bool checkAccuracy(DiagnosticEngine &diags, const Graph &graph,
   return false;
 }
 
-/// cosine(warmup=N): the warmup must end before the annealing does.
+/// cosine/linear(warmup=N): the warmup must end before the annealing does.
 static bool checkWarmup(DiagnosticEngine &diags, const DataConfig *data,
                         TrainConfig &cfg, const Expr &at) {
   int64_t warmup = int64_t(getSetting(cfg.scheduleArgs, "warmup"));
@@ -320,7 +320,7 @@ static bool checkWarmup(DiagnosticEngine &diags, const DataConfig *data,
   if (warmup == 0 || steps == 0 || warmup < epochs * steps)
     return true;
   diags.error(at.getLoc(),
-              "cosine: the warmup of " + llvm::Twine(warmup) +
+              cfg.schedule + ": the warmup of " + llvm::Twine(warmup) +
                   " optimizer steps must be shorter than the annealing, " +
                   llvm::Twine(epochs) + " epochs of " + llvm::Twine(steps) +
                   " steps = " + llvm::Twine(epochs * steps) + " steps",
@@ -334,16 +334,16 @@ static bool checkWarmup(DiagnosticEngine &diags, const DataConfig *data,
 static bool checkCombined(DiagnosticEngine &diags, const Graph &graph,
                           const DataConfig *data, TrainConfig &cfg,
                           const FieldState &st) {
-  // cosine(epochs=0) anneals over the whole run (scheduleFixed lacks it, so
-  // it follows --epochs too).
-  if (cfg.schedule == "cosine" && getSetting(cfg.scheduleArgs, "epochs") == 0)
-    for (auto &kv : cfg.scheduleArgs)
-      if (kv.first == "epochs")
-        kv.second = double(cfg.epochs);
+  // A schedule's epochs = 0 (cosine, one_cycle, linear) spans the whole run
+  // (scheduleFixed lacks it, so it follows --epochs too).
+  for (auto &kv : cfg.scheduleArgs)
+    if (kv.first == "epochs" && kv.second == 0)
+      kv.second = double(cfg.epochs);
   if (st.accuracy &&
       !checkAccuracy(diags, graph, data, cfg, *st.accuracy))
     return false;
-  if (cfg.schedule == "cosine" && !checkWarmup(diags, data, cfg, *st.schedule))
+  if ((cfg.schedule == "cosine" || cfg.schedule == "linear") &&
+      !checkWarmup(diags, data, cfg, *st.schedule))
     return false;
   if (cfg.schedule == "multistep" && cfg.milestones.back() >= cfg.epochs)
     diags.warning(st.schedule->getLoc(),

@@ -17,16 +17,26 @@ def MDL_CrossEntropyOp : MDL_InferOp<"cross_entropy"> {
     `loss_n = logsumexp(logits[n, :]) - logits[n, labels[n]]`, then the
     `mean` (over N) or `sum`. The result is a 0-d tensor.
 
+    PyTorch's `label_smoothing` (`e`, in `[0, 1)`) and class `weight` (`C`
+    non-negative values `w`, of the logits' element type; all ones when
+    absent) generalise it, with `nll_n = lse_n - logits[n, labels[n]]`:
+    `loss_n = (1 - e) * w[labels[n]] * nll_n
+              + e / C * sum_c w[c] * (lse_n - logits[n, c])`,
+    and `mean` divides the sum by `sum_n w[labels[n]]` (N without weights).
+
     ```mlir
     %l = mdl.cross_entropy mean %logits, %labels : tensor<?x10xf32>, tensor<?xi64> -> tensor<f32>
+    %s = mdl.cross_entropy mean %logits, %labels weight %w {label_smoothing = 1.000000e-01 : f64}
+        : tensor<?x3xf32>, tensor<?xi64>, tensor<3xf32> -> tensor<f32>
     ```
   }];
   let arguments = (ins MDL_ReductionAttr:$reduction, MDL_FloatTensor:$logits,
-                   MDL_Tensor:$labels);
+                   MDL_Tensor:$labels, Optional<MDL_FloatTensor>:$weight,
+                   DefaultValuedAttr<F64Attr, "0.0">:$label_smoothing);
   let results = (outs MDL_FloatScalar:$result);
   let assemblyFormat = [{
-    $reduction $logits `,` $labels attr-dict `:` type($logits) `,`
-    type($labels) `->` type($result)
+    $reduction $logits `,` $labels (`weight` $weight^)? attr-dict `:`
+    type($logits) `,` type($labels) (`,` type($weight)^)? `->` type($result)
   }];
 }
 

@@ -20,13 +20,18 @@ def MDL_DropoutOp : MDL_InferOp<"dropout"> {
     `mask[i] = u >= rate`, so `P(mask) = 1 - rate`. Emitted only for
     training; evaluation uses the input unchanged.
 
+    With `per_channel` (an input of rank >= 3, `[N, C, ...]`: PyTorch's
+    Dropout2d/3d), the whole feature map `[n, c, ...]` is kept or zeroed:
+    the counter index is `i = n * C + c` instead of the element's.
+
     ```mlir
     %y, %mask = mdl.dropout %x, %seed {rate = 2.500000e-01 : f64}
         : tensor<?x128xf32>, tensor<i64> -> tensor<?x128xf32>, tensor<?x128xi1>
     ```
   }];
   let arguments = (ins MDL_FloatTensor:$input, MDL_SeedTensor:$seed,
-                   F64Attr:$rate);
+                   F64Attr:$rate,
+                   DefaultValuedAttr<BoolAttr, "false">:$per_channel);
   let results = (outs MDL_FloatTensor:$output, MDL_BoolTensor:$mask);
   let assemblyFormat = [{
     $input `,` $seed attr-dict `:` type($input) `,` type($seed) `->`

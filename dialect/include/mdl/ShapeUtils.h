@@ -55,6 +55,14 @@ llvm::LogicalResult emitInferError(std::optional<Location> loc,
                            std::forward<Args>(args)...);
 }
 
+/// Checks cross_entropy's (and its gradient's) optional class `weight`
+/// (null, or C values of the logits' element type) and `smoothing` (in
+/// [0, 1)).
+llvm::LogicalResult verifyCrossEntropyOptions(std::optional<Location> loc,
+                                              llvm::StringRef name,
+                                              RankedTensorType logits,
+                                              Value weight, double smoothing);
+
 } // namespace mlir::mdl
 
 #endif // MDL_SHAPEUTILS_H

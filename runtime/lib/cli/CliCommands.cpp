@@ -194,6 +194,12 @@ Status runInfo(const ModelrtProgram &p, const CliArgs &a) {
     optimState += int64_t(opt.firstMoments()[i].size() + opt.secondMoments()[i].size());
   std::printf("\ntotal parameters: %lld\nstate values: %lld\n", (long long)total,
               (long long)stateTotal);
+  if (p.num_class_names > 0) {
+    std::string names;
+    for (const std::string &n : classNames(p))
+      names += (names.empty() ? "" : ", ") + n;
+    std::printf("classes: %d (%s)\n", p.num_class_names, names.c_str());
+  }
   if (p.train_flops_per_sample > 0)
     std::printf("FLOPs per training step (batch %lld): %.4g\n", (long long)batch,
                 p.train_flops_per_sample * double(batch));

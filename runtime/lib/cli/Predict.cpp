@@ -1,8 +1,8 @@
 //===- Predict.cpp - The predict subcommand --------------------------------===//
 //
-// Reads each INPUT by its extension: .png (one image), .npy, .csv (one sample
-// per row; the model's input columns, or every column but the label), else
-// IDX (plain or gzip); fits it to the model's input shape, applies the
+// Reads each INPUT by its extension: .png/.jpg/.jpeg (one image), .npy,
+// .csv (one sample per row; the model's input columns, or every column but
+// the label), else IDX (plain or gzip); fits it to the model's input shape, applies the
 // training input transforms, runs predict and prints, per sample, the class
 // and the softmax of the output (classifiers) or the outputs, as text or as
 // one JSON object per sample (--json); with --png DIR, outputs of the input
@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 #include "CliInternal.h"
 
+#include "modelrt/data/ImageFolder.h"
 #include "modelrt/data/Readers.h"
 #include "modelrt/io/Checkpoint.h"
 #include "modelrt/io/Json.h"
@@ -88,8 +89,9 @@ bool imageGeometry(const std::vector<int64_t> &sample, int64_t c, int64_t &mc, i
   return true;
 }
 
-/// A PNG as [1, model input...]: its height and width must be the model's,
-/// gray <-> RGB converted by luma / replication when only the channels differ.
+/// A PNG or JPEG image as [1, model input...]: its height and width must be
+/// the model's, gray <-> RGB converted by convertChannels (BT.601 luma /
+/// replication) when only the channels differ.
 Expected<Tensor> fitImage(const Tensor &img, const std::vector<int64_t> &sample,
                           const std::string &path) {
   int64_t c = img.dim(0), h = img.dim(1), w = img.dim(2), hw = h * w, mc, mh, mw;
@@ -105,12 +107,9 @@ Expected<Tensor> fitImage(const Tensor &img, const std::vector<int64_t> &sample,
   std::vector<int64_t> shape = sample;
   shape.insert(shape.begin(), 1);
   Tensor x(DType::F32, shape);
-  const unsigned char *px = img.as<unsigned char>();
-  float *o = x.as<float>();
-  for (int64_t i = 0; i < mc * hw; ++i) // same channels, RGB -> gray, or gray -> RGB
-    o[i] = c == mc ? px[i]
-           : c == 3 ? float(0.299 * px[i] + 0.587 * px[hw + i] + 0.114 * px[2 * hw + i])
-                    : px[i % hw];
+  Tensor same = convertChannels(img, mc);
+  const unsigned char *px = same.as<unsigned char>();
+  std::copy(px, px + mc * hw, x.as<float>());
   return x;
 }
 
@@ -158,9 +157,14 @@ Expected<Dataset> readPredictInput(const ModelrtProgram &p, const std::string &p
   if (auto size = statDataFile(path); !size) // before anything opens it
     return size.status();
   Expected<Tensor> t = Status::error("unread");
-  bool png = endsWith(path, ".png"), csv = endsWith(path, ".csv");
-  if (png) {
-    auto img = readPng(path);
+  bool image = endsWith(path, ".png") || endsWith(path, ".jpg") || endsWith(path, ".jpeg");
+  bool csv = endsWith(path, ".csv");
+  if (image && p.config.data.format == MODELRT_DATA_IMAGES) {
+    // As the training images: channels, resize and centre crop.
+    auto img = loadFolderImage(path, imageFolderSpec(p));
+    t = img ? fitImage(*img, sample, path) : Expected<Tensor>(img.status());
+  } else if (image) {
+    auto img = readImage(path);
     t = img ? fitImage(*img, sample, path) : Expected<Tensor>(img.status());
   } else if (csv) {
     t = readCsvSamples(p, path);
@@ -189,15 +193,19 @@ void printSample(const ModelrtProgram &p, const std::string &path, int64_t i, co
     best = std::max_element(v.begin(), v.end()) - v.begin();
   std::string line;
   char buf[48];
+  const char *name = best >= 0 && best < p.num_class_names ? p.class_names[best] : nullptr;
   if (json) {
     line = "{\"input\": " + jsonQuote(path) + ", \"index\": " + std::to_string(i);
     if (best >= 0)
       line += ", \"class\": " + std::to_string(best);
+    if (name)
+      line += ", \"class_name\": " + jsonQuote(name);
     line += best >= 0 ? ", \"probabilities\": [" : ", \"outputs\": [";
   } else {
     line = path + "[" + std::to_string(i) + "]:";
     if (best >= 0)
-      line += " class " + std::to_string(best) + " probabilities";
+      line += " class " + std::to_string(best) + (name ? std::string(" (") + name + ")" : "") +
+              " probabilities";
   }
   for (int64_t k = 0; k < per; ++k) {
     std::snprintf(buf, sizeof buf, json ? "%s%.9g" : "%s%.6f", json && k ? ", " : " ", v[k]);

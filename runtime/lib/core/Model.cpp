@@ -43,6 +43,11 @@ Status validateProgram(const ModelrtProgram &p) {
     return errorf("program: labels must be i64 or f32");
   if (p.num_metrics < 0 || (p.num_metrics > 0 && !p.metric_names))
     return errorf("program: invalid metric table");
+  if (p.num_class_names < 0 || (p.num_class_names > 0 && !p.class_names))
+    return errorf("program: invalid class-name table");
+  if (p.num_class_names > 0 && p.num_classes > 0 && p.num_class_names != p.num_classes)
+    return errorf("program: %d class names for %lld classes", p.num_class_names,
+                  (long long)p.num_classes);
   return Status::ok();
 }
 
@@ -129,9 +134,37 @@ static void restoreTable(std::vector<std::vector<float>> &dst,
         dst[i].assign(t.as<float>(), t.as<float>() + t.numElements());
 }
 
+std::vector<std::string> classNames(const ModelrtProgram &p) {
+  if (p.num_class_names <= 0 || !p.class_names)
+    return {};
+  return std::vector<std::string>(p.class_names, p.class_names + p.num_class_names);
+}
+
+/// "[a, b, c]" for messages.
+static std::string nameList(const std::vector<std::string> &names) {
+  std::string s;
+  for (const std::string &n : names)
+    s += (s.empty() ? "" : ", ") + n;
+  return "[" + s + "]";
+}
+
+/// Refuses a checkpoint whose class names are not the program's (a
+/// checkpoint without names fits any program, and a program without names
+/// any checkpoint).
+static Status checkCheckpointClasses(const CheckpointData &c, const ModelrtProgram &p,
+                                     const std::string &path) {
+  std::vector<std::string> names = classNames(p);
+  if (c.classNames.empty() || names.empty() || c.classNames == names)
+    return Status::ok();
+  return errorf("%s: the checkpoint's classes %s are not the model's classes %s (trained on "
+                "other data?)", path.c_str(), nameList(c.classNames).c_str(),
+                nameList(names).c_str());
+}
+
 Status restoreModelState(ModelState &m, const CheckpointData &c, const ModelrtProgram &p,
                          const std::string &path) {
   MODELRT_TRY(checkCheckpointFits(c, paramTable(p), stateTable(p), p.name ? p.name : "", path));
+  MODELRT_TRY(checkCheckpointClasses(c, p, path));
   restoreTable(m.params, c.params, paramTable(p));
   restoreTable(m.state, c.state, stateTable(p));
   m.bind();
@@ -150,6 +183,7 @@ void saveModelState(const ModelState &m, const ModelrtProgram &p, CheckpointData
   };
   save(m.params, paramTable(p), c.params);
   save(m.state, stateTable(p), c.state);
+  c.classNames = classNames(p);
 }
 
 // The C++ configurations from the ABI structs, field by field as the schema

@@ -4,7 +4,8 @@
 // uses (support/include/modelsupport/Csv.h: RFC-4180 quoting on one line, a
 // UTF-8 BOM skipped, LF or CRLF, blank lines skipped). Errors name
 // file:line:column where column is the 1-based byte position of the field's
-// first character.
+// first character. One label column may hold class names, read as their
+// index in the program's list of class names.
 //
 //===----------------------------------------------------------------------===//
 #include "modelrt/data/Readers.h"
@@ -81,6 +82,7 @@ struct TableReader {
   std::vector<size_t> indices, labelIndices;
   std::vector<std::string> labelColumns;
   DType labelDType;
+  const std::vector<std::string> &classNames;
   size_t numFields = 0;
   std::vector<float> inputs;
   std::vector<double> labels;
@@ -94,6 +96,21 @@ struct TableReader {
     return errorf("%s:%zu:%zu: %s: '%s' is not a valid %s", path.c_str(), lineNo, f.column,
                   what.c_str(), f.text.c_str(), dtypeName(dtype));
   }
+  /// Reads one label field as the index of its class name.
+  Status className(const Field &f, size_t lineNo, double &v) const {
+    std::string_view text = modelsupport::csv::trim(f.text);
+    auto it = std::find(classNames.begin(), classNames.end(), text);
+    if (it != classNames.end()) {
+      v = double(it - classNames.begin());
+      return Status::ok();
+    }
+    std::string list;
+    for (const std::string &n : classNames)
+      list += (list.empty() ? "" : ", ") + n;
+    return errorf("%s:%zu:%zu: label column '%s': '%s' is not one of the classes [%s]",
+                  path.c_str(), lineNo, f.column, labelColumns[0].c_str(), f.text.c_str(),
+                  list.c_str());
+  }
   /// Adds the data row `fields` read from line `lineNo` (`line`).
   Status addRow(const std::vector<Field> &fields, std::string_view line, size_t lineNo) {
     if (fields.size() != numFields)
@@ -102,13 +119,18 @@ struct TableReader {
                     modelsupport::csv::fieldCountColumn(fields, line, numFields),
                     numFields, fields.size());
     for (size_t c = 0; c < columns.size(); ++c) {
-      double v;
+      double v = 0;
       MODELRT_TRY(number(fields[indices[c]], lineNo, "column '" + columns[c].name + "'",
                          columns[c].dtype, v));
       inputs.push_back(static_cast<float>(v));
     }
     for (size_t c = 0; c < labelIndices.size(); ++c) {
-      double v;
+      double v = 0;
+      if (!classNames.empty()) {
+        MODELRT_TRY(className(fields[labelIndices[c]], lineNo, v));
+        labels.push_back(v);
+        continue;
+      }
       MODELRT_TRY(number(fields[labelIndices[c]], lineNo,
                          "label column '" + labelColumns[c] + "'", labelDType, v));
       labels.push_back(v);
@@ -136,7 +158,8 @@ struct TableReader {
 } // namespace
 
 Expected<CsvTable> readCsv(const std::string &path, const std::vector<CsvColumn> &requested,
-                           const std::vector<std::string> &labelColumns, DType labelDType) {
+                           const std::vector<std::string> &labelColumns, DType labelDType,
+                           const std::vector<std::string> &classNames) {
   if (auto size = statDataFile(path); !size)
     return size.status();
   std::ifstream in(path, std::ios::binary);
@@ -157,7 +180,10 @@ Expected<CsvTable> readCsv(const std::string &path, const std::vector<CsvColumn>
   if (!lines.next())
     return errorf("%s: empty file, expected a header row", path.c_str());
   MODELRT_TRY(split());
-  TableReader reader{path, requested, {}, {}, labelColumns, labelDType, fields.size()};
+  if (!classNames.empty() && (labelColumns.size() != 1 || labelDType != DType::I64))
+    return errorf("%s: class names need one label column of class indices", path.c_str());
+  TableReader reader{path,       requested,     {}, {}, labelColumns, labelDType,
+                     classNames, fields.size(), {}, {}, 0};
   MODELRT_TRY(resolveColumns(path, modelsupport::csv::names(fields), reader.columns, labelColumns,
                              reader.indices, reader.labelIndices));
   while (lines.next()) {

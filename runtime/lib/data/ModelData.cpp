@@ -1,6 +1,7 @@
 //===- ModelData.cpp - Reading a program's data sets (part of Model.h) -----===//
 //
-// Reads the files named by a ModelrtDataConfig (IDX, NPY or CSV), applies
+// Reads the files named by a ModelrtDataConfig (IDX, NPY, CSV or an image
+// folder), applies
 // the input transforms and validates shapes, classes and finiteness. A
 // program with f32 targets gets its labels as f32 whatever the file's
 // element type, [N, target shape...] as the file holds them.
@@ -8,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "modelrt/core/Model.h"
 
+#include "modelrt/data/ImageFolder.h"
 #include "modelrt/data/Readers.h"
 
 namespace modelrt {
@@ -50,18 +52,29 @@ static Status checkPairKinds(const Tensor &x, const Tensor &y, const char *input
   return Status::ok();
 }
 
+/// Reads image folder \p dir as the program's samples.
+static Expected<Dataset> readImages(const ModelrtProgram &p, const char *dir) {
+  if (p.input_rank != 3 || p.num_class_names < 2 || !p.class_names)
+    return errorf("%s: an image folder needs a [C, H, W] input and the class names",
+                  dir);
+  return readImageFolder(dir, imageFolderSpec(p));
+}
+
 /// Reads one (inputs, labels) pair of files in the configured format.
 static Expected<Dataset> readPair(const ModelrtProgram &p, const ModelrtDataConfig &c,
                                   const char *inputs, const char *labels) {
   if (!inputs)
     return errorf("data: no input file configured");
+  if (c.format == MODELRT_DATA_IMAGES)
+    return readImages(p, inputs);
   DType labelType = p.label_dtype == MODELRT_I64 ? DType::I64 : DType::F32;
   if (c.format == MODELRT_DATA_CSV) {
     std::vector<CsvColumn> cols;
     for (int32_t i = 0; i < c.num_columns; ++i)
       cols.push_back({c.columns[i], DType::F32});
     std::vector<std::string> labelCols(c.label_columns, c.label_columns + c.num_label_columns);
-    auto t = readCsv(inputs, cols, labelCols, labelType);
+    auto t = readCsv(inputs, cols, labelCols, labelType,
+                     labelType == DType::I64 ? classNames(p) : std::vector<std::string>());
     if (!t)
       return t.status();
     return makeDataset(inputs, std::move(t->inputs), std::move(t->labels));

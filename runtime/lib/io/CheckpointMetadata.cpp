@@ -19,7 +19,7 @@ const char *const kKeys[] = {
     "optimizer.kind", "optimizer.steps", "schedule.epoch", "schedule.step",
     "schedule.plateau_lr", "schedule.best", "schedule.bad_epochs", "schedule.has_best",
     "early_stop.best", "early_stop.bad_epochs", "early_stop.has_best", "best.loss", "best.has",
-    "data.epoch", "data.batch_index", "rng.state", "metrics", kChecksumKey};
+    "data.epoch", "data.batch_index", "rng.state", "metrics", "classes", kChecksumKey};
 constexpr const char *kFormat = "modelrt-checkpoint";
 constexpr int32_t kMaxOptimizerKind = 3; // OptimizerKind::RMSprop
 constexpr const char *kChecksumPrefix = "\"checksum\":\"0x";
@@ -89,6 +89,14 @@ std::string metricsJson(const std::vector<std::pair<std::string, double>> &metri
   return s + "}";
 }
 
+/// The class names as a JSON array of strings.
+std::string classesJson(const std::vector<std::string> &names) {
+  std::string s = "[";
+  for (size_t i = 0; i < names.size(); ++i)
+    s += (i ? "," : "") + jsonQuote(names[i]);
+  return s + "]";
+}
+
 /// The tables of the tensors of \p d (what its fingerprint describes).
 uint64_t tensorFingerprint(const CheckpointData &d) {
   std::vector<TensorInfo> tables[2];
@@ -117,7 +125,7 @@ std::vector<std::pair<std::string, std::string>> encodeCheckpointMetadata(const 
           {"data.epoch", num(l.epoch)}, {"data.batch_index", num(l.batchIndex)},
           {"rng.state", hex64(l.rngState[0]) + "," + hex64(l.rngState[1]) + "," +
                             hex64(l.rngState[2]) + "," + hex64(l.rngState[3])},
-          {"metrics", metricsJson(d.metrics)},
+          {"metrics", metricsJson(d.metrics)}, {"classes", classesJson(d.classNames)},
           {kChecksumKey, "0x" + std::string(16, '0')}};
 }
 
@@ -358,6 +366,23 @@ void readMetrics(FieldReader &m, const std::string &path, CheckpointData &d) {
     m.fail("metrics", "'" + *text + "'",
            "is not an object of named numbers (null for non-finite ones)");
 }
+
+/// classes: a JSON array of strings (empty: the program has no class
+/// names).
+void readClasses(FieldReader &m, const std::string &path, CheckpointData &d) {
+  const std::string *text = m.get("classes");
+  if (!text)
+    return;
+  auto j = parseJson(*text, path + ": __metadata__ field 'classes'");
+  bool good = j && j->kind == JsonValue::Kind::Array;
+  if (good)
+    for (const JsonValue &v : j->items) {
+      good = good && v.kind == JsonValue::Kind::String;
+      d.classNames.push_back(v.text);
+    }
+  if (!good || classesJson(d.classNames) != *text)
+    m.fail("classes", "'" + *text + "'", "is not an array of class names (strings)");
+}
 } // namespace
 
 Status decodeCheckpointMetadata(const SafetensorsFile &f, const std::string &path,
@@ -369,6 +394,7 @@ Status decodeCheckpointMetadata(const SafetensorsFile &f, const std::string &pat
   readProgress(m, d);
   readPosition(m, d);
   readMetrics(m, path, d);
+  readClasses(m, path, d);
   return m.status();
 }
 

@@ -1,4 +1,4 @@
-//===- MetricsLog.cpp - Per-epoch metrics as CSV and JSON lines ------------===//
+//===- MetricsLog.cpp - Per-epoch and per-step metrics as CSV and JSON ----===//
 #include "modelrt/io/MetricsLog.h"
 
 #include "modelrt/io/Checkpoint.h"
@@ -11,6 +11,43 @@
 #include <sys/stat.h>
 
 namespace modelrt {
+
+namespace {
+/// A log's number: 9 significant digits.
+std::string formatValue(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  return buf;
+}
+
+/// One CSV row of \p cols, after a header row when \p path is empty or
+/// missing.
+std::string csvLines(const std::string &path,
+                     const std::vector<std::pair<std::string, double>> &cols) {
+  struct stat st;
+  bool fresh = ::stat(path.c_str(), &st) != 0 || st.st_size == 0;
+  std::string csv;
+  if (fresh) {
+    for (size_t i = 0; i < cols.size(); ++i)
+      csv += (i ? "," : "") + cols[i].first;
+    csv += "\n";
+  }
+  for (size_t i = 0; i < cols.size(); ++i)
+    csv += (i ? "," : "") + formatValue(cols[i].second);
+  return csv + "\n";
+}
+
+/// Appends \p text to \p path.
+Status appendFile(const std::string &path, const std::string &text) {
+  FILE *f = std::fopen(path.c_str(), "a");
+  if (!f)
+    return errorf("%s: cannot open for appending: %s", path.c_str(), std::strerror(errno));
+  bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  if ((std::fclose(f) != 0) || !ok)
+    return errorf("%s: write failed: %s", path.c_str(), std::strerror(errno));
+  return Status::ok();
+}
+} // namespace
 
 Status appendMetricsLog(const std::string &dir, const ModelrtProgram &p, int64_t epoch,
                         int64_t step, double lr, const EvalResult &train,
@@ -25,32 +62,23 @@ Status appendMetricsLog(const std::string &dir, const ModelrtProgram &p, int64_t
       cols.emplace_back(std::string("val_") + p.metric_names[i], val->metrics[i]);
   }
   std::string csvPath = dir + "/metrics.csv", jsonPath = dir + "/metrics.jsonl";
-  struct stat st;
-  bool fresh = ::stat(csvPath.c_str(), &st) != 0 || st.st_size == 0;
-  std::string csv, json = "{";
-  if (fresh) {
-    for (size_t i = 0; i < cols.size(); ++i)
-      csv += (i ? "," : "") + cols[i].first;
-    csv += "\n";
-  }
-  for (size_t i = 0; i < cols.size(); ++i) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.9g", cols[i].second);
-    csv += (i ? "," : "") + std::string(buf);
+  std::string json = "{";
+  for (size_t i = 0; i < cols.size(); ++i)
     json += (i ? ", \"" : "\"") + cols[i].first + "\": " +
-            (std::isfinite(cols[i].second) ? std::string(buf) : std::string("null"));
-  }
-  csv += "\n";
+            (std::isfinite(cols[i].second) ? formatValue(cols[i].second) : std::string("null"));
   json += "}\n";
-  for (auto [path, text] : {std::make_pair(csvPath, csv), std::make_pair(jsonPath, json)}) {
-    FILE *f = std::fopen(path.c_str(), "a");
-    if (!f)
-      return errorf("%s: cannot open for appending: %s", path.c_str(), std::strerror(errno));
-    bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-    if ((std::fclose(f) != 0) || !ok)
-      return errorf("%s: write failed: %s", path.c_str(), std::strerror(errno));
-  }
-  return Status::ok();
+  MODELRT_TRY(appendFile(csvPath, csvLines(csvPath, cols)));
+  return appendFile(jsonPath, json);
+}
+
+Status appendStepLog(const std::string &dir, int64_t epoch, int64_t step, double lr,
+                     double loss, double samplesPerSecond) {
+  std::string path = dir + "/steps.csv";
+  return appendFile(path, csvLines(path, {{"epoch", double(epoch)},
+                                          {"step", double(step)},
+                                          {"lr", lr},
+                                          {"train_loss", loss},
+                                          {"samples_per_s", samplesPerSecond}}));
 }
 
 namespace {
@@ -90,6 +118,9 @@ Expected<int> trimMetricsLog(const std::string &dir, int64_t epoch) {
   auto json = trimLog(dir + "/metrics.jsonl", epoch);
   if (!json)
     return json.status();
+  auto steps = trimLog(dir + "/steps.csv", epoch);
+  if (!steps)
+    return steps.status();
   return *csv;
 }
 

@@ -20,7 +20,14 @@ Status validateScheduleConfig(const ScheduleConfig &c) {
     break;
   case ScheduleKind::Exponential:
     break;
+  case ScheduleKind::OneCycle:
+    if (!(c.pctStart > 0 && c.pctStart < 1) || !(c.divFactor >= 1) ||
+        !(c.finalDivFactor >= 1))
+      return errorf("schedule: one_cycle needs 0 < pct_start < 1, div_factor >= 1 and "
+                    "final_div_factor >= 1");
+    return Status::ok();
   case ScheduleKind::Cosine:
+  case ScheduleKind::Linear:
     if (c.warmupSteps < 0 || c.totalSteps < 0)
       return errorf("schedule: warmup and total steps must be >= 0");
     if (c.totalSteps > 0 && c.warmupSteps >= c.totalSteps)
@@ -43,6 +50,35 @@ Schedule::Schedule(ScheduleConfig config, double baseLr) : cfg(std::move(config)
   st.plateauLr = baseLr;
 }
 
+/// PyTorch's _annealing_cos: from `start` (pct 0) to `end` (pct 1).
+static double annealCos(double start, double end, double pct) {
+  return end + (start - end) / 2.0 * (std::cos(M_PI * pct) + 1.0);
+}
+
+/// OneCycleLR's two phases: the first ends at step pctStart*T - 1, the
+/// second at T - 1, and the second phase's fraction counts from the first's
+/// (fractional) end, as PyTorch does.
+static double oneCycleLr(const ScheduleConfig &c, double base, int64_t step) {
+  double initial = base / c.divFactor, final = initial / c.finalDivFactor;
+  double total = double(std::max<int64_t>(c.totalSteps, 1));
+  double rise = c.pctStart * total - 1.0, s = double(step);
+  if (s <= rise)
+    return annealCos(initial, base, rise > 0 ? s / rise : 1.0);
+  double span = std::max(total - 1.0 - rise, 1e-12);
+  return annealCos(base, final, std::min(1.0, (s - rise) / span));
+}
+
+/// The Cosine and Linear schedules' warmup: base*(s+1)/warmup.
+static double warmupLr(double base, int64_t step, int64_t warmup) {
+  return base * double(step + 1) / double(warmup);
+}
+
+/// How far `step` is through the annealing after the warmup, in [0, 1].
+static double annealProgress(const ScheduleConfig &c, int64_t step) {
+  double span = double(std::max<int64_t>(c.totalSteps - c.warmupSteps, 1));
+  return std::min(1.0, double(step - c.warmupSteps) / span);
+}
+
 double Schedule::lr() const {
   switch (cfg.kind) {
   case ScheduleKind::Constant:
@@ -56,13 +92,16 @@ double Schedule::lr() const {
   }
   case ScheduleKind::Exponential:
     return base * std::pow(cfg.gamma, double(st.epoch));
-  case ScheduleKind::Cosine: {
+  case ScheduleKind::Cosine:
     if (st.step < cfg.warmupSteps)
-      return base * double(st.step + 1) / double(cfg.warmupSteps);
-    double span = double(std::max<int64_t>(cfg.totalSteps - cfg.warmupSteps, 1));
-    double progress = std::min(1.0, double(st.step - cfg.warmupSteps) / span);
-    return cfg.minLr + 0.5 * (base - cfg.minLr) * (1.0 + std::cos(M_PI * progress));
-  }
+      return warmupLr(base, st.step, cfg.warmupSteps);
+    return annealCos(base, cfg.minLr, annealProgress(cfg, st.step));
+  case ScheduleKind::Linear:
+    if (st.step < cfg.warmupSteps)
+      return warmupLr(base, st.step, cfg.warmupSteps);
+    return base + (cfg.minLr - base) * annealProgress(cfg, st.step);
+  case ScheduleKind::OneCycle:
+    return oneCycleLr(cfg, base, st.step);
   case ScheduleKind::Plateau:
     return st.plateauLr;
   }

@@ -39,6 +39,7 @@ struct Run {
   std::vector<std::vector<float>> grads;
   std::vector<float *> gradPtrs;
   int64_t step = 0;
+  int64_t epoch = 0; ///< the epoch in progress, 0-based
   std::string logDir;
   std::unique_ptr<EventWriter> events;
   /// --dump-gradients: the dump's bytes, computed before the device adopts
@@ -171,15 +172,18 @@ Status resume(Run &r, int64_t &startEpoch) {
   return Status::ok();
 }
 
-/// Writes the step/* TensorBoard scalars every logEverySteps steps.
+/// Writes the step/* TensorBoard scalars and a steps.csv row every
+/// logEverySteps steps.
 Status logSteps(Run &r, double lr) {
   int64_t every = r.opts.logEverySteps;
   if (!r.events || every <= 0 || r.step % every != 0 || r.windowBatches == 0)
     return Status::ok();
   double secs = std::max(secondsSince(r.windowStart), 1e-9);
-  MODELRT_TRY(r.events->addScalar("step/loss", float(r.windowLoss / r.windowBatches), r.step));
+  double loss = r.windowLoss / r.windowBatches, rate = r.windowSamples / secs;
+  MODELRT_TRY(r.events->addScalar("step/loss", float(loss), r.step));
   MODELRT_TRY(r.events->addScalar("step/lr", float(lr), r.step));
-  MODELRT_TRY(r.events->addScalar("step/throughput", float(r.windowSamples / secs), r.step));
+  MODELRT_TRY(r.events->addScalar("step/throughput", float(rate), r.step));
+  MODELRT_TRY(appendStepLog(r.logDir, r.epoch + 1, r.step, lr, loss, rate));
   r.windowLoss = 0, r.windowBatches = 0, r.windowSamples = 0;
   r.windowStart = std::chrono::steady_clock::now();
   return Status::ok();
@@ -252,6 +256,7 @@ private:
 
 /// One epoch of training; returns the mean loss and metrics.
 Expected<EvalResult> trainEpoch(Run &r, int64_t epoch) {
+  r.epoch = epoch;
   GradAccumulator acc(r.model.paramSizes(), r.cfg.optimizer.accumulate);
   EvalResult sums;
   sums.metrics.assign(r.prog.num_metrics, 0.0);

@@ -81,7 +81,8 @@ TEST_F(ProgramLayoutTest, ScheduleConfig) {
         {OFF(T, kind), OFF(T, step_size), OFF(T, gamma), OFF(T, num_milestones),
          OFF(T, milestones), OFF(T, warmup_steps), OFF(T, total_steps),
          OFF(T, min_lr), OFF(T, factor), OFF(T, patience), OFF(T, threshold),
-         OFF(T, total_epochs)});
+         OFF(T, total_epochs), OFF(T, pct_start), OFF(T, div_factor),
+         OFF(T, final_div_factor)});
 }
 
 TEST_F(ProgramLayoutTest, DataConfig) {
@@ -92,7 +93,8 @@ TEST_F(ProgramLayoutTest, DataConfig) {
          OFF(T, columns), OFF(T, num_label_columns), OFF(T, label_columns),
          OFF(T, scale), OFF(T, num_norm),
          OFF(T, mean), OFF(T, std), OFF(T, one_hot), OFF(T, val_fraction),
-         OFF(T, num_augment), OFF(T, augment), OFF(T, drop_last)});
+         OFF(T, num_augment), OFF(T, augment), OFF(T, drop_last),
+         OFF(T, resize_height), OFF(T, resize_width), OFF(T, center_crop)});
 }
 
 TEST_F(ProgramLayoutTest, Augment) {
@@ -120,7 +122,8 @@ TEST_F(ProgramLayoutTest, Program) {
       OFF(T, config), OFF(T, context), OFF(T, train_step), OFF(T, eval_step),
       OFF(T, predict), OFF(T, train_flops_per_sample), OFF(T, set_threads),
       OFF(T, gpu_train_step), OFF(T, gpu_eval_step), OFF(T, gpu_predict),
-      OFF(T, gpu_train_enqueue), OFF(T, gpu_train_finish)};
+      OFF(T, gpu_train_enqueue), OFF(T, gpu_train_finish),
+      OFF(T, num_class_names), OFF(T, class_names)};
   ASSERT_EQ(offsets.size(), size_t(PF_Count));
   check(ProgramLayout::get(ctx).program, sizeof(T), alignof(T), offsets);
   EXPECT_EQ(offsets[PF_Config], offsetof(T, config));

@@ -43,3 +43,21 @@ func.func @f(%x: tensor<?x10xf32>, %l: tensor<?xi64>) {
   %0 = mdl.cross_entropy none %x, %l : tensor<?x10xf32>, tensor<?xi64> -> tensor<f32>
   return
 }
+
+// -----
+
+// One class weight per class, of the logits' element type.
+func.func @f(%x: tensor<?x10xf32>, %l: tensor<?xi64>, %w: tensor<9xf32>) {
+  // expected-error @+1 {{weight must be 'tensor<10xf32>' (one value per class), got 'tensor<9xf32>'}}
+  %0 = mdl.cross_entropy mean %x, %l weight %w : tensor<?x10xf32>, tensor<?xi64>, tensor<9xf32> -> tensor<f32>
+  return
+}
+
+// -----
+
+// Label smoothing is in [0, 1).
+func.func @f(%x: tensor<?x10xf32>, %l: tensor<?xi64>) {
+  // expected-error @+1 {{label_smoothing must be in [0, 1), got 1.000000e+00}}
+  %0 = mdl.cross_entropy mean %x, %l {label_smoothing = 1.0 : f64} : tensor<?x10xf32>, tensor<?xi64> -> tensor<f32>
+  return
+}

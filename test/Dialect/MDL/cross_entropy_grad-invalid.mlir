@@ -34,3 +34,12 @@ func.func @f(%l: tensor<4x10xf32>, %t: tensor<4xi64>, %g: tensor<f64>) {
   %0 = mdl.cross_entropy_grad sum %l, %t, %g : tensor<4x10xf32>, tensor<4xi64>, tensor<f64> -> tensor<4x10xf32>
   return
 }
+
+// -----
+
+// The gradient checks the class weights as the loss does.
+func.func @f(%x: tensor<?x3xf32>, %l: tensor<?xi64>, %g: tensor<f32>, %w: tensor<3xf64>) {
+  // expected-error @+1 {{weight must be 'tensor<3xf32>' (one value per class), got 'tensor<3xf64>'}}
+  %0 = mdl.cross_entropy_grad mean %x, %l, %g weight %w : tensor<?x3xf32>, tensor<?xi64>, tensor<f32>, tensor<3xf64> -> tensor<?x3xf32>
+  return
+}

@@ -101,15 +101,26 @@ def layernorm(x, t):
 
 
 MODELS = {"mlp": mlp, "cnn": cnn, "bn_cnn": bn_cnn, "resnet": resnet,
-          "layernorm": layernorm}
+          "layernorm": layernorm, "mlp_weighted": mlp, "mlp_smooth_sum": mlp}
+
+# The cross_entropy arguments of the models whose loss has options
+# (Inputs/grads/mlp_weighted.model, mlp_smooth_sum.model).
+LOSS_OPTIONS = {
+    "mlp_weighted": dict(label_smoothing=0.1,
+                         weight=[1, 2, 0.5, 1, 1, 3, 1, 1, 0.25, 1]),
+    "mlp_smooth_sum": dict(reduction="sum", label_smoothing=0.2),
+}
 
 
-def gradients(forward, params, x, labels, dtype):
+def gradients(model, params, x, labels, dtype):
     """The loss and the gradients of every parameter, computed in dtype."""
     t = [torch.tensor(p.astype(np.float64), dtype=dtype, requires_grad=True)
          for _, p, _ in params]
-    logits = forward(torch.tensor(x.astype(np.float64), dtype=dtype), t)
-    loss = F.cross_entropy(logits, torch.tensor(labels))
+    logits = MODELS[model](torch.tensor(x.astype(np.float64), dtype=dtype), t)
+    options = dict(LOSS_OPTIONS.get(model, {}))
+    if "weight" in options:
+        options["weight"] = torch.tensor(options["weight"], dtype=dtype)
+    loss = F.cross_entropy(logits, torch.tensor(labels), **options)
     loss.backward()
     return loss.item(), [p.grad.to(torch.float64).numpy() for p in t]
 
@@ -117,8 +128,8 @@ def gradients(forward, params, x, labels, dtype):
 def compare(model, dump, tol):
     """Prints the table for one dump; True when every tensor passes."""
     loss, params, x, labels = load(dump)
-    ref_loss, ref = gradients(MODELS[model], params, x, labels, torch.float64)
-    _, f32 = gradients(MODELS[model], params, x, labels, torch.float32)
+    ref_loss, ref = gradients(model, params, x, labels, torch.float64)
+    _, f32 = gradients(model, params, x, labels, torch.float32)
     print("%s batch %d loss %.6f reference %.6f" % (model, len(labels), loss, ref_loss))
     floor = 1e-2 * max(np.abs(r).max() for r in ref)
     worst, failed = abs(loss - ref_loss) / abs(ref_loss), []

@@ -83,6 +83,22 @@ TEST(Csv, SelectColumnsAndLabel) {
   EXPECT_EQ(t->labels.as<int64_t>()[1], 2);
 }
 
+TEST(Csv, ClassNamesAreReadAsTheirIndex) {
+  TempDir tmp;
+  std::string p = tmp.path("t.csv");
+  writeText(p, "x,species\n1,virginica\n2, setosa\n3,\"versicolor\"\n");
+  const std::vector<std::string> names = {"setosa", "versicolor", "virginica"};
+  auto t = readCsv(p, {{"x", DType::F32}}, {"species"}, DType::I64, names);
+  ASSERT_TRUE(t.isOk()) << t.message();
+  EXPECT_EQ(std::vector<int64_t>(t->labels.as<int64_t>(), t->labels.as<int64_t>() + 3),
+            (std::vector<int64_t>{2, 0, 1}));
+  writeText(p, "x,species\n1,virginica\n2,daisy\n");
+  auto bad = readCsv(p, {{"x", DType::F32}}, {"species"}, DType::I64, names);
+  ASSERT_FALSE(bad.isOk());
+  EXPECT_EQ(bad.message(), p + ":3:3: label column 'species': 'daisy' is not one of the classes "
+                               "[setosa, versicolor, virginica]");
+}
+
 TEST(Csv, AllColumnsByDefault) {
   TempDir tmp;
   std::string p = tmp.path("t.csv");
@@ -272,7 +288,7 @@ TEST(Readers, NonRegularFilesAreRefusedWithoutBlocking) {
   std::string fifo = tmp.path("pipe.npy");
   ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
   // Opening a FIFO with no writer would block: stat refuses it first.
-  for (auto read : {readNpy, readIdx, readPng}) {
+  for (auto read : {readNpy, readIdx, readImage}) {
     auto t = read(fifo);
     ASSERT_FALSE(t.isOk());
     EXPECT_NE(t.message().find(fifo + ": not a regular file"), std::string::npos)

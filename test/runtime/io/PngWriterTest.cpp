@@ -1,8 +1,8 @@
 //===- PngWriterTest.cpp - PNG files written through libpng ---------------===//
 //
 // encodePng / writePng (io/PngWriter.h): gray, RGB and RGBA images decode
-// back to the same pixels with the runtime's own reader (readPng, a decoder
-// written independently of libpng, which drops alpha), the signature and
+// back to the same pixels with the runtime's reader (readImage, which drops
+// alpha), the signature and
 // IHDR say what was asked, and bad requests are errors that name the path.
 //
 //===----------------------------------------------------------------------===//
@@ -43,7 +43,7 @@ TEST(PngWriter, GrayRgbAndRgbaRoundTripThroughTheReader) {
     std::vector<uint8_t> px = pattern(w, h, c);
     std::string path = dir.path("img" + std::to_string(c) + ".png");
     ASSERT_TRUE(writePng(path, px.data(), w, h, c).isOk());
-    auto img = readPng(path);
+    auto img = readImage(path);
     ASSERT_TRUE(img.isOk()) << img.message();
     int kept = c == 4 ? 3 : c; // the reader drops alpha
     ASSERT_EQ(img->shape(), (std::vector<int64_t>{kept, h, w}));

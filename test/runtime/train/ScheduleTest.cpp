@@ -1,7 +1,9 @@
 //===- ScheduleTest.cpp - LR schedules and early stopping ------------------===//
 //
 // MultiStep, Exponential and Plateau values come from PyTorch 1.13
-// (ref/schedule_ref.py); Step and Cosine values are worked out by hand.
+// (ref/schedule_ref.py); Step, Cosine, OneCycle and Linear values are
+// worked out by hand (test/e2e/schedules.test checks the last two against
+// PyTorch at every step).
 //
 //===----------------------------------------------------------------------===//
 #include "modelrt/train/Schedule.h"
@@ -58,6 +60,33 @@ TEST(Schedule, CosineWithWarmupIsPerStep) {
   expectNear(got, {0.5, 1.0, 1.0, 0.1 + 0.45 * (1 + r), 0.55, 0.1 + 0.45 * (1 - r), 0.1, 0.1});
 }
 
+// OneCycle over T = 10 steps, pct_start 0.3: the rise ends at step
+// 0.3 * 10 - 1 = 2 (lr 1 there), from 1/25 at step 0 through the cosine's
+// midpoint (1/25 + 1) / 2 at step 1; the fall spans steps 2..9 to
+// 1/25/1e4 = 4e-6, through its midpoint at step 5.5; held after step 9.
+TEST(Schedule, OneCycleIsPerStep) {
+  ScheduleConfig c;
+  c.kind = ScheduleKind::OneCycle, c.totalSteps = 10;
+  std::vector<double> got = perEpoch(Schedule(c, 1.0), 11);
+  EXPECT_NEAR(got[0], 0.04, 1e-12);
+  EXPECT_NEAR(got[1], 0.52, 1e-12);
+  EXPECT_NEAR(got[2], 1.0, 1e-12);
+  EXPECT_NEAR(got[9], 4e-6, 1e-15);
+  EXPECT_NEAR(got[10], 4e-6, 1e-15);
+  EXPECT_NEAR((got[5] + got[6]) / 2, (1.0 + 4e-6) / 2, 1e-12);
+  for (int i = 2; i < 9; ++i)
+    EXPECT_GT(got[i], got[i + 1]) << "step " << i;
+}
+
+// Linear: warmup 1/4, 2/4, 3/4, 4/4, then a line from 1 to 0.2 over the
+// remaining 8 - 4 = 4 steps: 1, 0.8, 0.6, 0.4, then 0.2 held.
+TEST(Schedule, LinearWarmupAndDecay) {
+  ScheduleConfig c;
+  c.kind = ScheduleKind::Linear, c.warmupSteps = 4, c.totalSteps = 8, c.minLr = 0.2;
+  expectNear(perEpoch(Schedule(c, 1.0), 10),
+             {0.25, 0.5, 0.75, 1.0, 1.0, 0.8, 0.6, 0.4, 0.2, 0.2});
+}
+
 TEST(Schedule, ReduceOnPlateauMatchesPyTorch) {
   ScheduleConfig c;
   c.kind = ScheduleKind::Plateau, c.factor = 0.5, c.patience = 1, c.minLr = 0.2;
@@ -93,6 +122,12 @@ TEST(Schedule, ValidationErrors) {
   c = ScheduleConfig{};
   c.kind = ScheduleKind::MultiStep, c.milestones = {5, 2};
   EXPECT_FALSE(validateScheduleConfig(c).isOk());
+  c = ScheduleConfig{};
+  c.kind = ScheduleKind::OneCycle, c.pctStart = 1.0;
+  EXPECT_NE(validateScheduleConfig(c).message().find("pct_start"), std::string::npos);
+  c = ScheduleConfig{};
+  c.kind = ScheduleKind::Linear, c.warmupSteps = 5, c.totalSteps = 5;
+  EXPECT_NE(validateScheduleConfig(c).message().find("warmup"), std::string::npos);
 }
 
 TEST(EarlyStopping, PatienceAndMinDelta) {

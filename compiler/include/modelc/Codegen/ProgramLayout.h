@@ -40,7 +40,8 @@ enum ProgramField : unsigned {
   PF_LabelShape, PF_OutputRank, PF_OutputShape, PF_NumMetrics,
   PF_MetricNames, PF_Config, PF_Context, PF_TrainStep, PF_EvalStep,
   PF_Predict, PF_TrainFlops, PF_SetThreads, PF_GpuTrainStep, PF_GpuEvalStep,
-  PF_GpuPredict, PF_GpuTrainEnqueue, PF_GpuTrainFinish, PF_Count
+  PF_GpuPredict, PF_GpuTrainEnqueue, PF_GpuTrainFinish, PF_NumClassNames,
+  PF_ClassNames, PF_Count
 };
 
 } // namespace modelc

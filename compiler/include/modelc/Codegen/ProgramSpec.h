@@ -74,6 +74,8 @@ struct TrainDefaults {
   double valFraction = 0;
   /// The training augmentations in order (ModelrtAugment by value).
   std::vector<AugmentSpec> augment;
+  int64_t resizeHeight = 0, resizeWidth = 0; ///< images: 0 = no resize
+  int32_t centerCrop = 0;                    ///< images: cut the centre out
 #define MODELRT_ABI_TRAIN(TYPE, NAME) abi::TYPE NAME{};
 #include "modelsupport/TrainConfig.def"
 };
@@ -120,6 +122,7 @@ struct ProgramSpec {
   std::vector<int64_t> labelShape;  ///< per sample, F32 targets only
   std::vector<int64_t> outputShape; ///< one sample
   std::vector<std::string> metrics; ///< extra metrics ("accuracy")
+  std::vector<std::string> classNames; ///< empty, or one per class
   TrainDefaults config;
   double trainFlopsPerSample = 0;
   EntryAbi trainStep, evalStep, predict;

@@ -74,7 +74,9 @@ struct NodeAttr {
   double number = 0;
   /// String payload (predicate, symbol names, reduction).
   std::string text;
-  enum class Kind { Int, Ints, Number, Text } kind = Kind::Ints;
+  /// Floating-point list payload (class weights).
+  std::vector<double> numbers;
+  enum class Kind { Int, Ints, Number, Numbers, Text } kind = Kind::Ints;
 };
 
 struct Node;
@@ -84,6 +86,7 @@ namespace attrtype {
 using Int = int64_t;
 using Ints = std::vector<int64_t>;
 using Number = double;
+using Numbers = std::vector<double>;
 using Text = std::string;
 } // namespace attrtype
 
@@ -205,9 +208,10 @@ struct Augmentation {
 
 /// One split of a data set (train or test).
 struct DataSplit {
-  /// idx or csv.
+  /// idx, npy, csv or images.
   std::string format;
-  /// Absolute paths: images + labels (idx) or the table (csv).
+  /// Absolute paths: images + labels (idx), inputs + labels (npy), the
+  /// table (csv) or the folder (images).
   std::vector<std::string> paths;
   /// CSV only: the label columns (one: class indices or one f32 target per
   /// sample; several: f32 targets of shape [k]) and the feature columns.
@@ -250,6 +254,13 @@ struct DataConfig {
   /// standard deviation of the train file, scale 1) or `image =
   /// normalize(...)` (one value, or per channel); empty when off.
   std::vector<double> featureMean, featureStd;
+  /// The class names (images: the class folders, sorted); empty when the
+  /// classes have no names.
+  std::vector<std::string> classNames;
+  /// images(dir): `resize = [H, W]` (empty: none) and whether
+  /// `center_crop = [H, W]` cuts the sample's H x W out of the centre.
+  std::vector<int64_t> resize;
+  bool centerCrop = false;
 };
 
 /// The C++ types of the schema's scalar option types.

@@ -29,11 +29,12 @@ struct LinkOptions {
   std::string runtimeLibDir;
   /// The executable to write.
   std::string outputPath;
-  /// System libraries appended after the inputs and the runtime: libgomp
-  /// for the runtime's two-part loops (runtime/lib/core/Parallel.cpp). (oneDNN
-  /// and OpenBLAS are not among them: the runtime opens one at start-up,
+  /// System libraries appended after the inputs and the runtime: zlib,
+  /// libpng and libjpeg for the data readers, libgomp for the runtime's
+  /// two-part loops (runtime/lib/core/Parallel.cpp). (oneDNN and OpenBLAS
+  /// are not among them: the runtime opens one at start-up,
   /// runtime/include/modelrt/core/Blas.h.)
-  std::vector<std::string> systemLibs = {"-lz", "-lpng16", "-lgomp", "-lpthread", "-lm"};
+  std::vector<std::string> systemLibs = {"-lz", "-lpng16", "-ljpeg", "-lgomp", "-lpthread", "-lm"};
 };
 
 /// Returns the runtime library directory for a modelc binary at

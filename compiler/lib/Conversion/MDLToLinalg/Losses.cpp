@@ -4,7 +4,10 @@
 // (logSumExpParts of Common.h; the labelled logit read with tensor.extract),
 // cross_entropy_grad: softmax from the same parts, minus the one-hot label;
 // mse / l1 / bce_with_logits: the per-element loss as one generic. All then
-// reduce to a 0-d tensor and divide by the count for `mean`.
+// reduce to a 0-d tensor and divide by the count for `mean`. Cross-entropy
+// with class weights or label smoothing takes a second path (per-sample
+// weighted terms, and a weighted mean's divisor as a reduction of its own);
+// without them, the first.
 //
 //===----------------------------------------------------------------------===//
 #include "Common.h"
@@ -39,11 +42,127 @@ Value reduceLoss(OpBuilder &b, Location loc, Value perItem,
   return convertFloats(b, loc, total, resultElem);
 }
 
+/// The options of a cross_entropy (or its gradient): the class weights
+/// (null: all ones) and the label smoothing.
+struct CEOptions {
+  Value weight;
+  double smoothing;
+  bool plain() const { return !weight && smoothing == 0.0; }
+};
+
+/// `weight[label]` for an integer `label` (1 without weights).
+Value classWeight(OpBuilder &b, Location l, Value weight, Value label,
+                  Type elem) {
+  if (!weight)
+    return scalarConstant(b, l, elem, 1.0);
+  Value at = arith::IndexCastOp::create(b, l, b.getIndexType(), label);
+  return tensor::ExtractOp::create(b, l, weight, ValueRange{at});
+}
+
+/// The 0-d sum of `v`'s elements, accumulated as reduceLoss does.
+Value sumAll(OpBuilder &b, Location loc, Value v) {
+  return reduceLoss(b, loc, v, Reduction::sum);
+}
+
+/// sum(weight) as a 0-d tensor (C without weights).
+Value weightTotal(OpBuilder &b, Location loc, Value x, Value weight) {
+  Type elem = elementTypeOf(x);
+  if (weight)
+    return sumAll(b, loc, weight);
+  auto scalar = RankedTensorType::get({}, elem);
+  double classes = double(cast<RankedTensorType>(x.getType()).getDimSize(1));
+  return filledTensor(b, loc, scalar, {}, scalarConstant(b, loc, elem, classes));
+}
+
+/// Per sample, sum_c weight[c] * x[n, c] (weight all ones when null).
+Value weightedRowSums(OpBuilder &b, Location loc, Value x, Value weight) {
+  Type elem = elementTypeOf(x);
+  MLIRContext *ctx = b.getContext();
+  Value terms = x;
+  if (weight)
+    terms = mapGeneric(b, loc, x, elem, {x, weight},
+                       {AffineMap::getMultiDimIdentityMap(2, ctx),
+                        selectDims(2, {1}, ctx)},
+                       [](OpBuilder &nb, Location l, ValueRange a) -> Value {
+                         return arith::MulFOp::create(nb, l, a[0], a[1]);
+                       });
+  return reduceDims(b, loc, terms, {false, true}, scalarConstant(b, loc, elem, 0),
+                    addFloats);
+}
+
+/// The 0-d divisor of a `mean`: sum_n weight[labels[n]] with weights, N
+/// without.
+Value meanDivisor(OpBuilder &b, Location loc, Value x, Value labels,
+                  Value weight) {
+  Type elem = elementTypeOf(x);
+  if (!weight) {
+    auto scalar = RankedTensorType::get({}, elem);
+    return filledTensor(b, loc, scalar, {},
+                        countAsFloat(b, loc, x, {true, false}, elem));
+  }
+  AffineMap id = AffineMap::getMultiDimIdentityMap(1, b.getContext());
+  Value perSample = mapGeneric(
+      b, loc, labels, elem, {labels}, {id},
+      [weight, elem](OpBuilder &nb, Location l, ValueRange a) -> Value {
+        return classWeight(nb, l, weight, a[0], elem);
+      });
+  return sumAll(b, loc, perSample);
+}
+
+/// Cross-entropy with class weights and/or label smoothing (see
+/// mdl.cross_entropy): per sample `(1 - e) * w[y] * (lse - x[y]) +
+/// e / C * (lse * sum(w) - sum_c w[c] * x[c])`, summed, and for `mean`
+/// divided by meanDivisor.
+Value lowerCrossEntropyWithOptions(OpBuilder &b, Location loc, Value x,
+                                   Value labels, Reduction reduction,
+                                   CEOptions o) {
+  Type elem = elementTypeOf(x);
+  auto [max, sum] = logSumExpParts(b, loc, x, {false, true});
+  Value rowSums = weightedRowSums(b, loc, x, o.weight);
+  Value total = weightTotal(b, loc, x, o.weight);
+  MLIRContext *ctx = b.getContext();
+  AffineMap id = AffineMap::getMultiDimIdentityMap(1, ctx);
+  AffineMap none = AffineMap::get(1, 0, {}, ctx);
+  double e = o.smoothing;
+  double c = double(cast<RankedTensorType>(x.getType()).getDimSize(1));
+  Value perSample = mapGeneric(
+      b, loc, max, elem, {labels, max, sum, rowSums, total},
+      {id, id, id, id, none},
+      [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
+        Value row = linalg::IndexOp::create(nb, l, 0);
+        Value col = arith::IndexCastOp::create(nb, l, nb.getIndexType(), a[0]);
+        Value picked = tensor::ExtractOp::create(nb, l, x, ValueRange{row, col});
+        Value lse = arith::AddFOp::create(nb, l, a[1], math::LogOp::create(nb, l, a[2]));
+        Value nll = arith::MulFOp::create(
+            nb, l, classWeight(nb, l, o.weight, a[0], elem),
+            arith::SubFOp::create(nb, l, lse, picked));
+        Value smooth = arith::SubFOp::create(
+            nb, l, arith::MulFOp::create(nb, l, lse, a[4]), a[3]);
+        return arith::AddFOp::create(
+            nb, l,
+            arith::MulFOp::create(nb, l, nll, scalarConstant(nb, l, elem, 1 - e)),
+            arith::MulFOp::create(nb, l, smooth, scalarConstant(nb, l, elem, e / c)));
+      });
+  Value loss = sumAll(b, loc, perSample);
+  if (reduction == Reduction::sum)
+    return loss;
+  Value divisor = meanDivisor(b, loc, x, labels, o.weight);
+  return broadcastGeneric(b, loc, cast<RankedTensorType>(loss.getType()),
+                          {loss, divisor},
+                          [](OpBuilder &nb, Location l, ValueRange a) -> Value {
+                            return arith::DivFOp::create(nb, l, a[0], a[1]);
+                          });
+}
+
 FailureOr<Value> lowerCrossEntropy(CrossEntropyOp op,
                                    CrossEntropyOp::Adaptor adaptor,
                                    ConversionPatternRewriter &rewriter) {
   Location loc = op.getLoc();
   Value x = adaptor.getLogits(), labels = adaptor.getLabels();
+  CEOptions o{adaptor.getWeight(), op.getLabelSmoothing().convertToDouble()};
+  if (!o.plain())
+    return lowerCrossEntropyWithOptions(rewriter, loc, x, labels,
+                                        op.getReduction(), o);
   Type elem = elementTypeOf(x);
   auto [max, sum] = logSumExpParts(rewriter, loc, x, {false, true});
   AffineMap id = AffineMap::getMultiDimIdentityMap(1, rewriter.getContext());
@@ -59,12 +178,62 @@ FailureOr<Value> lowerCrossEntropy(CrossEntropyOp op,
   return reduceLoss(rewriter, loc, perSample, op.getReduction());
 }
 
+/// The gradient with class weights and/or label smoothing (see
+/// mdl.cross_entropy_grad): `((1 - e) * w[y] * (p[c] - (c == y)) +
+/// e / C * (p[c] * sum(w) - w[c])) * grad / D`.
+Value lowerCrossEntropyGradWithOptions(OpBuilder &b, Location loc, Value x,
+                                       Value labels, Value grad,
+                                       Reduction reduction, CEOptions o) {
+  Type elem = elementTypeOf(x);
+  auto [max, sum] = logSumExpParts(b, loc, x, {false, true});
+  Value total = weightTotal(b, loc, x, o.weight);
+  auto scalar = RankedTensorType::get({}, elem);
+  Value divisor =
+      reduction == Reduction::mean
+          ? meanDivisor(b, loc, x, labels, o.weight)
+          : filledTensor(b, loc, scalar, {}, scalarConstant(b, loc, elem, 1.0));
+  MLIRContext *ctx = b.getContext();
+  AffineMap id = AffineMap::getMultiDimIdentityMap(2, ctx);
+  AffineMap row = selectDims(2, {0}, ctx), none = AffineMap::get(2, 0, {}, ctx);
+  double e = o.smoothing;
+  double classes = double(cast<RankedTensorType>(x.getType()).getDimSize(1));
+  return mapGeneric(
+      b, loc, x, elem, {x, max, sum, labels, grad, total, divisor},
+      {id, row, row, row, none, none, none},
+      [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
+        Value p = arith::DivFOp::create(
+            nb, l, math::ExpOp::create(nb, l, arith::SubFOp::create(nb, l, a[0], a[1])),
+            a[2]);
+        Value cIdx = linalg::IndexOp::create(nb, l, 1);
+        Value c = arith::IndexCastOp::create(nb, l, a[3].getType(), cIdx);
+        Value hit = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq, c, a[3]);
+        Value diff = arith::SubFOp::create(
+            nb, l, p, arith::UIToFPOp::create(nb, l, elem, hit));
+        Value nll = arith::MulFOp::create(
+            nb, l, classWeight(nb, l, o.weight, a[3], elem), diff);
+        Value wc = classWeight(nb, l, o.weight, c, elem);
+        Value smooth = arith::SubFOp::create(
+            nb, l, arith::MulFOp::create(nb, l, p, a[5]), wc);
+        Value d = arith::AddFOp::create(
+            nb, l,
+            arith::MulFOp::create(nb, l, nll, scalarConstant(nb, l, elem, 1 - e)),
+            arith::MulFOp::create(nb, l, smooth,
+                                  scalarConstant(nb, l, elem, e / classes)));
+        return arith::DivFOp::create(nb, l, arith::MulFOp::create(nb, l, d, a[4]),
+                                     a[6]);
+      });
+}
+
 /// (softmax(x)[n, c] - (c == label[n])) * grad / D, D = N (mean) or 1.
 FailureOr<Value> lowerCrossEntropyGrad(CrossEntropyGradOp op,
                                        CrossEntropyGradOp::Adaptor adaptor,
                                        ConversionPatternRewriter &rewriter) {
   Location loc = op.getLoc();
   Value x = adaptor.getLogits();
+  CEOptions o{adaptor.getWeight(), op.getLabelSmoothing().convertToDouble()};
+  if (!o.plain())
+    return lowerCrossEntropyGradWithOptions(rewriter, loc, x, adaptor.getLabels(),
+                                            adaptor.getGrad(), op.getReduction(), o);
   Type elem = elementTypeOf(x);
   auto [max, sum] = logSumExpParts(rewriter, loc, x, {false, true});
   Value divisor = op.getReduction() == Reduction::mean

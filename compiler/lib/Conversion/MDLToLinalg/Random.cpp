@@ -9,6 +9,8 @@
 // bit for bit. When the element count is a multiple of 4 (known from the
 // static sizes), the generic runs over [n / 4, 4]: the Philox rounds depend
 // on the outer index only, so LLVM computes them once per 4 elements.
+// Per-channel dropout (dropout2d) takes i = n * C + c for every element of
+// the feature map [n, c, ...].
 //
 //===----------------------------------------------------------------------===//
 #include "Common.h"
@@ -175,6 +177,37 @@ Value seedScalar(DropoutOp op, Value convertedSeed, ConversionPatternRewriter &r
   return tensor::ExtractOp::create(rewriter, loc, convertedSeed, ValueRange{});
 }
 
+/// Per-channel dropout over `x` [N, C, ...]: one generic over x's own
+/// shape whose Philox counter index is `n * C + c`, so a feature map is
+/// kept or zeroed whole.
+std::pair<Value, Value> perChannelDropout(OpBuilder &b, Location loc, Value x,
+                                          std::array<Value, 2> key,
+                                          double rate) {
+  auto type = cast<RankedTensorType>(x.getType());
+  auto maskType = type.clone(b.getI1Type());
+  SmallVector<Value> dyn = dynamicSizesFrom(b, loc, type, x);
+  Value channels = type.isDynamicDim(1)
+                       ? Value(tensor::DimOp::create(b, loc, x, 1))
+                       : Value(arith::ConstantIndexOp::create(b, loc, type.getDimSize(1)));
+  unsigned rank = type.getRank();
+  AffineMap id = AffineMap::getMultiDimIdentityMap(rank, b.getContext());
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{type, maskType}, ValueRange{x},
+      ValueRange{emptyTensor(b, loc, type, dyn), emptyTensor(b, loc, maskType, dyn)},
+      {id, id, id}, parallelIterators(rank),
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        Value n = linalg::IndexOp::create(nb, l, 0);
+        Value c = linalg::IndexOp::create(nb, l, 1);
+        Value i = arith::AddIOp::create(nb, l, arith::MulIOp::create(nb, l, n, channels), c);
+        Value four = arith::ConstantIndexOp::create(nb, l, 4);
+        auto [out, keep] = dropoutElement(nb, l, args[0],
+                                          arith::DivUIOp::create(nb, l, i, four),
+                                          arith::RemUIOp::create(nb, l, i, four), key, rate);
+        linalg::YieldOp::create(nb, l, ValueRange{out, keep});
+      });
+  return {generic.getResult(0), generic.getResult(1)};
+}
+
 struct DropoutLowering : OpConversionPattern<DropoutOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -186,6 +219,11 @@ struct DropoutLowering : OpConversionPattern<DropoutOp> {
     double rate = op.getRate().convertToDouble();
     Value seed = seedScalar(op, adaptor.getSeed(), rewriter);
     std::array<Value, 2> key = split64(rewriter, loc, seed);
+    if (op.getPerChannel()) {
+      auto [out, mask] = perChannelDropout(rewriter, loc, x, key, rate);
+      rewriter.replaceOp(op, {out, mask});
+      return success();
+    }
     // The row-major elements as [n / 4, 4] (loops: Philox counter, word) or
     // as one long loop [n] (a nest whose innermost loop has 14 iterations
     // does not vectorise). A 0-d tensor becomes a 1-element one.

@@ -43,10 +43,13 @@ struct ModelState {
 
 /// Allocates and initialises every tensor from its initialiser with \p seed.
 ModelState initModelState(const ModelrtProgram &program, uint64_t seed);
-/// Copies parameters and state from a checkpoint (names and sizes checked).
+/// The program's class names (empty when it has none).
+std::vector<std::string> classNames(const ModelrtProgram &program);
+/// Copies parameters and state from a checkpoint (names and sizes checked,
+/// and the class names when both have them).
 Status restoreModelState(ModelState &model, const CheckpointData &ckpt,
                          const ModelrtProgram &program, const std::string &path);
-/// Stores parameters and state into a checkpoint.
+/// Stores parameters and state (and the class names) into a checkpoint.
 void saveModelState(const ModelState &model, const ModelrtProgram &program,
                     CheckpointData &ckpt);
 

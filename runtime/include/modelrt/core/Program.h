@@ -55,7 +55,13 @@ enum {
 #define MODELRT_KIND(GROUP, NAME, ENUM, VALUE, DOC) ENUM = VALUE,
 #include "modelsupport/TrainConfig.def"
 };
-enum { MODELRT_DATA_NONE = 0, MODELRT_DATA_IDX = 1, MODELRT_DATA_CSV = 2, MODELRT_DATA_NPY = 3 };
+enum {
+  MODELRT_DATA_NONE = 0,
+  MODELRT_DATA_IDX = 1,
+  MODELRT_DATA_CSV = 2,
+  MODELRT_DATA_NPY = 3,
+  MODELRT_DATA_IMAGES = 4 /* an image folder: train_inputs/test_inputs are folders */
+};
 
 /* Training augmentations (modelsupport/Augment.def), applied to each
  * training sample [H, W] or [C, H, W] in the order given. Images keep their
@@ -127,6 +133,12 @@ typedef struct ModelrtDataConfig {
   int32_t num_augment;           /* training augmentations, in order */
   const ModelrtAugment *augment;
   int32_t drop_last;
+  /* MODELRT_DATA_IMAGES: each image is converted to input_shape[0]
+   * channels, resized to resize_height x resize_width when those are > 0,
+   * then, when center_crop is non-zero, its centre input_shape[1] x
+   * input_shape[2] is cut out (runtime/include/modelrt/data/ImageFolder.h). */
+  int64_t resize_height, resize_width;
+  int32_t center_crop;
 } ModelrtDataConfig;
 
 typedef struct ModelrtTrainConfig {
@@ -213,6 +225,13 @@ typedef struct ModelrtProgram {
    * gpu_train_step is gpu_train_enqueue followed by gpu_train_finish. */
   ModelrtTrainStepFn gpu_train_enqueue;
   ModelrtTrainStepFn gpu_train_finish;
+  /* The class names (ABI 4): class_names[i] names class index i, for
+   * num_class_names == num_classes entries (an image folder's class folders,
+   * a CSV's string labels sorted); 0/NULL = none. Kept in checkpoints,
+   * printed by `predict` and `info`; CSV string labels are mapped to their
+   * index in this list. */
+  int32_t num_class_names;
+  const char *const *class_names;
 } ModelrtProgram;
 
 /* The executable's main: `train`, `eval`, `predict`, `info` (see docs/cli.md).

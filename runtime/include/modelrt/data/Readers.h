@@ -1,4 +1,4 @@
-//===- Readers.h - IDX, CSV and NPY file readers (and an NPY writer) -------===//
+//===- Readers.h - IDX, CSV, NPY and image readers (and an NPY writer) ----===//
 //
 // Implements the data-file readers. Each returns a Tensor or a Status whose
 // message names the file and the place:
@@ -7,6 +7,7 @@
 //  * CSV with a header row: columns selected by name with declared dtypes,
 //    optional label columns; a bad field names file:line:column.
 //  * NPY v1/v2 (and v3 header): little-endian f4/f8/i4/i8/u1, C order.
+//  * PNG and JPEG images, through libpng and libjpeg (ImageReader.cpp).
 // Every reader stats its path first (only regular files are read) and checks
 // the element count its header claims against kMaxDataElements,
 // kMaxDataBytes and the file's size before allocating (DataFile.cpp).
@@ -64,18 +65,24 @@ struct CsvTable {
 
 /// Reads \p path (header row then one record per line, comma-separated).
 /// Reads \p columns (all non-label columns when empty, as F32) and the
-/// label columns \p labelColumns (none when empty), parsed as \p labelDType.
+/// label columns \p labelColumns (none when empty), parsed as \p labelDType;
+/// with \p classNames, one label column holds class names, each read as its
+/// index in \p classNames (I64; a name not in the list is an error).
 Expected<CsvTable> readCsv(const std::string &path,
                            const std::vector<CsvColumn> &columns,
                            const std::vector<std::string> &labelColumns,
-                           DType labelDType);
+                           DType labelDType,
+                           const std::vector<std::string> &classNames = {});
 
-/// Reads a PNG image (8-bit gray, gray+alpha, RGB or RGBA; non-interlaced)
-/// as U8 [channels, height, width] with the alpha channel dropped (1 or 3
-/// channels). Chunk CRCs are checked; other PNGs are a clear error.
-Expected<Tensor> readPng(const std::string &path);
-/// Decodes PNG bytes; \p path is only used in messages.
-Expected<Tensor> decodePng(const std::vector<unsigned char> &bytes, const std::string &path);
+/// Reads a PNG (libpng: every colour type, bit depths 1 to 16, interlaced)
+/// or JPEG (libjpeg: grey or colour) image, chosen by the file's signature,
+/// as U8 [channels, height, width]: 1 channel for grey, 3 for colour, alpha
+/// dropped, 16-bit samples scaled to round(v * 255 / 65535)
+/// (modelsupport/Image.h states the channel rule). Errors name the file and
+/// give the library's message.
+Expected<Tensor> readImage(const std::string &path);
+/// Decodes PNG or JPEG bytes; \p path is only used in messages.
+Expected<Tensor> decodeImage(const std::vector<unsigned char> &bytes, const std::string &path);
 
 /// Reads an NPY file.
 Expected<Tensor> readNpy(const std::string &path);

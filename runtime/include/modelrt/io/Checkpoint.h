@@ -30,7 +30,7 @@
 namespace modelrt {
 
 /// The current checkpoint format version (`__metadata__.format_version`).
-constexpr uint32_t kCheckpointVersion = 3;
+constexpr uint32_t kCheckpointVersion = 4;
 
 /// Environment variable: when set, writeFileAtomically kills its own process
 /// (SIGKILL) after the temporary file is written and fsync'ed, before the
@@ -85,6 +85,8 @@ struct CheckpointData {
   bool hasBestLoss = false;
   LoaderPosition loader;
   std::vector<std::pair<std::string, double>> metrics;
+  /// The program's class names (ModelrtProgram::class_names); empty: none.
+  std::vector<std::string> classNames;
 };
 
 /// Serialises \p data into safetensors bytes.

@@ -1,10 +1,13 @@
-//===- MetricsLog.h - Per-epoch metrics as CSV and JSON lines --------------===//
+//===- MetricsLog.h - Per-epoch and per-step metrics as CSV and JSON ------===//
 //
 // Implements the metrics log: OUT/metrics.csv (a header row, then one row per
 // epoch) and OUT/metrics.jsonl (one JSON object per epoch), both appended to
 // so a resumed run continues the same files. Columns: epoch, step, lr,
 // train_loss, train_<metric>..., and val_loss, val_<metric>... when there is
-// a validation set.
+// a validation set. OUT/steps.csv holds one row per logged optimizer step
+// (train --log-every N): epoch (1-based, the one in progress), step, lr (the
+// rate that step used), train_loss (the mean over the steps since the last
+// row) and samples_per_s.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MODELRT_IO_METRICSLOG_H
@@ -19,8 +22,12 @@ Status appendMetricsLog(const std::string &dir, const ModelrtProgram &program, i
                         int64_t step, double lr, const EvalResult &train,
                         const std::optional<EvalResult> &validation);
 
-/// Before a resumed run appends: removes from OUT/metrics.csv and
-/// OUT/metrics.jsonl the rows of epochs after \p epoch (an interrupted run
+/// Appends one logged step's row to OUT/steps.csv.
+Status appendStepLog(const std::string &dir, int64_t epoch, int64_t step, double lr,
+                     double loss, double samplesPerSecond);
+
+/// Before a resumed run appends: removes from OUT/metrics.csv,
+/// OUT/metrics.jsonl and OUT/steps.csv the rows of epochs after \p epoch (an interrupted run
 /// logged its epoch but died before the checkpoint), rewriting each file
 /// atomically; returns how many rows went from the CSV.
 Expected<int> trimMetricsLog(const std::string &dir, int64_t epoch);

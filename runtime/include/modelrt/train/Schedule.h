@@ -6,6 +6,12 @@
 //    ExponentialLR stepped once per epoch);
 //  * Cosine: per optimizer step, with a linear warmup over warmupSteps
 //    (lr = base*(s+1)/warmup), then cosine from base to minLr at totalSteps;
+//  * OneCycle: per optimizer step, PyTorch's OneCycleLR (cosine annealing,
+//    two phases, cycle_momentum=False): from base/divFactor up to base over
+//    the first pctStart of totalSteps, then down to
+//    base/(divFactor*finalDivFactor); held there after totalSteps;
+//  * Linear: per optimizer step, the Cosine warmup, then a straight line from
+//    base to minLr at totalSteps (held there after);
 //  * Plateau: per epoch on the validation loss (PyTorch's ReduceLROnPlateau,
 //    mode min, relative threshold, no cooldown).
 // The trainer calls onStep() after every optimizer step and onEpochEnd() after
@@ -24,7 +30,8 @@ namespace modelrt {
 
 /// Schedule kinds; values are those of the C ABI (Program.h).
 enum class ScheduleKind : int32_t {
-  Constant = 0, Step = 1, MultiStep = 2, Exponential = 3, Cosine = 4, Plateau = 5
+  Constant = 0, Step = 1, MultiStep = 2, Exponential = 3, Cosine = 4, Plateau = 5,
+  OneCycle = 6, Linear = 7
 };
 
 /// Schedule hyperparameters; unused fields are ignored by a kind.
@@ -33,9 +40,12 @@ struct ScheduleConfig {
   int64_t stepSize = 1;              ///< Step: epochs between decays
   double gamma = 0.1;                ///< Step, MultiStep, Exponential
   std::vector<int64_t> milestones;   ///< MultiStep: epochs where lr *= gamma
-  int64_t warmupSteps = 0;           ///< Cosine
-  int64_t totalSteps = 0;            ///< Cosine: 0 = epochs * batches/epoch
-  double minLr = 0;                  ///< Cosine floor, Plateau floor
+  int64_t warmupSteps = 0;           ///< Cosine, Linear
+  int64_t totalSteps = 0;            ///< Cosine, OneCycle, Linear
+  double minLr = 0;                  ///< Cosine, Linear, Plateau floor
+  double pctStart = 0.3;             ///< OneCycle: the rising fraction
+  double divFactor = 25;             ///< OneCycle: start = base / divFactor
+  double finalDivFactor = 1e4;       ///< OneCycle: end = start / this
   double factor = 0.1;               ///< Plateau: lr *= factor
   int64_t patience = 10;             ///< Plateau: epochs without improvement
   double threshold = 1e-4;           ///< Plateau: relative improvement

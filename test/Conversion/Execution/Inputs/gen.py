@@ -342,6 +342,20 @@ def random():
             out = np.where(mask, d(x) / d(np.float32(1 - rate)), 0.0)
             case("dropout_%d%s" % (int(rate * 100), name), [("f32", x), ("i64", np.array(seed))],
                  [("f32", out), ("i1", mask)])
+        # per_channel on [n, 3, 5, 7]: the counter index of element
+        # [b, c, h, w] is b * 3 + c, so each feature map is kept or zeroed.
+        x = f32(n, 3, 5, 7)
+        i = np.arange(n * 3, dtype=np.uint64)
+        g = i // np.uint64(4)
+        s = seed & 0xFFFFFFFFFFFFFFFF
+        words = philox((g & np.uint64(M32), g >> np.uint64(32), np.zeros_like(g), np.zeros_like(g)),
+                       (s & M32, s >> 32))
+        w = np.choose((i % np.uint64(4)).astype(np.int64), words)
+        u = (w >> np.uint64(8)).astype(np.float64) * 2.0 ** -24
+        mask = np.broadcast_to((u >= rate).reshape(n, 3, 1, 1), x.shape)
+        out = np.where(mask, d(x) / d(np.float32(1 - rate)), 0.0)
+        case("dropout_channels_%d" % int(rate * 100), [("f32", x), ("i64", np.array(seed))],
+             [("f32", out), ("i1", mask)])
 
 
 def main():
