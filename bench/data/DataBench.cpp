@@ -68,7 +68,8 @@ int main(int argc, char **argv) {
   }
   double decoded = now() - t0;
   LoaderConfig lc;
-  lc.batchSize = batch, lc.seed = 1, lc.flipProbability = 0.5, lc.cropPadding = pad;
+  lc.batchSize = batch, lc.seed = 1;
+  lc.augment = {{MODELRT_AUG_HFLIP, {0.5}}, {MODELRT_AUG_CROP, {double(pad)}}};
   lc.prefetch = prefetch;
   DataLoader loader(*data, lc);
   if (Status s = loader.validate(); !s.isOk()) {

@@ -6,9 +6,9 @@
 // accumulation, the optimizer, schedule and early stopping with their
 // settings) are read as the schema modelsupport/TrainConfig.def says, an
 // absent one taking its schema default; the data set (files, the folded
-// (scale, shift) normalisation or per-feature standardisation, the
-// validation fraction, augmentations, an image folder's resize and centre
-// crop) by hand.
+// (scale, shift) normalisation or per-feature / per-channel mean and std,
+// the validation fraction, augmentations, an image folder's resize and
+// centre crop) by hand.
 //
 //===----------------------------------------------------------------------===//
 
@@ -229,11 +229,13 @@ static llvm::Error readSplit(Dict split, TrainDefaults &c, bool isTrain) {
   return configError("unsupported data format '" + format + "'");
 }
 
-/// The input transform: the folded affine `image = ...` or `standardize`.
+/// The input transform: the folded affine `image = ...`, or mean and std
+/// (`standardize`, `image = normalize(...)`).
 static llvm::Error readNormalisation(Dict data, TrainDefaults &c) {
   // Sema folds the image transform to x*scale + shift; the runtime computes
-  // (x*scale - mean)/std, so mean = -shift with std 1. `standardize` gives
-  // one mean and std per feature instead (scale 1).
+  // (x*scale - mean)/std, so mean = -shift with std 1. `standardize` (one
+  // mean and std per feature, scale 1) and `normalize` (one or one per
+  // channel, shift folded into mean) give mean and std instead.
   c.scale = data.f("scale", 1);
   double shift = data.f("shift");
   c.mean.clear(), c.stddev.clear();
@@ -250,6 +252,54 @@ static llvm::Error readNormalisation(Dict data, TrainDefaults &c) {
     c.stddev = {1.0};
   }
   return llvm::Error::success();
+}
+
+namespace {
+/// An augmentation of modelsupport/Augment.def: its name, kind and the
+/// keys that fill its arguments in order.
+struct AugmentKind {
+  const char *name;
+  int32_t kind;
+  const char *keys;
+};
+const AugmentKind kAugmentKinds[] = {
+#define MODELRT_AUGMENT(NAME, ENUM, VALUE, ARGS, SIGNATURE) {#NAME, ENUM, ARGS},
+#include "modelsupport/Augment.def"
+};
+} // namespace
+
+/// Appends the value of `key` (a number, or an array of f64) to `args`.
+static llvm::Error readAugmentArg(Dict aug, llvm::StringRef kind,
+                                  llvm::StringRef key, std::vector<double> &args) {
+  if (auto list = aug.d.getAs<mlir::DenseF64ArrayAttr>(key)) {
+    args.insert(args.end(), list.asArrayRef().begin(), list.asArrayRef().end());
+  } else if (std::optional<Value> v = readNumber(aug, key)) {
+    args.push_back(v->real);
+  } else {
+    return configError(kind + " needs '" + key + "'");
+  }
+  if (args.size() > MODELRT_AUGMENT_ARGS)
+    return configError(kind + ": more than " +
+                       llvm::Twine(MODELRT_AUGMENT_ARGS) + " arguments");
+  return llvm::Error::success();
+}
+
+/// One augmentation's dictionary: `kind` and the kind's keys in order.
+static llvm::Expected<AugmentSpec> readAugment(Dict aug) {
+  std::string kind = aug.s("kind");
+  for (const AugmentKind &k : kAugmentKinds) {
+    if (kind != k.name)
+      continue;
+    AugmentSpec spec;
+    spec.kind = k.kind;
+    llvm::SmallVector<llvm::StringRef> keys;
+    llvm::StringRef(k.keys).split(keys, ' ', -1, /*KeepEmpty=*/false);
+    for (llvm::StringRef key : keys)
+      if (llvm::Error e = readAugmentArg(aug, kind, key, spec.args))
+        return std::move(e);
+    return spec;
+  }
+  return configError("unsupported augmentation '" + kind + "'");
 }
 
 static llvm::Error readData(Dict data, TrainDefaults &c) {
@@ -270,18 +320,15 @@ static llvm::Error readData(Dict data, TrainDefaults &c) {
     c.resizeHeight = resize[0], c.resizeWidth = resize[1];
   }
   c.centerCrop = data.d.getAs<mlir::BoolAttr>("center_crop") ? 1 : 0;
-  if (auto augs = data.d.getAs<mlir::ArrayAttr>("augment")) {
+  c.augment.clear();
+  if (auto augs = data.d.getAs<mlir::ArrayAttr>("augment"))
     for (mlir::Attribute a : augs) {
-      Dict aug{llvm::dyn_cast<mlir::DictionaryAttr>(a)};
-      std::string kind = aug.s("kind");
-      if (kind == "random_hflip")
-        c.flipProb = aug.f("p", 0.5);
-      else if (kind == "random_crop")
-        c.cropPadding = aug.i("pad");
-      else
-        return configError("unsupported augmentation '" + kind + "'");
+      llvm::Expected<AugmentSpec> aug =
+          readAugment(Dict{llvm::dyn_cast<mlir::DictionaryAttr>(a)});
+      if (!aug)
+        return aug.takeError();
+      c.augment.push_back(*aug);
     }
-  }
   return llvm::Error::success();
 }
 

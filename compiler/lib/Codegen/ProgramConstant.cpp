@@ -65,6 +65,8 @@ public:
     return global(llvm::ConstantArray::get(t, v), "modelc.ptrs");
   }
   llvm::Constant *table(const std::vector<TensorSpec> &tensors);
+  /// The ModelrtAugment array, or NULL when there is none.
+  llvm::Constant *augments(const std::vector<AugmentSpec> &augment);
   /// The ModelrtTrainConfig constant; its option fields follow the schema.
   llvm::Constant *config(const TrainDefaults &c);
 
@@ -95,6 +97,24 @@ llvm::Constant *ConstantBuilder::table(const std::vector<TensorSpec> &tensors) {
   }
   auto *type = llvm::ArrayType::get(layout.tensorDesc, descs.size());
   return global(llvm::ConstantArray::get(type, descs), "modelc.table");
+}
+
+llvm::Constant *
+ConstantBuilder::augments(const std::vector<AugmentSpec> &augment) {
+  if (augment.empty())
+    return null();
+  auto *argsType =
+      llvm::ArrayType::get(llvm::Type::getDoubleTy(ctx), MODELRT_AUGMENT_ARGS);
+  std::vector<llvm::Constant *> entries;
+  for (const AugmentSpec &a : augment) {
+    std::vector<llvm::Constant *> args(MODELRT_AUGMENT_ARGS, f64(0));
+    for (size_t i = 0; i < a.args.size() && i < args.size(); ++i)
+      args[i] = f64(a.args[i]);
+    entries.push_back(llvm::ConstantStruct::get(
+        layout.augment, {i32(a.kind), llvm::ConstantArray::get(argsType, args)}));
+  }
+  auto *type = llvm::ArrayType::get(layout.augment, entries.size());
+  return global(llvm::ConstantArray::get(type, entries), "modelc.augment");
 }
 
 void ConstantBuilder::put(Fields &f, int32_t v) { f.push_back(i32(v)); }
@@ -130,8 +150,8 @@ llvm::Constant *ConstantBuilder::config(const TrainDefaults &c) {
        f64(c.scale),
        i32(int64_t(c.mean.size())), f64Array(c.mean, "modelc.mean"),
        f64Array(c.stddev, "modelc.std"), i32(0), f64(c.valFraction),
-       f64(c.flipProb), i64(c.cropPadding), i32(0), i64(c.resizeHeight),
-       i64(c.resizeWidth), i32(c.centerCrop)});
+       i32(int64_t(c.augment.size())), augments(c.augment), i32(0),
+       i64(c.resizeHeight), i64(c.resizeWidth), i32(c.centerCrop)});
   train = {llvm::ConstantStruct::get(layout.optimizerConfig, opt),
            llvm::ConstantStruct::get(layout.scheduleConfig, sched), data};
 #define MODELRT_ABI_TRAIN(TYPE, NAME) put(train, c.NAME);

@@ -11,6 +11,8 @@
 
 #include "modelc/Codegen/ProgramLayout.h"
 
+#include "modelrt/core/Program.h"
+
 using namespace modelc;
 
 static llvm::StructType *named(llvm::LLVMContext &ctx, llvm::StringRef name,
@@ -52,11 +54,13 @@ ProgramLayout ProgramLayout::get(llvm::LLVMContext &ctx) {
   l.scheduleConfig = named(ctx, "ModelrtScheduleConfig", sched);
   // format, train_inputs, train_labels, test_inputs, test_labels,
   // num_columns, columns, num_label_columns, label_columns, scale,
-  // num_norm, mean, std, one_hot, val_fraction, flip_prob, crop_padding,
+  // num_norm, mean, std, one_hot, val_fraction, num_augment, augment,
   // drop_last, resize_height, resize_width, center_crop
   l.dataConfig = named(ctx, "ModelrtDataConfig",
                        {i32, ptr, ptr, ptr, ptr, i32, ptr, i32, ptr, f64, i32,
-                        ptr, ptr, i32, f64, f64, i64, i32, i64, i64, i32});
+                        ptr, ptr, i32, f64, i32, ptr, i32, i64, i64, i32});
+  l.augment = named(ctx, "ModelrtAugment",
+                    {i32, llvm::ArrayType::get(f64, MODELRT_AUGMENT_ARGS)});
   // optimizer, schedule, data, then the schema's scalar fields
   train = {l.optimizerConfig, l.scheduleConfig, l.dataConfig};
 #define MODELRT_ABI_TRAIN(TYPE, NAME) add(train, AbiFieldType::TYPE);

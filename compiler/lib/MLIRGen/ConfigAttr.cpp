@@ -67,6 +67,26 @@ static mlir::DictionaryAttr splitDict(mlir::Builder &b, const DataSplit &s) {
   return d.get();
 }
 
+/// One augmentation: `{kind = "random_crop", pad = 2 : i64, size =
+/// array<i64: 28, 28>}`; a number is i64 or f64, a pair an i64 or f64
+/// array.
+static mlir::DictionaryAttr augmentDict(mlir::Builder &b, const Augmentation &a) {
+  DictBuilder d{b, {}};
+  d.str("kind", a.kind);
+  for (const AugmentationArg &arg : a.args) {
+    if (arg.values.size() == 1 && arg.integer)
+      d.i64(arg.name, int64_t(arg.values[0]));
+    else if (arg.values.size() == 1)
+      d.f64(arg.name, arg.values[0]);
+    else if (arg.integer)
+      d.add(arg.name, b.getDenseI64ArrayAttr(llvm::SmallVector<int64_t>(
+                          arg.values.begin(), arg.values.end())));
+    else
+      d.add(arg.name, b.getDenseF64ArrayAttr(arg.values));
+  }
+  return d.get();
+}
+
 /// The data set's dictionary; `classes` is false when the loss ignores the
 /// labels, which makes the class count 0 (no classifier).
 static mlir::DictionaryAttr dataDict(mlir::Builder &b, const DataConfig &c,
@@ -87,17 +107,8 @@ static mlir::DictionaryAttr dataDict(mlir::Builder &b, const DataConfig &c,
   d.str("label_type", getDTypeName(c.labelType));
   d.i64("num_classes", classes ? c.numClasses : 0);
   llvm::SmallVector<mlir::Attribute> augs;
-  for (const Augmentation &a : c.augment) {
-    DictBuilder ad{b, {}};
-    ad.str("kind", a.kind);
-    if (a.kind == "random_hflip")
-      ad.f64("p", a.args[0]);
-    else {
-      ad.i64("size", int64_t(a.args[0]));
-      ad.i64("pad", int64_t(a.args[1]));
-    }
-    augs.push_back(ad.get());
-  }
+  for (const Augmentation &a : c.augment)
+    augs.push_back(augmentDict(b, a));
   d.add("augment", b.getArrayAttr(augs));
   if (c.valFraction > 0)
     d.f64("validation", c.valFraction);

@@ -112,6 +112,22 @@ struct CsvRows {
 /// close on its line or a row whose field count differs from the header's. An empty file has no header and no rows.
 llvm::Expected<CsvRows> readCsvRows(const std::string &path);
 
+/// The image operand of `normalize(image_expr, mean=..., std=...)`, or
+/// null after reporting a call of another form.
+const Expr *normalizeOperand(DiagnosticEngine &diags, const CallExpr &call);
+/// Checks `normalize`'s mean and std (a number or one per channel of
+/// cfg.sampleShape, std > 0) and folds them with cfg.scale and cfg.shift,
+/// the operand's transform, into cfg.featureMean and featureStd (shift 0).
+bool checkNormalize(DiagnosticEngine &diags, const CallExpr &call,
+                    const ConstEnv &env, DataConfig &cfg);
+
+/// Checks a data block's `augment` value (one augmentation call or a list
+/// of them) against the sample shape and stored type of `cfg`, and appends
+/// the augmentations to cfg.augment; reports errors at the call or
+/// argument at fault.
+bool checkAugmentations(DiagnosticEngine &diags, const Expr &e,
+                        const ConstEnv &env, DataConfig &cfg);
+
 /// Per-feature statistics of a CSV split.
 struct ColumnStats {
   std::vector<double> mean, stdev;

@@ -7,7 +7,7 @@
 //   images(dir)                              a folder of class folders of
 //                                            PNG/JPEG images (DataImages.cpp)
 // plus `image = <affine expression of image>` (folded to scale and shift),
-// `augment = random_hflip(p) | random_crop(size, pad=0) | [ ... ]`,
+// `augment = ...` (training augmentations, DataAugment.cpp),
 // `validation = f` (hold out a fraction of train), `standardize = true`
 // (per-feature mean/std of a CSV train file, computed here) and, for
 // images, `resize = [H, W]`, `center_crop = [H, W]` and `channels = 1 | 3`.
@@ -58,7 +58,7 @@ private:
   bool mergeClassNames(SplitLabels &split, const CallExpr &call,
                        DataConfig &cfg);
   std::optional<Affine> foldAffine(const Expr &e);
-  bool checkAugment(const Expr &e, DataConfig &cfg);
+  bool checkImage(const Expr &e, DataConfig &cfg);
   bool checkValidation(const Expr &e, DataConfig &cfg);
   bool checkStandardize(const Expr &e, const Expr *image, DataConfig &cfg);
   bool constantColumn(const Expr &e, size_t c, double value);
@@ -442,57 +442,25 @@ std::optional<Affine> DataChecker::foldAffine(const Expr &e) {
   }
 }
 
-bool DataChecker::checkAugment(const Expr &e, DataConfig &cfg) {
-  if (auto *list = llvm::dyn_cast<ListExpr>(&e)) {
-    for (const ExprPtr &el : list->getElements())
-      if (!checkAugment(*el, cfg))
-        return false;
-    return true;
-  }
+/// `image = <affine>` or `image = normalize(<affine>, mean=..., std=...)`.
+bool DataChecker::checkImage(const Expr &e, DataConfig &cfg) {
+  const Expr *inner = &e;
   const auto *call = llvm::dyn_cast<CallExpr>(&e);
   const auto *fn = call ? llvm::dyn_cast<NameExpr>(&call->getCallee()) : nullptr;
-  std::string name = fn ? fn->getName().str() : "";
-  auto fail = [&](const llvm::Twine &msg) {
-    diags.error(e.getLoc(), msg, {e.getRange()});
+  bool normalize = fn && fn->getName() == "normalize";
+  if (normalize && !(inner = normalizeOperand(diags, *call)))
     return false;
-  };
-  if (name != "random_hflip" && name != "random_crop")
-    return fail("unknown augmentation; supported: random_hflip(p), "
-                "random_crop(size, pad=0), or a list of them");
-  Augmentation aug;
-  aug.kind = name;
-  std::map<std::string, double> args;
-  size_t pos = 0;
-  const char *positional[] = {name == "random_hflip" ? "p" : "size", "pad"};
-  for (const Arg &a : call->getArgs()) {
-    Value v = evalConst(diags, *a.value, env);
-    if (v.isError())
-      return false;
-    std::string key = a.isKeyword() ? a.keyword
-                      : pos < 2     ? positional[pos++]
-                                    : "";
-    if (!v.isNumber() || (key != positional[0] &&
-                          !(name == "random_crop" && key == "pad")))
-      return fail(name == "random_hflip"
-                      ? "random_hflip takes one number: random_hflip(p)"
-                      : "random_crop takes random_crop(size, pad=0)");
-    args[key] = v.asDouble();
+  std::optional<Affine> t = foldAffine(*inner);
+  if (!t)
+    return false;
+  cfg.scale = t->a;
+  cfg.shift = t->b;
+  if (t->a == 0) {
+    diags.error(inner->getLoc(), "the image transform does not depend on `image`");
+    return false;
   }
-  if (name == "random_hflip") {
-    double p = args.count("p") ? args["p"] : 0.5;
-    if (p < 0 || p > 1)
-      return fail("random_hflip probability must be in [0, 1]");
-    aug.args = {p};
-  } else {
-    if (!args.count("size"))
-      return fail("random_crop needs a size: random_crop(size, pad=0)");
-    double size = args["size"], pad = args.count("pad") ? args["pad"] : 0;
-    if (size < 1 || pad < 0 || size != int64_t(size) || pad != int64_t(pad))
-      return fail("random_crop needs an integer size >= 1 and pad >= 0");
-    aug.args = {size, pad};
-  }
-  cfg.augment.push_back(aug);
-  return true;
+  // Without a train split (already reported) the channels are unknown.
+  return !normalize || !cfg.train || checkNormalize(diags, *call, env, cfg);
 }
 
 bool DataChecker::checkValidation(const Expr &e, DataConfig &cfg) {
@@ -649,21 +617,8 @@ std::optional<DataConfig> DataChecker::check(const DataDecl &decl) {
                 {firstImageOption->nameRange});
     ok = false;
   }
-  if (imageExpr) {
-    std::optional<Affine> t = foldAffine(*imageExpr);
-    ok &= t.has_value();
-    if (t) {
-      cfg.scale = t->a;
-      cfg.shift = t->b;
-      if (t->a == 0) {
-        diags.error(imageExpr->getLoc(), "the image transform does not "
-                                         "depend on `image`");
-        ok = false;
-      }
-    }
-  }
-  if (augmentExpr)
-    ok &= checkAugment(*augmentExpr, cfg);
+  if (imageExpr)
+    ok &= checkImage(*imageExpr, cfg);
   if (ok && !cfg.train) {
     diags.error(decl.getNameRange().Start,
                 "data block '" + decl.getName() +
@@ -671,6 +626,8 @@ std::optional<DataConfig> DataChecker::check(const DataDecl &decl) {
                     "images(...))");
     ok = false;
   }
+  if (ok && augmentExpr)
+    ok &= checkAugmentations(diags, *augmentExpr, env, cfg);
   if (ok && validationExpr)
     ok &= checkValidation(*validationExpr, cfg);
   if (ok && standardizeExpr)

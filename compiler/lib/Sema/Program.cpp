@@ -245,8 +245,19 @@ static void printData(llvm::raw_ostream &os, const DataConfig &d) {
       os << " (" << (*split)->numSamples << " samples)";
     os << "\n";
   }
-  os << "  sample: " << d.storedType << shapeStr(d.sampleShape)
-     << ", transform: x * " << formatNumber(d.scale) << " + " << formatNumber(d.shift) << "\n";
+  os << "  sample: " << d.storedType << shapeStr(d.sampleShape);
+  if (d.featureMean.empty()) {
+    os << ", transform: x * " << formatNumber(d.scale) << " + " << formatNumber(d.shift) << "\n";
+  } else {
+    auto list = [](const std::vector<double> &v) {
+      std::vector<std::string> s;
+      for (double x : v)
+        s.push_back(formatNumber(x));
+      return "[" + llvm::join(s, ", ") + "]";
+    };
+    os << ", transform: (x * " << formatNumber(d.scale) << " - " << list(d.featureMean)
+       << ") / " << list(d.featureStd) << "\n";
+  }
   os << "  labels: " << getDTypeName(d.labelType);
   if (!d.labelShape.empty())
     os << shapeStr(d.labelShape);
@@ -265,8 +276,14 @@ static void printData(llvm::raw_ostream &os, const DataConfig &d) {
        << "; features " << llvm::join(d.train->featureColumns, ", ") << "\n";
   for (const Augmentation &a : d.augment) {
     std::vector<std::string> args;
-    for (double v : a.args)
-      args.push_back(formatNumber(v));
+    for (const AugmentationArg &arg : a.args) {
+      std::vector<std::string> values;
+      for (double v : arg.values)
+        values.push_back(formatNumber(v));
+      args.push_back(arg.name + "=" +
+                     (values.size() == 1 ? values[0]
+                                         : "[" + llvm::join(values, ", ") + "]"));
+    }
     os << "  augment: " << a.kind << "(" << llvm::join(args, ", ") << ")\n";
   }
 }

@@ -10,6 +10,8 @@ namespace modelrt {
 DataLoader::DataLoader(const Dataset &data, LoaderConfig config)
     : data(data), cfg(config) {
   pos.rngState = Rng(mixSeed(cfg.seed, 0x10ade7)).state();
+  if (auto s = checkAugmentations(cfg.augment, data.sampleShape(), data.name); s.isOk())
+    image = *s;
 }
 
 DataLoader::~DataLoader() { stopWorker(); }
@@ -21,9 +23,18 @@ Status DataLoader::validate() const {
   if (batchesPerEpoch() == 0)
     return errorf("%s: %lld samples make no full batch of %lld (drop_last)", data.name.c_str(),
                   (long long)data.size(), (long long)cfg.batchSize);
-  if ((cfg.flipProbability > 0 || cfg.cropPadding > 0) && data.inputs.rank() < 3)
-    return errorf("%s: flip/crop augmentation needs image samples [H, W] or [C, H, W], got %s",
-                  data.name.c_str(), shapeToString(data.sampleShape()).c_str());
+  auto image = checkAugmentations(cfg.augment, data.sampleShape(), data.name);
+  if (!image.isOk())
+    return image.status();
+  size_t k = cfg.transform.scale.size();
+  if (k != cfg.transform.shift.size() || k == 0 ||
+      (k > 1 && !cfg.augment.empty() && int64_t(k) != image->c))
+    return errorf("%s: the augmentation's transform has %zu scales and %zu shifts for %lld "
+                  "channels", data.name.c_str(), k, cfg.transform.shift.size(),
+                  (long long)image->c);
+  if (cfg.workers < 1)
+    return errorf("%s: the loader needs at least one worker, got %lld", data.name.c_str(),
+                  (long long)cfg.workers);
   if (cfg.oneHotClasses > 0 && (data.labels.dtype() != DType::I64 || data.labels.rank() != 1))
     return errorf("%s: one-hot labels need integer class labels", data.name.c_str());
   return Status::ok();
@@ -138,69 +149,50 @@ Batch DataLoader::makeBatch(int64_t batchIndex) const {
   std::vector<int64_t> ishape = data.inputs.shape();
   ishape[0] = b;
   out.inputs = Tensor(DType::F32, ishape);
-  int64_t per = data.sampleElements(), lper = data.labelElements();
   bool oneHot = cfg.oneHotClasses > 0;
   std::vector<int64_t> lshape = data.labels.shape();
   lshape[0] = b;
   if (oneHot)
     lshape = {b, cfg.oneHotClasses};
   out.labels = Tensor(oneHot ? DType::F32 : data.labels.dtype(), lshape);
-  bool augmenting = cfg.flipProbability > 0 || cfg.cropPadding > 0;
-  Rng rng(mixSeed(cfg.seed, static_cast<uint64_t>(pos.epoch), static_cast<uint64_t>(batchIndex)));
+  int64_t parts = cfg.augment.empty() ? 1 : std::clamp<int64_t>(cfg.workers, 1, b);
+  if (parts == 1) {
+    fillSamples(out, start, 0, b);
+    return out;
+  }
+  // Contiguous shares of the batch, one per thread; each sample's result
+  // depends on its own stream only.
+  std::vector<std::thread> helpers;
+  for (int64_t p = 1; p < parts; ++p)
+    helpers.emplace_back([&, p] { fillSamples(out, start, b * p / parts, b * (p + 1) / parts); });
+  fillSamples(out, start, 0, b / parts);
+  for (std::thread &t : helpers)
+    t.join();
+  return out;
+}
+
+void DataLoader::fillSamples(Batch &out, int64_t start, int64_t from, int64_t to) const {
+  int64_t per = data.sampleElements(), lper = data.labelElements();
   size_t lbytes = lper * dtypeSize(data.labels.dtype());
-  for (int64_t k = 0; k < b; ++k) {
+  std::vector<float> scratch;
+  for (int64_t k = from; k < to; ++k) {
     int64_t s = perm[start + k];
     float *dst = out.inputs.as<float>() + k * per;
     const float *src = data.inputs.as<float>() + s * per;
-    if (augmenting)
-      augment(dst, src, rng);
-    else
+    if (!cfg.augment.empty()) {
+      // One stream per (seed, epoch, sample index).
+      Rng rng(mixSeed(mixSeed(cfg.seed, 0xa06e), static_cast<uint64_t>(pos.epoch),
+                      static_cast<uint64_t>(s)));
+      applyAugmentations(cfg.augment, image, cfg.transform, dst, src, rng, scratch);
+    } else {
       std::memcpy(dst, src, per * sizeof(float));
-    if (oneHot)
+    }
+    if (cfg.oneHotClasses > 0)
       out.labels.as<float>()[k * cfg.oneHotClasses + data.labels.as<int64_t>()[s]] = 1.0f;
     else
       std::memcpy(static_cast<unsigned char *>(out.labels.data()) + k * lbytes,
                   static_cast<const unsigned char *>(data.labels.data()) + s * lbytes, lbytes);
   }
-  return out;
-}
-
-void DataLoader::augment(float *dst, const float *src, Rng &rng) const {
-  const std::vector<int64_t> &shape = data.inputs.shape();
-  int64_t h = shape[shape.size() - 2], w = shape.back();
-  int64_t planes = data.sampleElements() / (h * w);
-  bool flip = cfg.flipProbability > 0 && rng.uniformDouble() < cfg.flipProbability;
-  int64_t dy = 0, dx = 0;
-  if (cfg.cropPadding > 0) {
-    int64_t span = 2 * cfg.cropPadding + 1;
-    dy = static_cast<int64_t>(rng.below(span)) - cfg.cropPadding;
-    dx = static_cast<int64_t>(rng.below(span)) - cfg.cropPadding;
-  }
-  // out(y, x) = in(y + dy, x + dx) of the zero-padded image, then flipped:
-  // columns [x0, x1) read inside the image, the rest are zero.
-  int64_t x0 = std::max<int64_t>(0, -dx), x1 = std::min<int64_t>(w, w - dx);
-  for (int64_t c = 0; c < planes; ++c)
-    for (int64_t y = 0; y < h; ++y) {
-      float *out = dst + (c * h + y) * w;
-      int64_t sy = y + dy;
-      if (sy < 0 || sy >= h || x0 >= x1) {
-        std::fill(out, out + w, 0.0f);
-        continue;
-      }
-      const float *in = src + (c * h + sy) * w + dx;
-      if (!flip) {
-        std::fill(out, out + x0, 0.0f);
-        std::copy(in + x0, in + x1, out + x0);
-        std::fill(out + x1, out + w, 0.0f);
-        continue;
-      }
-      for (int64_t x = 0; x < x0; ++x)
-        out[w - 1 - x] = 0.0f;
-      for (int64_t x = x0; x < x1; ++x)
-        out[w - 1 - x] = in[x];
-      for (int64_t x = x1; x < w; ++x)
-        out[w - 1 - x] = 0.0f;
-    }
 }
 
 } // namespace modelrt

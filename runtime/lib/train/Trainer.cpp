@@ -349,12 +349,28 @@ Status dumpFirstStep(Run &r, LoaderConfig lc) {
   return Status::ok();
 }
 
+/// The input transform of the data's samples per channel (ModelData.cpp's
+/// normalisation: (x * scale - mean[c]) / std[c]).
+static ChannelTransform channelTransform(const ModelrtDataConfig &d) {
+  double scale = d.scale != 0 ? d.scale : 1.0;
+  ChannelTransform t{{scale}, {0.0}};
+  if (d.num_norm > 0 && d.mean && d.std) {
+    t.scale.assign(size_t(d.num_norm), 0), t.shift.assign(size_t(d.num_norm), 0);
+    for (int32_t c = 0; c < d.num_norm; ++c)
+      t.scale[c] = scale / d.std[c], t.shift[c] = -d.mean[c] / d.std[c];
+  }
+  return t;
+}
+
 /// The training loader's configuration: the batch, shuffling seed and
 /// augmentation of the run, and its prefetch depth (RunOptions::threads).
 LoaderConfig trainLoaderConfig(const Run &r) {
   LoaderConfig lc;
   lc.batchSize = r.cfg.batch_size, lc.seed = r.cfg.seed, lc.dropLast = r.cfg.data.drop_last;
-  lc.flipProbability = r.cfg.data.flip_prob, lc.cropPadding = r.cfg.data.crop_padding;
+  if (r.cfg.data.num_augment > 0 && r.cfg.data.augment)
+    lc.augment.assign(r.cfg.data.augment, r.cfg.data.augment + r.cfg.data.num_augment);
+  lc.workers = std::max<int64_t>(r.opts.threads - 1, 1);
+  lc.transform = channelTransform(r.cfg.data);
   lc.oneHotClasses = r.cfg.data.one_hot ? r.prog.num_classes : 0;
   int64_t batchBytes = r.cfg.batch_size * (r.data.train.sampleElements() * 4 +
                                            r.data.train.labelElements() * 8);

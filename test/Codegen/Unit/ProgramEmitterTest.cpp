@@ -221,8 +221,16 @@ TEST_F(ProgramEmitterTest, Config) {
   ASSERT_EQ(c.data.num_norm, 1);
   EXPECT_DOUBLE_EQ(c.data.mean[0], 0.25);
   EXPECT_DOUBLE_EQ(c.data.std[0], 1.0);
-  EXPECT_DOUBLE_EQ(c.data.flip_prob, 0.25);
-  EXPECT_EQ(c.data.crop_padding, 2);
+  // The augmentations in the source's order, arguments in ABI order.
+  ASSERT_EQ(c.data.num_augment, 3);
+  EXPECT_EQ(c.data.augment[0].kind, MODELRT_AUG_HFLIP);
+  EXPECT_DOUBLE_EQ(c.data.augment[0].args[0], 0.25);
+  EXPECT_EQ(c.data.augment[1].kind, MODELRT_AUG_CROP);
+  EXPECT_DOUBLE_EQ(c.data.augment[1].args[0], 2);
+  EXPECT_EQ(c.data.augment[2].kind, MODELRT_AUG_ERASING);
+  const double erasing[] = {0.5, 0.02, 0.33, 0.3, 3.3, -1};
+  for (int i = 0; i < MODELRT_AUGMENT_ARGS; ++i)
+    EXPECT_DOUBLE_EQ(c.data.augment[2].args[i], erasing[i]) << i;
   EXPECT_EQ(c.epochs, 3);
   EXPECT_EQ(c.batch_size, 4);
   EXPECT_EQ(c.seed, 7u);

@@ -93,8 +93,14 @@ TEST_F(ProgramLayoutTest, DataConfig) {
          OFF(T, columns), OFF(T, num_label_columns), OFF(T, label_columns),
          OFF(T, scale), OFF(T, num_norm),
          OFF(T, mean), OFF(T, std), OFF(T, one_hot), OFF(T, val_fraction),
-         OFF(T, flip_prob), OFF(T, crop_padding), OFF(T, drop_last),
+         OFF(T, num_augment), OFF(T, augment), OFF(T, drop_last),
          OFF(T, resize_height), OFF(T, resize_width), OFF(T, center_crop)});
+}
+
+TEST_F(ProgramLayoutTest, Augment) {
+  using T = ModelrtAugment;
+  check(ProgramLayout::get(ctx).augment, sizeof(T), alignof(T),
+        {OFF(T, kind), OFF(T, args)});
 }
 
 TEST_F(ProgramLayoutTest, TrainConfig) {

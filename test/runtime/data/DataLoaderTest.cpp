@@ -12,6 +12,10 @@
 
 using namespace modelrt;
 
+/// random_hflip(p) and random_crop(pad) as the compiler writes them.
+static ModelrtAugment flipAug(double p) { return {MODELRT_AUG_HFLIP, {p}}; }
+static ModelrtAugment cropAug(double pad) { return {MODELRT_AUG_CROP, {pad}}; }
+
 /// N samples of shape [1, 2, 3]; sample i holds i*100 + element index.
 static Dataset imageData(int64_t n) {
   Tensor x(DType::F32, {n, 1, 2, 3});
@@ -150,8 +154,7 @@ TEST(DataLoader, SameBatchesWithAnyPrefetchDepth) {
   LoaderConfig cfg;
   cfg.batchSize = 3;
   cfg.seed = 9;
-  cfg.flipProbability = 0.5;
-  cfg.cropPadding = 1;
+  cfg.augment = {flipAug(0.5), cropAug(1)};
   cfg.prefetch = 0;
   DataLoader ref(d, cfg);
   std::vector<Batch> want;
@@ -198,7 +201,7 @@ TEST(DataLoader, SaveAndRestoreMidEpochExactly) {
   LoaderConfig cfg;
   cfg.batchSize = 3;
   cfg.seed = 5;
-  cfg.cropPadding = 1;
+  cfg.augment = {cropAug(1)};
   DataLoader a(d, cfg);
   epochIds(a); // finish epoch 0
   Batch b;
@@ -250,7 +253,7 @@ TEST(DataLoader, FlipAndCropAugmentation) {
   Dataset d = imageData(1);
   LoaderConfig cfg;
   cfg.batchSize = 1;
-  cfg.flipProbability = 1.0;
+  cfg.augment = {flipAug(1.0)};
   DataLoader l(d, cfg);
   Batch b;
   ASSERT_TRUE(l.next(b));
@@ -258,8 +261,7 @@ TEST(DataLoader, FlipAndCropAugmentation) {
   EXPECT_EQ(std::vector<float>(x, x + 6), (std::vector<float>{2, 1, 0, 5, 4, 3}));
   // Crop with padding 1: the output is the input shifted by (dy, dx) in
   // [-1, 1]^2 with zeros entering; check it is one of the 9 shifts.
-  cfg.flipProbability = 0;
-  cfg.cropPadding = 1;
+  cfg.augment = {cropAug(1)};
   std::set<std::vector<float>> shifts;
   for (int dy = -1; dy <= 1; ++dy)
     for (int dx = -1; dx <= 1; ++dx) {
@@ -285,12 +287,12 @@ TEST(DataLoader, FlipAndCropAugmentation) {
   Tensor flat(DType::F32, {2, 4});
   Dataset f = *makeDataset("flat", flat, Tensor(DType::I64, {2}));
   DataLoader bad(f, cfg);
-  EXPECT_NE(bad.validate().message().find("flip/crop augmentation needs image samples"),
-            std::string::npos);
+  EXPECT_EQ(bad.validate().message(),
+            "flat: augmentation needs image samples [H, W] or [C, H, W], got [4]");
 }
 
 TEST(DataLoader, FlipAfterCropMatchesAReferenceLoop) {
-  // Flip (p = 1) and crop (padding 1) together on a 2-channel 3x4 sample:
+  // Crop (padding 1) then flip (p = 1) on a 2-channel 3x4 sample:
   // every output must be some shift (dy, dx) of the zero-padded input,
   // mirrored left-right, computed here pixel by pixel.
   Tensor x(DType::F32, {1, 2, 3, 4}), y(DType::I64, {1});
@@ -312,7 +314,7 @@ TEST(DataLoader, FlipAfterCropMatchesAReferenceLoop) {
       expected.insert(s);
     }
   LoaderConfig cfg;
-  cfg.batchSize = 1, cfg.flipProbability = 1.0, cfg.cropPadding = 1;
+  cfg.batchSize = 1, cfg.augment = {cropAug(1), flipAug(1.0)};
   Batch b;
   for (int seed = 0; seed < 60; ++seed) {
     cfg.seed = seed;
@@ -323,4 +325,96 @@ TEST(DataLoader, FlipAfterCropMatchesAReferenceLoop) {
     produced.insert(got);
   }
   EXPECT_EQ(produced.size(), 9u); // all nine shifts occur over 60 seeds
+}
+
+/// N RGB samples [3, 6, 5] of distinct values, labels i % 3.
+static Dataset rgbData(int64_t n) {
+  Tensor x(DType::F32, {n, 3, 6, 5});
+  Tensor y(DType::I64, {n});
+  for (int64_t i = 0; i < n * 90; ++i)
+    x.as<float>()[i] = float((i * 37) % 101) / 100.0f;
+  for (int64_t i = 0; i < n; ++i)
+    y.as<int64_t>()[i] = i % 3;
+  return *makeDataset("rgb", x, y);
+}
+
+/// Every augmentation, as the compiler writes them for u8 pixels / 255.
+static std::vector<ModelrtAugment> everyAugmentation() {
+  return {{MODELRT_AUG_RESIZED_CROP, {0.3, 1.0, 3.0 / 4, 4.0 / 3}},
+          {MODELRT_AUG_ROTATION, {20, 0.0}},
+          flipAug(0.5),
+          cropAug(1),
+          {MODELRT_AUG_COLOR_JITTER, {0.4, 0.4, 0.4, 0.0, 1.0}},
+          {MODELRT_AUG_ERASING, {0.5, 0.02, 0.33, 0.3, 3.3, 0.0}}};
+}
+
+/// The inputs of every batch of two epochs, concatenated.
+static std::vector<float> twoEpochs(const Dataset &d, LoaderConfig cfg) {
+  DataLoader l(d, cfg);
+  EXPECT_TRUE(l.validate().isOk());
+  std::vector<float> all;
+  Batch b;
+  for (int e = 0; e < 2; ++e)
+    while (l.next(b))
+      all.insert(all.end(), b.inputs.as<float>(), b.inputs.as<float>() + b.inputs.numElements());
+  return all;
+}
+
+// Each sample's augmentation depends on (seed, epoch, sample index) only:
+// the batches are the same with 1, 2 or 3 threads augmenting a batch, with
+// or without the prefetch thread, and the samples the same for another
+// batch size; another seed changes them.
+TEST(DataLoader, AugmentationIndependentOfThreadsAndBatching) {
+  Dataset d = rgbData(23);
+  LoaderConfig cfg;
+  cfg.batchSize = 8, cfg.seed = 4, cfg.augment = everyAugmentation(), cfg.prefetch = 0;
+  std::vector<float> want = twoEpochs(d, cfg);
+  LoaderConfig none = cfg;
+  none.augment.clear();
+  std::vector<float> plain = twoEpochs(d, none);
+  ASSERT_EQ(want.size(), plain.size());
+  EXPECT_NE(want, plain);
+  for (int64_t workers : {1, 2, 3})
+    for (int64_t prefetch : {0, 2}) {
+      LoaderConfig c = cfg;
+      c.workers = workers, c.prefetch = prefetch;
+      EXPECT_EQ(twoEpochs(d, c), want) << workers << " workers, prefetch " << prefetch;
+    }
+  LoaderConfig c = cfg;
+  c.batchSize = 5;
+  EXPECT_EQ(twoEpochs(d, c), want);
+  c.seed = 5;
+  EXPECT_NE(twoEpochs(d, c), twoEpochs(d, cfg));
+}
+
+TEST(DataLoader, AugmentationsApplyInTheirOrder) {
+  // Flip then shift: out(y, x) = in(y + dy, w - 1 - (x + dx)), the mirror
+  // image of crop-then-flip's shifts (FlipAfterCropMatchesAReferenceLoop).
+  Tensor x(DType::F32, {1, 1, 3, 4}), y(DType::I64, {1});
+  for (int i = 0; i < 12; ++i)
+    x.as<float>()[i] = float(i + 1);
+  Dataset d = *makeDataset("img", std::move(x), std::move(y));
+  std::set<std::vector<float>> expected, produced;
+  for (int dy = -1; dy <= 1; ++dy)
+    for (int dx = -1; dx <= 1; ++dx) {
+      std::vector<float> s(12);
+      for (int r = 0; r < 3; ++r)
+        for (int q = 0; q < 4; ++q) {
+          int sy = r + dy, fx = q + dx;
+          s[r * 4 + q] = sy >= 0 && sy < 3 && fx >= 0 && fx < 4 ? float(sy * 4 + (3 - fx) + 1) : 0;
+        }
+      expected.insert(s);
+    }
+  LoaderConfig cfg;
+  cfg.batchSize = 1, cfg.augment = {flipAug(1.0), cropAug(1)};
+  Batch b;
+  for (int seed = 0; seed < 60; ++seed) {
+    cfg.seed = seed;
+    DataLoader l(d, cfg);
+    ASSERT_TRUE(l.next(b));
+    std::vector<float> got(b.inputs.as<float>(), b.inputs.as<float>() + 12);
+    EXPECT_TRUE(expected.count(got)) << "seed " << seed;
+    produced.insert(got);
+  }
+  EXPECT_EQ(produced.size(), 9u);
 }

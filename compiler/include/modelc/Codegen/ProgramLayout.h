@@ -25,6 +25,7 @@ struct ProgramLayout {
   llvm::StructType *optimizerConfig;
   llvm::StructType *scheduleConfig;
   llvm::StructType *dataConfig;
+  llvm::StructType *augment;
   llvm::StructType *trainConfig;
   llvm::StructType *program;
 

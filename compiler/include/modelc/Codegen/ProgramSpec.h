@@ -31,6 +31,13 @@ struct TensorSpec {
   int64_t fanIn = 0, fanOut = 0;
 };
 
+/// One training augmentation (ModelrtAugment): a MODELRT_AUG_* kind and
+/// its arguments, unused ones 0.
+struct AugmentSpec {
+  int32_t kind = 0;
+  std::vector<double> args;
+};
+
 /// The C++ types of the schema's ABI field types (TrainConfig.def).
 namespace abi {
 using I32 = int32_t;
@@ -65,8 +72,8 @@ struct TrainDefaults {
   std::vector<double> mean; ///< ... - mean[c]) / stddev[c]; empty: none,
   std::vector<double> stddev; ///< one entry: global, else per feature
   double valFraction = 0;
-  double flipProb = 0;
-  int64_t cropPadding = 0;
+  /// The training augmentations in order (ModelrtAugment by value).
+  std::vector<AugmentSpec> augment;
   int64_t resizeHeight = 0, resizeWidth = 0; ///< images: 0 = no resize
   int32_t centerCrop = 0;                    ///< images: cut the centre out
 #define MODELRT_ABI_TRAIN(TYPE, NAME) abi::TYPE NAME{};

@@ -188,12 +188,22 @@ struct Graph {
   std::map<unsigned, std::pair<std::string, llvm::SMLoc>> letNames;
 };
 
-/// One augmentation of the training data.
+/// One argument of an augmentation: its name and one value, or two for a
+/// range [lo, hi] (or a size [h, w]).
+struct AugmentationArg {
+  std::string name;
+  std::vector<double> values;
+  /// Written as an integer (a size, a padding).
+  bool integer = false;
+};
+
+/// One augmentation of the training data (modelsupport/Augment.def).
 struct Augmentation {
-  /// random_hflip or random_crop.
+  /// The name, e.g. random_hflip.
   std::string kind;
-  /// random_hflip: p. random_crop: size, pad.
-  std::vector<double> args;
+  /// Every argument, defaults included, in the signature's order (colour
+  /// jitter adds the pixels' white, 255 or 1).
+  std::vector<AugmentationArg> args;
 };
 
 /// One split of a data set (train or test).
@@ -239,8 +249,10 @@ struct DataConfig {
   /// `validation = f`: the fraction of the train split held out for
   /// validation (0: none; only without a test split).
   double valFraction = 0;
-  /// `standardize = true` (CSV): per-feature mean and population standard
-  /// deviation of the train file, in feature order; empty when off.
+  /// x' = (x * scale - mean[k]) / std[k] instead of x * scale + shift:
+  /// `standardize = true` (CSV: per feature, the mean and population
+  /// standard deviation of the train file, scale 1) or `image =
+  /// normalize(...)` (one value, or per channel); empty when off.
   std::vector<double> featureMean, featureStd;
   /// The class names (images: the class folders, sorted); empty when the
   /// classes have no names.

@@ -63,6 +63,40 @@ enum {
   MODELRT_DATA_IMAGES = 4 /* an image folder: train_inputs/test_inputs are folders */
 };
 
+/* Training augmentations (modelsupport/Augment.def), applied to each
+ * training sample [H, W] or [C, H, W] in the order given. Images keep their
+ * shape. "Input units" are values after the data's input transform;
+ * "stored units" are the file's values before it (the runtime maps them
+ * per channel with scale, mean and std).
+ *   MODELRT_AUG_HFLIP         args[0] p: mirror left-right with probability p
+ *   MODELRT_AUG_CROP          args[0] pad: shift by (dy, dx), each uniform in
+ *                             [-pad, pad], zeros entering (a crop of the
+ *                             zero-padded image)
+ *   MODELRT_AUG_RESIZED_CROP  args[0..1] scale, args[2..3] ratio: a box of
+ *                             torchvision's RandomResizedCrop, resized back
+ *                             to H x W (bilinear, half-pixel centres)
+ *   MODELRT_AUG_ROTATION      args[0] degrees d, args[1] fill (stored units):
+ *                             rotation by U(-d, d) degrees about the centre
+ *                             (counter-clockwise for positive), bilinear
+ *   MODELRT_AUG_COLOR_JITTER  args[0..2] brightness, contrast, saturation
+ *                             (0: off), args[3] white (stored units: 255 or
+ *                             1; black is 0): torchvision's ColorJitter
+ *                             (factors, random order) on pixels in [0, 1]
+ *   MODELRT_AUG_ERASING       args[0] p, args[1..2] scale, args[3..4] ratio,
+ *                             args[5] value (input units): torchvision's
+ *                             RandomErasing */
+enum {
+#define MODELRT_AUGMENT(NAME, ENUM, VALUE, ARGS, SIGNATURE) ENUM = VALUE,
+#include "modelsupport/Augment.def"
+};
+#define MODELRT_AUGMENT_ARGS 6
+
+/* One augmentation: a MODELRT_AUG_* kind and its arguments (unused ones 0). */
+typedef struct ModelrtAugment {
+  int32_t kind;
+  double args[MODELRT_AUGMENT_ARGS];
+} ModelrtAugment;
+
 /* The scalar fields of the configuration structs, in the order of
  * modelsupport/TrainConfig.def (which documents each field). */
 #define MODELRT_FIELD_I32(NAME) int32_t NAME;
@@ -96,8 +130,8 @@ typedef struct ModelrtDataConfig {
   const double *mean, *std;
   int32_t one_hot;               /* labels given to steps as one-hot f32 */
   double val_fraction;           /* 0: none */
-  double flip_prob;              /* training augmentation */
-  int64_t crop_padding;
+  int32_t num_augment;           /* training augmentations, in order */
+  const ModelrtAugment *augment;
   int32_t drop_last;
   /* MODELRT_DATA_IMAGES: each image is converted to input_shape[0]
    * channels, resized to resize_height x resize_width when those are > 0,

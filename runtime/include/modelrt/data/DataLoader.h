@@ -3,9 +3,10 @@
 // Implements `DataLoader`. Each training epoch draws a fresh full random
 // permutation (Fisher-Yates with the loader's xoshiro256** stream), so every
 // sample appears exactly once per epoch; batches are assembled on a worker
-// thread into a bounded queue. Training-only augmentation (random horizontal
-// flip, random crop with zero padding) draws from a stream derived from
-// (seed, epoch, batch index), so prefetching never changes results. The
+// thread into a bounded queue. Training-only augmentation (the list of
+// Augment.h, in order) draws from one stream per sample derived from
+// (seed, epoch, sample index), and may be split over several threads per
+// batch, so neither prefetching nor the thread count changes results. The
 // worker fills the queue and then sleeps until it has drained to half, so
 // it is woken once per half queue rather than once per batch (a wake-up, a
 // futex wake and then an inter-processor interrupt, costs about as much as
@@ -18,6 +19,7 @@
 #define MODELRT_DATA_DATALOADER_H
 
 #include "modelrt/core/Rng.h"
+#include "modelrt/data/Augment.h"
 #include "modelrt/data/Dataset.h"
 
 #include <array>
@@ -34,8 +36,9 @@ struct LoaderConfig {
   bool shuffle = true;         ///< fresh permutation each epoch (training)
   bool dropLast = false;       ///< drop the last incomplete batch
   uint64_t seed = 0;
-  double flipProbability = 0;  ///< random horizontal flip (last dim reversed)
-  int64_t cropPadding = 0;     ///< random crop of the zero-padded sample
+  std::vector<ModelrtAugment> augment; ///< applied in order (training)
+  ChannelTransform transform;  ///< the samples' input transform (pixel args)
+  int64_t workers = 1;         ///< threads that augment one batch's samples
   int64_t oneHotClasses = 0;   ///< > 0: labels become one-hot F32 [b, classes]
   int64_t prefetch = 2;        ///< bounded queue depth; 0 = no worker thread
 };
@@ -63,7 +66,7 @@ struct LoaderPosition {
 class DataLoader {
 public:
   /// \p data must outlive the loader. Augmentation applies only when
-  /// \p config.flipProbability or cropPadding is set (training loaders).
+  /// \p config.augment is not empty (training loaders).
   DataLoader(const Dataset &data, LoaderConfig config);
   ~DataLoader();
   DataLoader(const DataLoader &) = delete;
@@ -89,8 +92,9 @@ public:
 
 private:
   Batch makeBatch(int64_t batchIndex) const;
-  /// Writes the augmented copy of \p src (one sample) to \p dst.
-  void augment(float *dst, const float *src, Rng &rng) const;
+  /// Writes samples [from, to) of a batch starting at \p start to \p out
+  /// (inputs augmented, labels).
+  void fillSamples(Batch &out, int64_t start, int64_t from, int64_t to) const;
   void workerLoop(int64_t from, int64_t to);
   void stopWorker();
 
@@ -100,6 +104,7 @@ private:
   std::array<uint64_t, 4> nextEpochState{};
   std::vector<int64_t> perm;
   bool inEpoch = false;
+  ImageShape image; ///< the samples' planes, when augmenting
 
   std::thread worker;
   std::mutex mu;

@@ -22,7 +22,8 @@ module attributes {mdl.config = {
             test = {format = "idx", images = "/data/test-x.gz", labels = "/data/test-y.gz", samples = 10 : i64},
             sample_shape = array<i64: 4>, scale = 0.5 : f64, shift = -0.25 : f64,
             num_classes = 3 : i64,
-            augment = [{kind = "random_hflip", p = 0.25 : f64}, {kind = "random_crop", size = 4 : i64, pad = 2 : i64}]}}} {
+            augment = [{kind = "random_hflip", p = 0.25 : f64}, {kind = "random_crop", size = array<i64: 4, 4>, pad = 2 : i64},
+                       {kind = "random_erasing", p = 0.5 : f64, scale = array<f64: 0.02, 0.33>, ratio = array<f64: 0.3, 3.3>, value = -1.0 : f64}]}}} {
   mdl.parameter @w : tensor<4x3xf32> {init = #mdl.init<kaiming_uniform(4)>}
   mdl.parameter @b : tensor<3xf32> {init = #mdl.init<uniform(-1, 2)>}
   mdl.state @s : tensor<2xf32> {init = #mdl.init<ones>}
