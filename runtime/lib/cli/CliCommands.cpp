@@ -1,13 +1,9 @@
 //===- CliCommands.cpp - The train and eval subcommands -------------------===//
 #include "CliInternal.h"
 
-#include "modelrt/core/Blas.h"
-#include "modelrt/core/Conv.h"
-#include "modelrt/core/CpuFeatures.h"
 #include "modelrt/core/Profile.h"
 #include "modelrt/train/Trainer.h"
 
-#include <algorithm>
 #include <cstdio>
 
 namespace modelrt {

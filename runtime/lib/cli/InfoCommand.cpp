@@ -204,18 +204,12 @@ Status memoryFlag(const CliArgs &a, double &bytes) {
                 "B, KiB, MiB or GiB, e.g. 8GiB)", v.c_str());
 }
 
-Status runInfo(const ModelrtProgram &p, const CliArgs &a) {
-  MODELRT_TRY(validateProgram(p));
-  int64_t batch = p.config.batch_size > 0 ? p.config.batch_size : 1;
-  MODELRT_TRY(integerFlag(a, "--batch", batch, true));
-  int64_t total = 0, stateTotal = 0;
-  printTensorTable(p, total, stateTotal);
-  OptimizerConfig oc = toOptimizerConfig(p.config.optimizer);
-  MODELRT_TRY(validateOptimizerConfig(oc));
-  Optimizer opt(oc, initModelState(p, 0).paramSizes());
-  int64_t optimState = 0;
-  for (size_t i = 0; i < opt.firstMoments().size(); ++i)
-    optimState += int64_t(opt.firstMoments()[i].size() + opt.secondMoments()[i].size());
+namespace {
+
+/// Prints the totals, class names, FLOPs and the memory of params + grads +
+/// state + optimizer state (in f32 values).
+void printTotals(const ModelrtProgram &p, int64_t batch, int64_t total, int64_t stateTotal,
+                 int64_t optimState) {
   std::printf("\ntotal parameters: %lld\nstate values: %lld\n", (long long)total,
               (long long)stateTotal);
   if (p.num_class_names > 0) {
@@ -233,6 +227,34 @@ Status runInfo(const ModelrtProgram &p, const CliArgs &a) {
   std::printf("memory for params + grads + state + optimizer state: %s (%lld + %lld + %lld + "
               "%lld f32 values)\n", formatBytes(bytes).c_str(), (long long)total,
               (long long)total, (long long)stateTotal, (long long)optimState);
+}
+
+/// The CPU and what runs the products and convolutions.
+void printKernels(const ModelrtProgram &p) {
+  std::printf("\nCPU: %s\n", describeCpu(hostCpuFeatures(), hostKernels()).c_str());
+  Status blas = loadBlas(); // info still answers without a BLAS library
+  std::printf("matrix products: %s\n",
+              blas.isOk() ? blasKernels().c_str() : ("unavailable: " + blas.message()).c_str());
+  if (hasConvolutionWeights(p))
+    std::printf("convolutions: %s\n", blas.isOk() ? convolutionKernels().c_str()
+                                                  : ("unavailable: " + blas.message()).c_str());
+}
+
+} // namespace
+
+Status runInfo(const ModelrtProgram &p, const CliArgs &a) {
+  MODELRT_TRY(validateProgram(p));
+  int64_t batch = p.config.batch_size > 0 ? p.config.batch_size : 1;
+  MODELRT_TRY(integerFlag(a, "--batch", batch, true));
+  int64_t total = 0, stateTotal = 0;
+  printTensorTable(p, total, stateTotal);
+  OptimizerConfig oc = toOptimizerConfig(p.config.optimizer);
+  MODELRT_TRY(validateOptimizerConfig(oc));
+  Optimizer opt(oc, initModelState(p, 0).paramSizes());
+  int64_t optimState = 0;
+  for (size_t i = 0; i < opt.firstMoments().size(); ++i)
+    optimState += int64_t(opt.firstMoments()[i].size() + opt.secondMoments()[i].size());
+  printTotals(p, batch, total, stateTotal, optimState);
   printLayerTable(p);
   MemoryPlan plan;
   plan.params = plan.grads = 4.0 * double(total);
@@ -241,13 +263,7 @@ Status runInfo(const ModelrtProgram &p, const CliArgs &a) {
   planActivations(p, plan);
   printPlans(plan, oc.kind, batch);
   MODELRT_TRY(printLargestBatch(a, plan));
-  std::printf("\nCPU: %s\n", describeCpu(hostCpuFeatures(), hostKernels()).c_str());
-  Status blas = loadBlas(); // info still answers without a BLAS library
-  std::printf("matrix products: %s\n",
-              blas.isOk() ? blasKernels().c_str() : ("unavailable: " + blas.message()).c_str());
-  if (hasConvolutionWeights(p))
-    std::printf("convolutions: %s\n", blas.isOk() ? convolutionKernels().c_str()
-                                                  : ("unavailable: " + blas.message()).c_str());
+  printKernels(p);
   return Status::ok();
 }
 
