@@ -9,7 +9,11 @@
 //
 // A layer's output is its last node in graph order; its activation bytes
 // are that output's bytes per sample (views such as flatten included: an
-// upper bound on what a run keeps). FLOPs come from modelsupport/Flops.h.
+// upper bound on what a run keeps). FLOPs come from modelsupport/Flops.h
+// and count the forward pass only, elementwise work included (a
+// convolution's bias add too): a different quantity from
+// ModelrtProgram.train_flops_per_sample (Codegen/FlopCount.cpp), which
+// counts the products of the forward and backward passes.
 //
 //===----------------------------------------------------------------------===//
 
