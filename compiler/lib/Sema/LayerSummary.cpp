@@ -19,6 +19,8 @@
 
 #include "modelc/Sema/LayerSummary.h"
 
+#include "Elaborator.h"
+
 #include "modelsupport/Flops.h"
 
 #include <map>
@@ -128,9 +130,19 @@ static std::vector<bool> outputCone(const Graph &graph) {
   return live;
 }
 
+/// What the user calls `kind`: the first builtin of the table that adds
+/// it ("max_pool" for max_pool2d), else the op's name ("add", "matmul").
+static llvm::StringRef spelledName(OpKind kind) {
+  for (const BuiltinInfo &b : getBuiltins())
+    if (b.op == kind)
+      return b.name;
+  return getOpKindName(kind);
+}
+
 /// A model-level op's layer name: "relu", then "relu_1", "relu_2", ...
 static std::string opLayerName(std::map<std::string, int> &seen,
-                               llvm::StringRef op) {
+                               OpKind kind) {
+  llvm::StringRef op = spelledName(kind);
   int n = seen[op.str()]++;
   return n == 0 ? op.str() : op.str() + "_" + std::to_string(n);
 }
@@ -151,7 +163,7 @@ std::vector<LayerSummary> sema::summarizeLayers(const Graph &graph) {
     } else {
       layers.emplace_back();
       layers.back().name = root >= 0 ? graph.instances[root].name
-                                     : opLayerName(seen, getOpKindName(n.kind));
+                                     : opLayerName(seen, n.kind);
       if (root >= 0)
         byInstance[root] = index;
     }
