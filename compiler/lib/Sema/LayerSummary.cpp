@@ -8,8 +8,7 @@
 // table uses; the mdl IR keeps only locations.
 //
 // A layer's output is its last node in graph order; its activation bytes
-// are that output's bytes per sample (views such as flatten included: an
-// upper bound on what a run keeps). FLOPs come from modelsupport/Flops.h
+// are that output's bytes per sample (views such as flatten included). FLOPs come from modelsupport/Flops.h
 // and count the forward pass only, elementwise work included (a
 // convolution's bias add too): a different quantity from
 // ModelrtProgram.train_flops_per_sample (Codegen/FlopCount.cpp), which

@@ -33,9 +33,9 @@ struct MemoryPlan {
   double largestPairPerSample = 0; ///< largest consecutive pair (input first)
 
   /// Bytes one training step holds at \p batch: parameters, gradients,
-  /// optimizer state, state, the input batch and every layer's output (the
-  /// forward values the backward pass may read; views counted too, so an
-  /// upper bound of what the compiled step keeps).
+  /// optimizer state, state, the input batch and every layer's output (an
+  /// estimate of the forward values the backward pass reads: views are
+  /// counted, the values inside a layer are not).
   double training(double batch) const {
     return params + grads + optimizer + state +
            batch * (inputPerSample + activationsPerSample);
