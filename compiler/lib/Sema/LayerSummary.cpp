@@ -8,9 +8,10 @@
 // table uses; the mdl IR keeps only locations.
 //
 // A layer's output is its last node in graph order; its activation bytes
-// are that output's bytes per sample (views such as flatten included). FLOPs come from modelsupport/Flops.h
-// and count the forward pass only, elementwise work included (a
-// convolution's bias add too): a different quantity from
+// are that output's bytes per sample (views such as flatten included).
+// FLOPs come from modelsupport/Flops.h and count the forward pass only,
+// elementwise work included (a convolution's bias add too): a different
+// quantity from
 // ModelrtProgram.train_flops_per_sample (Codegen/FlopCount.cpp), which
 // counts the products of the forward and backward passes.
 //
@@ -121,7 +122,8 @@ static int rootInstance(const Graph &graph, int instance) {
 /// Marks the nodes the model's output depends on.
 static std::vector<bool> outputCone(const Graph &graph) {
   std::vector<bool> live(graph.nodes.size(), false);
-  live[graph.output] = true;
+  if (graph.output < live.size())
+    live[graph.output] = true;
   for (size_t i = graph.nodes.size(); i-- > 0;)
     if (live[i])
       for (unsigned o : graph.nodes[i].operands)
