@@ -11,9 +11,9 @@
 // are that output's bytes per sample (views such as flatten included).
 // FLOPs come from modelsupport/Flops.h and count the forward pass only,
 // elementwise work included (a convolution's bias add too): a different
-// quantity from
-// ModelrtProgram.train_flops_per_sample (Codegen/FlopCount.cpp), which
-// counts the products of the forward and backward passes.
+// quantity from ModelrtProgram.train_flops_per_sample
+// (Codegen/FlopCount.cpp), which counts the products of the forward and
+// backward passes.
 //
 //===----------------------------------------------------------------------===//
 
