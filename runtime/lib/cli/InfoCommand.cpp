@@ -14,6 +14,7 @@
 #include "modelrt/core/Conv.h"
 #include "modelrt/core/CpuFeatures.h"
 #include "modelrt/train/Optimizer.h"
+#include "modelsupport/ShapeArith.h"
 
 #include <algorithm>
 #include <cmath>
@@ -153,14 +154,15 @@ void printPlans(const MemoryPlan &plan, OptimizerKind kind, int64_t batch) {
   planLine("total", plan.training(b), plan.evaluation(b));
 }
 
-/// The largest batch (at most 2^24) whose training plan fits in \p bytes;
-/// 0 when not even one sample fits.
+/// The largest batch (at most modelsupport::kMaxBatch) whose training plan
+/// fits in \p bytes; 0 when not even one sample fits. A sample takes at
+/// least its input's bytes, so the division is defined.
 int64_t largestBatch(const MemoryPlan &plan, double bytes) {
   double perSample = plan.training(1) - plan.training(0);
   double room = bytes - plan.training(0);
-  if (room < perSample || perSample <= 0)
-    return room >= 0 && perSample <= 0 ? int64_t(1) << 24 : 0;
-  return int64_t(std::min(std::floor(room / perSample), double(int64_t(1) << 24)));
+  if (room < perSample)
+    return 0;
+  return int64_t(std::min(std::floor(room / perSample), double(modelsupport::kMaxBatch)));
 }
 
 /// This machine's physical memory (sysconf: pages x page size), 0 if unknown.
