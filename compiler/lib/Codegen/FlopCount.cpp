@@ -1,6 +1,6 @@
 //===- FlopCount.cpp - FLOPs of one training step per sample --------------===//
 //
-// Counts the multiply-adds (2 FLOPs each) of the products in @train_step:
+// Counts the multiply-adds (2 FLOPs each, modelsupport/Flops.h) of the products in @train_step:
 // matmul / batch_matmul (result elements x contracted size) and conv2d with
 // its two adjoints (grad elements x C/groups x KH x KW). The batch
 // dimension (dynamic) counts as 1, so the total is per sample; products
@@ -12,10 +12,13 @@
 #include "FlopCount.h"
 
 #include "mdl/MDLOps.h"
+#include "modelsupport/Flops.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
 using namespace modelc;
+using modelsupport::convolutionFlops;
+using modelsupport::productFlops;
 
 /// Product of the static sizes of `type` (dynamic sizes count as 1).
 static double staticElements(mlir::Type type, unsigned dropFront = 0) {
@@ -37,18 +40,20 @@ double modelc::countTrainFlopsPerSample(mlir::func::FuncOp train) {
   double flops = 0;
   train.walk([&](mlir::Operation *op) {
     if (auto mm = llvm::dyn_cast<mlir::mdl::MatmulOp>(op))
-      flops += 2 * staticElements(mm.getType()) * contracted(mm.getLhs());
+      flops += productFlops(staticElements(mm.getType()),
+                            contracted(mm.getLhs()));
     else if (auto bmm = llvm::dyn_cast<mlir::mdl::BatchMatmulOp>(op))
-      flops += 2 * staticElements(bmm.getType()) * contracted(bmm.getLhs());
+      flops += productFlops(staticElements(bmm.getType()),
+                            contracted(bmm.getLhs()));
     else if (auto conv = llvm::dyn_cast<mlir::mdl::Conv2DOp>(op))
-      flops += 2 * staticElements(conv.getType()) *
-               staticElements(conv.getWeight().getType(), 1);
+      flops += convolutionFlops(staticElements(conv.getType()),
+                                staticElements(conv.getWeight().getType(), 1));
     else if (auto gi = llvm::dyn_cast<mlir::mdl::Conv2DGradInputOp>(op))
-      flops += 2 * staticElements(gi.getGrad().getType()) *
-               staticElements(gi.getWeight().getType(), 1);
+      flops += convolutionFlops(staticElements(gi.getGrad().getType()),
+                                staticElements(gi.getWeight().getType(), 1));
     else if (auto gw = llvm::dyn_cast<mlir::mdl::Conv2DGradWeightOp>(op))
-      flops += 2 * staticElements(gw.getGrad().getType()) *
-               staticElements(gw.getType(), 1);
+      flops += convolutionFlops(staticElements(gw.getGrad().getType()),
+                                staticElements(gw.getType(), 1));
   });
   return flops;
 }

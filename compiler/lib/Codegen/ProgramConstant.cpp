@@ -67,6 +67,8 @@ public:
   llvm::Constant *table(const std::vector<TensorSpec> &tensors);
   /// The ModelrtAugment array, or NULL when there is none.
   llvm::Constant *augments(const std::vector<AugmentSpec> &augment);
+  /// The ModelrtLayerInfo array (NULL when empty).
+  llvm::Constant *layerTable(const std::vector<LayerSpec> &layers);
   /// The ModelrtTrainConfig constant; its option fields follow the schema.
   llvm::Constant *config(const TrainDefaults &c);
 
@@ -115,6 +117,19 @@ ConstantBuilder::augments(const std::vector<AugmentSpec> &augment) {
   }
   auto *type = llvm::ArrayType::get(layout.augment, entries.size());
   return global(llvm::ConstantArray::get(type, entries), "modelc.augment");
+}
+
+llvm::Constant *ConstantBuilder::layerTable(const std::vector<LayerSpec> &layers) {
+  if (layers.empty())
+    return null();
+  std::vector<llvm::Constant *> infos;
+  for (const LayerSpec &l : layers)
+    infos.push_back(llvm::ConstantStruct::get(
+        layout.layerInfo,
+        {str(l.name), i32(int64_t(l.shape.size())), i64Array(l.shape),
+         i64(l.params), f64(l.flops), i64(l.activationBytes)}));
+  auto *type = llvm::ArrayType::get(layout.layerInfo, infos.size());
+  return global(llvm::ConstantArray::get(type, infos), "modelc.layers");
 }
 
 void ConstantBuilder::put(Fields &f, int32_t v) { f.push_back(i32(v)); }
@@ -217,7 +232,8 @@ llvm::Error modelc::emitProgram(llvm::Module &m, const ProgramSpec &spec,
       adapters->evalStep, adapters->predict, c.f64(spec.trainFlopsPerSample),
       c.null(), orNull(gpu.trainStep), orNull(gpu.evalStep),
       orNull(gpu.predict), orNull(gpu.trainEnqueue), orNull(gpu.trainFinish),
-      c.i32(int64_t(classNames.size())), c.ptrArray(classNames)};
+      c.i32(int64_t(classNames.size())), c.ptrArray(classNames),
+      c.i32(int64_t(spec.layers.size())), c.layerTable(spec.layers)};
   auto *program = new llvm::GlobalVariable(
       m, c.layout.program, /*isConstant=*/true,
       llvm::GlobalValue::ExternalLinkage,

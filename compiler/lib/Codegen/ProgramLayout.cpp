@@ -31,6 +31,8 @@ ProgramLayout ProgramLayout::get(llvm::LLVMContext &ctx) {
   l.tensorDesc = named(ctx, "ModelrtTensorDesc",
                        {ptr, i32, i32, ptr, i32, llvm::ArrayType::get(f64, 2),
                         i64, i64});
+  // name, rank, shape, num_params, flops, activation_bytes
+  l.layerInfo = named(ctx, "ModelrtLayerInfo", {ptr, i32, ptr, i64, f64, i64});
   // The options' structs, field for field from the schema.
   auto add = [&](std::vector<llvm::Type *> &fields, AbiFieldType type) {
     switch (type) {
@@ -73,6 +75,7 @@ ProgramLayout ProgramLayout::get(llvm::LLVMContext &ctx) {
                      l.trainConfig, ptr, ptr, ptr, ptr, f64, ptr,
                      ptr, ptr, ptr,   // gpu_train_step .. gpu_predict
                      ptr, ptr,        // gpu_train_enqueue, gpu_train_finish
-                     i32, ptr});      // num_class_names, class_names
+                     i32, ptr,        // num_class_names, class_names
+                     i32, ptr});      // num_layers, layers
   return l;
 }

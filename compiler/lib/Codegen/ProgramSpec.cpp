@@ -120,6 +120,29 @@ static llvm::Error readSignatures(mlir::ModuleOp module, ProgramSpec &spec) {
   return llvm::Error::success();
 }
 
+/// Reads the optional `mdl.layers` module attribute (one dictionary per
+/// layer, written by MLIRGen); entries missing a field are skipped.
+static std::vector<LayerSpec> readLayers(mlir::ModuleOp module) {
+  std::vector<LayerSpec> layers;
+  auto attr = module->getAttrOfType<mlir::ArrayAttr>("mdl.layers");
+  if (!attr)
+    return layers;
+  for (auto d : attr.getAsRange<mlir::DictionaryAttr>()) {
+    auto name = d.getAs<mlir::StringAttr>("name");
+    auto shape = d.getAs<mlir::DenseI64ArrayAttr>("shape");
+    auto params = d.getAs<mlir::IntegerAttr>("params");
+    auto flops = d.getAs<mlir::FloatAttr>("flops");
+    auto bytes = d.getAs<mlir::IntegerAttr>("activation_bytes");
+    if (!name || !shape || !params || !flops || !bytes)
+      continue;
+    layers.push_back({name.str(),
+                      {shape.asArrayRef().begin(), shape.asArrayRef().end()},
+                      params.getInt(), flops.getValueAsDouble(),
+                      bytes.getInt()});
+  }
+  return layers;
+}
+
 llvm::Expected<ProgramSpec> modelc::extractProgramSpec(mlir::ModuleOp module) {
   ProgramSpec spec;
   auto config = module->getAttrOfType<mlir::DictionaryAttr>("mdl.config");
@@ -167,5 +190,6 @@ llvm::Expected<ProgramSpec> modelc::extractProgramSpec(mlir::ModuleOp module) {
     return std::move(e);
   if (auto train = module.lookupSymbol<mlir::func::FuncOp>(kTrainStepName))
     spec.trainFlopsPerSample = countTrainFlopsPerSample(train);
+  spec.layers = readLayers(module);
   return spec;
 }

@@ -17,6 +17,8 @@
 #include "ConfigAttr.h"
 #include "FunctionEmitter.h"
 
+#include "modelc/Sema/LayerSummary.h"
+
 #include "mdl/MDLDialect.h"
 #include "mdl/MDLOps.h"
 
@@ -102,6 +104,22 @@ static void buildFunction(mlir::OpBuilder &b, mlir::ModuleOp module,
 
 char modelc::InternalError::ID = 0;
 
+/// The `mdl.layers` module attribute: one dictionary per top-level layer
+/// (name, shape, params, flops, activation_bytes; sema::summarizeLayers),
+/// read back by the program's spec for `info`.
+static mlir::ArrayAttr buildLayersAttr(mlir::OpBuilder &b, const Graph &g) {
+  std::vector<mlir::Attribute> layers;
+  for (const sema::LayerSummary &l : sema::summarizeLayers(g))
+    layers.push_back(b.getDictionaryAttr(
+        {b.getNamedAttr("name", b.getStringAttr(l.name)),
+         b.getNamedAttr("shape", b.getDenseI64ArrayAttr(l.shape)),
+         b.getNamedAttr("params", b.getI64IntegerAttr(l.params)),
+         b.getNamedAttr("flops", b.getF64FloatAttr(l.flops)),
+         b.getNamedAttr("activation_bytes",
+                        b.getI64IntegerAttr(l.activationBytes))}));
+  return b.getArrayAttr(layers);
+}
+
 llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
 modelc::generateMLIR(mlir::MLIRContext &context, const Program &program,
                      const llvm::SourceMgr &sourceMgr) {
@@ -120,6 +138,7 @@ modelc::generateMLIR(mlir::MLIRContext &context, const Program &program,
       mlir::ModuleOp::create(fileLoc(b, sourceMgr, g->loc));
   module->getOperation()->setAttr("mdl.config",
                                   buildConfigAttr(context, program, *g));
+  module->getOperation()->setAttr("mdl.layers", buildLayersAttr(b, *g));
   b.setInsertionPointToEnd(module->getBody());
   for (const TableEntry &p : g->params)
     mlir::mdl::ParameterOp::create(b, fileLoc(b, sourceMgr, p.loc), p.name,

@@ -114,10 +114,12 @@ static const char *stageName(TrainingStage stage) {
 }
 
 /// Drops the mdl attributes the ProgramSpec has already read (the module's
-/// configuration, the table symbols on arguments and results), which LLVM
+/// configuration and layer table, the table symbols on arguments and
+/// results), which LLVM
 /// translation would not know.
 static void dropMdlAttributes(mlir::ModuleOp module) {
   module->removeAttr("mdl.config");
+  module->removeAttr("mdl.layers");
   module.walk([](mlir::func::FuncOp fn) {
     for (unsigned i = 0; i < fn.getNumArguments(); ++i)
       for (llvm::StringRef key : {"mdl.param", "mdl.state"})

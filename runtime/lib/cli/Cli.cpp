@@ -72,8 +72,11 @@ const std::vector<CommandSpec> &commands() {
                          "DIR/INPUT-N.png"},
         kBatch, kThreads,
         kDevice, kHelp}},
-      {"info", "info [options]", "parameters, FLOPs and memory of the model",
-       {kBatch, kHelp}},
+      {"info", "info [options]", "parameters, layers, FLOPs and memory plans of the model",
+       {kBatch,
+        {"--memory", "SIZE", "print the largest batch whose training fits in SIZE (B, KiB, "
+                             "MiB or GiB, e.g. 8GiB; default: this machine's RAM)"},
+        kHelp}},
       {"check-device", "check-device [options]",
        "run training steps on the CPU and the GPU and compare every result",
        {kBatch, {"--steps", "N", "optimizer steps compared at the end (default 20)"},
@@ -162,7 +165,8 @@ Status checkArgs(CliArgs &a) {
     return errorf("unexpected argument '%s'", a.positional[0].c_str());
   if (a.flags.count("--overwrite-gradients") && !a.flags.count("--dump-gradients"))
     return errorf("option '--overwrite-gradients' needs --dump-gradients DIR");
-  return Status::ok();
+  double bytes = 0;
+  return memoryFlag(a, bytes);
 }
 
 /// Checks the spelling of --device (the choice itself is made later, by

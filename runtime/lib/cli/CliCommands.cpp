@@ -1,13 +1,9 @@
-//===- CliCommands.cpp - The train, eval and info subcommands --------------===//
+//===- CliCommands.cpp - The train and eval subcommands -------------------===//
 #include "CliInternal.h"
 
-#include "modelrt/core/Blas.h"
-#include "modelrt/core/Conv.h"
-#include "modelrt/core/CpuFeatures.h"
 #include "modelrt/core/Profile.h"
 #include "modelrt/train/Trainer.h"
 
-#include <algorithm>
 #include <cstdio>
 
 namespace modelrt {
@@ -151,71 +147,6 @@ Status runEval(const ModelrtProgram &p, const CliArgs &a) {
   std::printf("\n");
   if (profiling())
     writeProfileReport(stdout);
-  return Status::ok();
-}
-
-/// Prints the parameter and state table; returns the element totals.
-static void printTensorTable(const ModelrtProgram &p, int64_t &total, int64_t &stateTotal) {
-  std::vector<TensorInfo> params = paramTable(p), state = stateTable(p);
-  size_t width = 9;
-  for (const auto *t : {&params, &state})
-    for (const TensorInfo &i : *t)
-      width = std::max(width, i.name.size());
-  std::printf("model %s\n\n%-*s  %-20s %12s\n", p.name, int(width), "parameter", "shape", "count");
-  for (const auto *t : {&params, &state})
-    for (const TensorInfo &i : *t) {
-      int64_t n = shapeNumElements(i.shape);
-      (t == &params ? total : stateTotal) += n;
-      std::printf("%-*s  %-20s %12lld%s\n", int(width), i.name.c_str(),
-                  shapeToString(i.shape).c_str(), (long long)n, t == &params ? "" : "  (state)");
-    }
-}
-
-/// True when the program has a rank-4 parameter: a convolution's OIHW
-/// weights, so that it can run convolutions.
-static bool hasConvolutionWeights(const ModelrtProgram &p) {
-  for (int32_t i = 0; i < p.num_params; ++i)
-    if (p.params[i].rank == 4)
-      return true;
-  return false;
-}
-
-Status runInfo(const ModelrtProgram &p, const CliArgs &a) {
-  MODELRT_TRY(validateProgram(p));
-  int64_t batch = p.config.batch_size > 0 ? p.config.batch_size : 1;
-  MODELRT_TRY(integerFlag(a, "--batch", batch, true));
-  int64_t total = 0, stateTotal = 0;
-  printTensorTable(p, total, stateTotal);
-  OptimizerConfig oc = toOptimizerConfig(p.config.optimizer);
-  MODELRT_TRY(validateOptimizerConfig(oc));
-  Optimizer opt(oc, initModelState(p, 0).paramSizes());
-  int64_t optimState = 0;
-  for (size_t i = 0; i < opt.firstMoments().size(); ++i)
-    optimState += int64_t(opt.firstMoments()[i].size() + opt.secondMoments()[i].size());
-  std::printf("\ntotal parameters: %lld\nstate values: %lld\n", (long long)total,
-              (long long)stateTotal);
-  if (p.num_class_names > 0) {
-    std::string names;
-    for (const std::string &n : classNames(p))
-      names += (names.empty() ? "" : ", ") + n;
-    std::printf("classes: %d (%s)\n", p.num_class_names, names.c_str());
-  }
-  if (p.train_flops_per_sample > 0)
-    std::printf("FLOPs per training step (batch %lld): %.4g\n", (long long)batch,
-                p.train_flops_per_sample * double(batch));
-  else
-    std::printf("FLOPs per training step: unknown (the program does not say)\n");
-  double bytes = 4.0 * double(2 * total + stateTotal + optimState);
-  std::printf("memory for params + grads + state + optimizer state: %s (%lld + %lld + %lld + "
-              "%lld f32 values)\n", formatBytes(bytes).c_str(), (long long)total,
-              (long long)total, (long long)stateTotal, (long long)optimState);
-  std::printf("CPU: %s\n", describeCpu(hostCpuFeatures(), hostKernels()).c_str());
-  Status blas = loadBlas(); // info still answers without a BLAS library
-  std::printf("matrix products: %s\n",
-              blas.isOk() ? blasKernels().c_str() : ("unavailable: " + blas.message()).c_str());
-  if (hasConvolutionWeights(p))
-    std::printf("convolutions: %s\n", blas.isOk() ? convolutionKernels().c_str()
-                                                  : ("unavailable: " + blas.message()).c_str());
   return Status::ok();
 }
 

@@ -1,7 +1,8 @@
 //===- CliInternal.h - Parsed command lines and the subcommands -----------===//
 //
 // Declares what Cli.cpp (parsing, help, dispatch) shares with the files
-// implementing the subcommands: CliCommands.cpp (train, eval, info),
+// implementing the subcommands: CliCommands.cpp (train, eval),
+// InfoCommand.cpp (info),
 // Predict.cpp (predict), GradCheckCommand.cpp (gradcheck) and
 // cuda/CheckDevice.cpp (check-device). Private to the runtime library.
 //
@@ -33,6 +34,10 @@ struct CliArgs {
 Status numberFlag(const CliArgs &args, const char *name, double &out, bool positive);
 /// numberFlag for integers (rejects fractions).
 Status integerFlag(const CliArgs &args, const char *name, int64_t &out, bool positive);
+
+/// Parses --memory SIZE (a positive number and B, KiB, MiB or GiB) into
+/// \p bytes when present.
+Status memoryFlag(const CliArgs &args, double &bytes);
 
 /// Applies the configuration's flags (--epochs, --batch, --seed, --lr; those
 /// the command takes) to \p config.

@@ -185,6 +185,21 @@ TEST_F(ProgramEmitterTest, Tables) {
   EXPECT_EQ(p->state[0].init_args[0], 1);
 }
 
+// The layer table comes from the module's mdl.layers, entry for entry.
+TEST_F(ProgramEmitterTest, Layers) {
+  ASSERT_EQ(p->num_layers, 2);
+  const ModelrtLayerInfo &l = p->layers[0];
+  EXPECT_STREQ(l.name, "linear_0");
+  ASSERT_EQ(l.rank, 1);
+  EXPECT_EQ(l.shape[0], 3);
+  EXPECT_EQ(l.num_params, 15);
+  EXPECT_EQ(l.flops, 27.0);
+  EXPECT_EQ(l.activation_bytes, 12);
+  EXPECT_STREQ(p->layers[1].name, "relu");
+  EXPECT_EQ(p->layers[1].num_params, 0);
+  EXPECT_EQ(p->layers[1].flops, 3.0);
+}
+
 TEST_F(ProgramEmitterTest, Shapes) {
   ASSERT_EQ(p->input_rank, 1);
   EXPECT_EQ(p->input_shape[0], 4);

@@ -66,6 +66,13 @@ TEST_F(ProgramLayoutTest, TensorDesc) {
          OFF(T, init_kind), OFF(T, init_args), OFF(T, fan_in), OFF(T, fan_out)});
 }
 
+TEST_F(ProgramLayoutTest, LayerInfo) {
+  using T = ModelrtLayerInfo;
+  check(ProgramLayout::get(ctx).layerInfo, sizeof(T), alignof(T),
+        {OFF(T, name), OFF(T, rank), OFF(T, shape), OFF(T, num_params),
+         OFF(T, flops), OFF(T, activation_bytes)});
+}
+
 TEST_F(ProgramLayoutTest, OptimizerConfig) {
   using T = ModelrtOptimizerConfig;
   check(ProgramLayout::get(ctx).optimizerConfig, sizeof(T), alignof(T),
@@ -123,11 +130,13 @@ TEST_F(ProgramLayoutTest, Program) {
       OFF(T, predict), OFF(T, train_flops_per_sample), OFF(T, set_threads),
       OFF(T, gpu_train_step), OFF(T, gpu_eval_step), OFF(T, gpu_predict),
       OFF(T, gpu_train_enqueue), OFF(T, gpu_train_finish),
-      OFF(T, num_class_names), OFF(T, class_names)};
+      OFF(T, num_class_names), OFF(T, class_names), OFF(T, num_layers),
+      OFF(T, layers)};
   ASSERT_EQ(offsets.size(), size_t(PF_Count));
   check(ProgramLayout::get(ctx).program, sizeof(T), alignof(T), offsets);
   EXPECT_EQ(offsets[PF_Config], offsetof(T, config));
   EXPECT_EQ(offsets[PF_TrainStep], offsetof(T, train_step));
+  EXPECT_EQ(offsets[PF_Layers], offsetof(T, layers));
 }
 
 } // namespace

@@ -1,7 +1,8 @@
 //===- ProgramLayout.h - LLVM types of modelrt/core/Program.h -*- C++ -*-===//
 //
 // Declares the LLVM struct types the program emitter uses for the runtime's
-// C ABI structures (ModelrtTensorDesc, the configuration structs and
+// C ABI structures (ModelrtTensorDesc, ModelrtLayerInfo, the configuration
+// structs and
 // ModelrtProgram), field for field in declaration order. With the target's
 // DataLayout their offsets equal the C compiler's; ProgramLayoutTest checks
 // every field against offsetof() on the real header.
@@ -22,6 +23,7 @@ enum class AbiFieldType { I32, I64, U64, F64, I64_LIST };
 /// The runtime's ABI structures as LLVM types (created once per context).
 struct ProgramLayout {
   llvm::StructType *tensorDesc;
+  llvm::StructType *layerInfo;
   llvm::StructType *optimizerConfig;
   llvm::StructType *scheduleConfig;
   llvm::StructType *dataConfig;
@@ -41,7 +43,7 @@ enum ProgramField : unsigned {
   PF_MetricNames, PF_Config, PF_Context, PF_TrainStep, PF_EvalStep,
   PF_Predict, PF_TrainFlops, PF_SetThreads, PF_GpuTrainStep, PF_GpuEvalStep,
   PF_GpuPredict, PF_GpuTrainEnqueue, PF_GpuTrainFinish, PF_NumClassNames,
-  PF_ClassNames, PF_Count
+  PF_ClassNames, PF_NumLayers, PF_Layers, PF_Count
 };
 
 } // namespace modelc

@@ -38,6 +38,16 @@ struct AugmentSpec {
   std::vector<double> args;
 };
 
+/// One top-level layer of the model for `info` (ModelrtLayerInfo), per
+/// sample.
+struct LayerSpec {
+  std::string name;
+  std::vector<int64_t> shape; ///< the output without the batch dimension
+  int64_t params = 0;
+  double flops = 0;           ///< forward FLOPs
+  int64_t activationBytes = 0;
+};
+
 /// The C++ types of the schema's ABI field types (TrainConfig.def).
 namespace abi {
 using I32 = int32_t;
@@ -125,6 +135,7 @@ struct ProgramSpec {
   std::vector<std::string> classNames; ///< empty, or one per class
   TrainDefaults config;
   double trainFlopsPerSample = 0;
+  std::vector<LayerSpec> layers; ///< from `mdl.layers`; empty = unknown
   EntryAbi trainStep, evalStep, predict;
 };
 

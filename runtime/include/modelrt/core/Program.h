@@ -175,6 +175,18 @@ typedef int (*ModelrtEvalStepFn)(void *ctx, float *const *params, float *const *
 typedef int (*ModelrtPredictFn)(void *ctx, float *const *params, float *const *state,
                                 const float *inputs, int64_t batch, float *outputs);
 
+/* One top-level layer of the model, for `info` (a stdlib call instance such
+ * as "linear_0", or a builtin called in the model's body such as "relu"):
+ * all figures per sample. */
+typedef struct ModelrtLayerInfo {
+  const char *name;
+  int32_t rank;                    /* of the output, without the batch dim */
+  const int64_t *shape;
+  int64_t num_params;              /* elements of the parameters it owns */
+  double flops;                    /* forward FLOPs (a multiply-add is 2) */
+  int64_t activation_bytes;        /* bytes of its output */
+} ModelrtLayerInfo;
+
 /* The thread-count hint: the program may size its own worker pool. */
 typedef void (*ModelrtSetThreadsFn)(void *ctx, int32_t threads);
 
@@ -232,6 +244,11 @@ typedef struct ModelrtProgram {
    * index in this list. */
   int32_t num_class_names;
   const char *const *class_names;
+  /* The model's top-level layers in the order they compute, for `info`'s
+   * layer table and memory plans; 0/NULL = unknown (info then prints no
+   * layer table and no activation estimate). */
+  int32_t num_layers;
+  const ModelrtLayerInfo *layers;
 } ModelrtProgram;
 
 /* The executable's main: `train`, `eval`, `predict`, `info` (see docs/cli.md).

@@ -1,6 +1,6 @@
 // A hand-written module at the level convert-mdl-to-linalg produces (linalg
 // on tensors, parameters and state as annotated arguments/results), plus the
-// parameter table and mdl.config. Each result depends on distinct inputs so
+// parameter table, mdl.config and mdl.layers. Each result depends on distinct inputs so
 // that ProgramEmitterTest can check the adapters' plumbing exactly:
 //   train_step: loss = sum(x), grad_w = 2 w + seed, grad_b = b + 1,
 //               correct = sum(labels), s' = s + 1
@@ -23,7 +23,9 @@ module attributes {mdl.config = {
             sample_shape = array<i64: 4>, scale = 0.5 : f64, shift = -0.25 : f64,
             num_classes = 3 : i64,
             augment = [{kind = "random_hflip", p = 0.25 : f64}, {kind = "random_crop", size = array<i64: 4, 4>, pad = 2 : i64},
-                       {kind = "random_erasing", p = 0.5 : f64, scale = array<f64: 0.02, 0.33>, ratio = array<f64: 0.3, 3.3>, value = -1.0 : f64}]}}} {
+                       {kind = "random_erasing", p = 0.5 : f64, scale = array<f64: 0.02, 0.33>, ratio = array<f64: 0.3, 3.3>, value = -1.0 : f64}]}},
+    mdl.layers = [{name = "linear_0", shape = array<i64: 3>, params = 15 : i64, flops = 27.0 : f64, activation_bytes = 12 : i64},
+                  {name = "relu", shape = array<i64: 3>, params = 0 : i64, flops = 3.0 : f64, activation_bytes = 12 : i64}]} {
   mdl.parameter @w : tensor<4x3xf32> {init = #mdl.init<kaiming_uniform(4)>}
   mdl.parameter @b : tensor<3xf32> {init = #mdl.init<uniform(-1, 2)>}
   mdl.state @s : tensor<2xf32> {init = #mdl.init<ones>}

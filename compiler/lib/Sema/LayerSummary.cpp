@@ -1,0 +1,182 @@
+//===- LayerSummary.cpp - The model's layers for `info` -------------------===//
+//
+// Groups the nodes of a checked graph by the top-level call they come from:
+// a node inside an instantiation belongs to its outermost enclosing instance
+// (Instance::parent == -1); a non-leaf node of the model body is a layer of
+// its own. The summary is computed here, on the checked graph, because the
+// graph knows each node's instance and the instance names the parameter
+// table uses; the mdl IR keeps only locations.
+//
+// A layer's output is its last node in graph order; its activation bytes
+// are that output's bytes per sample (views such as flatten included).
+// FLOPs come from modelsupport/Flops.h and count the forward pass only,
+// elementwise work included (a convolution's bias add too): a different
+// quantity from ModelrtProgram.train_flops_per_sample
+// (Codegen/FlopCount.cpp), which counts the products of the forward and
+// backward passes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "modelc/Sema/LayerSummary.h"
+
+#include "Elaborator.h"
+
+#include "modelsupport/Flops.h"
+
+#include <map>
+
+using namespace modelc;
+using namespace modelc::sema;
+namespace flops = modelsupport;
+
+/// Elements of `t` per sample: symbolic dimensions count as 1.
+static double sampleElements(const TensorType &t) {
+  double n = 1;
+  for (const SDim &d : t.shape)
+    n *= d.isSymbolic() ? 1.0 : double(d.size);
+  return n;
+}
+
+/// The shape of `t` without its leading batch (symbolic) dimension.
+static std::vector<int64_t> sampleShape(const TensorType &t) {
+  std::vector<int64_t> shape;
+  for (size_t d = 0; d < t.shape.size(); ++d)
+    if (!(d == 0 && t.shape[d].isSymbolic()))
+      shape.push_back(t.shape[d].isSymbolic() ? 1 : t.shape[d].size);
+  return shape;
+}
+
+static int64_t dtypeBytes(DType d) {
+  switch (d) {
+  case DType::F64:
+  case DType::I64:
+    return 8;
+  case DType::Bool:
+    return 1;
+  default:
+    return 4;
+  }
+}
+
+/// Product of the window sizes in `kernel`.
+static double windowElements(const std::vector<int64_t> &kernel) {
+  double n = 1;
+  for (int64_t k : kernel)
+    n *= double(k);
+  return n;
+}
+
+double sema::nodeFlops(const Graph &graph, const Node &node) {
+  double out = sampleElements(node.type);
+  auto operand = [&](unsigned i) -> const TensorType & {
+    return graph.nodes[node.operands[i]].type;
+  };
+  switch (node.kind) {
+  case OpKind::MatMul: {
+    const Shape &lhs = operand(0).shape;
+    double k = lhs.empty() || lhs.back().isSymbolic() ? 1 : lhs.back().size;
+    return flops::productFlops(out, k);
+  }
+  case OpKind::Conv2D: {
+    const Shape &w = operand(1).shape;
+    double window = 1;
+    for (size_t i = 1; i < w.size(); ++i)
+      window *= w[i].isSymbolic() ? 1.0 : double(w[i].size);
+    double bias = node.operands.size() > 2 ? flops::elementwiseFlops(out) : 0;
+    return flops::convolutionFlops(out, window) + bias;
+  }
+  case OpKind::MaxPool2D:
+    return flops::poolingFlops(
+        out, windowElements(attrsOf<OpKind::MaxPool2D>(node).kernel));
+  case OpKind::AvgPool2D:
+    return flops::poolingFlops(
+        out, windowElements(attrsOf<OpKind::AvgPool2D>(node).kernel));
+  case OpKind::Softmax:
+  case OpKind::LogSoftmax:
+  case OpKind::ReduceSum:
+  case OpKind::ReduceMean:
+  case OpKind::ReduceMax:
+  case OpKind::Argmax:
+    return flops::reductionFlops(sampleElements(operand(0)));
+  case OpKind::Reshape:
+  case OpKind::Flatten:
+  case OpKind::Transpose:
+  case OpKind::Concat:
+  case OpKind::Slice:
+  case OpKind::Embedding:
+    return 0;
+  default:
+    return getOpSource(node.kind) == OpSource::Leaf || isLossKind(node.kind)
+               ? 0
+               : flops::elementwiseFlops(out);
+  }
+}
+
+/// The outermost instance enclosing `instance` (-1 stays -1).
+static int rootInstance(const Graph &graph, int instance) {
+  while (instance >= 0 && graph.instances[instance].parent >= 0)
+    instance = graph.instances[instance].parent;
+  return instance;
+}
+
+/// Marks the nodes the model's output depends on.
+static std::vector<bool> outputCone(const Graph &graph) {
+  std::vector<bool> live(graph.nodes.size(), false);
+  if (graph.output < live.size())
+    live[graph.output] = true;
+  for (size_t i = graph.nodes.size(); i-- > 0;)
+    if (live[i])
+      for (unsigned o : graph.nodes[i].operands)
+        live[o] = true;
+  return live;
+}
+
+/// What the user calls `kind`: the first builtin of the table that adds
+/// it ("max_pool" for max_pool2d), else the op's name ("add", "matmul").
+static llvm::StringRef spelledName(OpKind kind) {
+  for (const BuiltinInfo &b : getBuiltins())
+    if (b.op == kind)
+      return b.name;
+  return getOpKindName(kind);
+}
+
+/// A model-level op's layer name: "relu", then "relu_1", "relu_2", ...
+static std::string opLayerName(std::map<std::string, int> &seen,
+                               OpKind kind) {
+  llvm::StringRef op = spelledName(kind);
+  int n = seen[op.str()]++;
+  return n == 0 ? op.str() : op.str() + "_" + std::to_string(n);
+}
+
+std::vector<LayerSummary> sema::summarizeLayers(const Graph &graph) {
+  std::vector<LayerSummary> layers;
+  std::map<int, size_t> byInstance; // root instance -> index in `layers`
+  std::map<std::string, int> seen;
+  std::vector<bool> live = outputCone(graph);
+  for (size_t i = 0; i < graph.nodes.size(); ++i) {
+    const Node &n = graph.nodes[i];
+    if (!live[i] || getOpSource(n.kind) == OpSource::Leaf)
+      continue;
+    int root = rootInstance(graph, n.instance);
+    size_t index = layers.size();
+    if (root >= 0 && byInstance.count(root)) {
+      index = byInstance[root];
+    } else {
+      layers.emplace_back();
+      layers.back().name = root >= 0 ? graph.instances[root].name
+                                     : opLayerName(seen, n.kind);
+      if (root >= 0)
+        byInstance[root] = index;
+    }
+    LayerSummary &l = layers[index];
+    l.flops += nodeFlops(graph, n);
+    l.shape = sampleShape(n.type);
+    l.activationBytes = int64_t(sampleElements(n.type)) * dtypeBytes(n.type.dtype);
+  }
+  for (const TableEntry &p : graph.params) {
+    auto it = byInstance.find(rootInstance(graph, p.instance));
+    if (p.instance >= 0 && it != byInstance.end())
+      layers[it->second].params += int64_t(sampleElements(p.type));
+  }
+  return layers;
+}

@@ -1,0 +1,272 @@
+//===- InfoCommand.cpp - The info subcommand: the model's summary ---------===//
+//
+// `NAME info [--batch N] [--memory SIZE]` (docs/cli.md): the parameter
+// table, totals, FLOPs and class names; the layer table the compiler wrote
+// (ModelrtProgram.layers); the training and evaluation memory plans at the
+// batch size; and the largest batch whose training plan fits in SIZE
+// (default: this machine's physical RAM). Everything is computed from the
+// program's tables: nothing is allocated or run. The GPU is not consulted.
+//
+//===----------------------------------------------------------------------===//
+#include "CliInternal.h"
+
+#include "modelrt/core/Blas.h"
+#include "modelrt/core/Conv.h"
+#include "modelrt/core/CpuFeatures.h"
+#include "modelrt/train/Optimizer.h"
+#include "modelsupport/ShapeArith.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <unistd.h>
+
+namespace modelrt {
+namespace {
+
+/// The byte totals the memory plans are made of.
+struct MemoryPlan {
+  double params = 0, grads = 0, optimizer = 0, state = 0;
+  double inputPerSample = 0;      ///< one input sample, f32
+  double activationsPerSample = 0; ///< sum of the layers' outputs
+  double largestPairPerSample = 0; ///< largest consecutive pair (input first)
+
+  /// Bytes one training step holds at \p batch: parameters, gradients,
+  /// optimizer state, state, the input batch and every layer's output (an
+  /// estimate of the forward values the backward pass reads: views are
+  /// counted, the values inside a layer are not).
+  double training(double batch) const {
+    return params + grads + optimizer + state +
+           batch * (inputPerSample + activationsPerSample);
+  }
+  /// Bytes an evaluation step holds at \p batch: parameters, state and the
+  /// largest pair of consecutive activations (a layer's input and output).
+  double evaluation(double batch) const {
+    return params + state + batch * largestPairPerSample;
+  }
+};
+
+/// Prints the parameter and state table; returns the element totals.
+void printTensorTable(const ModelrtProgram &p, int64_t &total, int64_t &stateTotal) {
+  std::vector<TensorInfo> params = paramTable(p), state = stateTable(p);
+  size_t width = 9;
+  for (const auto *t : {&params, &state})
+    for (const TensorInfo &i : *t)
+      width = std::max(width, i.name.size());
+  std::printf("model %s\n\n%-*s  %-20s %12s\n", p.name, int(width), "parameter", "shape", "count");
+  for (const auto *t : {&params, &state})
+    for (const TensorInfo &i : *t) {
+      int64_t n = shapeNumElements(i.shape);
+      (t == &params ? total : stateTotal) += n;
+      std::printf("%-*s  %-20s %12lld%s\n", int(width), i.name.c_str(),
+                  shapeToString(i.shape).c_str(), (long long)n, t == &params ? "" : "  (state)");
+    }
+}
+
+/// True when the program has a rank-4 parameter: a convolution's OIHW
+/// weights, so that it can run convolutions.
+bool hasConvolutionWeights(const ModelrtProgram &p) {
+  for (int32_t i = 0; i < p.num_params; ++i)
+    if (p.params[i].rank == 4)
+      return true;
+  return false;
+}
+
+/// The program's layer table, one line per layer, then the totals.
+void printLayerTable(const ModelrtProgram &p) {
+  if (p.num_layers <= 0 || !p.layers) {
+    std::printf("\nlayers: unknown (the program does not say)\n");
+    return;
+  }
+  size_t width = 5;
+  for (int32_t i = 0; i < p.num_layers; ++i)
+    width = std::max(width, std::strlen(p.layers[i].name));
+  std::printf("\n%-*s  %-20s %12s %14s %14s\n", int(width), "layer", "output (per sample)",
+              "params", "FLOPs/sample", "bytes/sample");
+  int64_t params = 0, bytes = 0;
+  double flops = 0;
+  for (int32_t i = 0; i < p.num_layers; ++i) {
+    const ModelrtLayerInfo &l = p.layers[i];
+    std::vector<int64_t> shape(l.shape, l.shape + l.rank);
+    std::printf("%-*s  %-20s %12lld %14.0f %14lld\n", int(width), l.name,
+                shapeToString(shape).c_str(), (long long)l.num_params, l.flops,
+                (long long)l.activation_bytes);
+    params += l.num_params, flops += l.flops, bytes += l.activation_bytes;
+  }
+  std::printf("%-*s  %-20s %12lld %14.0f %14lld\n", int(width), "total", "",
+              (long long)params, flops, (long long)bytes);
+}
+
+/// The optimizer's name for the plan ("adam").
+const char *optimizerName(OptimizerKind kind) {
+  switch (kind) {
+  case OptimizerKind::SGD:
+    return "sgd";
+  case OptimizerKind::Adam:
+    return "adam";
+  case OptimizerKind::AdamW:
+    return "adamw";
+  case OptimizerKind::RMSprop:
+    return "rmsprop";
+  }
+  return "?";
+}
+
+/// The plan's per-sample parts from the program's input and layer tables.
+void planActivations(const ModelrtProgram &p, MemoryPlan &plan) {
+  double input = 4;
+  for (int32_t d = 0; d < p.input_rank; ++d)
+    input *= double(p.input_shape[d]);
+  plan.inputPerSample = input;
+  double previous = input;
+  for (int32_t i = 0; i < p.num_layers && p.layers; ++i) {
+    double out = double(p.layers[i].activation_bytes);
+    plan.activationsPerSample += out;
+    plan.largestPairPerSample = std::max(plan.largestPairPerSample, previous + out);
+    previous = out;
+  }
+  if (p.num_layers <= 0)
+    plan.largestPairPerSample = input;
+}
+
+/// One line of the plans' table: a training and an evaluation figure (a
+/// negative one prints as "-").
+void planLine(const char *what, double train, double eval) {
+  std::printf("  %-26s %14s %14s\n", what, formatBytes(train).c_str(),
+              eval < 0 ? "-" : formatBytes(eval).c_str());
+}
+
+/// Prints both plans at \p batch.
+void printPlans(const MemoryPlan &plan, OptimizerKind kind, int64_t batch) {
+  double b = double(batch);
+  std::printf("\nmemory plan (batch %lld, f32):  %14s %14s\n", (long long)batch, "training",
+              "evaluation");
+  planLine("parameters", plan.params, plan.params);
+  planLine("gradients", plan.grads, -1);
+  std::string opt = std::string("optimizer state (") + optimizerName(kind) + ")";
+  planLine(opt.c_str(), plan.optimizer, -1);
+  planLine("state", plan.state, plan.state);
+  planLine("input batch", b * plan.inputPerSample, -1);
+  planLine("activations", b * plan.activationsPerSample,
+           b * plan.largestPairPerSample);
+  planLine("total", plan.training(b), plan.evaluation(b));
+}
+
+/// The largest batch (at most modelsupport::kMaxBatch) whose training plan
+/// fits in \p bytes; 0 when not even one sample fits. A sample takes at
+/// least its input's bytes, so the division is defined.
+int64_t largestBatch(const MemoryPlan &plan, double bytes) {
+  double perSample = plan.training(1) - plan.training(0);
+  double room = bytes - plan.training(0);
+  if (room < perSample)
+    return 0;
+  return int64_t(std::min(std::floor(room / perSample), double(modelsupport::kMaxBatch)));
+}
+
+/// This machine's physical memory (sysconf: pages x page size), 0 if unknown.
+double machineMemory() {
+  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && page > 0 ? double(pages) * double(page) : 0;
+}
+
+/// Prints the largest batch for --memory SIZE, or for this machine's RAM.
+Status printLargestBatch(const CliArgs &a, const MemoryPlan &plan) {
+  double bytes = 0;
+  MODELRT_TRY(memoryFlag(a, bytes));
+  bool given = a.flags.count("--memory") > 0;
+  if (!given && (bytes = machineMemory()) <= 0)
+    return Status::ok();
+  int64_t b = largestBatch(plan, bytes);
+  std::printf("largest batch that fits in %s%s: %lld%s\n", formatBytes(bytes).c_str(),
+              given ? "" : " (this machine's RAM)", (long long)b,
+              b == 0 ? " (not even one sample fits)" : "");
+  return Status::ok();
+}
+
+} // namespace
+
+Status memoryFlag(const CliArgs &a, double &bytes) {
+  auto it = a.flags.find("--memory");
+  if (it == a.flags.end())
+    return Status::ok();
+  const std::string &v = it->second;
+  char *end = nullptr;
+  double n = std::strtod(v.c_str(), &end);
+  static const std::pair<const char *, double> units[] = {
+      {"B", 1}, {"KiB", 1024.0}, {"MiB", 1024.0 * 1024}, {"GiB", 1024.0 * 1024 * 1024}};
+  for (const auto &[unit, scale] : units)
+    if (end != v.c_str() && !std::strcmp(end, unit) && std::isfinite(n) && n > 0 &&
+        std::isdigit((unsigned char)v[0])) {
+      bytes = n * scale;
+      return Status::ok();
+    }
+  return errorf("option --memory: invalid value '%s' (expected a positive size: a number and "
+                "B, KiB, MiB or GiB, e.g. 8GiB)", v.c_str());
+}
+
+namespace {
+
+/// Prints the totals, class names, FLOPs and the memory of params + grads +
+/// state + optimizer state (in f32 values).
+void printTotals(const ModelrtProgram &p, int64_t batch, int64_t total, int64_t stateTotal,
+                 int64_t optimState) {
+  std::printf("\ntotal parameters: %lld\nstate values: %lld\n", (long long)total,
+              (long long)stateTotal);
+  if (p.num_class_names > 0) {
+    std::string names;
+    for (const std::string &n : classNames(p))
+      names += (names.empty() ? "" : ", ") + n;
+    std::printf("classes: %d (%s)\n", p.num_class_names, names.c_str());
+  }
+  if (p.train_flops_per_sample > 0)
+    std::printf("FLOPs per training step (batch %lld): %.4g\n", (long long)batch,
+                p.train_flops_per_sample * double(batch));
+  else
+    std::printf("FLOPs per training step: unknown (the program does not say)\n");
+  double bytes = 4.0 * double(2 * total + stateTotal + optimState);
+  std::printf("memory for params + grads + state + optimizer state: %s (%lld + %lld + %lld + "
+              "%lld f32 values)\n", formatBytes(bytes).c_str(), (long long)total,
+              (long long)total, (long long)stateTotal, (long long)optimState);
+}
+
+/// The CPU and what runs the products and convolutions.
+void printKernels(const ModelrtProgram &p) {
+  std::printf("\nCPU: %s\n", describeCpu(hostCpuFeatures(), hostKernels()).c_str());
+  Status blas = loadBlas(); // info still answers without a BLAS library
+  std::printf("matrix products: %s\n",
+              blas.isOk() ? blasKernels().c_str() : ("unavailable: " + blas.message()).c_str());
+  if (hasConvolutionWeights(p))
+    std::printf("convolutions: %s\n", blas.isOk() ? convolutionKernels().c_str()
+                                                  : ("unavailable: " + blas.message()).c_str());
+}
+
+} // namespace
+
+Status runInfo(const ModelrtProgram &p, const CliArgs &a) {
+  MODELRT_TRY(validateProgram(p));
+  int64_t batch = p.config.batch_size > 0 ? p.config.batch_size : 1;
+  MODELRT_TRY(integerFlag(a, "--batch", batch, true));
+  int64_t total = 0, stateTotal = 0;
+  printTensorTable(p, total, stateTotal);
+  OptimizerConfig oc = toOptimizerConfig(p.config.optimizer);
+  MODELRT_TRY(validateOptimizerConfig(oc));
+  Optimizer opt(oc, initModelState(p, 0).paramSizes());
+  int64_t optimState = 0;
+  for (size_t i = 0; i < opt.firstMoments().size(); ++i)
+    optimState += int64_t(opt.firstMoments()[i].size() + opt.secondMoments()[i].size());
+  printTotals(p, batch, total, stateTotal, optimState);
+  printLayerTable(p);
+  MemoryPlan plan;
+  plan.params = plan.grads = 4.0 * double(total);
+  plan.state = 4.0 * double(stateTotal);
+  plan.optimizer = 4.0 * double(optimState);
+  planActivations(p, plan);
+  printPlans(plan, oc.kind, batch);
+  MODELRT_TRY(printLargestBatch(a, plan));
+  printKernels(p);
+  return Status::ok();
+}
+
+} // namespace modelrt
