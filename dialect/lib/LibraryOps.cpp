@@ -1,7 +1,8 @@
 //===- LibraryOps.cpp - The destination-style library ops -----------------===//
 //
 // The ops of MDLLibraryOps.td: their verifiers (one shape rule for the
-// three convolutions, one for the four pooling ops, on tensors or memrefs),
+// three convolutions, one for the four pooling ops, one for the embedding
+// gradient, on tensors or memrefs),
 // their memory effects (on memrefs: every operand but the last is read, the
 // last, `init`, is written) and their bufferization (each tensor operand
 // replaced by its buffer; `init` is written in place, never read, so a
@@ -200,6 +201,7 @@ MDL_LIBRARY_OP_INTERFACES(LibMaxPool2DOp)
 MDL_LIBRARY_OP_INTERFACES(LibAvgPool2DOp)
 MDL_LIBRARY_OP_INTERFACES(LibMaxPool2DGradOp)
 MDL_LIBRARY_OP_INTERFACES(LibAvgPool2DGradOp)
+MDL_LIBRARY_OP_INTERFACES(LibEmbeddingGradOp)
 
 #undef MDL_LIBRARY_OP_INTERFACES
 
@@ -236,4 +238,23 @@ LogicalResult LibMaxPool2DGradOp::verify() {
 LogicalResult LibAvgPool2DGradOp::verify() {
   return verifyLibraryPool(*this, {1}, 0, getKernel(), getStride(),
                            getPadding());
+}
+
+LogicalResult LibEmbeddingGradOp::verify() {
+  if (failed(verifyDestination(getOperation())))
+    return failure();
+  ArrayRef<int64_t> idx = shapedOperand(getOperation(), 0).getShape();
+  ArrayRef<int64_t> grad = shapedOperand(getOperation(), 1).getShape();
+  ArrayRef<int64_t> table = shapedOperand(getOperation(), 2).getShape();
+  if (ShapedType::isDynamic(table[0]) || ShapedType::isDynamic(table[1]) ||
+      ShapedType::isDynamic(grad[1]))
+    return emitOpError("only the number of positions may be dynamic");
+  if (grad[1] != table[1])
+    return emitOpError("grad rows have ") << grad[1] << " values, table rows "
+                                           << table[1];
+  if (!ShapedType::isDynamic(idx[0]) && !ShapedType::isDynamic(grad[0]) &&
+      idx[0] != grad[0])
+    return emitOpError("") << idx[0] << " indices for " << grad[0]
+                           << " gradient rows";
+  return success();
 }

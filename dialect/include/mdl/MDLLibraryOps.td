@@ -3,14 +3,16 @@
 // The ops convert-mdl-to-linalg emits for work that a library does better
 // than generated loops: an f32 groups = 1 2-D convolution and its two
 // adjoints, and f32 max and average pooling and their adjoints, with static
-// channel and spatial sizes (the batch may be dynamic). Unlike the rest of
+// channel and spatial sizes (the batch may be dynamic); and an embedding
+// table's gradient, a scatter-add by the indices' values. Unlike the rest of
 // mdl they are in destination-passing style: their last operand `init` is
 // the destination, which they write whole and never read; on tensors they
 // return it, after bufferization they work on memrefs and return nothing.
 // The CPU pipeline turns each into a call of the runtime
 // (modelc-library-to-calls); a target without the library expands them into
 // linalg first (modelc-expand-library-ops: im2col and one GEMM for the
-// convolutions, the generic window loops for pooling).
+// convolutions, the generic window loops for pooling, a masked reduction
+// over the positions for the embedding gradient).
 //
 //===----------------------------------------------------------------------===//
 
@@ -134,5 +136,28 @@ def MDL_LibAvgPool2DGradOp : MDL_LibraryPoolOp<"lib_avg_pool2d_grad",
     [{`grad` (the output's gradient, `NxCxOHxOW`), `init` the input's
     gradient (`NxCxHxW`, which gives the input's shape), as
     `mdl.avg_pool2d_grad`.}]>;
+
+def MDL_LibEmbeddingGradOp : MDL_LibraryOp<"lib_embedding_grad"> {
+  let summary = "An embedding table's gradient as a scatter-add, for a library";
+  let description = [{
+    `indices` (`S`, i32 or i64: the positions' rows), `grad` (`SxD` f32: the
+    output gradient of each position), `init` the table's gradient (`NxD`
+    f32, static). The result is zero except `init[indices[p], :] +=
+    grad[p, :]` for every position `p`, as `mdl.embedding_grad` with its
+    leading dimensions collapsed; an index outside `[0, N)` adds nothing.
+    `init` is overwritten, never read. Only `S` may be dynamic.
+
+    ```mlir
+    %dt = mdl.lib_embedding_grad %ids, %g, %init
+        : tensor<?xi64>, tensor<?x16xf32>, tensor<100x16xf32> -> tensor<100x16xf32>
+    ```
+  }];
+  let arguments = (ins AnyTypeOf<[TensorRankOf<[I32, I64], [1]>,
+                                  MemRefRankOf<[I32, I64], [1]>]>:$indices,
+                   AnyTypeOf<[TensorRankOf<[F32], [2]>,
+                              MemRefRankOf<[F32], [2]>]>:$grad,
+                   AnyTypeOf<[TensorRankOf<[F32], [2]>,
+                              MemRefRankOf<[F32], [2]>]>:$init);
+}
 
 #endif // MDL_LIBRARY_OPS_TD

@@ -86,3 +86,20 @@ func.func @pools(%x: tensor<?x8x6x4xf32>, %y: tensor<?x8x3x2xf32>, %y3: tensor<?
   %da = mdl.lib_avg_pool2d_grad %a, %dx {kernel = array<i64: 3, 3>, stride = array<i64: 2, 2>, padding = array<i64: 1, 1>} : tensor<?x8x3x2xf32>, tensor<?x8x6x4xf32> -> tensor<?x8x6x4xf32>
   return %m, %a, %dm, %da : tensor<?x8x3x2xf32>, tensor<?x8x3x2xf32>, tensor<?x8x6x4xf32>, tensor<?x8x6x4xf32>
 }
+
+// The embedding gradient: a zero-filled table, then one generic over
+// (n, d, p) with the positions p as its reduction, adding the gradient row
+// of every position whose index is n.
+// CHECK-LABEL: func.func @embedding_grad
+// CHECK: %[[ZERO:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<100x16xf32>)
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]{{.*}} ins(%arg0, %arg1 : tensor<?xi32>, tensor<?x16xf32>) outs(%[[ZERO]] : tensor<100x16xf32>)
+// CHECK: %[[N:.*]] = linalg.index 0 : index
+// CHECK: %[[NI:.*]] = arith.index_cast %[[N]] : index to i32
+// CHECK: %[[HIT:.*]] = arith.cmpi eq, %{{.*}}, %[[NI]] : i32
+// CHECK: %[[SUM:.*]] = arith.addf
+// CHECK: arith.select %[[HIT]], %[[SUM]]
+// CHECK-NOT: mdl.lib_embedding_grad
+func.func @embedding_grad(%i: tensor<?xi32>, %g: tensor<?x16xf32>, %t: tensor<100x16xf32>) -> tensor<100x16xf32> {
+  %0 = mdl.lib_embedding_grad %i, %g, %t : tensor<?xi32>, tensor<?x16xf32>, tensor<100x16xf32> -> tensor<100x16xf32>
+  return %0 : tensor<100x16xf32>
+}

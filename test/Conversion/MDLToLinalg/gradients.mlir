@@ -5,7 +5,8 @@
 // transposed convolution (zero-stuffed gradient, flipped weight,
 // conv_2d_ngchw_gfchw) and the weight gradient as one reduction generic, pooling adjoints as gathers
 // (max: an arg-max generic with two accumulators first), slice_grad as an
-// insert_slice into zeros, embedding_grad as an scf.for scatter-add.
+// insert_slice into zeros, embedding_grad as mdl.lib_embedding_grad (a masked
+// reduction once expanded).
 // RUN: modelc-opt %s --convert-mdl-to-linalg | FileCheck %s
 // RUN: modelc-opt %s --convert-mdl-to-linalg --modelc-expand-library-ops | FileCheck %s --check-prefix=EXPAND
 
@@ -120,14 +121,21 @@ func.func @slice_grad(%g: tensor<?x3x4xf32>, %x: tensor<?x10x7xf32>) -> tensor<?
   return %0 : tensor<?x10x7xf32>
 }
 
+// embedding_grad: the indices collapsed to the positions S, the gradient to
+// S x D rows, then mdl.lib_embedding_grad into a fresh table; expanded, a
+// generic over (n, d, p) summing the rows whose index is n.
 // CHECK-LABEL: func.func @embedding_grad
-// CHECK: tensor.collapse_shape
-// CHECK: scf.for
-// CHECK: cf.assert {{.*}}"mdl lowering: embedding_grad index out of range"
-// CHECK: tensor.extract_slice
-// CHECK: linalg.generic
-// CHECK: tensor.insert_slice
-// CHECK: scf.yield
+// CHECK: %[[IDX:.*]] = tensor.collapse_shape %arg1 {{\[\[}}0, 1]] : tensor<?x16xi64> into tensor<?xi64>
+// CHECK: %[[ROWS:.*]] = tensor.collapse_shape %arg0 {{\[\[}}0, 1], [2]] : tensor<?x16x64xf32> into tensor<?x64xf32>
+// CHECK: %[[INIT:.*]] = tensor.empty() : tensor<1000x64xf32>
+// CHECK: mdl.lib_embedding_grad %[[IDX]], %[[ROWS]], %[[INIT]] : tensor<?xi64>, tensor<?x64xf32>, tensor<1000x64xf32> -> tensor<1000x64xf32>
+// EXPAND-LABEL: func.func @embedding_grad
+// EXPAND: linalg.fill
+// EXPAND: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]{{.*}} ins(%{{.*}}, %{{.*}} : tensor<?xi64>, tensor<?x64xf32>) outs(%{{.*}} : tensor<1000x64xf32>)
+// EXPAND: linalg.index 0
+// EXPAND: arith.cmpi eq
+// EXPAND: arith.select
+// EXPAND-NOT: mdl.lib_embedding_grad
 func.func @embedding_grad(%g: tensor<?x16x64xf32>, %i: tensor<?x16xi64>, %t: tensor<1000x64xf32>) -> tensor<1000x64xf32> {
   %0 = mdl.embedding_grad %g, %i, %t : tensor<?x16x64xf32>, tensor<?x16xi64>, tensor<1000x64xf32> -> tensor<1000x64xf32>
   return %0 : tensor<1000x64xf32>

@@ -106,3 +106,39 @@ func.func @f(%x: tensor<2x1x5x5xf64>, %w: tensor<4x1x3x3xf64>, %y: tensor<2x4x3x
   %0 = mdl.lib_conv2d %x, %w, %y : tensor<2x1x5x5xf64>, tensor<4x1x3x3xf64>, tensor<2x4x3x3xf64> -> tensor<2x4x3x3xf64>
   return
 }
+
+// -----
+
+// The embedding gradient's rows and the table's have one width.
+func.func @f(%i: tensor<?xi64>, %g: tensor<?x8xf32>, %t: tensor<100x16xf32>) {
+  // expected-error @+1 {{grad rows have 8 values, table rows 16}}
+  %0 = mdl.lib_embedding_grad %i, %g, %t : tensor<?xi64>, tensor<?x8xf32>, tensor<100x16xf32> -> tensor<100x16xf32>
+  return
+}
+
+// -----
+
+// One index per gradient row.
+func.func @f(%i: tensor<5xi64>, %g: tensor<4x16xf32>, %t: tensor<100x16xf32>) {
+  // expected-error @+1 {{5 indices for 4 gradient rows}}
+  %0 = mdl.lib_embedding_grad %i, %g, %t : tensor<5xi64>, tensor<4x16xf32>, tensor<100x16xf32> -> tensor<100x16xf32>
+  return
+}
+
+// -----
+
+// The table is static.
+func.func @f(%i: tensor<?xi64>, %g: tensor<?x16xf32>, %t: tensor<?x16xf32>) {
+  // expected-error @+1 {{only the number of positions may be dynamic}}
+  %0 = mdl.lib_embedding_grad %i, %g, %t : tensor<?xi64>, tensor<?x16xf32>, tensor<?x16xf32> -> tensor<?x16xf32>
+  return
+}
+
+// -----
+
+// Indices are integers.
+func.func @f(%i: tensor<?xf32>, %g: tensor<?x16xf32>, %t: tensor<100x16xf32>) {
+  // expected-error @+1 {{operand #0 must be}}
+  %0 = mdl.lib_embedding_grad %i, %g, %t : tensor<?xf32>, tensor<?x16xf32>, tensor<100x16xf32> -> tensor<100x16xf32>
+  return
+}

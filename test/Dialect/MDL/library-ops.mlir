@@ -45,3 +45,13 @@ func.func @dead(%x: tensor<?x1x28x28xf32>, %w: tensor<32x1x3x3xf32>, %init: tens
   %y = mdl.lib_conv2d %x, %w, %init {padding = array<i64: 1, 1>} : tensor<?x1x28x28xf32>, tensor<32x1x3x3xf32>, tensor<?x32x28x28xf32> -> tensor<?x32x28x28xf32>
   return
 }
+
+// The embedding gradient: indices (i64 or i32), gradient rows, the table.
+// CHECK-LABEL: func.func @embedding_grad
+// CHECK: mdl.lib_embedding_grad %arg0, %arg1, %arg2 : tensor<?xi64>, tensor<?x16xf32>, tensor<100x16xf32> -> tensor<100x16xf32>
+// CHECK: mdl.lib_embedding_grad %arg3, %arg4, %arg5 : memref<?xi32>, memref<?x16xf32>, memref<100x16xf32>
+func.func @embedding_grad(%i: tensor<?xi64>, %g: tensor<?x16xf32>, %t: tensor<100x16xf32>, %mi: memref<?xi32>, %mg: memref<?x16xf32>, %mt: memref<100x16xf32>) -> tensor<100x16xf32> {
+  %0 = mdl.lib_embedding_grad %i, %g, %t : tensor<?xi64>, tensor<?x16xf32>, tensor<100x16xf32> -> tensor<100x16xf32>
+  mdl.lib_embedding_grad %mi, %mg, %mt : memref<?xi32>, memref<?x16xf32>, memref<100x16xf32>
+  return %0 : tensor<100x16xf32>
+}

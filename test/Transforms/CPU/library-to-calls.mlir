@@ -3,7 +3,8 @@
 // the runtime: the element pointers of its operands (the destination
 // last), then the sizes as i64 (N from the batch, the rest constants):
 // convolutions N, C, H, W, O, KH, KW, OH, OW, stride, padding, dilation;
-// pooling N, C, H, W, OH, OW, KH, KW, stride, padding.
+// pooling N, C, H, W, OH, OW, KH, KW, stride, padding; the embedding
+// gradient S, D, N, by its indices' width.
 
 // CHECK-DAG: func.func private @modelrt_conv2d_forward(!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64)
 // CHECK-DAG: func.func private @modelrt_conv2d_backward_data(!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64)
@@ -12,6 +13,8 @@
 // CHECK-DAG: func.func private @modelrt_max_pool2d_backward(!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64)
 // CHECK-DAG: func.func private @modelrt_avg_pool2d_forward(!llvm.ptr, !llvm.ptr, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64)
 // CHECK-DAG: func.func private @modelrt_avg_pool2d_backward(!llvm.ptr, !llvm.ptr, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64)
+// CHECK-DAG: func.func private @modelrt_embedding_backward_i64(!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64)
+// CHECK-DAG: func.func private @modelrt_embedding_backward_i32(!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64)
 
 // The three convolutions on a 1 -> 4 channel 3x3 window, stride 2, padding
 // 1, dilation 1, over a dynamic batch: pointers of (x, w, y), (dy, w, dx),
@@ -61,5 +64,19 @@ func.func @pools(%x: memref<2x8x7x5xf32>, %y: memref<2x8x3x2xf32>, %dx: memref<2
 // CHECK: memref.dealloc %[[DENSEY]]
 func.func @strided(%x: memref<2x8x7x5xf32, strided<[560, 35, 5, 1], offset: 10>>, %y: memref<2x8x3x2xf32, strided<[96, 6, 2, 1]>>) {
   mdl.lib_max_pool2d %x, %y {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<2x8x7x5xf32, strided<[560, 35, 5, 1], offset: 10>>, memref<2x8x3x2xf32, strided<[96, 6, 2, 1]>>
+  return
+}
+
+// The embedding gradient: (indices, grad rows, table) with S from the
+// gradient's rows, D = 16, N = 100; the callee follows the index type.
+// CHECK-LABEL: func.func @embedding_grads(
+// CHECK: %[[DIM:.*]] = memref.dim %arg2, %c0 : memref<?x16xf32>
+// CHECK: %[[S:.*]] = arith.index_cast %[[DIM]] : index to i64
+// CHECK: call @modelrt_embedding_backward_i64(%{{.*}}, %{{.*}}, %{{.*}}, %[[S]], %c16_i64, %c100_i64)
+// CHECK: call @modelrt_embedding_backward_i32(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %c16_i64, %c100_i64)
+// CHECK-NOT: mdl.lib_
+func.func @embedding_grads(%i: memref<?xi64>, %j: memref<?xi32>, %g: memref<?x16xf32>, %t: memref<100x16xf32>) {
+  mdl.lib_embedding_grad %i, %g, %t : memref<?xi64>, memref<?x16xf32>, memref<100x16xf32>
+  mdl.lib_embedding_grad %j, %g, %t : memref<?xi32>, memref<?x16xf32>, memref<100x16xf32>
   return
 }

@@ -67,7 +67,8 @@ struct ConvertMDLToLinalgPass
     target.addLegalOp<mdl::ParameterOp, mdl::StateOp, mdl::LibConv2DOp,
                       mdl::LibConv2DGradInputOp, mdl::LibConv2DGradWeightOp,
                       mdl::LibMaxPool2DOp, mdl::LibAvgPool2DOp,
-                      mdl::LibMaxPool2DGradOp, mdl::LibAvgPool2DGradOp>();
+                      mdl::LibMaxPool2DGradOp, mdl::LibAvgPool2DGradOp,
+                      mdl::LibEmbeddingGradOp>();
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       signalPassFailure();
   }

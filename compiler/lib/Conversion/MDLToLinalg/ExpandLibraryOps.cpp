@@ -9,7 +9,8 @@
 //   lib_conv2d:             Y[O, N*OH*OW] = W[O, C*KH*KW] @ cols;
 //   lib_conv2d_grad_input:  dCols = W^T @ dY[O, N*OH*OW], then col2im;
 //   lib_conv2d_grad_weight: dW[O, C*KH*KW] = dY[O, N*OH*OW] @ cols^T;
-// pooling and its adjoints become the window generics of PoolBuilders.h.
+// pooling and its adjoints become the window generics of PoolBuilders.h;
+// the embedding gradient, a masked sum over the positions per table entry.
 // The op's destination is not needed (a fresh tensor is built). An op
 // already on memrefs cannot be expanded and is reported.
 //
@@ -122,6 +123,38 @@ Value expand(OpBuilder &b, LibAvgPool2DGradOp op) {
                           windowOf(op));
 }
 
+/// table[n, d] = sum over positions p of (indices[p] == n ? grad[p, d] : 0):
+/// one generic with the positions as its reduction, which maps onto
+/// parallel threads (a scatter-add would need atomics); an index outside
+/// [0, N) matches no row.
+Value expand(OpBuilder &b, LibEmbeddingGradOp op) {
+  Location loc = op.getLoc();
+  auto type = cast<RankedTensorType>(op.getResult().getType());
+  Value zero = scalarConstant(b, loc, type.getElementType(), 0);
+  Value table = filledTensor(b, loc, type, {}, zero);
+  MLIRContext *ctx = b.getContext();
+  // Loops (n, d, p).
+  SmallVector<AffineMap> maps = {selectDims(3, {2}, ctx),
+                                 selectDims(3, {2, 1}, ctx),
+                                 selectDims(3, {0, 1}, ctx)};
+  SmallVector<utils::IteratorType> iterators = {utils::IteratorType::parallel,
+                                                utils::IteratorType::parallel,
+                                                utils::IteratorType::reduction};
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{type}, ValueRange{op.getIndices(), op.getGrad()},
+             ValueRange{table}, maps, iterators,
+             [](OpBuilder &nb, Location l, ValueRange a) {
+               Value row = linalg::IndexOp::create(nb, l, 0);
+               Value n = arith::IndexCastOp::create(nb, l, a[0].getType(), row);
+               Value hit = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq,
+                                                 a[0], n);
+               Value add = arith::AddFOp::create(nb, l, a[2], a[1]);
+               linalg::YieldOp::create(
+                   nb, l, Value(arith::SelectOp::create(nb, l, hit, add, a[2])));
+             })
+      .getResult(0);
+}
+
 struct ExpandLibraryOpsPass
     : modelc::impl::ExpandLibraryOpsBase<ExpandLibraryOpsPass> {
   void runOnOperation() override {
@@ -129,7 +162,7 @@ struct ExpandLibraryOpsPass
     getOperation().walk([&](Operation *op) {
       if (isa<LibConv2DOp, LibConv2DGradInputOp, LibConv2DGradWeightOp,
               LibMaxPool2DOp, LibAvgPool2DOp, LibMaxPool2DGradOp,
-              LibAvgPool2DGradOp>(op))
+              LibAvgPool2DGradOp, LibEmbeddingGradOp>(op))
         ops.push_back(op);
     });
     for (Operation *op : ops) {
@@ -143,7 +176,8 @@ struct ExpandLibraryOpsPass
           TypeSwitch<Operation *, Value>(op)
               .Case<LibConv2DOp, LibConv2DGradInputOp, LibConv2DGradWeightOp,
                     LibMaxPool2DOp, LibAvgPool2DOp, LibMaxPool2DGradOp,
-                    LibAvgPool2DGradOp>([&](auto lib) { return expand(b, lib); });
+                    LibAvgPool2DGradOp, LibEmbeddingGradOp>(
+                  [&](auto lib) { return expand(b, lib); });
       op->getResult(0).replaceAllUsesWith(expanded);
       op->erase();
     }

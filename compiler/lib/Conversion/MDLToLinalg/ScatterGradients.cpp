@@ -2,17 +2,15 @@
 //
 // slice_grad: zeros of the input's shape, then one strided
 // tensor.insert_slice of the gradient (the inverse of the forward
-// extract_slice). embedding_grad: a scatter-add, written as an scf.for over
-// the S index positions whose tensor iter_arg is the zero table; each step
-// adds the gradient row into table row `indices[p]` (extract_slice, add
-// generic, insert_slice at the same place: bufferizes in place), so the cost
-// is O(S x D) instead of the O(N x S x D) of a dense masked reduction. An
-// index outside [0, N) fails a cf.assert instead of writing out of bounds.
+// extract_slice). embedding_grad: the library op mdl.lib_embedding_grad on
+// the indices collapsed to S positions and the gradient to S x D rows: the
+// CPU runs it as the runtime's scatter-add, O(S x D)
+// (modelc-library-to-calls); other targets expand it into a masked
+// reduction (modelc-expand-library-ops).
 //
 //===----------------------------------------------------------------------===//
 #include "Common.h"
 
-#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 using namespace mlir::mdl;
@@ -61,42 +59,8 @@ Value collapseLeading(OpBuilder &b, Location loc, Value value, bool keepLast) {
   return tensor::CollapseShapeOp::create(b, loc, value, groups);
 }
 
-/// One step of the scatter-add: table[indices[p], :] += grad[p, :].
-Value scatterRow(OpBuilder &b, Location loc, Value p, Value table,
-                 Value indices, Value grad, int64_t rows, int64_t width) {
-  Value raw = tensor::ExtractOp::create(b, loc, indices, ValueRange{p});
-  Value row = arith::IndexCastOp::create(b, loc, b.getIndexType(), raw);
-  using P = arith::CmpIPredicate;
-  Value inside = arith::AndIOp::create(
-      b, loc,
-      arith::CmpIOp::create(b, loc, P::sge, row,
-                            arith::ConstantIndexOp::create(b, loc, 0)),
-      arith::CmpIOp::create(b, loc, P::slt, row,
-                            arith::ConstantIndexOp::create(b, loc, rows)));
-  cf::AssertOp::create(b, loc, inside,
-                       "mdl lowering: embedding_grad index out of range");
-  OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
-  SmallVector<OpFoldResult> sizes = {one, b.getIndexAttr(width)};
-  SmallVector<OpFoldResult> strides = {one, one};
-  auto rowType = RankedTensorType::get({width}, elementTypeOf(table));
-  Value gRow = tensor::ExtractSliceOp::create(
-      b, loc, rowType, grad, SmallVector<OpFoldResult>{p, zero}, sizes,
-      strides);
-  SmallVector<OpFoldResult> at = {row, zero};
-  Value tRow =
-      tensor::ExtractSliceOp::create(b, loc, rowType, table, at, sizes, strides);
-  AffineMap id = AffineMap::getMultiDimIdentityMap(1, b.getContext());
-  Value sum = linalg::GenericOp::create(
-                  b, loc, TypeRange{rowType}, ValueRange{gRow}, ValueRange{tRow},
-                  {id, id}, parallelIterators(1),
-                  [](OpBuilder &nb, Location nl, ValueRange args) {
-                    linalg::YieldOp::create(
-                        nb, nl, Value(arith::AddFOp::create(nb, nl, args[0], args[1])));
-                  })
-                  .getResult(0);
-  return tensor::InsertSliceOp::create(b, loc, sum, table, at, sizes, strides);
-}
-
+/// mdl.lib_embedding_grad on the positions' indices (collapsed to S) and
+/// gradient rows (S x D), into a fresh table gradient.
 FailureOr<Value> lowerEmbeddingGrad(EmbeddingGradOp op,
                                     EmbeddingGradOp::Adaptor adaptor,
                                     ConversionPatternRewriter &rewriter) {
@@ -105,21 +69,14 @@ FailureOr<Value> lowerEmbeddingGrad(EmbeddingGradOp op,
   if (!type.hasStaticShape())
     return op.emitError("cannot lower 'mdl.embedding_grad' with a dynamic "
                         "table shape");
-  int64_t rows = type.getDimSize(0), width = type.getDimSize(1);
-  Value zero = scalarConstant(rewriter, loc, type.getElementType(), 0);
-  Value table = filledTensor(rewriter, loc, type, {}, zero);
   Value indices = collapseLeading(rewriter, loc, adaptor.getIndices(), false);
   Value grad = collapseLeading(rewriter, loc, adaptor.getGrad(), true);
-  Value lb = arith::ConstantIndexOp::create(rewriter, loc, 0);
-  Value ub = tensor::DimOp::create(rewriter, loc, indices, 0);
-  Value step = arith::ConstantIndexOp::create(rewriter, loc, 1);
-  auto loop = scf::ForOp::create(
-      rewriter, loc, lb, ub, step, ValueRange{table},
-      [&](OpBuilder &b, Location l, Value p, ValueRange iter) {
-        scf::YieldOp::create(
-            b, l, scatterRow(b, l, p, iter[0], indices, grad, rows, width));
-      });
-  return loop.getResult(0);
+  if (!cast<RankedTensorType>(grad.getType()).getElementType().isF32())
+    return op.emitError("cannot lower 'mdl.embedding_grad' of a non-f32 table");
+  Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                       type.getElementType());
+  return LibEmbeddingGradOp::create(rewriter, loc, type, indices, grad, init)
+      .getResult();
 }
 
 } // namespace

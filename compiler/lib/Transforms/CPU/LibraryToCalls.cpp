@@ -12,6 +12,8 @@
 //   lib_max_pool2d_grad     -> modelrt_max_pool2d_backward(dy, x, dx, ...)
 //   lib_avg_pool2d          -> modelrt_avg_pool2d_forward(x, y, ...)
 //   lib_avg_pool2d_grad     -> modelrt_avg_pool2d_backward(dy, dx, ...)
+//   lib_embedding_grad      -> modelrt_embedding_backward_i64 / _i32
+//                                  (indices, grad, table, S, D, N)
 // The runtime wants dense row-major buffers: an operand with another layout
 // is first copied into a fresh buffer (and the destination copied back). An
 // op still on tensors is reported: the pass runs after bufferization.
@@ -38,8 +40,9 @@ namespace modelc {
 namespace {
 
 /// One library op as the runtime sees it: the entry point, and which
-/// operand has the input's shape (NCHW), the weight's (convolutions only,
-/// else null) and the output's.
+/// operand has the input's shape (NCHW; the gradient rows S x D of an
+/// embedding), the weight's (convolutions only, else null) and the
+/// output's.
 struct RuntimeCall {
   StringRef callee;
   Value input, weight, output;
@@ -84,6 +87,14 @@ RuntimeCall describe(Operation *op) {
       .Case([&](mdl::LibAvgPool2DGradOp) {
         return poolCall(kAvgPoolBackwardCall, op, 1, 0);
       })
+      .Case([&](mdl::LibEmbeddingGradOp e) {
+        bool wide = cast<MemRefType>(e.getIndices().getType())
+                        .getElementType()
+                        .isInteger(64);
+        return RuntimeCall{wide ? kEmbeddingBackwardI64Call
+                                : kEmbeddingBackwardI32Call,
+                           op->getOperand(1), Value(), op->getOperand(2)};
+      })
       .Default([](Operation *) { return RuntimeCall(); });
 }
 
@@ -91,7 +102,10 @@ RuntimeCall describe(Operation *op) {
 /// sizes as i64.
 FunctionType callType(MLIRContext *ctx, Operation *op, const RuntimeCall &c) {
   SmallVector<Type> args(op->getNumOperands(), LLVM::LLVMPointerType::get(ctx));
-  args.append(c.weight ? ConvNumSizes : PoolNumSizes, IntegerType::get(ctx, 64));
+  unsigned sizes = isa<mdl::LibEmbeddingGradOp>(op) ? EmbeddingNumSizes
+                   : c.weight                       ? ConvNumSizes
+                                                    : PoolNumSizes;
+  args.append(sizes, IntegerType::get(ctx, 64));
   return FunctionType::get(ctx, args, {});
 }
 
@@ -118,11 +132,15 @@ Value dim64(OpBuilder &b, Location loc, Value memref, int64_t dim) {
   return arith::IndexCastOp::create(b, loc, b.getI64Type(), size);
 }
 
-/// The call's sizes in ConvCallSize or PoolCallSize order, from the
+/// The call's sizes in ConvCallSize, PoolCallSize or EmbeddingCallSize
+/// order, from the
 /// operands' shapes and the op's window attributes.
 SmallVector<Value> callSizes(OpBuilder &b, Location loc, Operation *op,
                              const RuntimeCall &c) {
   SmallVector<Value> sizes;
+  if (isa<mdl::LibEmbeddingGradOp>(op)) // grad S x D, table N x D
+    return {dim64(b, loc, c.input, 0), dim64(b, loc, c.input, 1),
+            dim64(b, loc, c.output, 0)};
   for (int64_t d = 0; d < 4; ++d)
     sizes.push_back(dim64(b, loc, c.input, d));
   if (c.weight) {

@@ -1,9 +1,10 @@
 //===- RuntimeCalls.h - The runtime's entry points for library ops -*- C++ -*-===//
 //
 // The C functions that modelc-library-to-calls calls for the mdl library
-// ops, as the runtime defines them (runtime/include/modelrt/core/Conv.h and
-// Pool.h): f32 pointers (the op's operands in order, the output last),
-// then the sizes as i64 in the order of ConvCallSize or PoolCallSize. The
+// ops, as the runtime defines them (runtime/include/modelrt/core/Conv.h,
+// Pool.h and Embedding.h): pointers (the op's operands in order, the output
+// last), then the sizes as i64 in the order of ConvCallSize, PoolCallSize or
+// EmbeddingCallSize. The
 // profiler's FLOP count (KernelProfile.cpp) reads the sizes by position.
 //
 //===----------------------------------------------------------------------===//
@@ -36,6 +37,13 @@ inline constexpr llvm::StringLiteral kAvgPoolForwardCall =
 inline constexpr llvm::StringLiteral kAvgPoolBackwardCall =
     "modelrt_avg_pool2d_backward";
 
+/// An embedding table's gradient, zeroed then scatter-added, with i64 or
+/// i32 indices: (indices, grad, table, sizes...).
+inline constexpr llvm::StringLiteral kEmbeddingBackwardI64Call =
+    "modelrt_embedding_backward_i64";
+inline constexpr llvm::StringLiteral kEmbeddingBackwardI32Call =
+    "modelrt_embedding_backward_i32";
+
 /// The prefixes of the convolution and of the pooling entry points.
 inline constexpr llvm::StringLiteral kConvCallPrefix = "modelrt_conv2d_";
 inline constexpr llvm::StringLiteral kMaxPoolCallPrefix = "modelrt_max_pool2d_";
@@ -55,6 +63,12 @@ enum PoolCallSize : unsigned {
   PoolN, PoolC, PoolH, PoolW, PoolOH, PoolOW, PoolKH, PoolKW,
   PoolStrideH, PoolStrideW, PoolPadH, PoolPadW,
   PoolNumSizes
+};
+
+/// The embedding gradient's sizes, after its three pointers: the
+/// positions S, the row width D, the table's rows N.
+enum EmbeddingCallSize : unsigned {
+  EmbeddingPositions, EmbeddingWidth, EmbeddingRows, EmbeddingNumSizes
 };
 
 } // namespace modelc
