@@ -316,17 +316,19 @@ static bool readClassIndices(const CsvRows &table, size_t col,
   return true;
 }
 
-/// Collects the labels of column `col` of `table` as names (sorted, each
-/// with the place of its first cell); they are class names when some label
-/// is not a number. False when every label is a number.
+/// Collects the labels of column `col` of `table` as class names (sorted,
+/// each with the place of its first cell) when every label is a non-empty
+/// name that is not a number. False otherwise: a column of numbers, or one
+/// that mixes numbers or blanks with names, is read as numbers, and its
+/// first bad cell is then an error.
 static bool readClassNames(const CsvRows &table, size_t col,
                            const DataSplit &split, SplitLabels &labels) {
   std::map<std::string, std::string> first;
-  bool named = false;
+  bool named = !table.rows.empty();
   for (const CsvRows::Row &row : table.rows) {
     std::string text(modelsupport::csv::trim(row.cells[col].text));
     double x;
-    named |= !modelsupport::csv::parseDouble(text, x);
+    named &= !text.empty() && !modelsupport::csv::parseDouble(text, x);
     first.emplace(text, cellPlace(split.paths[0], row, col, split.labelColumns[0]));
   }
   for (auto &[name, place] : first) {
@@ -340,8 +342,23 @@ static bool readClassNames(const CsvRows &table, size_t col,
   return true;
 }
 
+/// The first blank label of column `col` when every other label is a name
+/// (not a number): a column of class names with a row missing its name.
+static const CsvRows::Row *blankAmongNames(const CsvRows &table, size_t col) {
+  const CsvRows::Row *blank = nullptr;
+  for (const CsvRows::Row &row : table.rows) {
+    std::string_view text = modelsupport::csv::trim(row.cells[col].text);
+    double x;
+    if (text.empty())
+      blank = blank ? blank : &row;
+    else if (modelsupport::csv::parseDouble(text, x))
+      return nullptr;
+  }
+  return blank;
+}
+
 /// Reads the labels of `split` from `table`: one column (`single`) of class
-/// names when some label is not a number, of class indices when every
+/// names when no label is a number or blank, of class indices when every
 /// label is one, f32 targets otherwise, and then every label must be a
 /// number (an error at `pathRange` names the cell).
 static std::optional<SplitLabels>
@@ -353,6 +370,15 @@ readCsvLabels(DiagnosticEngine &diags, const CsvRows &table,
   if (single && (readClassNames(table, picks[0].index, split, labels) ||
                  readClassIndices(table, picks[0].index, split, labels)))
     return labels;
+  if (single)
+    if (const CsvRows::Row *row = blankAmongNames(table, picks[0].index)) {
+      diags.error(pathRange.Start,
+                  cellPlace(split.paths[0], *row, picks[0].index,
+                            split.labelColumns[0]) +
+                      " is empty, in a column of class names",
+                  {pathRange});
+      return std::nullopt;
+    }
   labels.type = DType::F32;
   labels.maxLabel = -1;
   if (!single) {

@@ -144,7 +144,8 @@ def MDL_LibEmbeddingGradOp : MDL_LibraryOp<"lib_embedding_grad"> {
     output gradient of each position), `init` the table's gradient (`NxD`
     f32, static). The result is zero except `init[indices[p], :] +=
     grad[p, :]` for every position `p`, as `mdl.embedding_grad` with its
-    leading dimensions collapsed; an index outside `[0, N)` adds nothing.
+    leading dimensions collapsed. An index outside `[0, N)` stops the run in
+    the runtime's call and adds nothing once expanded.
     `init` is overwritten, never read. Only `S` may be dynamic.
 
     ```mlir

@@ -1,6 +1,8 @@
 //===- Embedding.cpp - An embedding table's gradient -----------------------===//
 #include "modelrt/core/Embedding.h"
 
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 namespace {
@@ -12,8 +14,12 @@ void embeddingBackward(const Index *indices, const float *grad, float *table, in
   std::memset(table, 0, size_t(rows) * size_t(width) * sizeof(float));
   for (int64_t p = 0; p < positions; ++p) {
     int64_t row = int64_t(indices[p]);
-    if (row < 0 || row >= rows)
-      continue;
+    if (row < 0 || row >= rows) {
+      // The generated code's own index checks (cf.assert) fail the same way.
+      std::fprintf(stderr, "modelrt: embedding index %lld at position %lld is outside the "
+                   "table's rows [0, %lld)\n", (long long)row, (long long)p, (long long)rows);
+      std::abort();
+    }
     float *dst = table + row * width;
     const float *src = grad + p * width;
     for (int64_t d = 0; d < width; ++d)

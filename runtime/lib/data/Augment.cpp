@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <utility>
 
 namespace modelrt {
 
@@ -152,15 +153,22 @@ void eraseBox(float *img, ImageShape s, Box box, float value) {
 
 double sampleAngle(Rng &rng, double degrees) { return uniformIn(rng, -degrees, degrees); }
 
+/// One try of torchvision's box sampling: an area of `area` times a
+/// uniform draw from \p scale, an aspect ratio log-uniform in
+/// [logLo, logHi]; returns (round(sqrt(t * a)), round(sqrt(t / a))).
+static std::pair<int64_t, int64_t> drawSides(Rng &rng, double area, const double scale[2],
+                                             double logLo, double logHi) {
+  double target = area * uniformIn(rng, scale[0], scale[1]);
+  double aspect = std::exp(uniformIn(rng, logLo, logHi));
+  return {roundHalfEven(std::sqrt(target * aspect)), roundHalfEven(std::sqrt(target / aspect))};
+}
+
 Box sampleResizedCrop(Rng &rng, int64_t h, int64_t w, const double scale[2],
                       const double ratio[2]) {
   double area = double(h) * double(w);
   double logLo = std::log(ratio[0]), logHi = std::log(ratio[1]);
   for (int tries = 0; tries < 10; ++tries) {
-    double target = area * uniformIn(rng, scale[0], scale[1]);
-    double aspect = std::exp(uniformIn(rng, logLo, logHi));
-    int64_t cw = roundHalfEven(std::sqrt(target * aspect));
-    int64_t ch = roundHalfEven(std::sqrt(target / aspect));
+    auto [cw, ch] = drawSides(rng, area, scale, logLo, logHi);
     if (cw > 0 && cw <= w && ch > 0 && ch <= h) {
       int64_t top = int64_t(rng.below(uint64_t(h - ch + 1)));
       int64_t left = int64_t(rng.below(uint64_t(w - cw + 1)));
@@ -173,6 +181,9 @@ Box sampleResizedCrop(Rng &rng, int64_t h, int64_t w, const double scale[2],
     ch = roundHalfEven(double(w) / ratio[0]);
   else if (inRatio > ratio[1])
     cw = roundHalfEven(double(h) * ratio[1]);
+  // An extreme ratio rounds a side to 0 (torchvision then fails to resize
+  // an empty crop): keep at least one pixel.
+  ch = std::clamp<int64_t>(ch, 1, h), cw = std::clamp<int64_t>(cw, 1, w);
   return {(h - ch) / 2, (w - cw) / 2, ch, cw};
 }
 
@@ -181,10 +192,7 @@ std::optional<Box> sampleErasing(Rng &rng, int64_t h, int64_t w, const double sc
   double area = double(h) * double(w);
   double logLo = std::log(ratio[0]), logHi = std::log(ratio[1]);
   for (int tries = 0; tries < 10; ++tries) {
-    double erase = area * uniformIn(rng, scale[0], scale[1]);
-    double aspect = std::exp(uniformIn(rng, logLo, logHi));
-    int64_t eh = roundHalfEven(std::sqrt(erase * aspect));
-    int64_t ew = roundHalfEven(std::sqrt(erase / aspect));
+    auto [eh, ew] = drawSides(rng, area, scale, logLo, logHi);
     if (!(eh < h && ew < w))
       continue;
     int64_t top = int64_t(rng.below(uint64_t(h - eh + 1)));

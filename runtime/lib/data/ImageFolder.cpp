@@ -12,6 +12,7 @@
 #include "modelsupport/Image.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <cstring>
 
@@ -32,6 +33,8 @@ ImageFolderSpec imageFolderSpec(const ModelrtProgram &p) {
 
 Tensor convertChannels(const Tensor &image, int64_t channels) {
   int64_t c = image.dim(0), hw = image.dim(1) * image.dim(2);
+  assert((c == 1 || c == 3) && (channels == 1 || channels == 3) &&
+         "the decoders give grey or RGB");
   if (c == channels)
     return image;
   Tensor out(DType::U8, {channels, image.dim(1), image.dim(2)});
@@ -117,14 +120,15 @@ Expected<Tensor> loadFolderImage(const std::string &path, const ImageFolderSpec 
   return t;
 }
 
-/// Lists \p dir and checks its class folders are \p spec's.
+/// Lists \p dir and checks its class folders are \p spec's (any folders
+/// when the spec has no class names: a model that ignores the labels).
 static Expected<modelsupport::image::Folder> listClasses(const std::string &dir,
                                                          const ImageFolderSpec &spec) {
   modelsupport::image::Folder f;
   std::string err = modelsupport::image::listFolder(dir, f);
   if (!err.empty())
     return errorf("%s: cannot read image folder: %s", dir.c_str(), err.c_str());
-  if (f.classes != spec.classNames) {
+  if (!spec.classNames.empty() && f.classes != spec.classNames) {
     std::string have, want;
     for (const std::string &c : f.classes)
       have += (have.empty() ? "" : ", ") + c;

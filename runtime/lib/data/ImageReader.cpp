@@ -78,7 +78,8 @@ bool pngHeader(png_structp png, png_infop info, png_uint_32 &w, png_uint_32 &h, 
     png_set_expand_gray_1_2_4_to_8(png);
   if (depth == 16)
     png_set_scale_16(png);
-  if (type & PNG_COLOR_MASK_ALPHA)
+  // Alpha, and the alpha that palette_to_rgb makes from a tRNS chunk, go.
+  if ((type & PNG_COLOR_MASK_ALPHA) || png_get_valid(png, info, PNG_INFO_tRNS))
     png_set_strip_alpha(png);
   passes = png_set_interlace_handling(png);
   png_read_update_info(png, info);
@@ -139,6 +140,8 @@ Expected<Tensor> decodePngBytes(const std::vector<unsigned char> &b, const std::
   png_destroy_read_struct(&png, &info, nullptr);
   if (!ok)
     return errorf("%s: PNG: %s", path.c_str(), s.message);
+  if (channels != 1 && channels != 3)
+    return errorf("%s: PNG: decodes to %d channels, not grey or RGB", path.c_str(), channels);
   return planar(px, w, h, channels);
 }
 

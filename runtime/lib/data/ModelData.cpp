@@ -54,9 +54,11 @@ static Status checkPairKinds(const Tensor &x, const Tensor &y, const char *input
 
 /// Reads image folder \p dir as the program's samples.
 static Expected<Dataset> readImages(const ModelrtProgram &p, const char *dir) {
-  if (p.input_rank != 3 || p.num_class_names < 2 || !p.class_names)
-    return errorf("%s: an image folder needs a [C, H, W] input and the class names",
-                  dir);
+  // A model whose loss ignores the labels (an autoencoder) has no class
+  // names: every class folder's images are read, the labels unused.
+  if (p.input_rank != 3 || (p.num_classes > 0 && (p.num_class_names < 2 || !p.class_names)))
+    return errorf("%s: an image folder needs a [C, H, W] input and, for a classifier, the "
+                  "class names", dir);
   return readImageFolder(dir, imageFolderSpec(p));
 }
 

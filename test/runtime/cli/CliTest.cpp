@@ -1,4 +1,5 @@
 //===- CliTest.cpp - modelrt_main: subcommands, outputs and bad input ------===//
+#include "CliRun.h"
 #include "SoftmaxProgram.h"
 #include "TestPng.h"
 
@@ -18,22 +19,6 @@ namespace {
 int gThreads = 0;
 void setThreads(void *, int32_t n) { gThreads = n; }
 
-/// Runs modelrt_main on \p prog, capturing stdout and stderr.
-struct CliRun {
-  int status;
-  std::string out, err;
-};
-CliRun runCli(const ModelrtProgram &prog, std::vector<std::string> args) {
-  args.insert(args.begin(), "net");
-  std::vector<char *> argv;
-  for (auto &a : args)
-    argv.push_back(a.data());
-  testing::internal::CaptureStdout();
-  testing::internal::CaptureStderr();
-  int rc = modelrt_main(int(argv.size()), argv.data(), &prog);
-  std::string out = testing::internal::GetCapturedStdout();
-  return {rc, out, testing::internal::GetCapturedStderr()};
-}
 
 /// A fixture with a trained checkpoint in DIR/ckpt.
 struct Trained : Fixture {

@@ -5,6 +5,7 @@
 // figures against sums worked out in the comments.
 //
 //===----------------------------------------------------------------------===//
+#include "CliRun.h"
 #include "SoftmaxProgram.h"
 
 using namespace modelrt;
@@ -12,22 +13,6 @@ using namespace modelrt_test;
 
 namespace {
 
-/// modelrt_main's exit status and stdout for `net ARGS...`.
-struct InfoRun {
-  int status;
-  std::string out, err;
-};
-InfoRun runInfoCli(const ModelrtProgram &prog, std::vector<std::string> args) {
-  args.insert(args.begin(), "net");
-  std::vector<char *> argv;
-  for (auto &a : args)
-    argv.push_back(a.data());
-  testing::internal::CaptureStdout();
-  testing::internal::CaptureStderr();
-  int rc = modelrt_main(int(argv.size()), argv.data(), &prog);
-  std::string out = testing::internal::GetCapturedStdout();
-  return {rc, out, testing::internal::GetCapturedStderr()};
-}
 
 const int64_t kLayerShape[] = {3};
 /// One layer: 15 parameters, 2*4*3 + 3 = 27 FLOPs, 3 floats = 12 bytes.
@@ -48,7 +33,7 @@ bool has(const std::string &out, const std::string &line) {
 
 TEST(InfoCommand, LayerTableAndPlans) {
   LayeredFixture fx;
-  InfoRun r = runInfoCli(fx.prog, {"info", "--batch", "10", "--memory", "1KiB"});
+  CliRun r = runCli(fx.prog, {"info", "--batch", "10", "--memory", "1KiB"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(has(r.out, "linear_0  [3]                            15             27             12\n"))
       << r.out;
@@ -65,7 +50,7 @@ TEST(InfoCommand, LayerTableAndPlans) {
 
 TEST(InfoCommand, WithoutLayersThePlansCountTheInputOnly) {
   Fixture fx; // Adam, no layer table
-  InfoRun r = runInfoCli(fx.prog, {"info", "--batch", "10"});
+  CliRun r = runCli(fx.prog, {"info", "--batch", "10"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(has(r.out, "layers: unknown")) << r.out;
   // Adam: 2*60 B of moments; evaluation keeps the input batch: 60 + 160.
@@ -78,23 +63,23 @@ TEST(InfoCommand, RmspropKeepsOneOrTwoValuesPerParameter) {
   LayeredFixture fx;
   fx.prog.config.optimizer.kind = MODELRT_OPT_RMSPROP;
   fx.prog.config.optimizer.momentum = 0;
-  InfoRun r = runInfoCli(fx.prog, {"info"});
+  CliRun r = runCli(fx.prog, {"info"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(has(r.out, "optimizer state (rmsprop)            60 B")) << r.out;
   fx.prog.config.optimizer.momentum = 0.9;
-  r = runInfoCli(fx.prog, {"info"});
+  r = runCli(fx.prog, {"info"});
   EXPECT_TRUE(has(r.out, "optimizer state (rmsprop)           120 B")) << r.out;
 }
 
 TEST(InfoCommand, BadMemoryIsAUsageError) {
   LayeredFixture fx;
   for (const char *bad : {"8XB", "-1", "0GiB", "GiB", "8 GiB", "1e400B"}) {
-    InfoRun r = runInfoCli(fx.prog, {"info", "--memory", bad});
+    CliRun r = runCli(fx.prog, {"info", "--memory", bad});
     EXPECT_EQ(r.status, 2) << bad;
     EXPECT_TRUE(has(r.err, std::string("option --memory: invalid value '") + bad + "'"))
         << r.err;
   }
-  InfoRun r = runInfoCli(fx.prog, {"info", "--memory", "1.5MiB"});
+  CliRun r = runCli(fx.prog, {"info", "--memory", "1.5MiB"});
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(has(r.out, "largest batch that fits in 1.50 MiB: ")) << r.out;
 }

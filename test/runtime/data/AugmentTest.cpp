@@ -164,6 +164,10 @@ TEST(Augment, ResizedCropBoxesFollowScaleAndRatio) {
   const double tooLarge[2] = {2, 3}, wide[2] = {2, 3};
   EXPECT_EQ(sampleResizedCrop(rng, 64, 64, tooLarge, ratio), (Box{0, 0, 64, 64}));
   EXPECT_EQ(sampleResizedCrop(rng, 64, 64, tooLarge, wide), (Box{16, 0, 32, 64}));
+  // A ratio so extreme that the fallback's side rounds to 0 (64 / 200):
+  // one row is kept, never an empty box.
+  const double extreme[2] = {200, 300};
+  EXPECT_EQ(sampleResizedCrop(rng, 64, 64, tooLarge, extreme), (Box{31, 0, 1, 64}));
 }
 
 TEST(Augment, ErasingProbabilityAndBoxes) {

@@ -344,7 +344,7 @@ static std::vector<ModelrtAugment> everyAugmentation() {
           {MODELRT_AUG_ROTATION, {20, 0.0}},
           flipAug(0.5),
           cropAug(1),
-          {MODELRT_AUG_COLOR_JITTER, {0.4, 0.4, 0.4, 0.0, 1.0}},
+          {MODELRT_AUG_COLOR_JITTER, {0.4, 0.4, 0.4, 1.0}},
           {MODELRT_AUG_ERASING, {0.5, 0.02, 0.33, 0.3, 3.3, 0.0}}};
 }
 

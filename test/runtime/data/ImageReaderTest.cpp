@@ -40,6 +40,7 @@ struct PngSpec {
   int colorType, depth, interlace = PNG_INTERLACE_NONE;
   std::vector<unsigned> samples;    ///< packed by libpng for depth < 8
   std::vector<png_color> palette;   ///< colour type 3
+  std::vector<png_byte> paletteAlpha; ///< a tRNS chunk for the palette
 };
 
 /// Writes \p s to \p path with libpng's encoder.
@@ -53,6 +54,8 @@ void writePngFile(const std::string &path, const PngSpec &s) {
                PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
   if (!s.palette.empty())
     png_set_PLTE(png, info, s.palette.data(), int(s.palette.size()));
+  if (!s.paletteAlpha.empty())
+    png_set_tRNS(png, info, s.paletteAlpha.data(), int(s.paletteAlpha.size()), nullptr);
   png_write_info(png, info);
   if (s.depth < 8)
     png_set_packing(png);
@@ -152,6 +155,11 @@ TEST(Image, PaletteAndLowBitDepths) {
     want[2 * idx.size() + i] = pal[idx[i]].blue;
   }
   EXPECT_EQ(decoded(tmp.path("pal.png"), 3, 7, 3), want);
+  // A tRNS chunk (palette transparency) is dropped like alpha: still RGB.
+  PngSpec withAlpha{7, 3, PNG_COLOR_TYPE_PALETTE, 2, 0, idx, pal};
+  withAlpha.paletteAlpha = {0, 128, 255, 7};
+  writePngFile(tmp.path("pal-trns.png"), withAlpha);
+  EXPECT_EQ(decoded(tmp.path("pal-trns.png"), 3, 7, 3), want);
   std::vector<unsigned> bits = values(11 * 2, 4, 2), quads = values(5 * 5, 5, 16);
   writePngFile(tmp.path("g1.png"), {11, 2, PNG_COLOR_TYPE_GRAY, 1, 0, bits, {}});
   EXPECT_EQ(decoded(tmp.path("g1.png"), 1, 11, 2),

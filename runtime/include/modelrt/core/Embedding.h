@@ -6,8 +6,11 @@
 // S positions adds its gradient row into the row its index names, in
 // position order (so the result is the same on every run):
 //   table[indices[p], :] += grad[p, :]   for p = 0 .. S-1.
-// An index outside [0, N) adds nothing, as in the expansion other targets
-// use (modelc-expand-library-ops). Contiguous row-major buffers; S may be 0.
+// An index outside [0, N) stops the process with a message naming it (as
+// the generated code's cf.assert checks do): the forward lookup has then
+// read outside the table. The expansion other targets use
+// (modelc-expand-library-ops) cannot stop and adds nothing for it.
+// Contiguous row-major buffers; S may be 0.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MODELRT_CORE_EMBEDDING_H

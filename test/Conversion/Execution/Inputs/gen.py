@@ -320,6 +320,19 @@ def philox(ctr, key):
     return c0, c1, c2, c3
 
 
+def philox_keep(count, seed, rate):
+    """The dropout mask of counter indices 0..count-1: word i % 4 of Philox
+    with counter i / 4 and the seed's two halves as key, u = (w >> 8) 2^-24,
+    kept when u >= rate."""
+    i = np.arange(count, dtype=np.uint64)
+    g = i // np.uint64(4)
+    s = seed & 0xFFFFFFFFFFFFFFFF
+    words = philox((g & np.uint64(M32), g >> np.uint64(32), np.zeros_like(g), np.zeros_like(g)),
+                   (s & M32, s >> 32))
+    w = np.choose((i % np.uint64(4)).astype(np.int64), words)
+    return (w >> np.uint64(8)).astype(np.float64) * 2.0 ** -24 >= rate
+
+
 def random():
     # Known-answer test of this reference (Random123 philox4x32_10, zero
     # counter and key: 6627e8d5 e169c58d bc57ac4c 9b00dbd8).
@@ -331,28 +344,14 @@ def random():
         for name, shape in (("", (n, 3, 65)), ("_grouped", (n, 4, 16))):
             x = f32(*shape)
             # Element i: word i % 4 of Philox with counter i / 4.
-            i = np.arange(x.size, dtype=np.uint64)
-            g = i // np.uint64(4)
-            s = seed & 0xFFFFFFFFFFFFFFFF
-            words = philox((g & np.uint64(M32), g >> np.uint64(32), np.zeros_like(g), np.zeros_like(g)),
-                           (s & M32, s >> 32))
-            w = np.choose((i % np.uint64(4)).astype(np.int64), words)
-            u = (w >> np.uint64(8)).astype(np.float64) * 2.0 ** -24
-            mask = (u >= rate).reshape(x.shape)
+            mask = philox_keep(x.size, seed, rate).reshape(x.shape)
             out = np.where(mask, d(x) / d(np.float32(1 - rate)), 0.0)
             case("dropout_%d%s" % (int(rate * 100), name), [("f32", x), ("i64", np.array(seed))],
                  [("f32", out), ("i1", mask)])
         # per_channel on [n, 3, 5, 7]: the counter index of element
         # [b, c, h, w] is b * 3 + c, so each feature map is kept or zeroed.
         x = f32(n, 3, 5, 7)
-        i = np.arange(n * 3, dtype=np.uint64)
-        g = i // np.uint64(4)
-        s = seed & 0xFFFFFFFFFFFFFFFF
-        words = philox((g & np.uint64(M32), g >> np.uint64(32), np.zeros_like(g), np.zeros_like(g)),
-                       (s & M32, s >> 32))
-        w = np.choose((i % np.uint64(4)).astype(np.int64), words)
-        u = (w >> np.uint64(8)).astype(np.float64) * 2.0 ** -24
-        mask = np.broadcast_to((u >= rate).reshape(n, 3, 1, 1), x.shape)
+        mask = np.broadcast_to(philox_keep(n * 3, seed, rate).reshape(n, 3, 1, 1), x.shape)
         out = np.where(mask, d(x) / d(np.float32(1 - rate)), 0.0)
         case("dropout_channels_%d" % int(rate * 100), [("f32", x), ("i64", np.array(seed))],
              [("f32", out), ("i1", mask)])
