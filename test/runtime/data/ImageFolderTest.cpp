@@ -119,3 +119,33 @@ TEST(ImageFolder, MixedGreyAndRgbResizedAndCropped) {
   x.assign(d->inputs.as<float>(), d->inputs.as<float>() + 8);
   EXPECT_EQ(x, (std::vector<float>{5, 6, 9, 10, 18, 18, 18, 18}));
 }
+
+// Decoding runs on every usable core, each image into its own slot: the
+// samples come out in file order, and with bad files in both halves of the
+// list the error names the first bad file in that order (1.png), not the
+// one the other share reached first.
+TEST(ImageFolder, ParallelDecodingKeepsOrderAndTheFirstError) {
+  TempDir tmp;
+  ASSERT_EQ(::mkdir(tmp.path("a").c_str(), 0755), 0);
+  ASSERT_EQ(::mkdir(tmp.path("b").c_str(), 0755), 0);
+  for (int i = 0; i < 6; ++i) {
+    const uint8_t px[4] = {uint8_t(i), uint8_t(10 + i), uint8_t(20 + i), uint8_t(30 + i)};
+    ASSERT_TRUE(writePng(tmp.path(std::string(i < 3 ? "a/" : "b/") + char('0' + i) + ".png"),
+                         px, 2, 2, 1).isOk());
+  }
+  ImageFolderSpec spec;
+  spec.classNames = {"a", "b"};
+  spec.channels = 1, spec.height = 2, spec.width = 2;
+  auto d = readImageFolder(tmp.root(), spec);
+  ASSERT_TRUE(d.isOk()) << d.message();
+  ASSERT_EQ(d->size(), 6);
+  for (int i = 0; i < 6; ++i) {
+    EXPECT_EQ(d->inputs.as<float>()[4 * i + 3], float(30 + i)) << "sample " << i;
+    EXPECT_EQ(d->labels.as<int64_t>()[i], i < 3 ? 0 : 1);
+  }
+  for (const char *bad : {"a/1.png", "b/4.png"})
+    writeText(tmp.path(bad), "not an image");
+  auto broken = readImageFolder(tmp.root(), spec);
+  ASSERT_FALSE(broken.isOk());
+  EXPECT_NE(broken.message().find("a/1.png"), std::string::npos) << broken.message();
+}
