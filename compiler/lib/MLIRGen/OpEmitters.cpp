@@ -84,6 +84,11 @@ static mlir::Value emitCast(FunctionEmitter &fe, const Node &n,
       b, l, ops[0], FunctionEmitter::toType(b, n.type).getElementType());
 }
 
+static mlir::Value emitWhere(FunctionEmitter &fe, const Node &,
+                             ArrayRef<mlir::Value> ops, Location l) {
+  return mdl::SelectOp::create(fe.builder(), l, ops[0], ops[1], ops[2]);
+}
+
 static mlir::Value emitConv2D(FunctionEmitter &fe, const Node &n,
                               ArrayRef<mlir::Value> ops, Location l) {
   mlir::OpBuilder &b = fe.builder();
@@ -339,6 +344,7 @@ static constexpr EmitterEntry kEmitters[] = {
     {OpKind::Tanh, emitUnary<mdl::TanhOp>},
     {OpKind::Sigmoid, emitUnary<mdl::SigmoidOp>},
     {OpKind::Cast, emitCast},
+    {OpKind::Where, emitWhere},
     {OpKind::MatMul, emitBinary<mdl::MatmulOp>},
     {OpKind::Conv2D, emitConv2D},
     {OpKind::MaxPool2D, emitPool<OpKind::MaxPool2D, mdl::MaxPool2DOp>},

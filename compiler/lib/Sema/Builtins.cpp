@@ -189,6 +189,69 @@ static Value handleReduce(Elaborator &el, llvm::ArrayRef<Value> args,
                     OpAttrs<K>{axes, keep}, loc, frame, std::string(name) + " at " + el.where(loc));
 }
 
+/// The node of where(cond, x, y) on tensors: same element types, and the
+/// three shapes broadcast (a located error names the pair that does not).
+static Value whereNode(Elaborator &el, const Value &cond, const Value &x,
+                       const Value &y, llvm::SMLoc loc, Frame &frame) {
+  const TensorType &a = el.typeOf(x), &b = el.typeOf(y);
+  if (a.dtype != b.dtype) {
+    el.error(loc, "where mixes " + a.str() + " and " + b.str() +
+                      ": there is no implicit conversion; convert one with "
+                      "cast(x, " + getDTypeName(a.dtype) + ")", frame);
+    return Value::error();
+  }
+  std::optional<Shape> values = broadcastShapes(a.shape, b.shape);
+  if (!values) {
+    el.error(y.range.Start, "where: x " + a.str() + " and y " + b.str() +
+                                " do not broadcast (sizes must be equal or 1)",
+             frame);
+    return Value::error();
+  }
+  const TensorType &c = el.typeOf(cond);
+  std::optional<Shape> shape = broadcastShapes(c.shape, *values);
+  if (!shape) {
+    el.error(cond.range.Start,
+             "where: the condition " + c.str() + " does not broadcast with " +
+                 TensorType{a.dtype, *values}.str() +
+                 " (sizes must be equal or 1)", frame);
+    el.noteOrigin(cond, "the condition");
+    return Value::error();
+  }
+  return el.addNode(OpKind::Where, {cond.node, x.node, y.node},
+                    TensorType{a.dtype, *shape}, loc, frame,
+                    "where at " + el.where(loc));
+}
+
+/// where(condition, x, y): x where the bool condition holds, else y; the
+/// three shapes broadcast together, a number takes the other value's
+/// element type (PyTorch's torch.where).
+static Value handleWhere(Elaborator &el, llvm::ArrayRef<Value> args,
+                         llvm::SMLoc loc, Frame &frame) {
+  const Value &cond = args[0];
+  if (!requireTensor(el, cond, "where", "condition", frame, false))
+    return Value::error();
+  if (el.typeOf(cond).dtype != DType::Bool) {
+    el.error(cond.range.Start,
+             "where: the condition must be a bool tensor (a comparison such as "
+             "x > 0), got " + el.typeOf(cond).str(), frame);
+    return Value::error();
+  }
+  Value x = args[1], y = args[2];
+  if (x.kind != Value::Kind::Tensor && y.kind != Value::Kind::Tensor) {
+    el.error(x.range.Start, "where: x or y must be a tensor, got " +
+                                x.describe(el.graph) + " and " +
+                                y.describe(el.graph), frame);
+    return Value::error();
+  }
+  if (x.kind != Value::Kind::Tensor)
+    x = el.materialize(x, el.typeOf(y).dtype, frame);
+  else if (y.kind != Value::Kind::Tensor)
+    y = el.materialize(y, el.typeOf(x).dtype, frame);
+  if (x.isError() || y.isError())
+    return Value::error();
+  return whereNode(el, cond, x, y, loc, frame);
+}
+
 static Value handleArgmax(Elaborator &el, llvm::ArrayRef<Value> args,
                           llvm::SMLoc loc, Frame &frame) {
   if (!requireTensor(el, args[0], "argmax", "x", frame, false))
@@ -416,6 +479,8 @@ static const BuiltinInfo kBuiltins[] = {
      "transpose(x, perm)", OpKind::Transpose},
     {"cast", {{"x", false}, {"dtype", false}}, handleCast, "cast(x, dtype)",
      OpKind::Cast},
+    {"where", {{"condition", false}, {"x", false}, {"y", false}}, handleWhere,
+     "where(condition, x, y)", OpKind::Where},
     {"max_pool",
      {{"x", false}, {"kernel", false}, {"stride", true}, {"pad", true}},
      handleMaxPool, "max_pool(x, kernel, stride=kernel, pad=0)",

@@ -100,8 +100,18 @@ def layernorm(x, t):
     return linear(h, t, 4)
 
 
+def where(x, t):
+    h = linear(torch.flatten(x, 1), t, 0)
+    g = linear(h, t, 2)
+    h = torch.where(g > 0, h, g)
+    h = torch.where(h.sum(dim=1, keepdim=True) > 0, h, 2 * h)
+    h = torch.where(h > -0.05, h, torch.tensor(-1.0, dtype=h.dtype))
+    return linear(h, t, 4)
+
+
 MODELS = {"mlp": mlp, "cnn": cnn, "bn_cnn": bn_cnn, "resnet": resnet,
-          "layernorm": layernorm, "mlp_weighted": mlp, "mlp_smooth_sum": mlp}
+          "layernorm": layernorm, "mlp_weighted": mlp, "mlp_smooth_sum": mlp,
+          "where": where}
 
 # The cross_entropy arguments of the models whose loss has options
 # (Inputs/grads/mlp_weighted.model, mlp_smooth_sum.model).
