@@ -89,6 +89,21 @@ static mlir::Value emitWhere(FunctionEmitter &fe, const Node &,
   return mdl::SelectOp::create(fe.builder(), l, ops[0], ops[1], ops[2]);
 }
 
+/// causal_mask(n): the constant bool [n, n] with [i, j] = (j <= i).
+static mlir::Value emitCausalMask(FunctionEmitter &fe, const Node &n,
+                                  ArrayRef<mlir::Value>, Location l) {
+  int64_t size = attrsOf<OpKind::CausalMask>(n).size;
+  std::vector<bool> keep(size_t(size * size));
+  for (int64_t i = 0; i < size; ++i)
+    for (int64_t j = 0; j <= i; ++j)
+      keep[size_t(i * size + j)] = true;
+  llvm::SmallVector<bool> values(keep.begin(), keep.end());
+  auto type =
+      mlir::RankedTensorType::get({size, size}, fe.builder().getI1Type());
+  return mdl::ConstantOp::create(fe.builder(), l,
+                                 mlir::DenseElementsAttr::get(type, values));
+}
+
 static mlir::Value emitConv2D(FunctionEmitter &fe, const Node &n,
                               ArrayRef<mlir::Value> ops, Location l) {
   mlir::OpBuilder &b = fe.builder();
@@ -345,6 +360,7 @@ static constexpr EmitterEntry kEmitters[] = {
     {OpKind::Sigmoid, emitUnary<mdl::SigmoidOp>},
     {OpKind::Cast, emitCast},
     {OpKind::Where, emitWhere},
+    {OpKind::CausalMask, emitCausalMask},
     {OpKind::MatMul, emitBinary<mdl::MatmulOp>},
     {OpKind::Conv2D, emitConv2D},
     {OpKind::MaxPool2D, emitPool<OpKind::MaxPool2D, mdl::MaxPool2DOp>},

@@ -252,6 +252,29 @@ static Value handleWhere(Elaborator &el, llvm::ArrayRef<Value> args,
   return whereNode(el, cond, x, y, loc, frame);
 }
 
+/// The largest causal_mask: its n x n bools are a constant of the program.
+constexpr int64_t kMaxCausalMask = 8192;
+
+/// causal_mask(n): bool [n, n], true where a position may attend to another
+/// (column j <= row i: itself and the ones before), as torch.tril of ones.
+static Value handleCausalMask(Elaborator &el, llvm::ArrayRef<Value> args,
+                              llvm::SMLoc loc, Frame &frame) {
+  std::optional<int64_t> n =
+      intArg(el, args[0], "causal_mask", "size", 0, 1, loc, frame);
+  if (!n)
+    return Value::error();
+  if (*n > kMaxCausalMask) {
+    el.error(args[0].range.Start,
+             "causal_mask: size " + llvm::Twine(*n) + " is larger than " +
+                 llvm::Twine(kMaxCausalMask) +
+                 " (the mask is a constant of n x n bools)", frame);
+    return Value::error();
+  }
+  return el.addNode({}, TensorType{DType::Bool, {SDim::fixed(*n), SDim::fixed(*n)}},
+                    OpAttrs<OpKind::CausalMask>{*n}, loc, frame,
+                    "causal_mask at " + el.where(loc));
+}
+
 static Value handleArgmax(Elaborator &el, llvm::ArrayRef<Value> args,
                           llvm::SMLoc loc, Frame &frame) {
   if (!requireTensor(el, args[0], "argmax", "x", frame, false))
@@ -481,6 +504,8 @@ static const BuiltinInfo kBuiltins[] = {
      OpKind::Cast},
     {"where", {{"condition", false}, {"x", false}, {"y", false}}, handleWhere,
      "where(condition, x, y)", OpKind::Where},
+    {"causal_mask", {{"size", false}}, handleCausalMask, "causal_mask(size)",
+     OpKind::CausalMask},
     {"max_pool",
      {{"x", false}, {"kernel", false}, {"stride", true}, {"pad", true}},
      handleMaxPool, "max_pool(x, kernel, stride=kernel, pad=0)",

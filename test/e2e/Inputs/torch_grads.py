@@ -109,9 +109,16 @@ def where(x, t):
     return linear(h, t, 4)
 
 
+def causal(x, t):
+    s = linear(torch.flatten(x, 1), t, 0).view(-1, 4, 4)
+    keep = torch.tril(torch.ones(4, 4, dtype=torch.bool))
+    p = F.softmax(torch.where(keep, s, torch.tensor(-1e9, dtype=s.dtype)), dim=-1)
+    return linear(torch.flatten(p, 1), t, 2)
+
+
 MODELS = {"mlp": mlp, "cnn": cnn, "bn_cnn": bn_cnn, "resnet": resnet,
           "layernorm": layernorm, "mlp_weighted": mlp, "mlp_smooth_sum": mlp,
-          "where": where}
+          "where": where, "causal": causal}
 
 # The cross_entropy arguments of the models whose loss has options
 # (Inputs/grads/mlp_weighted.model, mlp_smooth_sum.model).
