@@ -15,6 +15,7 @@
 #include "modelrt/core/CpuFeatures.h"
 #include "modelrt/train/Optimizer.h"
 #include "modelsupport/ShapeArith.h"
+#include "modelsupport/TrainSchema.h"
 
 #include <algorithm>
 #include <cmath>
@@ -99,18 +100,12 @@ void printLayerTable(const ModelrtProgram &p) {
               (long long)params, flops, (long long)bytes);
 }
 
-/// The optimizer's name for the plan ("adam").
+/// The optimizer's name for the plan ("adam"), as the train block spells
+/// it (the schema's kinds).
 const char *optimizerName(OptimizerKind kind) {
-  switch (kind) {
-  case OptimizerKind::SGD:
-    return "sgd";
-  case OptimizerKind::Adam:
-    return "adam";
-  case OptimizerKind::AdamW:
-    return "adamw";
-  case OptimizerKind::RMSprop:
-    return "rmsprop";
-  }
+  for (const modelsupport::KindInfo &k : modelsupport::kKinds)
+    if (k.group == modelsupport::Group::Optimizer && k.value == int32_t(kind))
+      return k.name;
   return "?";
 }
 
