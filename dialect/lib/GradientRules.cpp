@@ -138,10 +138,14 @@ static void rule(MatmulOp op, GB &e) {
   }
   e.set(1, e.create<MatmulOp>(transposeLast2(e, l), g));
 }
+// y = l @ r over broadcast batch dims: each side's product, summed over the
+// batch dims it was broadcast along.
 static void rule(BatchMatmulOp op, GB &e) {
   Value l = op.getLhs(), r = op.getRhs(), g = e.grad();
-  e.set(0, e.create<BatchMatmulOp>(g, transposeLast2(e, r)));
-  e.set(1, e.create<BatchMatmulOp>(transposeLast2(e, l), g));
+  if (e.needs(0))
+    e.setReduced(0, e.create<BatchMatmulOp>(g, transposeLast2(e, r)));
+  if (e.needs(1))
+    e.setReduced(1, e.create<BatchMatmulOp>(transposeLast2(e, l), g));
 }
 static void rule(Conv2DOp op, GB &e) {
   Value g = e.grad(), x = op.getInput(), w = op.getWeight();

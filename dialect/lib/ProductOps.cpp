@@ -70,20 +70,26 @@ LogicalResult BatchMatmulOp::inferReturnTypes(MLIRContext *,
   auto rhs = getTensorType(adaptor.getRhs());
   if (!lhs || !rhs)
     return emitInferError(loc, name, "operands must be ranked tensors");
-  if (lhs.getRank() != 3 || rhs.getRank() != 3)
-    return emitInferError(loc, name, "operands must be 3-D (BxMxK, BxKxN), got ",
-                       lhs, " and ", rhs);
+  if (lhs.getRank() < 2 || rhs.getRank() < 2 ||
+      std::max(lhs.getRank(), rhs.getRank()) < 3)
+    return emitInferError(loc, name,
+                          "operands must be [..., M, K] and [..., K, N] with "
+                          "rank >= 2, one of rank >= 3, got ",
+                          lhs, " and ", rhs);
   if (failed(checkSameElementType(loc, name, "lhs and rhs", lhs, rhs)) ||
-      failed(checkContracting(loc, name, lhs.getDimSize(2),
-                              rhs.getDimSize(1))))
+      failed(checkContracting(loc, name, lhs.getShape().back(),
+                              rhs.getDimSize(rhs.getRank() - 2))))
     return failure();
-  int64_t lb = lhs.getDimSize(0), rb = rhs.getDimSize(0);
-  if (!isDyn(lb) && !isDyn(rb) && lb != rb)
-    return emitInferError(loc, name, "batch dimensions differ: lhs has ", lb,
-                       ", rhs has ", rb);
-  int64_t batch = isDyn(lb) ? rb : lb;
-  types.push_back(RankedTensorType::get(
-      {batch, lhs.getDimSize(1), rhs.getDimSize(2)}, lhs.getElementType()));
+  ArrayRef<int64_t> lb = lhs.getShape().drop_back(2);
+  ArrayRef<int64_t> rb = rhs.getShape().drop_back(2);
+  std::optional<SmallVector<int64_t>> batch = broadcastShapes(lb, rb);
+  if (!batch)
+    return emitInferError(loc, name, "batch dimensions do not broadcast: lhs "
+                          "has ", formatShape(lb), ", rhs has ",
+                          formatShape(rb));
+  batch->push_back(lhs.getDimSize(lhs.getRank() - 2));
+  batch->push_back(rhs.getShape().back());
+  types.push_back(RankedTensorType::get(*batch, lhs.getElementType()));
   return success();
 }
 

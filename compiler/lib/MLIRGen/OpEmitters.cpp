@@ -362,6 +362,7 @@ static constexpr EmitterEntry kEmitters[] = {
     {OpKind::Where, emitWhere},
     {OpKind::CausalMask, emitCausalMask},
     {OpKind::MatMul, emitBinary<mdl::MatmulOp>},
+    {OpKind::BatchMatMul, emitBinary<mdl::BatchMatmulOp>},
     {OpKind::Conv2D, emitConv2D},
     {OpKind::MaxPool2D, emitPool<OpKind::MaxPool2D, mdl::MaxPool2DOp>},
     {OpKind::AvgPool2D, emitPool<OpKind::AvgPool2D, mdl::AvgPool2DOp>},

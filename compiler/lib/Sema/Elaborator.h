@@ -145,6 +145,8 @@ public:
                  llvm::SMLoc loc, Frame &frame, llvm::StringRef pred = "");
   /// Matrix product `lhs @ rhs`.
   Value matmul(Value lhs, Value rhs, llvm::SMLoc loc, Frame &frame);
+  /// `lhs @ rhs` on stacks of matrices: the batch dimensions broadcast.
+  Value batchMatmul(Value lhs, Value rhs, llvm::SMLoc loc, Frame &frame);
 
   /// "cnn.model:3:9".
   std::string where(llvm::SMLoc loc) const;

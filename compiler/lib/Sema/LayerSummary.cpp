@@ -72,7 +72,8 @@ double sema::nodeFlops(const Graph &graph, const Node &node) {
     return graph.nodes[node.operands[i]].type;
   };
   switch (node.kind) {
-  case OpKind::MatMul: {
+  case OpKind::MatMul:
+  case OpKind::BatchMatMul: {
     const Shape &lhs = operand(0).shape;
     double k = lhs.empty() || lhs.back().isSymbolic() ? 1 : lhs.back().size;
     return flops::productFlops(out, k);

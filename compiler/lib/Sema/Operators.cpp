@@ -208,28 +208,58 @@ Value Elaborator::matmul(Value lhs, Value rhs, llvm::SMLoc loc,
           frame);
     return Value::error();
   }
-  if (a.rank() < 2 || b.rank() != 2) {
-    error(loc, "'@' multiplies a tensor of rank >= 2 by a matrix, got " +
-                   a.str() + " @ " + b.str(),
+  if (a.rank() < 2 || b.rank() < 2) {
+    error(loc, "'@' multiplies matrices or stacks of them ([..., M, K] @ "
+               "[..., K, N]), got " + a.str() + " @ " + b.str(),
           frame);
     noteOrigin(lhs, "the left operand");
     noteOrigin(rhs, "the right operand");
     return Value::error();
   }
-  if (a.shape.back() != b.shape[0]) {
+  const SDim &k = b.shape[b.rank() - 2];
+  if (a.shape.back() != k) {
     error(loc, "'@' contracting dimensions differ: the left operand " +
                    a.str() + " has " + a.shape.back().str() +
                    " columns but the right operand " + b.str() + " has " +
-                   b.shape[0].str() + " rows",
+                   k.str() + " rows",
           frame);
     noteOrigin(lhs, "the left operand");
     noteOrigin(rhs, "the right operand");
     return Value::error();
   }
-  Shape shape(a.shape.begin(), a.shape.end() - 1);
-  shape.push_back(b.shape[1]);
-  return addNode(OpKind::MatMul, {lhs.node, rhs.node},
-                 TensorType{a.dtype, shape}, loc, frame,
+  if (b.rank() == 2) {
+    Shape shape(a.shape.begin(), a.shape.end() - 1);
+    shape.push_back(b.shape[1]);
+    return addNode(OpKind::MatMul, {lhs.node, rhs.node},
+                   TensorType{a.dtype, shape}, loc, frame,
+                   "'@' at " + where(loc));
+  }
+  return batchMatmul(lhs, rhs, loc, frame);
+}
+
+Value Elaborator::batchMatmul(Value lhs, Value rhs, llvm::SMLoc loc,
+                              Frame &frame) {
+  const TensorType &a = typeOf(lhs), &b = typeOf(rhs);
+  Shape la(a.shape.begin(), a.shape.end() - 2);
+  Shape lb(b.shape.begin(), b.shape.end() - 2);
+  unsigned bad = 0;
+  std::optional<Shape> shape = broadcastShapes(la, lb, &bad);
+  if (!shape) {
+    error(loc, "'@' batch dimensions do not broadcast: " + a.str() + " @ " +
+                   b.str() + " has " + la[la.size() - 1 - bad].str() +
+                   " on the left and " + lb[lb.size() - 1 - bad].str() +
+                   " on the right at dimension " +
+                   llvm::Twine(-int(bad) - 3) +
+                   " (sizes must be equal or 1)",
+          frame);
+    noteOrigin(lhs, "the left operand");
+    noteOrigin(rhs, "the right operand");
+    return Value::error();
+  }
+  shape->push_back(a.shape[a.rank() - 2]);
+  shape->push_back(b.shape.back());
+  return addNode(OpKind::BatchMatMul, {lhs.node, rhs.node},
+                 TensorType{a.dtype, *shape}, loc, frame,
                  "'@' at " + where(loc));
 }
 

@@ -28,11 +28,15 @@ def MDL_MatmulOp : MDL_InferOp<"matmul"> {
 def MDL_BatchMatmulOp : MDL_InferOp<"batch_matmul"> {
   let summary = "Batched matrix product";
   let description = [{
-    `lhs` is `BxMxK`, `rhs` is `BxKxN` (both rank 3, same batch size `B`,
-    which may be dynamic); the result is `BxMxN`.
+    `lhs` is `[a..., M, K]`, `rhs` is `[b..., K, N]`, both of rank >= 2
+    and one of rank >= 3 (`torch.matmul` on two matrices or stacks of
+    them). The batch dimensions `a...` and `b...` broadcast by the numpy
+    rule (aligned at the last; sizes equal or 1; a missing dimension counts
+    as 1) to `c...`, and the result is `[c..., M, N]`.
 
     ```mlir
     %y = mdl.batch_matmul %q, %k : tensor<?x8x16xf32>, tensor<?x16x8xf32> -> tensor<?x8x8xf32>
+    %z = mdl.batch_matmul %a, %w : tensor<?x4x8x16xf32>, tensor<16x8xf32> -> tensor<?x4x8x8xf32>
     ```
   }];
   let arguments = (ins MDL_NumericTensor:$lhs, MDL_NumericTensor:$rhs);

@@ -1,4 +1,5 @@
-// Numerical check of the matmul / batch_matmul / conv2d lowering against float64 references
+// Numerical check of the matmul / batch_matmul (stacks of rank 3 and 4, broadcast
+// batch dimensions, a matrix times a stack) / conv2d lowering against float64 references
 // (Inputs/gen.py: numpy, PyTorch conv2d in double), through the CPU back end (Inputs/runner.cpp).
 // RUN: /usr/bin/python3 %S/Inputs/gen.py products %t.cases
 // RUN: modelc-opt %s --convert-mdl-to-linalg -o %t.mlir
@@ -10,7 +11,7 @@
 // RUN: modelc-opt %s --convert-mdl-to-linalg --modelc-expand-library-ops -o %t.expanded.mlir
 // RUN: modelc-backend-test %t.expanded.mlir --emit=exe --link-arg=-rdynamic --link-arg=-ldl --link-input=%S/Inputs/runner.cpp -o %t.expanded.exe
 // RUN: %t.expanded.exe %t.cases | FileCheck %s
-// CHECK: 15 cases: PASS
+// CHECK: 24 cases: PASS
 
 func.func @matmul2d(%x: tensor<?x63xf32>, %w: tensor<63x65xf32>) -> tensor<?x65xf32> {
   %0 = mdl.matmul %x, %w : tensor<?x63xf32>, tensor<63x65xf32> -> tensor<?x65xf32>
@@ -22,6 +23,18 @@ func.func @matmul3d(%x: tensor<?x7x63xf32>, %w: tensor<63x5xf32>) -> tensor<?x7x
 }
 func.func @batch_matmul(%a: tensor<?x7x63xf32>, %b: tensor<?x63x5xf32>) -> tensor<?x7x5xf32> {
   %0 = mdl.batch_matmul %a, %b : tensor<?x7x63xf32>, tensor<?x63x5xf32> -> tensor<?x7x5xf32>
+  return %0 : tensor<?x7x5xf32>
+}
+func.func @batch_matmul4d(%a: tensor<?x3x7x9xf32>, %b: tensor<?x3x9x5xf32>) -> tensor<?x3x7x5xf32> {
+  %0 = mdl.batch_matmul %a, %b : tensor<?x3x7x9xf32>, tensor<?x3x9x5xf32> -> tensor<?x3x7x5xf32>
+  return %0 : tensor<?x3x7x5xf32>
+}
+func.func @batch_matmul_broadcast(%a: tensor<?x1x7x9xf32>, %b: tensor<3x9x5xf32>) -> tensor<?x3x7x5xf32> {
+  %0 = mdl.batch_matmul %a, %b : tensor<?x1x7x9xf32>, tensor<3x9x5xf32> -> tensor<?x3x7x5xf32>
+  return %0 : tensor<?x3x7x5xf32>
+}
+func.func @batch_matmul_matrix_lhs(%a: tensor<7x9xf32>, %b: tensor<?x9x5xf32>) -> tensor<?x7x5xf32> {
+  %0 = mdl.batch_matmul %a, %b : tensor<7x9xf32>, tensor<?x9x5xf32> -> tensor<?x7x5xf32>
   return %0 : tensor<?x7x5xf32>
 }
 func.func @conv_pad_bias(%x: tensor<?x3x13x11xf32>, %w: tensor<5x3x3x3xf32>, %b: tensor<5xf32>) -> tensor<?x5x13x11xf32> {

@@ -30,6 +30,32 @@ func.func @bmm(%a: tensor<?x8x16xf32>, %b: tensor<?x16x8xf32>) -> tensor<?x8x8xf
   return %0 : tensor<?x8x8xf32>
 }
 
+// A rank-4 stack: the batch dimensions merged into one around the product.
+// CHECK-LABEL: func.func @bmm4
+// CHECK: tensor.collapse_shape %arg0 {{\[}}[0, 1], [2], [3]]
+// CHECK: tensor.collapse_shape %arg1 {{\[}}[0, 1], [2], [3]]
+// CHECK: linalg.batch_matmul
+// CHECK: tensor.expand_shape {{.*}} {{\[}}[0, 1], [2], [3]]{{.*}} : tensor<?x8x8xf32> into tensor<?x4x8x8xf32>
+func.func @bmm4(%a: tensor<?x4x8x16xf32>, %b: tensor<?x4x16x8xf32>) -> tensor<?x4x8x8xf32> {
+  %0 = mdl.batch_matmul %a, %b : tensor<?x4x8x16xf32>, tensor<?x4x16x8xf32> -> tensor<?x4x8x8xf32>
+  return %0 : tensor<?x4x8x8xf32>
+}
+
+// Broadcast batch dimensions: the [4, 16, 8] rhs copied along the lhs's
+// dynamic batch (its size read from the lhs), the lhs's size-1 dimension
+// read at index 0, then one product over the merged batch.
+// CHECK-LABEL: func.func @bmm_broadcast
+// CHECK: %[[B:.*]] = tensor.dim %arg0, %c0
+// CHECK: linalg.generic {indexing_maps = [#[[LHS:map[0-9]*]], #{{.*}}]
+// CHECK-SAME: ins(%arg0 : tensor<?x1x8x16xf32>)
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%arg1 : tensor<4x16x8xf32>)
+// CHECK: linalg.batch_matmul
+func.func @bmm_broadcast(%a: tensor<?x1x8x16xf32>, %b: tensor<4x16x8xf32>) -> tensor<?x4x8x8xf32> {
+  %0 = mdl.batch_matmul %a, %b : tensor<?x1x8x16xf32>, tensor<4x16x8xf32> -> tensor<?x4x8x8xf32>
+  return %0 : tensor<?x4x8x8xf32>
+}
+
 // f32, groups == 1, static sizes: mdl.lib_conv2d into a fresh tensor (the
 // batch read from the input), then the bias added per channel by one
 // generic (the bias read through (n, c, h, w) -> (c)).

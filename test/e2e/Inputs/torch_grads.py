@@ -116,9 +116,20 @@ def causal(x, t):
     return linear(torch.flatten(p, 1), t, 2)
 
 
+def attention(x, t):
+    seq = x.reshape(-1, 28, 28)
+    heads = [linear(seq, t, k).view(-1, 28, 2, 8).transpose(1, 2) for k in (0, 2, 4)]
+    q, k, v = heads
+    s = q @ k.transpose(2, 3) / np.sqrt(8)
+    keep = torch.tril(torch.ones(28, 28, dtype=torch.bool))
+    p = F.softmax(torch.where(keep, s, torch.tensor(-1e9, dtype=s.dtype)), dim=-1)
+    h = (p @ v) @ t[6]
+    return linear(torch.flatten(h.transpose(1, 2), 1), t, 7)
+
+
 MODELS = {"mlp": mlp, "cnn": cnn, "bn_cnn": bn_cnn, "resnet": resnet,
           "layernorm": layernorm, "mlp_weighted": mlp, "mlp_smooth_sum": mlp,
-          "where": where, "causal": causal}
+          "where": where, "causal": causal, "attention": attention}
 
 # The cross_entropy arguments of the models whose loss has options
 # (Inputs/grads/mlp_weighted.model, mlp_smooth_sum.model).

@@ -1,7 +1,8 @@
 //===- Products.cpp - mdl matmul / batch_matmul / conv2d -> linalg --------===//
 //
 // matmul -> linalg.matmul (leading lhs dims collapsed into M, expanded
-// back), batch_matmul -> linalg.batch_matmul, an f32 conv2d with groups == 1
+// back), batch_matmul -> linalg.batch_matmul (batch dimensions broadcast
+// by a copy where they differ, and merged into one), an f32 conv2d with groups == 1
 // and static channel/spatial sizes -> mdl.lib_conv2d (a library call on the
 // CPU, im2col + GEMM elsewhere; LibraryOps.h) plus the bias, otherwise
 // linalg.conv_2d_nchw_fchw or
@@ -61,16 +62,116 @@ FailureOr<Value> lowerMatmul(MatmulOp op, MatmulOp::Adaptor adaptor,
                                              groups, outShape));
 }
 
+/// The batch sizes `c...` of a batch_matmul's result, each static or read
+/// with tensor.dim from an operand that has it dynamic (the broadcast rule
+/// makes a dynamic result size come from a dynamic operand size).
+SmallVector<OpFoldResult> resultBatchSizes(OpBuilder &b, Location loc,
+                                           RankedTensorType result,
+                                           ValueRange operands) {
+  int64_t c = result.getRank() - 2;
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t d = 0; d < c; ++d) {
+    OpFoldResult size = b.getIndexAttr(result.getDimSize(d));
+    for (Value v : result.isDynamicDim(d) ? operands : ValueRange{}) {
+      auto type = cast<RankedTensorType>(v.getType());
+      int64_t j = d - (c - (type.getRank() - 2));
+      if (j >= 0 && type.isDynamicDim(j)) {
+        size = tensor::DimOp::create(b, loc, v, j).getResult();
+        break;
+      }
+    }
+    sizes.push_back(size);
+  }
+  return sizes;
+}
+
+/// `operand` ([a..., R, C]) with its batch dimensions broadcast to `batch`
+/// (the result's c..., static sizes in `staticBatch`): itself when they are
+/// already equal, else a broadcasting copy.
+Value broadcastBatch(OpBuilder &b, Location loc, Value operand,
+                     ArrayRef<OpFoldResult> batch,
+                     ArrayRef<int64_t> staticBatch) {
+  auto type = cast<RankedTensorType>(operand.getType());
+  int64_t a = type.getRank() - 2, c = batch.size();
+  if (a == c && type.getShape().drop_back(2) == staticBatch)
+    return operand;
+  MLIRContext *ctx = b.getContext();
+  SmallVector<AffineExpr> exprs;
+  for (int64_t j = 0; j < type.getRank(); ++j) {
+    int64_t d = j + c - a;
+    bool stretched = j < a && type.getDimSize(j) == 1 && staticBatch[d] != 1;
+    exprs.push_back(stretched ? getAffineConstantExpr(0, ctx)
+                              : getAffineDimExpr(d, ctx));
+  }
+  SmallVector<OpFoldResult> sizes(batch);
+  for (int64_t j = a; j < a + 2; ++j)
+    sizes.push_back(tensor::getMixedSize(b, loc, operand, j));
+  Value init = tensor::EmptyOp::create(b, loc, sizes, type.getElementType());
+  SmallVector<AffineMap> maps = {
+      AffineMap::get(c + 2, 0, exprs, ctx),
+      AffineMap::getMultiDimIdentityMap(c + 2, ctx)};
+  return linalg::GenericOp::create(
+             b, loc, init.getType(), ValueRange{operand}, ValueRange{init},
+             maps, parallelIterators(c + 2),
+             [](OpBuilder &nb, Location nloc, ValueRange args) {
+               linalg::YieldOp::create(nb, nloc, args[0]);
+             })
+      .getResult(0);
+}
+
+/// [c..., R, C] -> [prod(c), R, C]; rank-3 values are returned as they are.
+Value collapseBatch(OpBuilder &b, Location loc, Value v) {
+  int64_t rank = cast<RankedTensorType>(v.getType()).getRank();
+  if (rank == 3)
+    return v;
+  ReassociationIndices lead;
+  for (int64_t d = 0; d < rank - 2; ++d)
+    lead.push_back(d);
+  SmallVector<ReassociationIndices> groups = {lead, {rank - 2}, {rank - 1}};
+  return tensor::CollapseShapeOp::create(b, loc, v, groups);
+}
+
+/// batch_matmul: both operands broadcast to the result's batch dimensions,
+/// those merged into one, one linalg.batch_matmul, and the merged dimension
+/// expanded back.
 FailureOr<Value> lowerBatchMatmul(BatchMatmulOp op,
                                   BatchMatmulOp::Adaptor adaptor,
                                   ConversionPatternRewriter &rewriter) {
   Location loc = op.getLoc();
   auto resultType = cast<RankedTensorType>(op.getType());
-  Value acc = zeroAccumulator(rewriter, loc, resultType, adaptor.getLhs());
-  return linalg::BatchMatmulOp::create(
-             rewriter, loc, ValueRange{adaptor.getLhs(), adaptor.getRhs()},
-             ValueRange{acc})
-      .getResult(0);
+  int64_t rank = resultType.getRank();
+  ArrayRef<int64_t> staticBatch = resultType.getShape().drop_back(2);
+  SmallVector<OpFoldResult> batch = resultBatchSizes(
+      rewriter, loc, resultType, {adaptor.getLhs(), adaptor.getRhs()});
+  Value lhs = collapseBatch(rewriter, loc,
+                            broadcastBatch(rewriter, loc, adaptor.getLhs(),
+                                           batch, staticBatch));
+  Value rhs = collapseBatch(rewriter, loc,
+                            broadcastBatch(rewriter, loc, adaptor.getRhs(),
+                                           batch, staticBatch));
+  SmallVector<OpFoldResult> flat = {
+      tensor::getMixedSize(rewriter, loc, lhs, 0),
+      tensor::getMixedSize(rewriter, loc, lhs, 1),
+      tensor::getMixedSize(rewriter, loc, rhs, 2)};
+  Value zero = scalarConstant(rewriter, loc, resultType.getElementType(), 0);
+  Value init = tensor::EmptyOp::create(rewriter, loc, flat,
+                                       resultType.getElementType());
+  Value acc = linalg::FillOp::create(rewriter, loc, zero, init).getResult(0);
+  Value product = linalg::BatchMatmulOp::create(rewriter, loc,
+                                                ValueRange{lhs, rhs},
+                                                ValueRange{acc})
+                      .getResult(0);
+  if (rank == 3)
+    return product;
+  SmallVector<ReassociationIndices> groups(1);
+  for (int64_t d = 0; d < rank - 2; ++d)
+    groups[0].push_back(d);
+  groups.push_back({rank - 2});
+  groups.push_back({rank - 1});
+  batch.push_back(flat[1]);
+  batch.push_back(flat[2]);
+  return Value(tensor::ExpandShapeOp::create(rewriter, loc, resultType, product,
+                                             groups, batch));
 }
 
 /// The convolution accumulator: the bias broadcast along dimension 1, or 0.

@@ -91,6 +91,12 @@ def products():
         case("matmul3d", [("f32", x3), ("f32", w3)], [("f32", d(x3) @ d(w3))], 1e-5)
         a, b = f32(n, 7, 63), f32(n, 63, 5)
         case("batch_matmul", [("f32", a), ("f32", b)], [("f32", d(a) @ d(b))], 1e-5)
+        a, b = f32(n, 3, 7, 9), f32(n, 3, 9, 5)
+        case("batch_matmul4d", [("f32", a), ("f32", b)], [("f32", d(a) @ d(b))], 1e-5)
+        a, b = f32(n, 1, 7, 9), f32(3, 9, 5)
+        case("batch_matmul_broadcast", [("f32", a), ("f32", b)], [("f32", d(a) @ d(b))], 1e-5)
+        a, b = f32(7, 9), f32(n, 9, 5)
+        case("batch_matmul_matrix_lhs", [("f32", a), ("f32", b)], [("f32", d(a) @ d(b))], 1e-5)
     for n in (1, 7):
         img, k, bias = f32(n, 3, 13, 11), f32(5, 3, 3, 3), f32(5)
         ref = torch.nn.functional.conv2d(torch.tensor(d(img)), torch.tensor(d(k)),
