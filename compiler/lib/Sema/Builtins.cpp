@@ -377,30 +377,61 @@ static Value handleReshape(Elaborator &el, llvm::ArrayRef<Value> args,
                     OpAttrs<OpKind::Reshape>{attr}, loc, frame, "reshape at " + el.where(loc));
 }
 
+/// The permutation transpose(x, perm) or transpose(x, a, b) asks for, with
+/// negative axes counted from the end; std::nullopt after an error.
+static std::optional<std::vector<int64_t>>
+transposePerm(Elaborator &el, llvm::ArrayRef<Value> args, unsigned rank,
+              llvm::SMLoc loc, Frame &frame) {
+  std::vector<int64_t> perm(rank);
+  std::iota(perm.begin(), perm.end(), 0);
+  if (args[2].kind != Value::Kind::None) {
+    std::optional<int64_t> a =
+        axisArg(el, args[1], "transpose", rank, 0, loc, frame);
+    std::optional<int64_t> b =
+        a ? axisArg(el, args[2], "transpose", rank, 0, loc, frame)
+          : std::nullopt;
+    if (!b)
+      return std::nullopt;
+    std::swap(perm[*a], perm[*b]);
+    return perm;
+  }
+  perm.clear();
+  if (args[1].kind == Value::Kind::List)
+    for (const Value &v : args[1].list) {
+      std::optional<int64_t> axis =
+          v.kind == Value::Kind::Int ? modelsupport::normalizeAxis(v.i, rank)
+                                     : std::nullopt;
+      perm.push_back(axis ? *axis : -1);
+    }
+  std::vector<int64_t> sorted = perm;
+  llvm::sort(sorted);
+  std::vector<int64_t> iota(rank);
+  std::iota(iota.begin(), iota.end(), 0);
+  if (sorted == iota)
+    return perm;
+  el.error(args[1].range.Start,
+           "transpose expects a permutation of 0.." + llvm::Twine(rank - 1) +
+               " (or two axes to swap) for rank " + llvm::Twine(rank),
+           frame);
+  return std::nullopt;
+}
+
+/// transpose(x, perm) permutes all axes; transpose(x, a, b) swaps two.
 static Value handleTranspose(Elaborator &el, llvm::ArrayRef<Value> args,
                              llvm::SMLoc loc, Frame &frame) {
   if (!requireTensor(el, args[0], "transpose", "x", frame, false))
     return Value::error();
   const TensorType &t = el.typeOf(args[0]);
-  std::vector<int64_t> perm;
-  if (args[1].kind == Value::Kind::List)
-    for (const Value &v : args[1].list)
-      perm.push_back(v.kind == Value::Kind::Int ? v.i : -1);
-  std::vector<int64_t> sorted = perm;
-  llvm::sort(sorted);
-  std::vector<int64_t> iota(t.rank());
-  std::iota(iota.begin(), iota.end(), 0);
-  if (sorted != iota) {
-    el.error(args[1].range.Start, "transpose expects a permutation of 0.." +
-                                      llvm::Twine(t.rank() - 1) + " for " +
-                                      t.str(), frame);
+  std::optional<std::vector<int64_t>> perm =
+      transposePerm(el, args, t.rank(), loc, frame);
+  if (!perm)
     return Value::error();
-  }
   Shape shape;
-  for (int64_t p : perm)
+  for (int64_t p : *perm)
     shape.push_back(t.shape[p]);
   return el.addNode({args[0].node}, TensorType{t.dtype, shape},
-                    OpAttrs<OpKind::Transpose>{perm}, loc, frame, "transpose at " + el.where(loc));
+                    OpAttrs<OpKind::Transpose>{*perm}, loc, frame,
+                    "transpose at " + el.where(loc));
 }
 
 static Value handleCast(Elaborator &el, llvm::ArrayRef<Value> args,
@@ -498,8 +529,9 @@ static const BuiltinInfo kBuiltins[] = {
      "flatten(x, start_dim=1)", OpKind::Flatten},
     {"reshape", {{"x", false}, {"shape", false}}, handleReshape,
      "reshape(x, shape)", OpKind::Reshape},
-    {"transpose", {{"x", false}, {"perm", false}}, handleTranspose,
-     "transpose(x, perm)", OpKind::Transpose},
+    {"transpose", {{"x", false}, {"perm", false}, {"b", true}},
+     handleTranspose, "transpose(x, perm) or transpose(x, a, b)",
+     OpKind::Transpose},
     {"cast", {{"x", false}, {"dtype", false}}, handleCast, "cast(x, dtype)",
      OpKind::Cast},
     {"where", {{"condition", false}, {"x", false}, {"y", false}}, handleWhere,
