@@ -53,6 +53,15 @@ public:
     return OpT::create(b, loc, std::forward<Args>(args)...);
   }
 
+  /// The results of `OpT::create(b, loc, args...)` for an op with several;
+  /// empty once failed.
+  template <typename OpT, typename... Args>
+  SmallVector<Value> createResults(Args &&...args) {
+    if (hasFailed)
+      return {};
+    return OpT::create(b, loc, std::forward<Args>(args)...)->getResults();
+  }
+
   // Expressions (operands broadcast by the numpy rule); each returns a null
   // Value, building nothing, once the builder has failed.
   Value add(Value a, Value b);

@@ -147,6 +147,16 @@ static void rule(BatchMatmulOp op, GB &e) {
   if (e.needs(1))
     e.setReduced(1, e.create<BatchMatmulOp>(transposeLast2(e, l), g));
 }
+// One adjoint op yields all three operand gradients (it recomputes the
+// attention weights from the operands and the saved output).
+static void rule(AttentionOp op, GB &e) {
+  SmallVector<Value> grads = e.createResults<AttentionGradOp>(
+      op.getQuery(), op.getKey(), op.getValue(), op.getResult(), e.grad(),
+      op.getCausal());
+  for (auto [i, g] : llvm::enumerate(grads))
+    if (e.needs(i))
+      e.set(i, g);
+}
 static void rule(Conv2DOp op, GB &e) {
   Value g = e.grad(), x = op.getInput(), w = op.getWeight();
   if (e.needs(0))
@@ -357,7 +367,8 @@ void mlir::mdl::attachGradientRules(MLIRContext &context) {
   attach<AddOp, SubOp, MulOp, DivOp, PowOp, MaxOp, MinOp>(context);
   attach<NegOp, AbsOp, ExpOp, LogOp, SqrtOp, ReluOp, GeluOp, TanhOp,
          SigmoidOp, SelectOp, CastOp>(context);
-  attach<MatmulOp, BatchMatmulOp, Conv2DOp, MaxPool2DOp, AvgPool2DOp>(context);
+  attach<MatmulOp, BatchMatmulOp, AttentionOp, Conv2DOp, MaxPool2DOp,
+         AvgPool2DOp>(context);
   attach<SoftmaxOp, LogSoftmaxOp, ReduceSumOp, ReduceMeanOp, ReduceMaxOp>(
       context);
   attach<ReshapeOp, FlattenOp, TransposeOp, BroadcastToOp, ConcatOp, SliceOp>(

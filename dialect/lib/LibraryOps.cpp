@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mdl/MDLOps.h"
+#include "mdl/ShapeUtils.h"
 
 #include "modelsupport/ShapeArith.h"
 
@@ -202,6 +203,8 @@ MDL_LIBRARY_OP_INTERFACES(LibAvgPool2DOp)
 MDL_LIBRARY_OP_INTERFACES(LibMaxPool2DGradOp)
 MDL_LIBRARY_OP_INTERFACES(LibAvgPool2DGradOp)
 MDL_LIBRARY_OP_INTERFACES(LibEmbeddingGradOp)
+MDL_LIBRARY_OP_INTERFACES(LibAttentionOp)
+MDL_LIBRARY_OP_INTERFACES(LibAttentionGradOp)
 
 #undef MDL_LIBRARY_OP_INTERFACES
 
@@ -256,5 +259,55 @@ LogicalResult LibEmbeddingGradOp::verify() {
       idx[0] != grad[0])
     return emitOpError("") << idx[0] << " indices for " << grad[0]
                            << " gradient rows";
+  return success();
+}
+
+/// Checks a library attention op's BxHxTxD operands `first..first+count`
+/// against the query (operand 0): only B may be dynamic, B, H and D agree,
+/// operands 1 and 2 (key, value) share their length and the others the
+/// query's; sets `keys` to the keys' length.
+static LogicalResult verifyAttentionOperands(Operation *op, unsigned count,
+                                             int64_t &keys) {
+  ArrayRef<int64_t> q = shapedOperand(op, 0).getShape();
+  keys = shapedOperand(op, 1).getShape()[2];
+  for (unsigned i = 0; i < count; ++i) {
+    ArrayRef<int64_t> s = shapedOperand(op, i).getShape();
+    for (int64_t d = 1; d < 4; ++d)
+      if (ShapedType::isDynamic(s[d]))
+        return op->emitOpError("only the batch may be dynamic, operand #")
+               << i << " has a dynamic dimension " << d;
+    int64_t length = i == 1 || i == 2 ? keys : q[2];
+    bool batchOk = ShapedType::isDynamic(s[0]) ||
+                   ShapedType::isDynamic(q[0]) || s[0] == q[0];
+    if (!batchOk || s[1] != q[1] || s[3] != q[3] || s[2] != length)
+      return op->emitOpError("operand #")
+             << i << " has shape " << formatShape(s) << ", which does not "
+             << "fit the query's " << formatShape(q);
+  }
+  if (cast<BoolAttr>(op->getAttr("causal")).getValue() && q[2] > keys)
+    return op->emitOpError("a causal mask needs at least as many keys as "
+                           "queries");
+  return success();
+}
+
+LogicalResult LibAttentionOp::verify() {
+  int64_t keys;
+  if (failed(verifyDestination(getOperation())) ||
+      failed(verifyAttentionOperands(getOperation(), 4, keys)))
+    return failure();
+  return success();
+}
+
+LogicalResult LibAttentionGradOp::verify() {
+  int64_t keys;
+  if (failed(verifyDestination(getOperation())) ||
+      failed(verifyAttentionOperands(getOperation(), 5, keys)))
+    return failure();
+  ArrayRef<int64_t> q = shapedOperand(getOperation(), 0).getShape();
+  int64_t flat = shapedOperand(getOperation(), 5).getShape()[0];
+  if (ShapedType::isDynamic(q[0]) != ShapedType::isDynamic(flat) ||
+      (!ShapedType::isDynamic(flat) &&
+       flat != q[0] * q[1] * (q[2] + 2 * keys) * q[3]))
+    return emitOpError("init must hold B*H*(Tq + 2*Tk)*D values");
   return success();
 }

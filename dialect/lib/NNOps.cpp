@@ -155,3 +155,70 @@ LogicalResult EmbeddingOp::inferReturnTypes(MLIRContext *,
   types.push_back(RankedTensorType::get(shape, table.getElementType()));
   return success();
 }
+
+/// Checks attention's operand shapes (BxHxTqxD query, BxHxTkxD key and
+/// value, one element type, causal only with Tq <= Tk).
+static LogicalResult checkAttention(std::optional<Location> loc,
+                                    StringRef name, RankedTensorType q,
+                                    RankedTensorType k, RankedTensorType v,
+                                    bool causal) {
+  if (!q || !k || !v)
+    return emitInferError(loc, name, "operands must be ranked tensors");
+  if (q.getRank() != 4 || k.getRank() != 4 || v.getRank() != 4)
+    return emitInferError(loc, name, "query, key and value must be 4-D "
+                          "(BxHxTxD), got ", q, ", ", k, " and ", v);
+  if (q.getElementType() != k.getElementType() ||
+      q.getElementType() != v.getElementType())
+    return emitInferError(loc, name, "element types differ: ", q, ", ", k,
+                          " and ", v);
+  auto same = [](int64_t a, int64_t b) {
+    return ShapedType::isDynamic(a) || ShapedType::isDynamic(b) || a == b;
+  };
+  for (int64_t d : {0, 1, 3})
+    if (!same(q.getDimSize(d), k.getDimSize(d)) ||
+        !same(q.getDimSize(d), v.getDimSize(d)))
+      return emitInferError(loc, name, "query, key and value differ in "
+                            "dimension ", d, ": ", q, ", ", k, " and ", v);
+  if (!same(k.getDimSize(2), v.getDimSize(2)))
+    return emitInferError(loc, name, "key and value have different lengths: ",
+                          k, " and ", v);
+  int64_t tq = q.getDimSize(2), tk = k.getDimSize(2);
+  if (causal && !ShapedType::isDynamic(tq) && !ShapedType::isDynamic(tk) &&
+      tq > tk)
+    return emitInferError(loc, name, "a causal mask needs at least as many "
+                          "keys as queries, got ", tq, " queries and ", tk,
+                          " keys");
+  return success();
+}
+
+LogicalResult AttentionOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &types) {
+  auto q = getTensorType(adaptor.getQuery());
+  if (failed(checkAttention(loc, getOperationName(), q,
+                            getTensorType(adaptor.getKey()),
+                            getTensorType(adaptor.getValue()),
+                            adaptor.getCausal())))
+    return failure();
+  types.push_back(q);
+  return success();
+}
+
+LogicalResult AttentionGradOp::inferReturnTypes(MLIRContext *,
+                                                std::optional<Location> loc,
+                                                Adaptor adaptor,
+                                                SmallVectorImpl<Type> &types) {
+  StringRef name = getOperationName();
+  auto q = getTensorType(adaptor.getQuery());
+  auto k = getTensorType(adaptor.getKey());
+  auto v = getTensorType(adaptor.getValue());
+  if (failed(checkAttention(loc, name, q, k, v, adaptor.getCausal())))
+    return failure();
+  for (Value x : {adaptor.getOutput(), adaptor.getGrad()})
+    if (getTensorType(x) != q)
+      return emitInferError(loc, name, "output and grad must have the "
+                            "query's type ", q, ", got ", x.getType());
+  types.append({q, k, v});
+  return success();
+}

@@ -1,8 +1,10 @@
 //===- FlopCount.cpp - FLOPs of one training step per sample --------------===//
 //
 // Counts the multiply-adds (2 FLOPs each, modelsupport/Flops.h) of the products in @train_step:
-// matmul / batch_matmul (result elements x contracted size) and conv2d with
-// its two adjoints (grad elements x C/groups x KH x KW). The batch
+// matmul / batch_matmul (result elements x contracted size), conv2d with
+// its two adjoints (grad elements x C/groups x KH x KW), and attention (two
+// [Tq, Tk] x D products per head forward, five in its adjoint, which
+// recomputes the scores). The batch
 // dimension (dynamic) counts as 1, so the total is per sample; products
 // that contract over the batch (weight gradients) are per sample too.
 // Elementwise work is not counted: it is small next to the products.
@@ -36,6 +38,14 @@ static double contracted(mlir::Value lhs) {
   return mlir::ShapedType::isDynamic(k) ? 1.0 : double(k);
 }
 
+/// The keys' length (dimension 2) of an attention's BxHxTxD key; 1 when
+/// dynamic.
+static double keysOf(mlir::Value key) {
+  auto t = llvm::cast<mlir::RankedTensorType>(key.getType());
+  int64_t n = t.getDimSize(2);
+  return mlir::ShapedType::isDynamic(n) ? 1.0 : double(n);
+}
+
 double modelc::countTrainFlopsPerSample(mlir::func::FuncOp train) {
   double flops = 0;
   train.walk([&](mlir::Operation *op) {
@@ -45,6 +55,12 @@ double modelc::countTrainFlopsPerSample(mlir::func::FuncOp train) {
     else if (auto bmm = llvm::dyn_cast<mlir::mdl::BatchMatmulOp>(op))
       flops += productFlops(staticElements(bmm.getType()),
                             contracted(bmm.getLhs()));
+    else if (auto att = llvm::dyn_cast<mlir::mdl::AttentionOp>(op))
+      flops += 2 * productFlops(staticElements(att.getType()),
+                                keysOf(att.getKey()));
+    else if (auto ag = llvm::dyn_cast<mlir::mdl::AttentionGradOp>(op))
+      flops += 5 * productFlops(staticElements(ag.getQuery().getType()),
+                                keysOf(ag.getKey()));
     else if (auto conv = llvm::dyn_cast<mlir::mdl::Conv2DOp>(op))
       flops += convolutionFlops(staticElements(conv.getType()),
                                 staticElements(conv.getWeight().getType(), 1));

@@ -125,6 +125,13 @@ static mlir::Value emitPool(FunctionEmitter &fe, const Node &n,
                     b.getDenseI64ArrayAttr(a.padding));
 }
 
+/// attention(query, key, value, causal).
+static mlir::Value emitAttention(FunctionEmitter &fe, const Node &n,
+                                 ArrayRef<mlir::Value> ops, Location l) {
+  return mdl::AttentionOp::create(fe.builder(), l, ops[0], ops[1], ops[2],
+                                  attrsOf<OpKind::Attention>(n).causal != 0);
+}
+
 /// softmax and log_softmax.
 template <OpKind K, typename Op>
 static mlir::Value emitSoftmax(FunctionEmitter &fe, const Node &n,
@@ -191,6 +198,17 @@ static mlir::Value emitSlice(FunctionEmitter &fe, const Node &n,
   return mdl::ReshapeOp::create(b, l, window, b.getDenseI64ArrayAttr(shape));
 }
 
+/// The first `length` rows of a [rows, D] table: one mdl.slice.
+static mlir::Value emitPositions(FunctionEmitter &fe, const Node &n,
+                                 ArrayRef<mlir::Value> ops, Location l) {
+  mlir::OpBuilder &b = fe.builder();
+  int64_t width = n.type.shape[1].size;
+  int64_t length = attrsOf<OpKind::Positions>(n).length;
+  return mdl::SliceOp::create(b, l, ops[0], b.getDenseI64ArrayAttr({0, 0}),
+                              b.getDenseI64ArrayAttr({length, width}),
+                              b.getDenseI64ArrayAttr({1, 1}));
+}
+
 static mlir::Value emitConcat(FunctionEmitter &fe, const Node &n,
                               ArrayRef<mlir::Value> ops, Location l) {
   mlir::OpBuilder &b = fe.builder();
@@ -198,9 +216,11 @@ static mlir::Value emitConcat(FunctionEmitter &fe, const Node &n,
       b, l, ops, b.getI64IntegerAttr(attrsOf<OpKind::Concat>(n).axis));
 }
 
+/// Training-mode dropout; the identity in evaluation and at rate 0 (no mask
+/// is drawn).
 static mlir::Value emitDropout(FunctionEmitter &fe, const Node &n,
                                ArrayRef<mlir::Value> ops, Location l) {
-  if (fe.isEval())
+  if (fe.isEval() || attrsOf<OpKind::Dropout>(n).rate == 0)
     return ops[0];
   mlir::Value seed = fe.nextDropoutSeed(l);
   mlir::OpBuilder &b = fe.builder();
@@ -363,6 +383,7 @@ static constexpr EmitterEntry kEmitters[] = {
     {OpKind::CausalMask, emitCausalMask},
     {OpKind::MatMul, emitBinary<mdl::MatmulOp>},
     {OpKind::BatchMatMul, emitBinary<mdl::BatchMatmulOp>},
+    {OpKind::Attention, emitAttention},
     {OpKind::Conv2D, emitConv2D},
     {OpKind::MaxPool2D, emitPool<OpKind::MaxPool2D, mdl::MaxPool2DOp>},
     {OpKind::AvgPool2D, emitPool<OpKind::AvgPool2D, mdl::AvgPool2DOp>},
@@ -377,6 +398,7 @@ static constexpr EmitterEntry kEmitters[] = {
     {OpKind::Transpose, emitTranspose},
     {OpKind::Concat, emitConcat},
     {OpKind::Slice, emitSlice},
+    {OpKind::Positions, emitPositions},
     {OpKind::Dropout, emitDropout},
     {OpKind::BatchNorm, emitBatchNorm},
     {OpKind::LayerNorm, emitLayerNorm},

@@ -339,9 +339,15 @@ static Value handleReshape(Elaborator &el, llvm::ArrayRef<Value> args,
       shape.push_back(SDim::fixed(d.i));
       attr.push_back(d.i);
     } else {
-      el.error(d.range.Start, "reshape: each dimension must be a positive "
-                              "integer or the batch dimension, got " +
-                                  d.describe(el.graph), frame);
+      bool fraction = d.kind == Value::Kind::Float && std::isfinite(d.f) &&
+                      d.f != std::floor(d.f);
+      el.error(d.range.Start,
+               "reshape: each dimension must be a positive integer or the "
+               "batch dimension, got " + d.describe(el.graph) +
+                   (fraction ? " (a quotient that is not a whole number: is "
+                               "the width a multiple of the divisor?)"
+                             : ""),
+               frame);
       return Value::error();
     }
   }
@@ -557,6 +563,13 @@ static const BuiltinInfo kBuiltins[] = {
      handleConvolution,
      "convolution(x, weight, bias=none, stride=1, pad=0, dilation=1, "
      "groups=1)", OpKind::Conv2D},
+    {"scaled_dot_product_attention",
+     {{"query", false}, {"key", false}, {"value", false}, {"causal", true}},
+     handleAttention,
+     "scaled_dot_product_attention(query, key, value, causal=false)",
+     OpKind::Attention},
+    {"positions", {{"table", false}, {"length", false}}, handlePositions,
+     "positions(table, length)", OpKind::Positions},
     {"dropout", {{"x", false}, {"rate", false}, {"per_channel", true}},
      handleDropout, "dropout(x, rate, per_channel=false)", OpKind::Dropout},
     {"batch_normalization",

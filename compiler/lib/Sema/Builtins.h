@@ -34,6 +34,10 @@ Value handleAvgPool(Elaborator &, llvm::ArrayRef<Value>, llvm::SMLoc, Frame &);
 Value handleConvolution(Elaborator &, llvm::ArrayRef<Value>, llvm::SMLoc,
                         Frame &);
 Value handleDropout(Elaborator &, llvm::ArrayRef<Value>, llvm::SMLoc, Frame &);
+Value handleAttention(Elaborator &, llvm::ArrayRef<Value>, llvm::SMLoc,
+                      Frame &);
+Value handlePositions(Elaborator &, llvm::ArrayRef<Value>, llvm::SMLoc,
+                      Frame &);
 Value handleBatchNorm(Elaborator &, llvm::ArrayRef<Value>, llvm::SMLoc,
                       Frame &);
 Value handleLayerNorm(Elaborator &, llvm::ArrayRef<Value>, llvm::SMLoc,

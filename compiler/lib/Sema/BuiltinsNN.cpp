@@ -167,6 +167,99 @@ Value sema::handleDropout(Elaborator &el, llvm::ArrayRef<Value> args,
                     "dropout at " + el.where(loc));
 }
 
+/// The builtin's name, in its messages.
+static const char kSdpa[] = "scaled_dot_product_attention";
+
+/// Checks attention's operands: float [B, H, T, D] tensors of one type, key
+/// and value of one length, the query's B, H and D.
+static bool checkAttention(Elaborator &el, llvm::ArrayRef<Value> args,
+                           llvm::SMLoc loc, Frame &frame) {
+  const char *names[] = {"query", "key", "value"};
+  for (unsigned i = 0; i < 3; ++i) {
+    if (!requireTensor(el, args[i], kSdpa, names[i], frame))
+      return false;
+    const TensorType &t = el.typeOf(args[i]);
+    if (t.rank() != 4) {
+      el.error(args[i].range.Start,
+               llvm::Twine(kSdpa) + " expects '" + names[i] +
+                   "' as [batch, heads, length, width], got " + t.str(),
+               frame);
+      el.noteOrigin(args[i], names[i]);
+      return false;
+    }
+  }
+  const TensorType &q = el.typeOf(args[0]), &k = el.typeOf(args[1]),
+                   &v = el.typeOf(args[2]);
+  bool fits = q.dtype == k.dtype && q.dtype == v.dtype &&
+              k.shape == v.shape && q.shape[0] == k.shape[0] &&
+              q.shape[1] == k.shape[1] && q.shape[3] == k.shape[3];
+  if (!fits)
+    el.error(loc, llvm::Twine(kSdpa) + ": query " + q.str() + ", key " +
+                      k.str() + " and value " + v.str() +
+                      " must share batch, heads and width (key and value "
+                      "the same shape)",
+             frame);
+  return fits;
+}
+
+Value sema::handleAttention(Elaborator &el, llvm::ArrayRef<Value> args,
+                            llvm::SMLoc loc, Frame &frame) {
+  if (!checkAttention(el, args, loc, frame))
+    return Value::error();
+  const Value &c = args[3];
+  if (c.kind != Value::Kind::None && c.kind != Value::Kind::Bool) {
+    el.error(c.range.Start, llvm::Twine(kSdpa) +
+                                ": causal must be true or false, got " +
+                                c.describe(el.graph),
+             frame);
+    return Value::error();
+  }
+  bool causal = c.kind == Value::Kind::Bool && c.i;
+  const TensorType &q = el.typeOf(args[0]), &k = el.typeOf(args[1]);
+  if (causal && !q.shape[2].isSymbolic() && !k.shape[2].isSymbolic() &&
+      q.shape[2].size > k.shape[2].size) {
+    el.error(loc, llvm::Twine(kSdpa) +
+                      ": a causal mask needs at least as many keys as "
+                      "queries, got " + q.str() + " queries and " + k.str() +
+                      " keys", frame);
+    return Value::error();
+  }
+  return el.addNode({args[0].node, args[1].node, args[2].node}, q,
+                    OpAttrs<OpKind::Attention>{causal ? 1 : 0}, loc, frame,
+                    std::string(kSdpa) + " at " + el.where(loc));
+}
+
+/// positions(table, length): the first `length` rows of a [rows, D] table
+/// (a slice); a length beyond the table is an error at the call.
+Value sema::handlePositions(Elaborator &el, llvm::ArrayRef<Value> args,
+                            llvm::SMLoc loc, Frame &frame) {
+  if (!requireTensor(el, args[0], "positions", "table", frame, false))
+    return Value::error();
+  const TensorType &t = el.typeOf(args[0]);
+  if (t.rank() != 2 || t.shape[0].isSymbolic() || t.shape[1].isSymbolic()) {
+    el.error(args[0].range.Start, "positions expects a [rows, width] table "
+                                  "of fixed size, got " + t.str(), frame);
+    return Value::error();
+  }
+  std::optional<int64_t> n =
+      intArg(el, args[1], "positions", "length", 0, 1, loc, frame);
+  if (!n)
+    return Value::error();
+  if (*n > t.shape[0].size) {
+    el.error(loc, "a sequence of " + llvm::Twine(*n) +
+                      " positions is longer than the positional table " +
+                      t.str() + " (" + llvm::Twine(t.shape[0].size) +
+                      " positions: raise max_len, or shorten the sequences)",
+             frame);
+    el.noteOrigin(args[0], "the table");
+    return Value::error();
+  }
+  TensorType out{t.dtype, {SDim::fixed(*n), t.shape[1]}};
+  return el.addNode({args[0].node}, out,
+                    OpAttrs<OpKind::Positions>{*n},
+                    loc, frame, "positions at " + el.where(loc));
+}
+
 /// Checks that a normalisation's scale/shift has exactly `shape`.
 static bool checkAffine(Elaborator &el, const Value &v, llvm::StringRef fn,
                         llvm::StringRef arg, const TensorType &want,

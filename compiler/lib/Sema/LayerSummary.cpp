@@ -78,6 +78,11 @@ double sema::nodeFlops(const Graph &graph, const Node &node) {
     double k = lhs.empty() || lhs.back().isSymbolic() ? 1 : lhs.back().size;
     return flops::productFlops(out, k);
   }
+  case OpKind::Attention: { // two products of [Tq, Tk] x D per head
+    const Shape &k = operand(1).shape;
+    double keys = k[2].isSymbolic() ? 1 : double(k[2].size);
+    return 2 * flops::productFlops(out, keys);
+  }
   case OpKind::Conv2D: {
     const Shape &w = operand(1).shape;
     double window = 1;
@@ -104,6 +109,7 @@ double sema::nodeFlops(const Graph &graph, const Node &node) {
   case OpKind::Transpose:
   case OpKind::Concat:
   case OpKind::Slice:
+  case OpKind::Positions:
   case OpKind::Embedding:
     return 0;
   default:

@@ -263,7 +263,8 @@ Value Elaborator::batchMatmul(Value lhs, Value rhs, llvm::SMLoc loc,
                  "'@' at " + where(loc));
 }
 
-/// Folds `a op b` on compile-time numbers (Python semantics).
+/// Folds `a op b` on compile-time numbers (Python semantics, but for an
+/// exact integer division, which stays an integer).
 static Value foldNumbers(BinaryOp op, const Value &a, const Value &b,
                          bool &ok) {
   Value r;
@@ -294,6 +295,13 @@ static Value foldNumbers(BinaryOp op, const Value &a, const Value &b,
     return r;
   }
   case BinaryOp::Div:
+    // Integers that divide exactly give an integer (a head width D / H is
+    // a size); any other quotient is a float.
+    if (ints && b.i != 0 && a.i % b.i == 0 && !(a.i == INT64_MIN && b.i == -1)) {
+      r.kind = Value::Kind::Int;
+      r.i = a.i / b.i;
+      return r;
+    }
     r.f = x / y;
     ok = y != 0;
     return r;

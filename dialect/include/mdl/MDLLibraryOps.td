@@ -4,7 +4,8 @@
 // than generated loops: an f32 groups = 1 2-D convolution and its two
 // adjoints, and f32 max and average pooling and their adjoints, with static
 // channel and spatial sizes (the batch may be dynamic); and an embedding
-// table's gradient, a scatter-add by the indices' values. Unlike the rest of
+// table's gradient, a scatter-add by the indices' values; f32
+// scaled-dot-product attention and its adjoint. Unlike the rest of
 // mdl they are in destination-passing style: their last operand `init` is
 // the destination, which they write whole and never read; on tensors they
 // return it, after bufferization they work on memrefs and return nothing.
@@ -12,7 +13,8 @@
 // (modelc-library-to-calls); a target without the library expands them into
 // linalg first (modelc-expand-library-ops: im2col and one GEMM for the
 // convolutions, the generic window loops for pooling, a masked reduction
-// over the positions for the embedding gradient).
+// over the positions for the embedding gradient, the unfused products and
+// softmax for attention and its adjoint).
 //
 //===----------------------------------------------------------------------===//
 
@@ -159,6 +161,46 @@ def MDL_LibEmbeddingGradOp : MDL_LibraryOp<"lib_embedding_grad"> {
                               MemRefRankOf<[F32], [2]>]>:$grad,
                    AnyTypeOf<[TensorRankOf<[F32], [2]>,
                               MemRefRankOf<[F32], [2]>]>:$init);
+}
+
+def MDL_LibAttentionOp : MDL_LibraryOp<"lib_attention"> {
+  let summary = "Scaled-dot-product attention, for a library";
+  let description = [{
+    `query` (`BxHxTqxD`), `key` and `value` (`BxHxTkxD`), `init` the output
+    (`BxHxTqxD`), as `mdl.attention` in f32. Only B may be dynamic. `init`
+    is overwritten, never read.
+
+    ```mlir
+    %o = mdl.lib_attention %q, %k, %v, %init {causal = true}
+        : tensor<?x4x64x16xf32>, tensor<?x4x64x16xf32>, tensor<?x4x64x16xf32>, tensor<?x4x64x16xf32> -> tensor<?x4x64x16xf32>
+    ```
+  }];
+  let arguments = (ins MDL_LibraryOperand:$query, MDL_LibraryOperand:$key,
+                   MDL_LibraryOperand:$value, MDL_LibraryOperand:$init,
+                   DefaultValuedAttr<BoolAttr, "false">:$causal);
+}
+
+def MDL_LibAttentionGradOp : MDL_LibraryOp<"lib_attention_grad"> {
+  let summary = "The adjoint of scaled-dot-product attention, for a library";
+  let description = [{
+    `query`, `key`, `value`, `output` and `grad` as `mdl.attention_grad` in
+    f32; `init` is one flat buffer of `B*H*(Tq + 2*Tk)*D` values that
+    receives the query's gradient (`BxHxTqxD`), then the key's and the
+    value's (`BxHxTkxD` each), one after the other. Only B may be dynamic.
+    `init` is overwritten, never read.
+
+    ```mlir
+    %d = mdl.lib_attention_grad %q, %k, %v, %o, %g, %init
+        : tensor<?x4x8x16xf32>, tensor<?x4x8x16xf32>, tensor<?x4x8x16xf32>,
+          tensor<?x4x8x16xf32>, tensor<?x4x8x16xf32>, tensor<?xf32> -> tensor<?xf32>
+    ```
+  }];
+  let arguments = (ins MDL_LibraryOperand:$query, MDL_LibraryOperand:$key,
+                   MDL_LibraryOperand:$value, MDL_LibraryOperand:$output,
+                   MDL_LibraryOperand:$grad,
+                   AnyTypeOf<[TensorRankOf<[F32], [1]>,
+                              MemRefRankOf<[F32], [1]>]>:$init,
+                   DefaultValuedAttr<BoolAttr, "false">:$causal);
 }
 
 #endif // MDL_LIBRARY_OPS_TD

@@ -1,7 +1,8 @@
 //===- MDLNNOps.td - Dropout, normalisation, embedding ------*- tablegen -*-===//
 //
 // Layers with their own semantics: dropout, batch norm (train and eval),
-// layer norm and embedding lookup.
+// layer norm, embedding lookup, and scaled-dot-product attention with its
+// adjoint.
 //
 //===----------------------------------------------------------------------===//
 
@@ -134,6 +135,60 @@ def MDL_EmbeddingOp : MDL_InferOp<"embedding"> {
   let assemblyFormat = [{
     $indices `,` $table attr-dict `:` type($indices) `,` type($table) `->`
     type($result)
+  }];
+}
+
+def MDL_AttentionOp : MDL_InferOp<"attention"> {
+  let summary = "Scaled-dot-product attention over heads";
+  let description = [{
+    `query` is `BxHxTqxD`, `key` and `value` are `BxHxTkxD` (B and H equal,
+    B may be dynamic); the result is `BxHxTqxD`:
+    `softmax(query @ key^T / sqrt(D) + mask) @ value` along the keys, as
+    PyTorch's `scaled_dot_product_attention`. With `causal`, query `i` sees
+    the keys `j <= i + Tk - Tq` (the mask aligned at the bottom right, so
+    `Tq == Tk` is causal self-attention); then `Tq <= Tk`.
+
+    ```mlir
+    %o = mdl.attention %q, %k, %v {causal = true}
+        : tensor<?x4x128x32xf32>, tensor<?x4x128x32xf32>, tensor<?x4x128x32xf32> -> tensor<?x4x128x32xf32>
+    ```
+  }];
+  let arguments = (ins MDL_FloatTensor:$query, MDL_FloatTensor:$key,
+                   MDL_FloatTensor:$value,
+                   DefaultValuedAttr<BoolAttr, "false">:$causal);
+  let results = (outs MDL_FloatTensor:$result);
+  let assemblyFormat = [{
+    $query `,` $key `,` $value attr-dict `:` type($query) `,` type($key) `,`
+    type($value) `->` type($result)
+  }];
+}
+
+def MDL_AttentionGradOp : MDL_InferOp<"attention_grad"> {
+  let summary = "The adjoint of mdl.attention";
+  let description = [{
+    The gradients of `mdl.attention`'s three operands, given its operands,
+    its result `output` and the result's gradient `grad` (both `BxHxTqxD`):
+    with `P` the attention weights, `dV = P^T @ grad`, `dP = grad @ V^T`,
+    `dS = P * (dP - rowsum(grad * output)) / sqrt(D)`, `dQ = dS @ K` and
+    `dK = dS^T @ Q`. Same `causal` as the forward.
+
+    ```mlir
+    %dq, %dk, %dv = mdl.attention_grad %q, %k, %v, %o, %g {causal = true}
+        : tensor<?x4x8x16xf32>, tensor<?x4x8x16xf32>, tensor<?x4x8x16xf32>, tensor<?x4x8x16xf32>, tensor<?x4x8x16xf32>
+        -> tensor<?x4x8x16xf32>, tensor<?x4x8x16xf32>, tensor<?x4x8x16xf32>
+    ```
+  }];
+  let arguments = (ins MDL_FloatTensor:$query, MDL_FloatTensor:$key,
+                   MDL_FloatTensor:$value, MDL_FloatTensor:$output,
+                   MDL_FloatTensor:$grad,
+                   DefaultValuedAttr<BoolAttr, "false">:$causal);
+  let results = (outs MDL_FloatTensor:$query_grad, MDL_FloatTensor:$key_grad,
+                 MDL_FloatTensor:$value_grad);
+  let assemblyFormat = [{
+    $query `,` $key `,` $value `,` $output `,` $grad attr-dict `:`
+    type($query) `,` type($key) `,` type($value) `,` type($output) `,`
+    type($grad) `->` type($query_grad) `,` type($key_grad) `,`
+    type($value_grad)
   }];
 }
 

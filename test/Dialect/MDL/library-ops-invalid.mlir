@@ -142,3 +142,30 @@ func.func @f(%i: tensor<?xf32>, %g: tensor<?x16xf32>, %t: tensor<100x16xf32>) {
   %0 = mdl.lib_embedding_grad %i, %g, %t : tensor<?xf32>, tensor<?x16xf32>, tensor<100x16xf32> -> tensor<100x16xf32>
   return
 }
+
+// -----
+
+// Attention's sizes beyond the batch are static.
+func.func @f(%q: tensor<?x2x?x16xf32>) {
+  // expected-error @+1 {{only the batch may be dynamic, operand #0 has a dynamic dimension 2}}
+  %0 = mdl.lib_attention %q, %q, %q, %q : tensor<?x2x?x16xf32>, tensor<?x2x?x16xf32>, tensor<?x2x?x16xf32>, tensor<?x2x?x16xf32> -> tensor<?x2x?x16xf32>
+  return
+}
+
+// -----
+
+// The adjoint's flat destination holds B*H*(Tq + 2*Tk)*D values.
+func.func @f(%q: tensor<3x2x8x16xf32>, %flat: tensor<100xf32>) {
+  // expected-error @+1 {{init must hold B*H*(Tq + 2*Tk)*D values}}
+  %0 = mdl.lib_attention_grad %q, %q, %q, %q, %q, %flat : tensor<3x2x8x16xf32>, tensor<3x2x8x16xf32>, tensor<3x2x8x16xf32>, tensor<3x2x8x16xf32>, tensor<3x2x8x16xf32>, tensor<100xf32> -> tensor<100xf32>
+  return
+}
+
+// -----
+
+// The output's shape is the query's.
+func.func @f(%q: tensor<?x2x8x16xf32>, %k: tensor<?x2x4x16xf32>) {
+  // expected-error @+1 {{operand #3 has shape ?x2x4x16, which does not fit the query's ?x2x8x16}}
+  %0 = mdl.lib_attention %q, %k, %k, %k : tensor<?x2x8x16xf32>, tensor<?x2x4x16xf32>, tensor<?x2x4x16xf32>, tensor<?x2x4x16xf32> -> tensor<?x2x4x16xf32>
+  return
+}

@@ -55,3 +55,14 @@ func.func @embedding_grad(%i: tensor<?xi64>, %g: tensor<?x16xf32>, %t: tensor<10
   mdl.lib_embedding_grad %mi, %mg, %mt : memref<?xi32>, memref<?x16xf32>, memref<100x16xf32>
   return %0 : tensor<100x16xf32>
 }
+
+// Attention into its output, and its adjoint into one flat buffer of
+// B*H*(Tq + 2*Tk)*D values (here 2*(8 + 16)*16 = 768 per sample).
+// CHECK-LABEL: func.func @attention
+// CHECK: mdl.lib_attention %arg0, %arg0, %arg0, %arg1 {causal = true} : tensor<?x2x8x16xf32>, tensor<?x2x8x16xf32>, tensor<?x2x8x16xf32>, tensor<?x2x8x16xf32> -> tensor<?x2x8x16xf32>
+// CHECK: mdl.lib_attention_grad %arg0, %arg0, %arg0, %{{.*}}, %arg1, %arg2 : tensor<?x2x8x16xf32>, tensor<?x2x8x16xf32>, tensor<?x2x8x16xf32>, tensor<?x2x8x16xf32>, tensor<?x2x8x16xf32>, tensor<?xf32> -> tensor<?xf32>
+func.func @attention(%q: tensor<?x2x8x16xf32>, %init: tensor<?x2x8x16xf32>, %flat: tensor<?xf32>) -> tensor<?xf32> {
+  %o = mdl.lib_attention %q, %q, %q, %init {causal = true} : tensor<?x2x8x16xf32>, tensor<?x2x8x16xf32>, tensor<?x2x8x16xf32>, tensor<?x2x8x16xf32> -> tensor<?x2x8x16xf32>
+  %d = mdl.lib_attention_grad %q, %q, %q, %o, %init, %flat : tensor<?x2x8x16xf32>, tensor<?x2x8x16xf32>, tensor<?x2x8x16xf32>, tensor<?x2x8x16xf32>, tensor<?x2x8x16xf32>, tensor<?xf32> -> tensor<?xf32>
+  return %d : tensor<?xf32>
+}

@@ -50,6 +50,13 @@ void populateMDLConvGradientsToLinalgPatterns(
 /// max_pool2d_grad, avg_pool2d_grad (gathers over candidate windows).
 void populateMDLPoolGradientsToLinalgPatterns(
     mlir::RewritePatternSet &patterns);
+/// attention, attention_grad (library ops, or unfused mdl ops).
+void populateMDLAttentionToLinalgPatterns(mlir::RewritePatternSet &patterns);
+/// Every op family's patterns above: all of mdl but its library ops.
+void populateMDLToLinalgPatterns(mlir::RewritePatternSet &patterns);
+/// The target of that conversion: linalg, tensor, arith, math, scf, cf and
+/// func legal; mdl illegal but for its declarations and library ops.
+void configureMDLToLinalgTarget(mlir::ConversionTarget &target);
 /// slice_grad (insert_slice into zeros), embedding_grad (scf.for
 /// scatter-add).
 void populateMDLScatterGradientsToLinalgPatterns(

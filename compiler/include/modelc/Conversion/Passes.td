@@ -25,7 +25,8 @@ def ConvertMDLToLinalg : Pass<"convert-mdl-to-linalg", "::mlir::ModuleOp"> {
     library ops `mdl.lib_conv2d`, `mdl.lib_conv2d_grad_input` and
     `mdl.lib_conv2d_grad_weight`; f32 pooling with static sizes and its
     adjoints `mdl.lib_max_pool2d`, `mdl.lib_avg_pool2d` and their `_grad`
-    forms (MDLLibraryOps.td). Ops that cannot be lowered are reported at
+    forms; f32 attention and its adjoint `mdl.lib_attention` and
+    `mdl.lib_attention_grad` (MDLLibraryOps.td). Ops that cannot be lowered are reported at
     their location and the pass fails.
   }];
   let dependentDialects = [
@@ -51,11 +52,15 @@ def ExpandLibraryOps : Pass<"modelc-expand-library-ops", "::mlir::ModuleOp"> {
     contraction, which the pipelines rewrite into a BLAS call;
     `mdl.lib_max_pool2d`, `mdl.lib_avg_pool2d` and their `_grad` adjoints
     become the window generics convert-mdl-to-linalg emits for other
-    pooling ops. An op already on memrefs is reported and the pass fails.
+    pooling ops; `mdl.lib_attention` and `mdl.lib_attention_grad` the
+    unfused products and softmax, built as mdl ops and lowered with
+    convert-mdl-to-linalg's patterns. An op already on memrefs is reported
+    and the pass fails.
   }];
   let dependentDialects = [
-    "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
-    "::mlir::tensor::TensorDialect"
+    "::mlir::arith::ArithDialect", "::mlir::cf::ControlFlowDialect",
+    "::mlir::linalg::LinalgDialect", "::mlir::math::MathDialect",
+    "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect"
   ];
 }
 

@@ -46,32 +46,41 @@ struct ConvertMDLToLinalgPass
     nameLocations(module);
 
     RewritePatternSet patterns(ctx);
-    modelc::populateMDLElementwiseToLinalgPatterns(patterns);
-    modelc::populateMDLProductsToLinalgPatterns(patterns);
-    modelc::populateMDLPoolingToLinalgPatterns(patterns);
-    modelc::populateMDLReductionsToLinalgPatterns(patterns);
-    modelc::populateMDLShapeToLinalgPatterns(patterns);
-    modelc::populateMDLNormalizationToLinalgPatterns(patterns);
-    modelc::populateMDLLossesToLinalgPatterns(patterns);
-    modelc::populateMDLRandomToLinalgPatterns(patterns);
-    modelc::populateMDLConvGradientsToLinalgPatterns(patterns);
-    modelc::populateMDLPoolGradientsToLinalgPatterns(patterns);
-    modelc::populateMDLScatterGradientsToLinalgPatterns(patterns);
-
+    modelc::populateMDLToLinalgPatterns(patterns);
     ConversionTarget target(*ctx);
-    target.addLegalDialect<arith::ArithDialect, cf::ControlFlowDialect,
-                           func::FuncDialect, linalg::LinalgDialect,
-                           math::MathDialect, scf::SCFDialect,
-                           tensor::TensorDialect>();
-    target.addIllegalDialect<mdl::MDLDialect>();
-    target.addLegalOp<mdl::ParameterOp, mdl::StateOp, mdl::LibConv2DOp,
-                      mdl::LibConv2DGradInputOp, mdl::LibConv2DGradWeightOp,
-                      mdl::LibMaxPool2DOp, mdl::LibAvgPool2DOp,
-                      mdl::LibMaxPool2DGradOp, mdl::LibAvgPool2DGradOp,
-                      mdl::LibEmbeddingGradOp>();
+    modelc::configureMDLToLinalgTarget(target);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       signalPassFailure();
   }
 };
 
 } // namespace
+
+void modelc::populateMDLToLinalgPatterns(RewritePatternSet &patterns) {
+  populateMDLElementwiseToLinalgPatterns(patterns);
+  populateMDLProductsToLinalgPatterns(patterns);
+  populateMDLAttentionToLinalgPatterns(patterns);
+  populateMDLPoolingToLinalgPatterns(patterns);
+  populateMDLReductionsToLinalgPatterns(patterns);
+  populateMDLShapeToLinalgPatterns(patterns);
+  populateMDLNormalizationToLinalgPatterns(patterns);
+  populateMDLLossesToLinalgPatterns(patterns);
+  populateMDLRandomToLinalgPatterns(patterns);
+  populateMDLConvGradientsToLinalgPatterns(patterns);
+  populateMDLPoolGradientsToLinalgPatterns(patterns);
+  populateMDLScatterGradientsToLinalgPatterns(patterns);
+}
+
+void modelc::configureMDLToLinalgTarget(ConversionTarget &target) {
+  target.addLegalDialect<arith::ArithDialect, cf::ControlFlowDialect,
+                         func::FuncDialect, linalg::LinalgDialect,
+                         math::MathDialect, scf::SCFDialect,
+                         tensor::TensorDialect>();
+  target.addIllegalDialect<mdl::MDLDialect>();
+  target.addLegalOp<mdl::ParameterOp, mdl::StateOp, mdl::LibConv2DOp,
+                    mdl::LibConv2DGradInputOp, mdl::LibConv2DGradWeightOp,
+                    mdl::LibMaxPool2DOp, mdl::LibAvgPool2DOp,
+                    mdl::LibMaxPool2DGradOp, mdl::LibAvgPool2DGradOp,
+                    mdl::LibEmbeddingGradOp, mdl::LibAttentionOp,
+                    mdl::LibAttentionGradOp>();
+}

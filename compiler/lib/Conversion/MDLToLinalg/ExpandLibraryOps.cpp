@@ -10,12 +10,16 @@
 //   lib_conv2d_grad_input:  dCols = W^T @ dY[O, N*OH*OW], then col2im;
 //   lib_conv2d_grad_weight: dW[O, C*KH*KW] = dY[O, N*OH*OW] @ cols^T;
 // pooling and its adjoints become the window generics of PoolBuilders.h;
-// the embedding gradient, a masked sum over the positions per table entry.
+// the embedding gradient, a masked sum over the positions per table entry;
+// attention and its adjoint, the unfused mdl ops of Attention.cpp (the
+// adjoint's three gradients flattened and joined into its flat result),
+// which are then lowered with the mdl-to-linalg patterns.
 // The op's destination is not needed (a fresh tensor is built). An op
 // already on memrefs cannot be expanded and is reported.
 //
 //===----------------------------------------------------------------------===//
 #include "Im2Col.h"
+#include "LibraryOps.h"
 #include "PoolBuilders.h"
 
 #include "llvm/ADT/TypeSwitch.h"
@@ -155,6 +159,32 @@ Value expand(OpBuilder &b, LibEmbeddingGradOp op) {
       .getResult(0);
 }
 
+Value expand(OpBuilder &b, LibAttentionOp op) {
+  return buildAttention(b, op.getLoc(), op.getQuery(), op.getKey(),
+                        op.getValue(), op.getCausal());
+}
+
+/// `v` (any rank) as a 1-D tensor.
+Value flatten1D(OpBuilder &b, Location loc, Value v) {
+  int64_t rank = cast<RankedTensorType>(v.getType()).getRank();
+  ReassociationIndices all;
+  for (int64_t d = 0; d < rank; ++d)
+    all.push_back(d);
+  return tensor::CollapseShapeOp::create(
+      b, loc, v, SmallVector<ReassociationIndices>{all});
+}
+
+Value expand(OpBuilder &b, LibAttentionGradOp op) {
+  Location loc = op.getLoc();
+  SmallVector<Value> grads = buildAttentionGrad(
+      b, loc, op.getQuery(), op.getKey(), op.getValue(), op.getOutput(),
+      op.getGrad(), op.getCausal());
+  SmallVector<Value> flat;
+  for (Value g : grads)
+    flat.push_back(flatten1D(b, loc, g));
+  return tensor::ConcatOp::create(b, loc, /*dim=*/0, flat);
+}
+
 struct ExpandLibraryOpsPass
     : modelc::impl::ExpandLibraryOpsBase<ExpandLibraryOpsPass> {
   void runOnOperation() override {
@@ -162,7 +192,8 @@ struct ExpandLibraryOpsPass
     getOperation().walk([&](Operation *op) {
       if (isa<LibConv2DOp, LibConv2DGradInputOp, LibConv2DGradWeightOp,
               LibMaxPool2DOp, LibAvgPool2DOp, LibMaxPool2DGradOp,
-              LibAvgPool2DGradOp, LibEmbeddingGradOp>(op))
+              LibAvgPool2DGradOp, LibEmbeddingGradOp, LibAttentionOp,
+              LibAttentionGradOp>(op))
         ops.push_back(op);
     });
     for (Operation *op : ops) {
@@ -176,11 +207,20 @@ struct ExpandLibraryOpsPass
           TypeSwitch<Operation *, Value>(op)
               .Case<LibConv2DOp, LibConv2DGradInputOp, LibConv2DGradWeightOp,
                     LibMaxPool2DOp, LibAvgPool2DOp, LibMaxPool2DGradOp,
-                    LibAvgPool2DGradOp, LibEmbeddingGradOp>(
+                    LibAvgPool2DGradOp, LibEmbeddingGradOp, LibAttentionOp,
+                    LibAttentionGradOp>(
                   [&](auto lib) { return expand(b, lib); });
       op->getResult(0).replaceAllUsesWith(expanded);
       op->erase();
     }
+    // Attention expands into mdl ops: lower them like convert-mdl-to-linalg.
+    RewritePatternSet patterns(&getContext());
+    modelc::populateMDLToLinalgPatterns(patterns);
+    ConversionTarget target(getContext());
+    modelc::configureMDLToLinalgTarget(target);
+    if (failed(applyPartialConversion(getOperation(), target,
+                                      std::move(patterns))))
+      signalPassFailure();
   }
 };
 

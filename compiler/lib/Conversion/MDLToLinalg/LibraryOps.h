@@ -2,8 +2,8 @@
 //
 // When convert-mdl-to-linalg emits the destination-style library ops
 // (MDLLibraryOps.td), and their builders: an f32 groups == 1 convolution
-// and its two adjoints, and f32 max/average pooling and their adjoints,
-// each with every size but the batch static. The CPU pipeline calls the
+// and its two adjoints, f32 max/average pooling and their adjoints, and
+// f32 attention and its adjoint, each with every size but the batch static. The CPU pipeline calls the
 // runtime for each; other targets expand them (modelc-expand-library-ops,
 // ExpandLibraryOps.cpp).
 //
@@ -27,6 +27,19 @@ bool libraryConvApplies(mlir::RankedTensorType input,
 /// static.
 bool libraryPoolApplies(mlir::RankedTensorType input,
                         mlir::RankedTensorType output);
+
+/// Attention (mdl.attention's semantics) built unfused from mdl ops: the
+/// products, the causal mask and the softmax (Attention.cpp). The ops are
+/// left for the mdl-to-linalg patterns.
+mlir::Value buildAttention(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::Value q, mlir::Value k, mlir::Value v,
+                           bool causal);
+
+/// mdl.attention_grad's dQ, dK and dV built unfused from mdl ops, likewise.
+llvm::SmallVector<mlir::Value>
+buildAttentionGrad(mlir::OpBuilder &b, mlir::Location loc, mlir::Value q,
+                   mlir::Value k, mlir::Value v, mlir::Value out,
+                   mlir::Value g, bool causal);
 
 /// A fresh tensor of `type` to write into, its dynamic batch read from
 /// `batchOf` (null when `type` is static).

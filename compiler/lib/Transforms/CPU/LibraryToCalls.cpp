@@ -14,6 +14,9 @@
 //   lib_avg_pool2d_grad     -> modelrt_avg_pool2d_backward(dy, dx, ...)
 //   lib_embedding_grad      -> modelrt_embedding_backward_i64 / _i32
 //                                  (indices, grad, table, S, D, N)
+//   lib_attention           -> modelrt_attention_forward(q, k, v, o, ...)
+//   lib_attention_grad      -> modelrt_attention_backward(q, k, v, o, do,
+//                                  dqkv, ...)
 // The runtime wants dense row-major buffers: an operand with another layout
 // is first copied into a fresh buffer (and the destination copied back). An
 // op still on tensors is reported: the pass runs after bufferization.
@@ -41,8 +44,8 @@ namespace {
 
 /// One library op as the runtime sees it: the entry point, and which
 /// operand has the input's shape (NCHW; the gradient rows S x D of an
-/// embedding), the weight's (convolutions only, else null) and the
-/// output's.
+/// embedding; attention's query), the weight's (convolutions only; the key
+/// for attention; else null) and the output's.
 struct RuntimeCall {
   StringRef callee;
   Value input, weight, output;
@@ -95,6 +98,14 @@ RuntimeCall describe(Operation *op) {
                                 : kEmbeddingBackwardI32Call,
                            op->getOperand(1), Value(), op->getOperand(2)};
       })
+      .Case([&](mdl::LibAttentionOp) {
+        return RuntimeCall{kAttentionForwardCall, op->getOperand(0),
+                           op->getOperand(1), Value()};
+      })
+      .Case([&](mdl::LibAttentionGradOp) {
+        return RuntimeCall{kAttentionBackwardCall, op->getOperand(0),
+                           op->getOperand(1), Value()};
+      })
       .Default([](Operation *) { return RuntimeCall(); });
 }
 
@@ -102,9 +113,11 @@ RuntimeCall describe(Operation *op) {
 /// sizes as i64.
 FunctionType callType(MLIRContext *ctx, Operation *op, const RuntimeCall &c) {
   SmallVector<Type> args(op->getNumOperands(), LLVM::LLVMPointerType::get(ctx));
-  unsigned sizes = isa<mdl::LibEmbeddingGradOp>(op) ? EmbeddingNumSizes
-                   : c.weight                       ? ConvNumSizes
-                                                    : PoolNumSizes;
+  unsigned sizes =
+      isa<mdl::LibEmbeddingGradOp>(op)                         ? EmbeddingNumSizes
+      : isa<mdl::LibAttentionOp, mdl::LibAttentionGradOp>(op) ? AttentionNumSizes
+      : c.weight                                               ? ConvNumSizes
+                                                               : PoolNumSizes;
   args.append(sizes, IntegerType::get(ctx, 64));
   return FunctionType::get(ctx, args, {});
 }
@@ -141,6 +154,13 @@ SmallVector<Value> callSizes(OpBuilder &b, Location loc, Operation *op,
   if (isa<mdl::LibEmbeddingGradOp>(op)) // grad S x D, table N x D
     return {dim64(b, loc, c.input, 0), dim64(b, loc, c.input, 1),
             dim64(b, loc, c.output, 0)};
+  if (isa<mdl::LibAttentionOp, mdl::LibAttentionGradOp>(op)) { // q, k
+    bool causal = cast<BoolAttr>(op->getAttr("causal")).getValue();
+    return {dim64(b, loc, c.input, 0), dim64(b, loc, c.input, 1),
+            dim64(b, loc, c.input, 2), dim64(b, loc, c.weight, 2),
+            dim64(b, loc, c.input, 3),
+            arith::ConstantIntOp::create(b, loc, b.getI64Type(), causal)};
+  }
   for (int64_t d = 0; d < 4; ++d)
     sizes.push_back(dim64(b, loc, c.input, d));
   if (c.weight) {

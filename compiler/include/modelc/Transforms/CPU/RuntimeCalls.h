@@ -2,9 +2,9 @@
 //
 // The C functions that modelc-library-to-calls calls for the mdl library
 // ops, as the runtime defines them (runtime/include/modelrt/core/Conv.h,
-// Pool.h and Embedding.h): pointers (the op's operands in order, the output
-// last), then the sizes as i64 in the order of ConvCallSize, PoolCallSize or
-// EmbeddingCallSize. The
+// Pool.h, Embedding.h and Attention.h): pointers (the op's operands in order,
+// the output last), then the sizes as i64 in the order of ConvCallSize,
+// PoolCallSize, EmbeddingCallSize or AttentionCallSize. The
 // profiler's FLOP count (KernelProfile.cpp) reads the sizes by position.
 //
 //===----------------------------------------------------------------------===//
@@ -44,6 +44,13 @@ inline constexpr llvm::StringLiteral kEmbeddingBackwardI64Call =
 inline constexpr llvm::StringLiteral kEmbeddingBackwardI32Call =
     "modelrt_embedding_backward_i32";
 
+/// Scaled-dot-product attention: (q, k, v, out, sizes...).
+inline constexpr llvm::StringLiteral kAttentionForwardCall =
+    "modelrt_attention_forward";
+/// Its adjoint into one buffer dQ, dK, dV: (q, k, v, out, dout, dqkv,
+/// sizes...).
+inline constexpr llvm::StringLiteral kAttentionBackwardCall =
+    "modelrt_attention_backward";
 /// The prefixes of the convolution and of the pooling entry points.
 inline constexpr llvm::StringLiteral kConvCallPrefix = "modelrt_conv2d_";
 inline constexpr llvm::StringLiteral kMaxPoolCallPrefix = "modelrt_max_pool2d_";
@@ -69,6 +76,13 @@ enum PoolCallSize : unsigned {
 /// positions S, the row width D, the table's rows N.
 enum EmbeddingCallSize : unsigned {
   EmbeddingPositions, EmbeddingWidth, EmbeddingRows, EmbeddingNumSizes
+};
+
+/// Attention's sizes, after its pointers: batch, heads, queries, keys,
+/// width, then causal (0 or 1).
+enum AttentionCallSize : unsigned {
+  AttentionBatch, AttentionHeads, AttentionQueries, AttentionKeys,
+  AttentionWidth, AttentionCausal, AttentionNumSizes
 };
 
 } // namespace modelc

@@ -1,0 +1,207 @@
+//===- Attention.cpp - mdl attention and its adjoint -> library ops -------===//
+//
+// An f32 mdl.attention whose sizes are static beyond the batch becomes the
+// destination-style mdl.lib_attention (a runtime call on the CPU:
+// runtime/include/modelrt/core/Attention.h), and its adjoint
+// mdl.attention_grad one mdl.lib_attention_grad into a flat buffer that is
+// then viewed as dQ, dK and dV (tensor.extract_slice + expand_shape).
+// Anything else (f64, dynamic lengths), and the library ops on targets
+// without the library (modelc-expand-library-ops), is built unfused from mdl
+// ops, which the other families' patterns then lower:
+//   S = Q @ K^T / sqrt(D), masked to -1e30 above the causal diagonal;
+//   P = softmax(S) along the keys; O = P @ V;
+//   dV = P^T @ G; dS = P * (G @ V^T - rowsum(G * O)) / sqrt(D);
+//   dQ = dS @ K; dK = dS^T @ Q.
+//
+//===----------------------------------------------------------------------===//
+#include "Common.h"
+#include "LibraryOps.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::mdl;
+using namespace modelc::lowering;
+
+namespace {
+
+/// `v` with its last two dimensions swapped.
+Value swapLast2(OpBuilder &b, Location loc, Value v) {
+  return TransposeOp::create(b, loc, v, ArrayRef<int64_t>{0, 1, 3, 2});
+}
+
+/// A 0-d constant `value` of `like`'s element type.
+Value scalarOf(OpBuilder &b, Location loc, double value, Value like) {
+  Type element = elementTypeOf(like);
+  auto type = RankedTensorType::get({}, element);
+  return ConstantOp::create(
+      b, loc, DenseElementsAttr::get(type, b.getFloatAttr(element, value)));
+}
+
+/// The causal mask [Tq, Tk]: query i keeps key j when j <= i + Tk - Tq.
+Value causalMask(OpBuilder &b, Location loc, int64_t queries, int64_t keys) {
+  SmallVector<bool> keep;
+  keep.reserve(queries * keys);
+  for (int64_t i = 0; i < queries; ++i)
+    for (int64_t j = 0; j < keys; ++j)
+      keep.push_back(j <= i + keys - queries);
+  auto type = RankedTensorType::get({queries, keys}, b.getI1Type());
+  return ConstantOp::create(b, loc, DenseElementsAttr::get(type, keep));
+}
+
+/// The attention weights P = softmax(Q @ K^T / sqrt(D) + mask) (mdl ops).
+Value attentionWeights(OpBuilder &b, Location loc, Value q, Value k,
+                       bool causal) {
+  auto qt = cast<RankedTensorType>(q.getType());
+  auto kt = cast<RankedTensorType>(k.getType());
+  Value s = BatchMatmulOp::create(b, loc, q, swapLast2(b, loc, k));
+  double scale = 1.0 / std::sqrt(double(qt.getDimSize(3)));
+  s = MulOp::create(b, loc, s, scalarOf(b, loc, scale, s));
+  if (causal)
+    s = SelectOp::create(b, loc,
+                         causalMask(b, loc, qt.getDimSize(2), kt.getDimSize(2)),
+                         s, scalarOf(b, loc, -1e30, s));
+  return SoftmaxOp::create(b, loc, s, /*axis=*/3);
+}
+
+/// True when the runtime's kernels take these operands: f32 with only the
+/// batch dynamic.
+bool libraryAttentionApplies(RankedTensorType q, RankedTensorType k) {
+  auto staticBeyondBatch = [](RankedTensorType t) {
+    return llvm::all_of(t.getShape().drop_front(),
+                        [](int64_t s) { return !ShapedType::isDynamic(s); });
+  };
+  return q.getElementType().isF32() && staticBeyondBatch(q) &&
+         staticBeyondBatch(k);
+}
+
+/// Elements of one sample (dims 1..3) of a BxHxTxD type.
+int64_t sampleSize(RankedTensorType t) {
+  return t.getDimSize(1) * t.getDimSize(2) * t.getDimSize(3);
+}
+
+/// `count` * the batch of `batchOf` as an index (a constant when static).
+OpFoldResult timesBatch(OpBuilder &b, Location loc, int64_t count,
+                        Value batchOf) {
+  auto type = cast<RankedTensorType>(batchOf.getType());
+  if (!type.isDynamicDim(0))
+    return b.getIndexAttr(count * type.getDimSize(0));
+  Value batch = tensor::DimOp::create(b, loc, batchOf, 0);
+  Value c = arith::ConstantIndexOp::create(b, loc, count);
+  return arith::MulIOp::create(b, loc, batch, c).getResult();
+}
+
+/// The part [offset, offset + size) of the flat `packed` viewed as `type`
+/// (whose batch is `batchOf`'s).
+Value unpack(OpBuilder &b, Location loc, Value packed, OpFoldResult offset,
+             RankedTensorType type, Value batchOf) {
+  OpFoldResult size = timesBatch(b, loc, sampleSize(type), batchOf);
+  Value part = tensor::ExtractSliceOp::create(
+      b, loc, packed, ArrayRef<OpFoldResult>{offset},
+      ArrayRef<OpFoldResult>{size}, ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+  SmallVector<OpFoldResult> shape = {
+      tensor::getMixedSize(b, loc, batchOf, 0)};
+  for (int64_t d = 1; d < 4; ++d)
+    shape.push_back(b.getIndexAttr(type.getDimSize(d)));
+  return tensor::ExpandShapeOp::create(
+      b, loc, type, part, SmallVector<ReassociationIndices>{{0, 1, 2, 3}},
+      shape);
+}
+
+LogicalResult lowerAttention(AttentionOp op, AttentionOp::Adaptor a,
+                             ConversionPatternRewriter &rewriter) {
+  Location loc = op.getLoc();
+  auto qt = cast<RankedTensorType>(op.getType());
+  auto kt = cast<RankedTensorType>(a.getKey().getType());
+  if (!libraryAttentionApplies(qt, kt)) {
+    rewriter.replaceOp(op, buildAttention(rewriter, loc, a.getQuery(),
+                                          a.getKey(), a.getValue(),
+                                          op.getCausal()));
+    return success();
+  }
+  Value init = libraryDestination(rewriter, loc, qt, a.getQuery());
+  rewriter.replaceOp(op, LibAttentionOp::create(
+                             rewriter, loc, qt, a.getQuery(), a.getKey(),
+                             a.getValue(), init, op.getCausal())
+                             .getResult());
+  return success();
+}
+
+LogicalResult lowerAttentionGrad(AttentionGradOp op,
+                                 AttentionGradOp::Adaptor a,
+                                 ConversionPatternRewriter &rewriter) {
+  Location loc = op.getLoc();
+  Value q = a.getQuery();
+  auto qt = cast<RankedTensorType>(q.getType());
+  auto kt = cast<RankedTensorType>(a.getKey().getType());
+  if (!libraryAttentionApplies(qt, kt)) {
+    rewriter.replaceOp(op, buildAttentionGrad(rewriter, loc, q, a.getKey(),
+                                              a.getValue(), a.getOutput(),
+                                              a.getGrad(), op.getCausal()));
+    return success();
+  }
+  int64_t perSample = sampleSize(qt) + 2 * sampleSize(kt);
+  OpFoldResult total = timesBatch(rewriter, loc, perSample, q);
+  Value init = tensor::EmptyOp::create(rewriter, loc,
+                                       ArrayRef<OpFoldResult>{total},
+                                       rewriter.getF32Type());
+  Value packed = LibAttentionGradOp::create(
+                     rewriter, loc, init.getType(), q, a.getKey(),
+                     a.getValue(), a.getOutput(), a.getGrad(), init,
+                     op.getCausal())
+                     .getResult();
+  OpFoldResult atK = timesBatch(rewriter, loc, sampleSize(qt), q);
+  OpFoldResult atV =
+      timesBatch(rewriter, loc, sampleSize(qt) + sampleSize(kt), q);
+  rewriter.replaceOp(
+      op, ValueRange{unpack(rewriter, loc, packed, rewriter.getIndexAttr(0),
+                            qt, q),
+                     unpack(rewriter, loc, packed, atK, kt, q),
+                     unpack(rewriter, loc, packed, atV, kt, q)});
+  return success();
+}
+
+/// Adapts the two lowering functions above into conversion patterns.
+template <typename OpTy, LogicalResult (*Fn)(OpTy, typename OpTy::Adaptor,
+                                             ConversionPatternRewriter &)>
+struct AttentionPattern : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    return Fn(op, adaptor, rewriter);
+  }
+};
+
+} // namespace
+
+Value modelc::lowering::buildAttention(OpBuilder &b, Location loc, Value q,
+                                       Value k, Value v, bool causal) {
+  return BatchMatmulOp::create(b, loc, attentionWeights(b, loc, q, k, causal),
+                               v);
+}
+
+SmallVector<Value> modelc::lowering::buildAttentionGrad(OpBuilder &b,
+                                                        Location loc, Value q,
+                                                        Value k, Value v,
+                                                        Value out, Value g,
+                                                        bool causal) {
+  Value p = attentionWeights(b, loc, q, k, causal);
+  Value dv = BatchMatmulOp::create(b, loc, swapLast2(b, loc, p), g);
+  Value dp = BatchMatmulOp::create(b, loc, g, swapLast2(b, loc, v));
+  Value rows = ReduceSumOp::create(b, loc, MulOp::create(b, loc, g, out),
+                                   ArrayRef<int64_t>{3}, /*keepdims=*/true);
+  double scale =
+      1.0 / std::sqrt(double(cast<RankedTensorType>(q.getType()).getDimSize(3)));
+  Value ds = MulOp::create(b, loc, p, SubOp::create(b, loc, dp, rows));
+  ds = MulOp::create(b, loc, ds, scalarOf(b, loc, scale, ds));
+  Value dq = BatchMatmulOp::create(b, loc, ds, k);
+  Value dk = BatchMatmulOp::create(b, loc, swapLast2(b, loc, ds), q);
+  return {dq, dk, dv};
+}
+
+void modelc::populateMDLAttentionToLinalgPatterns(RewritePatternSet &patterns) {
+  patterns.add<AttentionPattern<AttentionOp, lowerAttention>,
+               AttentionPattern<AttentionGradOp, lowerAttentionGrad>>(
+      patterns.getContext());
+}
