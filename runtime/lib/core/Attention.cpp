@@ -3,8 +3,8 @@
 // Implements Attention.h and the dispatch of AttentionKernels.h: each C
 // function runs the build of AttentionKernels.cpp for the runtime's level
 // (hostKernels()) over its work items, on the calling thread, or, from
-// kParallelLoopWork multiply-adds on, as two halves of the items on
-// runInTwoParts' team. Each thread works in its own part of one scratch
+// kParallelLoopWork multiply-adds on, on runInTwoParts' team, each thread
+// claiming the next item from a shared counter. Each thread works in its own part of one scratch
 // buffer, sized by the blocks and the width, kept by the calling thread
 // between calls (it only grows).
 //
@@ -93,17 +93,16 @@ void runAttention(CpuLevel level, int threads, AttentionKind kind, const Attenti
   if (a.width == 0 || a.batch * a.heads == 0)
     return; // nothing to write
   AttentionRangeFn range = attentionRangeFor(level);
-  int64_t items = attentionItems(kind, a);
+  int64_t items = attentionItems(kind, a), next = 0;
   int parts = threads < 2 || items < 2 ? 1 : 2;
   float *scratch = scratchFor(parts, a.width);
   if (parts == 1) {
-    range(kind, a, 0, items, carveScratch(scratch, a.width));
+    range(kind, a, &next, items, carveScratch(scratch, a.width));
     return;
   }
-  int64_t half = items / 2, stride = scratchFloats(a.width);
+  int64_t stride = scratchFloats(a.width);
   runInTwoParts([&](int part) {
-    AttentionScratch s = carveScratch(scratch + part * stride, a.width);
-    range(kind, a, part ? half : 0, part ? items : half, s);
+    range(kind, a, &next, items, carveScratch(scratch + part * stride, a.width));
   });
 }
 

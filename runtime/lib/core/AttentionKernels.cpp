@@ -587,9 +587,9 @@ void backwardItem(const AttentionArgs &a, int64_t bh, const AttentionScratch &s)
 
 } // namespace
 
-void MODELRT_ATTENTION_RANGE_NAME(AttentionKind kind, const AttentionArgs &a, int64_t begin,
+void MODELRT_ATTENTION_RANGE_NAME(AttentionKind kind, const AttentionArgs &a, int64_t *next,
                                   int64_t end, const AttentionScratch &scratch) {
-  for (int64_t item = begin; item < end; ++item) {
+  for (int64_t item; (item = __atomic_fetch_add(next, 1, __ATOMIC_RELAXED)) < end;) {
     if (kind == AttentionKind::Forward)
       forwardItem(a, item, scratch);
     else

@@ -9,9 +9,13 @@
 //
 // A forward work item is one query block of one (batch, head); a backward
 // one is a whole (batch, head), whose key gradients every query block adds
-// to. Each item is computed by one thread in one fixed order, so neither
-// the thread count nor the run changes the bits. The builds differ in
-// their bits (vector width, fused multiply-adds), not in their maths.
+// to. Threads claim items one at a time from a shared counter (a thread
+// the system deschedules then delays nothing: the other takes more items),
+// and each item is computed whole, in one fixed order, by the thread that
+// claims it, from nothing its scratch held before; so neither the thread
+// count, nor which thread takes which item, nor the run changes the bits.
+// The builds differ in their bits (vector width, fused multiply-adds), not
+// in their maths.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MODELRT_LIB_CORE_ATTENTIONKERNELS_H
@@ -53,16 +57,17 @@ struct AttentionScratch {
   float *acc = nullptr, *stats = nullptr;
 };
 
-/// Runs \p kind over the work items [begin, end) with \p scratch.
-using AttentionRangeFn = void (*)(AttentionKind kind, const AttentionArgs &a, int64_t begin,
+/// Runs \p kind over work items claimed one at a time from \p next (an
+/// atomic increment) until it reaches \p end, with \p scratch.
+using AttentionRangeFn = void (*)(AttentionKind kind, const AttentionArgs &a, int64_t *next,
                                   int64_t end, const AttentionScratch &scratch);
 
 /// The three builds (the wider ones exist only on x86-64).
-void attentionRangeBaseline(AttentionKind, const AttentionArgs &, int64_t, int64_t,
+void attentionRangeBaseline(AttentionKind, const AttentionArgs &, int64_t *, int64_t,
                             const AttentionScratch &);
-void attentionRangeAvx2(AttentionKind, const AttentionArgs &, int64_t, int64_t,
+void attentionRangeAvx2(AttentionKind, const AttentionArgs &, int64_t *, int64_t,
                         const AttentionScratch &);
-void attentionRangeAvx512(AttentionKind, const AttentionArgs &, int64_t, int64_t,
+void attentionRangeAvx512(AttentionKind, const AttentionArgs &, int64_t *, int64_t,
                           const AttentionScratch &);
 
 /// The build for \p level (the baseline where the wider ones are not built).
@@ -77,7 +82,7 @@ int64_t attentionItems(AttentionKind kind, const AttentionArgs &a);
 int64_t attentionWork(const AttentionArgs &a);
 
 /// Runs one call with the build for \p level on \p threads threads (1, or 2
-/// on runInTwoParts' team, each taking half of the work items).
+/// on runInTwoParts' team, sharing the work items).
 void runAttention(CpuLevel level, int threads, AttentionKind kind, const AttentionArgs &a);
 
 } // namespace modelrt

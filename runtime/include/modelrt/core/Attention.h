@@ -18,10 +18,11 @@
 // beyond one 64 x 64 block per thread, the backward recomputing them
 // (flash-attention-2). They are built for each x86 level and chosen by the
 // runtime's level (CpuFeatures.h, capped by MODELRT_CPU_ISA). A call of at
-// least kParallelLoopWork multiply-adds (Parallel.h) splits its work over
-// two threads: forwards, the (batch, head, block of 64 queries)s; backwards,
-// the (batch, head)s, each computed whole by one thread; so the same inputs
-// give the same bits on every run and with one or two threads. The levels
+// least kParallelLoopWork multiply-adds (Parallel.h) shares its work items
+// between two threads: forwards, the (batch, head, block of 64 queries)s;
+// backwards, the (batch, head)s; each item is computed whole by one thread,
+// so the same inputs give the same bits on every run and with one or two
+// threads. The levels
 // agree to rounding, not bit for bit. Nothing here fails or aborts.
 //
 //===----------------------------------------------------------------------===//
