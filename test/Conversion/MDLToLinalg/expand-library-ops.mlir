@@ -103,3 +103,21 @@ func.func @embedding_grad(%i: tensor<?xi32>, %g: tensor<?x16xf32>, %t: tensor<10
   %0 = mdl.lib_embedding_grad %i, %g, %t : tensor<?xi32>, tensor<?x16xf32>, tensor<100x16xf32> -> tensor<100x16xf32>
   return %0 : tensor<100x16xf32>
 }
+
+// Attention: the unfused form, lowered at once: Q @ K^T, the scale, the
+// causal mask as a select, the softmax's exp, then P @ V; the adjoint's
+// three gradients flattened and joined into its flat result.
+// CHECK-LABEL: func.func @attention
+// CHECK: linalg.batch_matmul
+// CHECK: arith.mulf
+// CHECK: arith.select
+// CHECK: math.exp
+// CHECK: linalg.batch_matmul
+// CHECK: tensor.concat dim(0)
+// CHECK-NOT: mdl.
+// CHECK: return
+func.func @attention(%q: tensor<?x2x4x8xf32>, %init: tensor<?x2x4x8xf32>, %flat: tensor<?xf32>) -> (tensor<?x2x4x8xf32>, tensor<?xf32>) {
+  %o = mdl.lib_attention %q, %q, %q, %init {causal = true} : tensor<?x2x4x8xf32>, tensor<?x2x4x8xf32>, tensor<?x2x4x8xf32>, tensor<?x2x4x8xf32> -> tensor<?x2x4x8xf32>
+  %d = mdl.lib_attention_grad %q, %q, %q, %o, %init, %flat {causal = true} : tensor<?x2x4x8xf32>, tensor<?x2x4x8xf32>, tensor<?x2x4x8xf32>, tensor<?x2x4x8xf32>, tensor<?x2x4x8xf32>, tensor<?xf32> -> tensor<?xf32>
+  return %o, %d : tensor<?x2x4x8xf32>, tensor<?xf32>
+}

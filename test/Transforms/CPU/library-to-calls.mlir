@@ -4,7 +4,8 @@
 // last), then the sizes as i64 (N from the batch, the rest constants):
 // convolutions N, C, H, W, O, KH, KW, OH, OW, stride, padding, dilation;
 // pooling N, C, H, W, OH, OW, KH, KW, stride, padding; the embedding
-// gradient S, D, N, by its indices' width.
+// gradient S, D, N, by its indices' width; attention B, H, Tq, Tk, D and
+// causal.
 
 // CHECK-DAG: func.func private @modelrt_conv2d_forward(!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64)
 // CHECK-DAG: func.func private @modelrt_conv2d_backward_data(!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64)
@@ -15,6 +16,8 @@
 // CHECK-DAG: func.func private @modelrt_avg_pool2d_backward(!llvm.ptr, !llvm.ptr, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64)
 // CHECK-DAG: func.func private @modelrt_embedding_backward_i64(!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64)
 // CHECK-DAG: func.func private @modelrt_embedding_backward_i32(!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64)
+// CHECK-DAG: func.func private @modelrt_attention_forward(!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64, i64, i64, i64)
+// CHECK-DAG: func.func private @modelrt_attention_backward(!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64, i64, i64, i64)
 
 // The three convolutions on a 1 -> 4 channel 3x3 window, stride 2, padding
 // 1, dilation 1, over a dynamic batch: pointers of (x, w, y), (dy, w, dx),
@@ -78,5 +81,17 @@ func.func @strided(%x: memref<2x8x7x5xf32, strided<[560, 35, 5, 1], offset: 10>>
 func.func @embedding_grads(%i: memref<?xi64>, %j: memref<?xi32>, %g: memref<?x16xf32>, %t: memref<100x16xf32>) {
   mdl.lib_embedding_grad %i, %g, %t : memref<?xi64>, memref<?x16xf32>, memref<100x16xf32>
   mdl.lib_embedding_grad %j, %g, %t : memref<?xi32>, memref<?x16xf32>, memref<100x16xf32>
+  return
+}
+
+// Attention: (q, k, v, out) and (q, k, v, out, dout, dqkv), then batch,
+// heads, queries, keys (from the key), width and causal.
+// CHECK-LABEL: func.func @attention(
+// CHECK: %[[B:.*]] = arith.index_cast %dim{{.*}} : index to i64
+// CHECK: call @modelrt_attention_forward(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[B]], %c2_i64, %c4_i64, %c6_i64, %c8_i64, %c1_i64)
+// CHECK: call @modelrt_attention_backward(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %c2_i64, %c4_i64, %c6_i64, %c8_i64, %c0_i64)
+func.func @attention(%q: memref<?x2x4x8xf32>, %k: memref<?x2x6x8xf32>, %o: memref<?x2x4x8xf32>, %d: memref<?xf32>) {
+  mdl.lib_attention %q, %k, %k, %o {causal = true} : memref<?x2x4x8xf32>, memref<?x2x6x8xf32>, memref<?x2x6x8xf32>, memref<?x2x4x8xf32>
+  mdl.lib_attention_grad %q, %k, %k, %o, %o, %d : memref<?x2x4x8xf32>, memref<?x2x6x8xf32>, memref<?x2x6x8xf32>, memref<?x2x4x8xf32>, memref<?x2x4x8xf32>, memref<?xf32>
   return
 }

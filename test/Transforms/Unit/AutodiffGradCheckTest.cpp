@@ -124,6 +124,39 @@ func.func @f(%a: tensor<2x2x3xf64>, %w: tensor<3x4xf64>, %q: tensor<2x4x2xf64>) 
             {testData({2, 2, 3}, 6), testData({3, 4}, 7), testData({2, 4, 2}, 8)});
 }
 
+TEST(AutodiffGradCheck, BroadcastBatchProducts) {
+  // A [2, 1, 2, 3] stack times a [3, 3, 2] parameter stack (batch broadcast
+  // to [2, 3]), then a matrix times the stack.
+  gradCheck(R"mlir(
+func.func @f(%x: tensor<2x1x2x3xf64>, %w: tensor<3x3x2xf64>, %m: tensor<2x2xf64>) -> tensor<f64> {
+  %0 = mdl.batch_matmul %x, %w : tensor<2x1x2x3xf64>, tensor<3x3x2xf64> -> tensor<2x3x2x2xf64>
+  %1 = mdl.batch_matmul %m, %0 : tensor<2x2xf64>, tensor<2x3x2x2xf64> -> tensor<2x3x2x2xf64>
+  %2 = mdl.tanh %1 : tensor<2x3x2x2xf64>
+  %3 = mdl.reduce_sum %2 {axes = array<i64: 0, 1, 2, 3>} : tensor<2x3x2x2xf64> -> tensor<f64>
+  return %3 : tensor<f64>
+})mlir",
+            {testData({2, 1, 2, 3}, 21), testData({3, 3, 2}, 22), testData({2, 2}, 23)});
+}
+
+TEST(AutodiffGradCheck, Attention) {
+  // Self-attention (causal) and attention of 2 queries over 3 keys, each
+  // weighted by a fixed tensor so that every output element matters.
+  gradCheck(R"mlir(
+func.func @f(%q: tensor<2x2x3x4xf64>, %k: tensor<2x2x3x4xf64>, %v: tensor<2x2x3x4xf64>, %p: tensor<2x2x2x4xf64>, %r: tensor<2x2x3x4xf64>) -> tensor<f64> {
+  %0 = mdl.attention %q, %k, %v {causal = true} : tensor<2x2x3x4xf64>, tensor<2x2x3x4xf64>, tensor<2x2x3x4xf64> -> tensor<2x2x3x4xf64>
+  %1 = mdl.attention %p, %k, %v : tensor<2x2x2x4xf64>, tensor<2x2x3x4xf64>, tensor<2x2x3x4xf64> -> tensor<2x2x2x4xf64>
+  %2 = mdl.mul %0, %r : tensor<2x2x3x4xf64>, tensor<2x2x3x4xf64> -> tensor<2x2x3x4xf64>
+  %3 = mdl.reduce_sum %2 {axes = array<i64: 0, 1, 2, 3>} : tensor<2x2x3x4xf64> -> tensor<f64>
+  %4 = mdl.tanh %1 : tensor<2x2x2x4xf64>
+  %5 = mdl.reduce_sum %4 {axes = array<i64: 0, 1, 2, 3>} : tensor<2x2x2x4xf64> -> tensor<f64>
+  %6 = mdl.add %3, %5 : tensor<f64>, tensor<f64> -> tensor<f64>
+  return %6 : tensor<f64>
+})mlir",
+            {testData({2, 2, 3, 4}, 31), testData({2, 2, 3, 4}, 32),
+             testData({2, 2, 3, 4}, 33), testData({2, 2, 2, 4}, 34),
+             testData({2, 2, 3, 4}, 35)});
+}
+
 TEST(AutodiffGradCheck, ConvolutionAndPooling) {
   gradCheck(R"mlir(
 func.func @f(%x: tensor<2x4x7x7xf64>, %w: tensor<4x2x2x3xf64>, %b: tensor<4xf64>) -> tensor<f64> {

@@ -1,7 +1,8 @@
 //===- EvaluatorNN.cpp - Reference interpreter: products, nn, losses ------===//
 //
-// Handlers of matmul, convolution and pooling (and their adjoints), dropout,
-// normalisation, embedding and the losses for the test evaluator. Written
+// Handlers of matmul, batch_matmul, attention, convolution and pooling (and
+// their adjoints), dropout, normalisation, embedding and the losses for the
+// test evaluator. Written
 // as direct loops over the definitions in docs/dialect.md.
 //
 //===----------------------------------------------------------------------===//
@@ -13,8 +14,8 @@
 using namespace mlir;
 using namespace modelc::test;
 
-/// lhs ...xMxK times rhs KxN (or batched BxKxN when `batched`).
-static Tensor matmul(const Tensor &a, const Tensor &b, bool batched) {
+/// lhs ...xMxK times rhs KxN.
+static Tensor matmul(const Tensor &a, const Tensor &b) {
   int64_t m = a.shape[a.rank() - 2], k = a.shape.back(), n = b.shape.back();
   int64_t batch = a.numel() / (m * k);
   std::vector<int64_t> shape = a.shape;
@@ -26,10 +27,99 @@ static Tensor matmul(const Tensor &a, const Tensor &b, bool batched) {
         double s = 0;
         for (int64_t q = 0; q < k; ++q)
           s += a.data[(p * m + i) * k + q] *
-               b.data[(batched ? p * k * n : 0) + q * n + j];
+               b.data[q * n + j];
         out.data[(p * m + i) * n + j] = s;
       }
   return out;
+}
+
+/// batch_matmul: [a..., M, K] @ [b..., K, N] with the batch dimensions
+/// broadcast, element by element from the definition.
+static Tensor batchMatmul(const Tensor &a, const Tensor &b) {
+  std::vector<int64_t> ab(a.shape.begin(), a.shape.end() - 2);
+  std::vector<int64_t> bb(b.shape.begin(), b.shape.end() - 2);
+  std::vector<int64_t> shape = broadcastShape(ab, bb);
+  int64_t m = a.shape[a.rank() - 2], k = a.shape.back(), n = b.shape.back();
+  shape.push_back(m);
+  shape.push_back(n);
+  Tensor out(shape);
+  for (int64_t i = 0; i < out.numel(); ++i) {
+    std::vector<int64_t> idx = unravel(i, shape), ia = idx, ib = idx;
+    double sum = 0;
+    for (int64_t q = 0; q < k; ++q) {
+      ia[ia.size() - 1] = q;
+      ib[ib.size() - 2] = q;
+      ib[ib.size() - 1] = idx.back();
+      sum += readBroadcast(a, ia) * readBroadcast(b, ib);
+    }
+    out.data[i] = sum;
+  }
+  return out;
+}
+
+/// The attention weights of head (b, h) of BxHxTxD q and k: P[i][j] =
+/// softmax_j(q_i . k_j / sqrt(D)), keys j > i + Tk - Tq excluded when causal.
+static std::vector<std::vector<double>>
+attentionWeights(Tensor &q, Tensor &k, int64_t b, int64_t h,
+                 bool causal) {
+  int64_t tq = q.shape[2], tk = k.shape[2], d = q.shape[3];
+  std::vector<std::vector<double>> p(tq, std::vector<double>(tk, 0.0));
+  for (int64_t i = 0; i < tq; ++i) {
+    double max = -INFINITY, sum = 0;
+    std::vector<double> s(tk, -INFINITY);
+    for (int64_t j = 0; j < tk && (!causal || j <= i + tk - tq); ++j) {
+      s[j] = 0;
+      for (int64_t c = 0; c < d; ++c)
+        s[j] += q.at({b, h, i, c}) * k.at({b, h, j, c});
+      s[j] /= std::sqrt(double(d));
+      max = std::max(max, s[j]);
+    }
+    for (int64_t j = 0; j < tk; ++j)
+      sum += s[j] == -INFINITY ? 0 : std::exp(s[j] - max);
+    for (int64_t j = 0; j < tk; ++j)
+      p[i][j] = s[j] == -INFINITY ? 0 : std::exp(s[j] - max) / sum;
+  }
+  return p;
+}
+
+/// mdl.attention: out = P @ V per head.
+static Tensor attention(Tensor q, Tensor k, Tensor v, bool causal) {
+  Tensor out(q.shape);
+  for (int64_t b = 0; b < q.shape[0]; ++b)
+    for (int64_t h = 0; h < q.shape[1]; ++h) {
+      auto p = attentionWeights(q, k, b, h, causal);
+      for (int64_t i = 0; i < q.shape[2]; ++i)
+        for (int64_t c = 0; c < q.shape[3]; ++c)
+          for (int64_t j = 0; j < k.shape[2]; ++j)
+            out.at({b, h, i, c}) += p[i][j] * v.at({b, h, j, c});
+    }
+  return out;
+}
+
+/// mdl.attention_grad for head (b, h): dV = P^T G; dS = P * (G V^T -
+/// rowsum(G * O)) / sqrt(D); dQ = dS K; dK = dS^T Q.
+static void attentionGradHead(Tensor &q, Tensor &k, Tensor &v, Tensor &o,
+                              Tensor &g, bool causal, int64_t b, int64_t h,
+                              Tensor &dq, Tensor &dk, Tensor &dv) {
+  int64_t tq = q.shape[2], tk = k.shape[2], d = q.shape[3];
+  auto p = attentionWeights(q, k, b, h, causal);
+  for (int64_t i = 0; i < tq; ++i) {
+    double rows = 0;
+    for (int64_t c = 0; c < d; ++c)
+      rows += g.at({b, h, i, c}) * o.at({b, h, i, c});
+    for (int64_t j = 0; j < tk; ++j) {
+      double dp = 0;
+      for (int64_t c = 0; c < d; ++c) {
+        dv.at({b, h, j, c}) += p[i][j] * g.at({b, h, i, c});
+        dp += g.at({b, h, i, c}) * v.at({b, h, j, c});
+      }
+      double ds = p[i][j] * (dp - rows) / std::sqrt(double(d));
+      for (int64_t c = 0; c < d; ++c) {
+        dq.at({b, h, i, c}) += ds * k.at({b, h, j, c});
+        dk.at({b, h, j, c}) += ds * q.at({b, h, i, c});
+      }
+    }
+  }
 }
 
 /// Conv geometry: calls fn(xIndex, wIndex, yIndex) for every product term.
@@ -261,10 +351,26 @@ static void addNorms(llvm::StringMap<Handler> &map) {
 
 static void addNN(llvm::StringMap<Handler> &map) {
   map["mdl.matmul"] = [](Operation *op, Env &env) {
-    env.set(op, 0, matmul(env.in(op, 0), env.in(op, 1), false));
+    env.set(op, 0, matmul(env.in(op, 0), env.in(op, 1)));
   };
   map["mdl.batch_matmul"] = [](Operation *op, Env &env) {
-    env.set(op, 0, matmul(env.in(op, 0), env.in(op, 1), true));
+    env.set(op, 0, batchMatmul(env.in(op, 0), env.in(op, 1)));
+  };
+  map["mdl.attention"] = [](Operation *op, Env &env) {
+    env.set(op, 0, attention(env.in(op, 0), env.in(op, 1), env.in(op, 2),
+                             cast<mdl::AttentionOp>(op).getCausal()));
+  };
+  map["mdl.attention_grad"] = [](Operation *op, Env &env) {
+    Tensor q = env.in(op, 0), k = env.in(op, 1), v = env.in(op, 2),
+           o = env.in(op, 3), g = env.in(op, 4);
+    Tensor dq(q.shape), dk(k.shape), dv(v.shape);
+    bool causal = cast<mdl::AttentionGradOp>(op).getCausal();
+    for (int64_t b = 0; b < q.shape[0]; ++b)
+      for (int64_t h = 0; h < q.shape[1]; ++h)
+        attentionGradHead(q, k, v, o, g, causal, b, h, dq, dk, dv);
+    env.set(op, 0, dq);
+    env.set(op, 1, dk);
+    env.set(op, 2, dv);
   };
   map["mdl.dropout"] = [](Operation *op, Env &env) {
     const Tensor &x = env.in(op, 0);

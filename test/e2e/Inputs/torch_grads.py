@@ -127,9 +127,26 @@ def attention(x, t):
     return linear(torch.flatten(h.transpose(1, 2), 1), t, 7)
 
 
+def transformer(x, t):
+    h = linear(x.reshape(-1, 28, 28), t, 0) + t[2][:28]
+    a = F.layer_norm(h, (32,), t[3], t[4], eps=1e-5)
+    qkv = linear(a, t, 5).view(-1, 28, 3, 4, 8).permute(0, 2, 3, 1, 4)
+    q, k, v = qkv[:, 0], qkv[:, 1], qkv[:, 2]
+    s = q @ k.transpose(-1, -2) / np.sqrt(8)
+    keep = torch.tril(torch.ones(28, 28, dtype=torch.bool))
+    p = F.softmax(s.masked_fill(~keep, float("-inf")), dim=-1)
+    o = (p @ v).transpose(1, 2).reshape(-1, 28, 32)
+    h = h + linear(o, t, 7)
+    m = F.layer_norm(h, (32,), t[9], t[10], eps=1e-5)
+    h = h + linear(F.gelu(linear(m, t, 11)), t, 13)
+    h = F.layer_norm(h, (32,), t[15], t[16], eps=1e-5)
+    return linear(torch.flatten(h, 1), t, 17)
+
+
 MODELS = {"mlp": mlp, "cnn": cnn, "bn_cnn": bn_cnn, "resnet": resnet,
           "layernorm": layernorm, "mlp_weighted": mlp, "mlp_smooth_sum": mlp,
-          "where": where, "causal": causal, "attention": attention}
+          "where": where, "causal": causal, "attention": attention,
+          "transformer": transformer}
 
 # The cross_entropy arguments of the models whose loss has options
 # (Inputs/grads/mlp_weighted.model, mlp_smooth_sum.model).

@@ -363,6 +363,37 @@ def random():
              [("f32", out), ("i1", mask)])
 
 
+ATTENTION = (  # name, heads, queries, keys, width, causal
+    ("self_causal", 2, 5, 5, 8, True),
+    ("cross", 3, 3, 7, 4, False),
+    ("decode_causal", 2, 2, 6, 8, True),
+    ("long_causal", 1, 67, 67, 33, True),
+)
+
+
+def attention():
+    """attention / attention_grad against PyTorch autograd (f64): softmax(q
+    k^T / sqrt(D) + causal mask) v, the mask aligned at the bottom right."""
+    torch = torch_double()
+    for n in (1, 7):
+        for name, h, tq, tk, w, causal in ATTENTION:
+            q, k, v = f32(n, h, tq, w), f32(n, h, tk, w), f32(n, h, tk, w)
+            tq_, tk_, tv_ = (torch.tensor(d(a), requires_grad=True) for a in (q, k, v))
+            s = tq_ @ tk_.transpose(-1, -2) / np.sqrt(w)
+            if causal:
+                keep = torch.ones(tq, tk, dtype=torch.bool).tril(tk - tq)
+                s = s.masked_fill(~keep, float("-inf"))
+            o = torch.softmax(s, dim=-1) @ tv_
+            g = f32(n, h, tq, w)
+            dq, dk, dv = torch.autograd.grad(o, (tq_, tk_, tv_), torch.tensor(d(g)))
+            out = o.detach().numpy()
+            case("attention_" + name, [("f32", q), ("f32", k), ("f32", v)],
+                 [("f32", out)], 2e-5)
+            case("attention_grad_" + name,
+                 [("f32", q), ("f32", k), ("f32", v), ("f32", out.astype(np.float32)), ("f32", g)],
+                 [("f32", dq.numpy()), ("f32", dk.numpy()), ("f32", dv.numpy())], 5e-5)
+
+
 def main():
     family = sys.argv[1]
     globals()[family]()
