@@ -12,6 +12,7 @@
 #include "modelrt/core/Profile.h"
 
 #include <algorithm>
+#include <map>
 #include <atomic>
 #include <cstring>
 #include <string>
@@ -88,6 +89,46 @@ std::vector<KernelStats> kernelStats() {
   return v;
 }
 
+/// What kernel \p name computes: the text between its "kNN." and " @"
+/// ("gelu_grad" in "train_step.k522.gelu_grad @ nn.model:113 (backward)"),
+/// else the whole name.
+static std::string kernelOp(const char *name) {
+  std::string s = name;
+  size_t at = s.find(" @");
+  std::string head = s.substr(0, at);
+  size_t k = head.find(".k");
+  if (k == std::string::npos)
+    return head;
+  size_t dot = head.find('.', k + 2);
+  return dot == std::string::npos ? head : head.substr(dot + 1);
+}
+
+/// The kernels' time summed per op (kernelOp), the \p max largest.
+static void writeOpTotals(FILE *f, const std::vector<KernelStats> &ks,
+                          double kernelTotal, size_t max) {
+  std::map<std::string, KernelStats> ops;
+  for (const KernelStats &k : ks) {
+    KernelStats &o = ops[kernelOp(k.name)];
+    o.calls += k.calls;
+    o.seconds += k.seconds;
+    o.flops += k.flops;
+  }
+  std::vector<std::pair<std::string, KernelStats>> v(ops.begin(), ops.end());
+  std::sort(v.begin(), v.end(), [](const auto &a, const auto &b) {
+    return a.second.seconds > b.second.seconds;
+  });
+  std::fprintf(f, "profile: by op (%zu ops; largest first)\n", v.size());
+  for (size_t i = 0; i < v.size() && i < max; ++i) {
+    const KernelStats &o = v[i].second;
+    char rate[32] = "-";
+    if (o.flops > 0 && o.seconds > 0)
+      std::snprintf(rate, sizeof rate, "%.2f", o.flops / o.seconds * 1e-9);
+    std::fprintf(f, "  %10.2f %5.1f%% %9llu %10s  %s\n", o.seconds * 1e3,
+                 kernelTotal > 0 ? 100 * o.seconds / kernelTotal : 0.0,
+                 (unsigned long long)o.calls, rate, v[i].first.c_str());
+  }
+}
+
 void writeProfileReport(FILE *f, size_t maxKernels) {
   Profiler &p = profiler();
   double total = 0;
@@ -129,6 +170,8 @@ void writeProfileReport(FILE *f, size_t maxKernels) {
   }
   if (ks.size() > maxKernels)
     std::fprintf(f, "  ... %zu more kernels\n", ks.size() - maxKernels);
+  if (ks.size() > maxKernels)
+    writeOpTotals(f, ks, kernelTotal, maxKernels / 2);
   if (gpu > 0)
     std::fprintf(f, "profile: GPU kernels: %.3f s of device time (CUDA events around each launch "
                     "and sgemm; the GPU runs while the host goes on)\n", gpu);

@@ -92,7 +92,9 @@ void addKernelTime(const char *name, double seconds, double flops);
 std::vector<KernelStats> kernelStats();
 
 /// Writes the phase table and the \p maxKernels slowest kernels (time,
-/// share, calls, GFLOP/s) to \p f.
+/// share, calls, GFLOP/s) to \p f; when there are more kernels, also their
+/// totals per op (gelu_grad, matmul.cblas_sgemm, ...), the largest half as
+/// many.
 void writeProfileReport(FILE *f, size_t maxKernels = 25);
 
 } // namespace modelrt
