@@ -62,6 +62,7 @@ private:
                                        DataConfig &cfg);
   bool checkStreamValidation(const Expr &e, double f, DataConfig &cfg);
   bool refuseOnStream(const Field &f, const DataConfig &cfg);
+  bool checkSampleFields(const DataDecl &decl, DataConfig &cfg);
   bool checkImageOption(const Field &f);
   bool setClassNames(const std::vector<std::string> &names, const CallExpr &call,
                      DataConfig &cfg);
@@ -426,6 +427,22 @@ bool DataChecker::checkStreamValidation(const Expr &e, double f,
   return true;
 }
 
+/// Records where the fields that change samples (`image`, `standardize`,
+/// `augment`) are set, for the train block's checks of integer inputs;
+/// false after reporting them on a token stream.
+bool DataChecker::checkSampleFields(const DataDecl &decl, DataConfig &cfg) {
+  bool ok = true;
+  for (const Field &f : decl.getFields()) {
+    if (f.name == "image" || f.name == "standardize")
+      cfg.transformLoc = f.nameRange.Start;
+    if (f.name == "augment")
+      cfg.augmentLoc = f.nameRange.Start;
+    if (f.name == "image" || f.name == "standardize" || f.name == "augment")
+      ok &= refuseOnStream(f, cfg);
+  }
+  return ok;
+}
+
 /// Fields that do not apply to the ids of a token stream.
 bool DataChecker::refuseOnStream(const Field &f, const DataConfig &cfg) {
   if (cfg.seqLen == 0)
@@ -709,15 +726,7 @@ std::optional<DataConfig> DataChecker::check(const DataDecl &decl) {
                 {firstImageOption->nameRange});
     ok = false;
   }
-  bool refused = false;
-  for (const Field &f : decl.getFields()) {
-    if (f.name == "image" || f.name == "standardize")
-      cfg.transformLoc = f.nameRange.Start;
-    if (f.name == "augment")
-      cfg.augmentLoc = f.nameRange.Start;
-    if (f.name == "image" || f.name == "standardize" || f.name == "augment")
-      refused |= !refuseOnStream(f, cfg);
-  }
+  bool refused = !checkSampleFields(decl, cfg);
   ok &= !refused;
   if (imageExpr && !refused)
     ok &= checkImage(*imageExpr, cfg);
