@@ -11,6 +11,7 @@ PACKAGES=(
   libopenblas-dev libdnnl2 libdnnl-dev zlib1g-dev libpng-dev libjpeg-dev libgtest-dev
   python3 python3-numpy python3-torch python3-sklearn python3-pil
   dataset-fashion-mnist
+  fortunes  # /usr/share/games/fortunes: the text of the language-model example
 )
 
 # CUDA 13 is not a Debian package: the project expects its toolkit at

@@ -23,18 +23,8 @@ LogicalResult CrossEntropyGradOp::inferReturnTypes(
   auto grad = getTensorType(adaptor.getGrad());
   if (!logits || !labels || !grad)
     return emitInferError(loc, name, "operands must be ranked tensors");
-  if (logits.getRank() != 2 || logits.isDynamicDim(1))
-    return emitInferError(loc, name, "logits must be NxC with static C, got ",
-                          logits);
-  Type label = labels.getElementType();
-  if (labels.getRank() != 1 || (!label.isInteger(32) && !label.isInteger(64)))
-    return emitInferError(loc, name, "labels must be a 1-D tensor of i32 or "
-                                     "i64 class indices, got ",
-                          labels);
-  if (failed(verifyCompatibleShape(logits.getShape().take_front(),
-                                   labels.getShape())))
-    return emitInferError(loc, name, "logits have ", logits.getDimSize(0),
-                          " samples, labels have ", labels.getDimSize(0));
+  if (failed(verifyCrossEntropyShapes(loc, name, logits, labels)))
+    return failure();
   if (grad.getElementType() != logits.getElementType())
     return emitInferError(loc, name, "grad must have the logits' element type");
   if (failed(verifyCrossEntropyOptions(

@@ -305,7 +305,8 @@ static void rule(CrossEntropyOp op, GB &e) {
   e.set(0, e.create<CrossEntropyGradOp>(op.getReduction(), op.getLogits(),
                                         op.getLabels(), e.grad(),
                                         op.getWeight(),
-                                        op.getLabelSmoothing()));
+                                        op.getLabelSmoothing(),
+                                        op.getIgnoreIndexAttr()));
 }
 /// Records d/dinput = scaled and d/dtarget = `targetFactor` * ... for a pair
 /// loss whose per-element derivative w.r.t. the input is `dInput` and

@@ -90,7 +90,8 @@ TEST_F(Fixture, LossAndArgmax) {
   Type f32 = builder.getF32Type(), i64 = builder.getI64Type();
   ValueRange args = makeFunction({t({kDyn, 10}, f32), t({kDyn}, i64)});
   auto loss = mdl::CrossEntropyOp::create(builder, loc, mdl::Reduction::mean,
-                                          args[0], args[1], Value(), llvm::APFloat(0.0));
+                                          args[0], args[1], Value(), llvm::APFloat(0.0),
+                                          IntegerAttr());
   EXPECT_EQ(loss.getType(), t({}, f32));
   auto am = mdl::ArgmaxOp::create(builder, loc, args[0], 1, false);
   EXPECT_EQ(am.getType(), t({kDyn}, i64));

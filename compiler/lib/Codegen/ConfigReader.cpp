@@ -202,16 +202,21 @@ static std::string absolute(llvm::StringRef path) {
   return p.str().str();
 }
 
-/// One split: IDX or NPY (inputs, labels), CSV (path, columns) or an image
-/// folder (dir).
+/// One split: IDX or NPY (inputs, labels), CSV (path, columns), an image
+/// folder (dir) or a token stream (text or NPY: path).
 static llvm::Error readSplit(Dict split, TrainDefaults &c, bool isTrain) {
   std::string format = split.s("format");
   std::string &in = isTrain ? c.trainInputs : c.testInputs;
   std::string &lab = isTrain ? c.trainLabels : c.testLabels;
-  if (format == "idx" || format == "npy") {
+  if (format == "idx" || (format == "npy" && split.s("path").empty())) {
     c.dataFormat = format == "npy" ? MODELRT_DATA_NPY : MODELRT_DATA_IDX;
     in = absolute(split.s("images"));
     lab = absolute(split.s("labels"));
+    return llvm::Error::success();
+  }
+  if (format == "text" || (format == "npy" && !split.s("path").empty())) {
+    c.dataFormat = format == "npy" ? MODELRT_DATA_NPY : MODELRT_DATA_TEXT;
+    in = absolute(split.s("path"));
     return llvm::Error::success();
   }
   if (format == "images") {
@@ -320,6 +325,13 @@ static llvm::Error readData(Dict data, TrainDefaults &c) {
     c.resizeHeight = resize[0], c.resizeWidth = resize[1];
   }
   c.centerCrop = data.d.getAs<mlir::BoolAttr>("center_crop") ? 1 : 0;
+  c.seqLen = data.i("seq");
+  std::string tokens = data.s("tokenize");
+  c.tokens = tokens == "chars"   ? MODELRT_TOKENS_CHARS
+             : tokens == "bytes" ? MODELRT_TOKENS_BYTES
+                                 : 0;
+  if (auto vocab = data.d.getAs<mlir::DenseI32ArrayAttr>("vocab"))
+    c.vocab.assign(vocab.asArrayRef().begin(), vocab.asArrayRef().end());
   c.augment.clear();
   if (auto augs = data.d.getAs<mlir::ArrayAttr>("augment"))
     for (mlir::Attribute a : augs) {
@@ -342,6 +354,7 @@ llvm::Error modelc::readTrainDefaults(mlir::DictionaryAttr config,
   }
   if (llvm::Error e = readData(cfg.sub("data"), c))
     return e;
+  c.inputIdLimit = cfg.i("input_id_limit");
   for (ms::Group g :
        {ms::Group::Optimizer, ms::Group::Stopping, ms::Group::Schedule})
     if (llvm::Error e = readGroup(g, cfg, c))

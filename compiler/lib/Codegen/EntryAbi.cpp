@@ -145,13 +145,16 @@ static llvm::Error checkTypes(const EntryAbi &abi, const ProgramSpec &spec) {
       AbiType want = AbiType::F32;
       if (s.kind == SlotKind::Labels)
         want = spec.labelType;
+      else if (s.kind == SlotKind::Input)
+        want = spec.inputType;
       else if (s.kind == SlotKind::Seed || s.kind == SlotKind::Correct)
         want = AbiType::I64;
       if (s.type != want)
         return abiError(abi.symbol, "an argument or result has an element "
                                     "type the runtime does not pass (labels "
                                     "must be i64 classes or f32 targets, "
-                                    "tensors f32)");
+                                    "inputs f32 or i32/i64 ids, tensors "
+                                    "f32)");
     }
   return llvm::Error::success();
 }

@@ -19,25 +19,6 @@
 
 using namespace modelc;
 
-/// sum(cast(argmax(logits, 1) == labels, i64)) as a tensor<i64>.
-static mlir::Value correctCount(mlir::OpBuilder &b, mlir::Location l,
-                                mlir::Value logits, mlir::Value labels) {
-  mlir::Value pred = mlir::mdl::ArgmaxOp::create(
-      b, l, logits, b.getI64IntegerAttr(1), b.getBoolAttr(false));
-  if (!llvm::cast<mlir::RankedTensorType>(labels.getType())
-           .getElementType()
-           .isInteger(64))
-    labels = mlir::mdl::CastOp::create(b, l, labels, b.getI64Type());
-  mlir::Value eq = mlir::mdl::CmpOp::create(
-      b, l,
-      mlir::mdl::CmpPredicateAttr::get(b.getContext(),
-                                       mlir::mdl::CmpPredicate::eq),
-      pred, labels);
-  mlir::Value asInt = mlir::mdl::CastOp::create(b, l, eq, b.getI64Type());
-  return mlir::mdl::ReduceSumOp::create(b, l, asInt, b.getDenseI64ArrayAttr({0}),
-                                        b.getBoolAttr(false));
-}
-
 /// Appends `value` to the results of `fn` (single return).
 static void appendResult(mlir::func::FuncOp fn, mlir::Value value) {
   auto ret = llvm::cast<mlir::func::ReturnOp>(fn.getBody().back().back());
@@ -60,12 +41,12 @@ static llvm::LogicalResult addTrainAccuracy(mlir::func::FuncOp train) {
   if (count != 1)
     return train.emitError("accuracy needs exactly one mdl.cross_entropy in @")
            << train.getSymName() << ", found " << count;
-  auto logits = llvm::cast<mlir::RankedTensorType>(ce.getLogits().getType());
-  if (logits.getRank() != 2)
-    return ce.emitError("accuracy needs [batch, classes] logits");
+  std::optional<int64_t> ignore;
+  if (auto attr = ce.getIgnoreIndexAttr())
+    ignore = attr.getInt();
   mlir::OpBuilder b(train.getBody().back().getTerminator());
-  appendResult(train,
-               correctCount(b, ce.getLoc(), ce.getLogits(), ce.getLabels()));
+  appendResult(train, mlir::mdl::buildCorrectCount(
+                          b, ce.getLoc(), ce.getLogits(), ce.getLabels(), ignore));
   return llvm::success();
 }
 

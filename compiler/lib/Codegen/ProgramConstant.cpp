@@ -58,6 +58,11 @@ public:
       return null();
     return global(llvm::ConstantDataArray::get(ctx, v), "modelc.shape");
   }
+  llvm::Constant *i32Array(llvm::ArrayRef<int32_t> v) {
+    if (v.empty())
+      return null();
+    return global(llvm::ConstantDataArray::get(ctx, v), "modelc.vocab");
+  }
   llvm::Constant *ptrArray(llvm::ArrayRef<llvm::Constant *> v) {
     if (v.empty())
       return null();
@@ -166,7 +171,8 @@ llvm::Constant *ConstantBuilder::config(const TrainDefaults &c) {
        i32(int64_t(c.mean.size())), f64Array(c.mean, "modelc.mean"),
        f64Array(c.stddev, "modelc.std"), i32(0), f64(c.valFraction),
        i32(int64_t(c.augment.size())), augments(c.augment), i32(0),
-       i64(c.resizeHeight), i64(c.resizeWidth), i32(c.centerCrop)});
+       i64(c.resizeHeight), i64(c.resizeWidth), i32(c.centerCrop),
+       i64(c.seqLen), i32(c.tokens)});
   train = {llvm::ConstantStruct::get(layout.optimizerConfig, opt),
            llvm::ConstantStruct::get(layout.scheduleConfig, sched), data};
 #define MODELRT_ABI_TRAIN(TYPE, NAME) put(train, c.NAME);
@@ -224,6 +230,7 @@ llvm::Error modelc::emitProgram(llvm::Module &m, const ProgramSpec &spec,
       c.i32(int64_t(spec.params.size())), c.table(spec.params),
       c.i32(int64_t(spec.states.size())), c.table(spec.states),
       c.i32(int64_t(spec.inputShape.size())), c.i64Array(spec.inputShape),
+      c.i32(int32_t(spec.inputType)),
       c.i32(f32Labels ? MODELRT_F32 : MODELRT_I64), c.i64(spec.numClasses),
       c.i32(int64_t(spec.labelShape.size())), c.i64Array(spec.labelShape),
       c.i32(int64_t(spec.outputShape.size())), c.i64Array(spec.outputShape),
@@ -233,7 +240,10 @@ llvm::Error modelc::emitProgram(llvm::Module &m, const ProgramSpec &spec,
       c.null(), orNull(gpu.trainStep), orNull(gpu.evalStep),
       orNull(gpu.predict), orNull(gpu.trainEnqueue), orNull(gpu.trainFinish),
       c.i32(int64_t(classNames.size())), c.ptrArray(classNames),
-      c.i32(int64_t(spec.layers.size())), c.layerTable(spec.layers)};
+      c.i32(int64_t(spec.layers.size())), c.layerTable(spec.layers),
+      c.i64(spec.config.inputIdLimit), c.i32(spec.ignoreIndex ? 1 : 0),
+      c.i64(spec.ignoreIndex.value_or(0)),
+      c.i32(int64_t(spec.config.vocab.size())), c.i32Array(spec.config.vocab)};
   auto *program = new llvm::GlobalVariable(
       m, c.layout.program, /*isConstant=*/true,
       llvm::GlobalValue::ExternalLinkage,

@@ -57,10 +57,11 @@ ProgramLayout ProgramLayout::get(llvm::LLVMContext &ctx) {
   // format, train_inputs, train_labels, test_inputs, test_labels,
   // num_columns, columns, num_label_columns, label_columns, scale,
   // num_norm, mean, std, one_hot, val_fraction, num_augment, augment,
-  // drop_last, resize_height, resize_width, center_crop
+  // drop_last, resize_height, resize_width, center_crop, seq_len, tokens
   l.dataConfig = named(ctx, "ModelrtDataConfig",
                        {i32, ptr, ptr, ptr, ptr, i32, ptr, i32, ptr, f64, i32,
-                        ptr, ptr, i32, f64, i32, ptr, i32, i64, i64, i32});
+                        ptr, ptr, i32, f64, i32, ptr, i32, i64, i64, i32, i64,
+                        i32});
   l.augment = named(ctx, "ModelrtAugment",
                     {i32, llvm::ArrayType::get(f64, MODELRT_AUGMENT_ARGS)});
   // optimizer, schedule, data, then the schema's scalar fields
@@ -70,12 +71,14 @@ ProgramLayout ProgramLayout::get(llvm::LLVMContext &ctx) {
   l.trainConfig = named(ctx, "ModelrtTrainConfig", train);
   l.program = named(ctx, "ModelrtProgram",
                     {i32, ptr, i32, ptr, i32, ptr,  // abi .. state
-                     i32, ptr, i32, i64, i32, ptr,  // input .. label_shape
+                     i32, ptr, i32, i32, i64, i32, ptr, // input .. label_shape
                      i32, ptr, i32, ptr,            // output .. metric_names
                      l.trainConfig, ptr, ptr, ptr, ptr, f64, ptr,
                      ptr, ptr, ptr,   // gpu_train_step .. gpu_predict
                      ptr, ptr,        // gpu_train_enqueue, gpu_train_finish
                      i32, ptr,        // num_class_names, class_names
-                     i32, ptr});      // num_layers, layers
+                     i32, ptr,        // num_layers, layers
+                     i64, i32, i64,   // input_id_limit, ignore_index
+                     i32, ptr});      // num_vocab, vocab
   return l;
 }

@@ -3,7 +3,8 @@
 // extractProgramSpec reads an `mdl` module whose entry points were prepared
 // (train_step, eval_metrics, predict): the parameter/state tables with
 // their initialisers mapped to MODELRT_INIT_*, the per-sample input, label
-// and output shapes, the metrics and the default configuration.
+// and output shapes, the input's element type, cross_entropy's
+// ignore_index, the metrics and the default configuration.
 // bindEntryAbis then reads the lowered signatures (EntryAbi).
 //
 //===----------------------------------------------------------------------===//
@@ -102,11 +103,23 @@ static llvm::Error readSignatures(mlir::ModuleOp module, ProgramSpec &spec) {
       return specError("@predict must take and return batched tensors");
   spec.inputShape = sampleShape(predict.getArgumentTypes()[0]);
   spec.outputShape = sampleShape(predict.getResultTypes()[0]);
+  mlir::Type input =
+      llvm::cast<mlir::RankedTensorType>(predict.getArgumentTypes()[0])
+          .getElementType();
+  if (input.isInteger(64) || input.isInteger(32))
+    spec.inputType = input.isInteger(64) ? AbiType::I64 : AbiType::I32;
+  else if (!input.isF32())
+    return specError("model inputs must be f32, i32 or i64 tensors");
   if (!eval || eval.getNumArguments() < 2)
     return specError("the module has no @eval_metrics(%x, %labels) function");
   auto labels = llvm::cast<mlir::RankedTensorType>(eval.getArgumentTypes()[1]);
+  eval.walk([&](mlir::mdl::CrossEntropyOp ce) {
+    if (auto ignore = ce.getIgnoreIndexAttr())
+      spec.ignoreIndex = ignore.getInt();
+  });
   if (labels.getElementType().isInteger(64)) {
     spec.labelType = AbiType::I64;
+    spec.labelShape = sampleShape(labels);
   } else if (labels.getElementType().isF32()) {
     spec.labelType = AbiType::F32;
     spec.labelShape = sampleShape(labels);

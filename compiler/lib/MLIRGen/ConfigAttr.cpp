@@ -5,8 +5,9 @@
 // shape, the folded transform or per-feature standardisation,
 // augmentations, class count (0 when the loss ignores the labels) and
 // class names, validation fraction, an image folder's resize and centre
-// crop) and the train block
-// (loss, metrics, and the options of the schema modelsupport/TrainConfig.def
+// crop, a token stream's window length, tokenization and vocabulary) and
+// the train block (loss, the ids' limit of an integer input, metrics, and
+// the options of the schema modelsupport/TrainConfig.def
 // under their keys and types: optimizer, schedule, early stopping, epochs,
 // batch, seed, gradient clipping and accumulation). Optional settings that
 // are off are absent.
@@ -53,9 +54,12 @@ static mlir::ArrayAttr stringArray(mlir::Builder &b,
 static mlir::DictionaryAttr splitDict(mlir::Builder &b, const DataSplit &s) {
   DictBuilder d{b, {}};
   d.str("format", s.format);
-  if (s.format == "idx" || s.format == "npy") {
+  if ((s.format == "idx" || s.format == "npy") && s.paths.size() == 2) {
     d.str("images", s.paths[0]);
     d.str("labels", s.paths[1]);
+  } else if (s.format == "text" || s.format == "npy") {
+    d.str("path", s.paths[0]);
+    d.i64("tokens", s.numTokens);
   } else if (s.format == "images") {
     d.str("dir", s.paths[0]);
   } else {
@@ -122,6 +126,14 @@ static mlir::DictionaryAttr dataDict(mlir::Builder &b, const DataConfig &c,
     d.add("resize", b.getDenseI64ArrayAttr(c.resize));
   if (c.centerCrop)
     d.add("center_crop", b.getBoolAttr(true));
+  if (c.seqLen > 0) {
+    d.i64("seq", c.seqLen);
+    if (!c.tokens.empty())
+      d.str("tokenize", c.tokens);
+    llvm::SmallVector<int32_t> vocab(c.vocab.begin(), c.vocab.end());
+    if (!vocab.empty())
+      d.add("vocab", b.getDenseI32ArrayAttr(vocab));
+  }
   return d.get();
 }
 
@@ -186,6 +198,8 @@ callDict(mlir::Builder &b, ms::Group group, llvm::StringRef kind,
 /// The train block's entries of the dictionary.
 static void addTrain(mlir::Builder &b, DictBuilder &d, const TrainConfig &t) {
   d.str("loss", t.lossKind);
+  if (t.inputIdLimit > 0)
+    d.i64("input_id_limit", t.inputIdLimit);
   d.add("optimizer", callDict(b, ms::Group::Optimizer, t.optimizer,
                               t.optimizerArgs));
   d.add("schedule", callDict(b, ms::Group::Schedule, t.schedule,

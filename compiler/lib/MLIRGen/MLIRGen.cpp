@@ -50,7 +50,6 @@ static mlir::mdl::InitAttr initAttr(mlir::MLIRContext &ctx,
 static void buildFunction(mlir::OpBuilder &b, mlir::ModuleOp module,
                           const Graph &g, const llvm::SourceMgr &sm, Role role,
                           llvm::StringRef name) {
-  mlir::MLIRContext *ctx = b.getContext();
   auto seedType = mlir::RankedTensorType::get({}, b.getI64Type());
   auto inputType = FunctionEmitter::toType(b, g.nodes[g.inputs[0]].type);
   llvm::SmallVector<mlir::Type> args{inputType};
@@ -80,23 +79,14 @@ static void buildFunction(mlir::OpBuilder &b, mlir::ModuleOp module,
   if (role == Role::EvalMetrics && loss.kind == OpKind::CrossEntropy &&
       loss.operands[0] == g.output &&
       mlir::mdl::configHasMetric(module, "accuracy")) {
-    // correct = sum(cast(argmax(logits, 1) == labels, i64))
-    mlir::Location l = results[0].getLoc();
+    // correct = the rows whose argmax is their label (ignored ones left out)
     llvm::SmallVector<mlir::Value> logits = em.emit({g.output});
-    mlir::Value pred = mlir::mdl::ArgmaxOp::create(
-        b, l, logits[0], b.getI64IntegerAttr(1), b.getBoolAttr(false));
-    mlir::Value lab = em.labels;
-    if (!mlir::cast<mlir::RankedTensorType>(lab.getType())
-             .getElementType()
-             .isInteger(64))
-      lab = mlir::mdl::CastOp::create(b, l, lab, b.getI64Type());
-    mlir::Value eq = mlir::mdl::CmpOp::create(
-        b, l,
-        mlir::mdl::CmpPredicateAttr::get(ctx, mlir::mdl::CmpPredicate::eq),
-        pred, lab);
-    mlir::Value asInt = mlir::mdl::CastOp::create(b, l, eq, b.getI64Type());
-    results.push_back(mlir::mdl::ReduceSumOp::create(
-        b, l, asInt, b.getDenseI64ArrayAttr({0}), b.getBoolAttr(false)));
+    auto ce = attrsOf<OpKind::CrossEntropy>(loss);
+    std::optional<int64_t> ignore;
+    if (!ce.ignore_index.empty())
+      ignore = ce.ignore_index[0];
+    results.push_back(mlir::mdl::buildCorrectCount(
+        b, results[0].getLoc(), logits[0], em.labels, ignore));
   }
   mlir::func::ReturnOp::create(b, fnLoc, results);
   fn.setFunctionType(b.getFunctionType(args, mlir::ValueRange(results).getTypes()));

@@ -293,8 +293,9 @@ static mlir::Value emitLayerNorm(FunctionEmitter &fe, const Node &n,
       b.getF64FloatAttr(attrsOf<OpKind::LayerNorm>(n).epsilon));
 }
 
-/// mdl.cross_entropy with reduction `r`, the node's label smoothing, and
-/// its class weights as a constant of the logits' element type.
+/// mdl.cross_entropy with reduction `r`, the node's label smoothing and
+/// ignore index, and its class weights as a constant of the logits'
+/// element type.
 static mlir::Value emitCrossEntropy(FunctionEmitter &fe,
                                     const OpAttrs<OpKind::CrossEntropy> &a,
                                     mdl::Reduction r, ArrayRef<mlir::Value> ops,
@@ -311,9 +312,12 @@ static mlir::Value emitCrossEntropy(FunctionEmitter &fe,
     weight = mdl::ConstantOp::create(
         b, l, mlir::DenseElementsAttr::get(type, values));
   }
+  mlir::IntegerAttr ignore;
+  if (!a.ignore_index.empty())
+    ignore = b.getI64IntegerAttr(a.ignore_index[0]);
   return mdl::CrossEntropyOp::create(
       b, l, mdl::ReductionAttr::get(b.getContext(), r), ops[0], ops[1], weight,
-      b.getF64FloatAttr(a.label_smoothing));
+      b.getF64FloatAttr(a.label_smoothing), ignore);
 }
 
 /// A loss with its reduction: the node's own, or in @eval_metrics the sum

@@ -592,10 +592,11 @@ static const BuiltinInfo kBuiltins[] = {
       {"labels", false},
       {"reduction", true},
       {"label_smoothing", true},
-      {"weight", true}},
+      {"weight", true},
+      {"ignore_index", true}},
      handleCrossEntropy,
      "cross_entropy(logits, labels, reduction=\"mean\", label_smoothing=0, "
-     "weight=[w0, w1, ...])",
+     "weight=[w0, w1, ...], ignore_index=none)",
      OpKind::CrossEntropy},
     {"mse_loss", {{"input", false}, {"target", false}, {"reduction", true}},
      handleMSELoss, "mse_loss(input, target, reduction=\"mean\")",

@@ -428,6 +428,48 @@ classWeightsArg(Elaborator &el, const Value &v, const SDim &classes,
   return w;
 }
 
+/// Reads cross_entropy's `ignore_index`: absent (empty), or one integer.
+static std::optional<std::vector<int64_t>> ignoreIndexArg(Elaborator &el,
+                                                          const Value &v,
+                                                          Frame &frame) {
+  if (v.kind == Value::Kind::None)
+    return std::vector<int64_t>{};
+  if (v.kind == Value::Kind::Int)
+    return std::vector<int64_t>{v.i};
+  el.error(v.range.Start,
+           "cross_entropy: ignore_index must be an integer (a label value "
+           "such as -100 or a padding id), got " + v.describe(el.graph),
+           frame);
+  return std::nullopt;
+}
+
+/// Checks cross_entropy's labels against its [batch, ..., classes] logits:
+/// integer class indices of the logits' shape without the classes.
+static bool checkCrossEntropyLabels(Elaborator &el, const Value &logits,
+                                    const Value &labels, Frame &frame) {
+  const TensorType &lg = el.typeOf(logits), &lb = el.typeOf(labels);
+  if (!isInteger(lb.dtype)) {
+    el.error(labels.range.Start,
+             "cross_entropy expects integer class indices as labels (i32 or "
+             "i64), got " + lb.str() +
+                 "; float or one-hot labels are a PyTorch habit "
+                 "(`labels.float()`), here labels stay class indices",
+             frame);
+    el.noteOrigin(labels, "the labels");
+    return false;
+  }
+  Shape rows(lg.shape.begin(), lg.shape.end() - 1);
+  if (lb.shape == rows)
+    return true;
+  el.error(labels.range.Start,
+           "cross_entropy expects labels of shape " + shapeStr(rows) +
+               " (the logits' shape without the classes) for logits " +
+               lg.str() + ", got " + lb.str(),
+           frame);
+  el.noteOrigin(labels, "the labels");
+  return false;
+}
+
 Value sema::handleCrossEntropy(Elaborator &el, llvm::ArrayRef<Value> args,
                                llvm::SMLoc loc, Frame &frame) {
   std::optional<std::string> red =
@@ -435,38 +477,27 @@ Value sema::handleCrossEntropy(Elaborator &el, llvm::ArrayRef<Value> args,
   if (!red || !requireTensor(el, args[0], "cross_entropy", "logits", frame) ||
       !requireTensor(el, args[1], "cross_entropy", "labels", frame, false))
     return Value::error();
-  const TensorType &lg = el.typeOf(args[0]), &lb = el.typeOf(args[1]);
-  if (lg.rank() != 2) {
+  const TensorType &lg = el.typeOf(args[0]);
+  if (lg.rank() < 2) {
     el.error(args[0].range.Start, "cross_entropy expects logits of shape "
-                                  "[batch, classes], got " + lg.str(), frame);
+                                  "[batch, classes] or [batch, ..., classes], "
+                                  "got " + lg.str(), frame);
     el.noteOrigin(args[0], "the logits");
     return Value::error();
   }
-  if (!isInteger(lb.dtype)) {
-    el.error(args[1].range.Start,
-             "cross_entropy expects integer class indices as labels (i32 or "
-             "i64), got " + lb.str() +
-                 "; float or one-hot labels are a PyTorch habit "
-                 "(`labels.float()`), here labels stay class indices",
-             frame);
-    el.noteOrigin(args[1], "the labels");
+  if (!checkCrossEntropyLabels(el, args[0], args[1], frame))
     return Value::error();
-  }
-  if (lb.rank() != 1 || lb.shape[0] != lg.shape[0]) {
-    el.error(args[1].range.Start, "cross_entropy expects labels of shape [" +
-                                      lg.shape[0].str() + "] for logits " +
-                                      lg.str() + ", got " + lb.str(), frame);
-    return Value::error();
-  }
   std::optional<double> smoothing = smoothingArg(el, args[3], loc, frame);
   std::optional<std::vector<double>> weight =
-      classWeightsArg(el, args[4], lg.shape[1], frame);
-  if (!smoothing || !weight)
+      classWeightsArg(el, args[4], lg.shape.back(), frame);
+  std::optional<std::vector<int64_t>> ignore =
+      ignoreIndexArg(el, args[5], frame);
+  if (!smoothing || !weight || !ignore)
     return Value::error();
-  return el.addNode({args[0].node, args[1].node},
-                    TensorType{lg.dtype, {}},
-                    OpAttrs<OpKind::CrossEntropy>{*red, *smoothing, *weight},
-                    loc, frame, "cross_entropy at " + el.where(loc));
+  return el.addNode(
+      {args[0].node, args[1].node}, TensorType{lg.dtype, {}},
+      OpAttrs<OpKind::CrossEntropy>{*red, *smoothing, *weight, *ignore}, loc,
+      frame, "cross_entropy at " + el.where(loc));
 }
 
 /// mse_loss / l1_loss / bce_with_logits: same-typed input and target.

@@ -3,8 +3,8 @@
 // The configuration blocks are not evaluated like model bodies: their fields
 // are compile-time values (strings, numbers, calls naming a reader, an
 // optimizer, a schedule...). This header declares the small constant
-// evaluator they share, the block checkers, the IDX, CSV and image-folder
-// readers (with
+// evaluator they share, the block checkers, the IDX, CSV, image-folder and
+// token-stream readers (with
 // what a split's labels are: class indices or f32 targets), the csv(...)
 // split checker and the warnings pass over a checked graph.
 //
@@ -194,6 +194,43 @@ std::optional<ImagesSplit>
 checkImagesSplit(DiagnosticEngine &diags, const CallExpr &call, const ConstEnv &env,
                  llvm::function_ref<std::string(const Value &)> resolvePath,
                  const ImageOptions &opts);
+
+/// A checked token stream (DataText.cpp): text(path, seq=N, tokens=...)
+/// or npy(path, seq=N, vocab=V).
+struct TokenSplit {
+  /// Format "text" or "npy", the one path, numTokens and numSamples (the
+  /// windows of one epoch over the whole stream).
+  DataSplit split;
+  int64_t seq = 0;
+  /// "chars" or "bytes" (text), empty (npy).
+  std::string tokens;
+  /// chars: the train file's distinct code points, sorted (a test split
+  /// takes the train split's).
+  std::vector<uint32_t> vocab;
+  /// The number of ids: chars the vocabulary's size, bytes 256, npy the
+  /// declared `vocab` or the largest id + 1.
+  int64_t vocabSize = 0;
+  bool declaredVocab = false;
+};
+
+/// Checks `text(path, seq=N, tokens="chars" | "bytes")`: reads the whole
+/// file at `resolve(path)`; a test split (`train` given) must use only the
+/// train split's characters. Reports errors; std::nullopt then.
+std::optional<TokenSplit>
+checkTextSplit(DiagnosticEngine &diags, const CallExpr &call, const ConstEnv &env,
+               llvm::function_ref<std::string(const Value &)> resolve,
+               const TokenSplit *train);
+
+/// Checks `npy(path, seq=N, vocab=V)`: a 1-D NPY array of integer ids,
+/// none negative, each below V when given. Reports errors.
+std::optional<TokenSplit>
+checkNpyTokens(DiagnosticEngine &diags, const CallExpr &call, const ConstEnv &env,
+               llvm::function_ref<std::string(const Value &)> resolve);
+
+/// Scans a 1-D integer NPY file of token ids: returns the largest, or an
+/// error naming the first negative one and its position.
+llvm::Expected<int64_t> scanNpyTokens(const std::string &path,
+                                      const IdxHeader &header);
 
 /// Checks a data block; `baseDir` resolves relative paths.
 std::optional<DataConfig> checkData(DiagnosticEngine &diags,

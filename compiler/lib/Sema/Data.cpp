@@ -6,6 +6,9 @@
 //   csv(path, label=..., features=...)       a CSV table (DataCsvSplit.cpp)
 //   images(dir)                              a folder of class folders of
 //                                            PNG/JPEG images (DataImages.cpp)
+//   text(path, seq=N, tokens=...)            a text file as next-token
+//   npy(path, seq=N, vocab=V)                windows, or a 1-D NPY array of
+//                                            ids (DataText.cpp)
 // plus `image = <affine expression of image>` (folded to scale and shift),
 // `augment = ...` (training augmentations, DataAugment.cpp),
 // `validation = f` (hold out a fraction of train), `standardize = true`
@@ -17,11 +20,16 @@
 // Files are opened at compile time: headers give sample shapes; a label
 // file of class indices gives the class count, any other the shape of its
 // f32 targets. Both splits must agree on the reader, the columns, the
-// sample shape and the labels.
+// sample shape and the labels. A token stream's samples are windows of
+// ids, its labels the next tokens, its class count the vocabulary; it takes
+// no transform or augmentation, and `validation = f` holds out the last
+// fraction of its tokens.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Config.h"
+
+#include "modelsupport/Text.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Path.h"
@@ -50,6 +58,11 @@ private:
                                       DataConfig &cfg);
   std::optional<DataSplit> checkCsv(const CallExpr &call, DataConfig &cfg);
   std::optional<DataSplit> checkImages(const CallExpr &call, DataConfig &cfg);
+  std::optional<DataSplit> checkStream(const CallExpr &call, bool text,
+                                       DataConfig &cfg);
+  bool checkStreamValidation(const Expr &e, double f, DataConfig &cfg);
+  bool refuseOnStream(const Field &f, const DataConfig &cfg);
+  bool checkSampleFields(const DataDecl &decl, DataConfig &cfg);
   bool checkImageOption(const Field &f);
   bool setClassNames(const std::vector<std::string> &names, const CallExpr &call,
                      DataConfig &cfg);
@@ -83,6 +96,9 @@ private:
   /// The image options, and where the first of them is set.
   ImageOptions imageOpts;
   const Field *firstImageOption = nullptr;
+  /// The train split of a token stream (the test split shares its
+  /// vocabulary).
+  std::optional<TokenSplit> trainStream;
 };
 } // namespace
 
@@ -354,6 +370,91 @@ std::optional<DataSplit> DataChecker::checkImages(const CallExpr &call,
   return s->split;
 }
 
+/// A token stream: windows of `seq` ids, labelled by the next tokens, as
+/// many classes as the vocabulary has ids; every split reads alike.
+std::optional<DataSplit> DataChecker::checkStream(const CallExpr &call,
+                                                  bool text, DataConfig &cfg) {
+  auto resolve = [&](const Value &v) { return resolvePath(v); };
+  const TokenSplit *train = trainStream ? &*trainStream : nullptr;
+  std::optional<TokenSplit> t =
+      text ? checkTextSplit(diags, call, env, resolve, train)
+           : checkNpyTokens(diags, call, env, resolve);
+  if (!t || !sameReader(t->split, call))
+    return std::nullopt;
+  if (train && t->tokens != train->tokens) {
+    diags.error(call.getLoc(),
+                "this split reads tokens = \"" + t->tokens + "\" but the " +
+                    firstSplitName + " split tokens = \"" + train->tokens + "\"",
+                {call.getRange()});
+    return std::nullopt;
+  }
+  SplitLabels next; // the next token of each position
+  next.shape = {SDim::fixed(t->seq)};
+  next.maxLabel = t->vocabSize - 1;
+  if (train && train->declaredVocab)
+    next.maxLabel = train->vocabSize - 1;
+  if (!setSample({SDim::fixed(t->seq)}, "i64", call.getLoc(), cfg) ||
+      !setLabels(next, call.getLoc(), cfg))
+    return std::nullopt;
+  cfg.seqLen = t->seq;
+  cfg.tokens = t->tokens;
+  if (!train) {
+    cfg.vocab = t->vocab;
+    trainStream = t;
+  }
+  return t->split;
+}
+
+/// `validation = f` on a token stream: the last f of the tokens, both parts
+/// long enough for a window; the train split's windows per epoch follow.
+bool DataChecker::checkStreamValidation(const Expr &e, double f,
+                                        DataConfig &cfg) {
+  int64_t n = cfg.train->numTokens;
+  int64_t held = int64_t(std::llround(double(n) * f));
+  if (held <= cfg.seqLen || n - held <= cfg.seqLen) {
+    diags.error(e.getLoc(),
+                "validation = " + llvm::Twine(sema::formatNumber(f)) +
+                    " of the " + llvm::Twine(n) + " tokens holds out the last " +
+                    llvm::Twine(held) + ", leaving " + llvm::Twine(n - held) +
+                    " for training; each part needs at least seq + 1 = " +
+                    llvm::Twine(cfg.seqLen + 1) + " tokens",
+                {e.getRange()});
+    return false;
+  }
+  cfg.train->numSamples =
+      modelsupport::text::epochWindows(n - held, cfg.seqLen);
+  cfg.valFraction = f;
+  return true;
+}
+
+/// Records where the fields that change samples (`image`, `standardize`,
+/// `augment`) are set, for the train block's checks of integer inputs;
+/// false after reporting them on a token stream.
+bool DataChecker::checkSampleFields(const DataDecl &decl, DataConfig &cfg) {
+  bool ok = true;
+  for (const Field &f : decl.getFields()) {
+    if (f.name == "image" || f.name == "standardize")
+      cfg.transformLoc = f.nameRange.Start;
+    if (f.name == "augment")
+      cfg.augmentLoc = f.nameRange.Start;
+    if (f.name == "image" || f.name == "standardize" || f.name == "augment")
+      ok &= refuseOnStream(f, cfg);
+  }
+  return ok;
+}
+
+/// Fields that do not apply to the ids of a token stream.
+bool DataChecker::refuseOnStream(const Field &f, const DataConfig &cfg) {
+  if (cfg.seqLen == 0)
+    return true;
+  diags.error(f.nameRange.Start,
+              "'" + f.name + "' does not apply to " + firstSplit->format +
+                  "(path, seq=...) data: its samples are token ids, which "
+                  "are neither transformed nor augmented",
+              {f.nameRange});
+  return false;
+}
+
 /// Checks an image option of the data block (DataImages.cpp).
 bool DataChecker::checkImageOption(const Field &f) {
   if (!firstImageOption)
@@ -366,6 +467,10 @@ std::optional<DataSplit> DataChecker::checkSplit(const Field &f,
   const auto *call = llvm::dyn_cast<CallExpr>(f.value.get());
   const auto *fn = call ? llvm::dyn_cast<NameExpr>(&call->getCallee()) : nullptr;
   splitName = f.name;
+  bool windows = llvm::any_of(call ? call->getArgs() : llvm::ArrayRef<Arg>(),
+                              [](const Arg &a) { return a.keyword == "seq"; });
+  if (fn && fn->getName() == "npy" && windows)
+    return checkStream(*call, false, cfg);
   if (fn && (fn->getName() == "idx" || fn->getName() == "npy")) {
     std::optional<DataSplit> split = checkArrays(*call, fn->getName(), cfg);
     if (split && !sameReader(*split, *call))
@@ -376,11 +481,13 @@ std::optional<DataSplit> DataChecker::checkSplit(const Field &f,
     return checkCsv(*call, cfg);
   if (fn && fn->getName() == "images")
     return checkImages(*call, cfg);
+  if (fn && fn->getName() == "text")
+    return checkStream(*call, true, cfg);
   diags.error(f.value->getLoc(),
               "'" + f.name +
                   "' must be read with idx(images, labels), npy(inputs, "
-                  "labels), csv(path, label=..., features=[...]) or "
-                  "images(dir)",
+                  "labels), csv(path, label=..., features=[...]), "
+                  "images(dir), text(path, seq=N) or npy(path, seq=N)",
               {f.value->getRange()});
   return std::nullopt;
 }
@@ -483,6 +590,8 @@ bool DataChecker::checkValidation(const Expr &e, DataConfig &cfg) {
                 {e.getRange()});
     return false;
   }
+  if (cfg.seqLen > 0)
+    return checkStreamValidation(e, f, cfg);
   int64_t n = cfg.train->numSamples;
   int64_t held = int64_t(std::llround(double(n) * f));
   if (n > 0 && (held < 1 || held >= n)) {
@@ -617,7 +726,9 @@ std::optional<DataConfig> DataChecker::check(const DataDecl &decl) {
                 {firstImageOption->nameRange});
     ok = false;
   }
-  if (imageExpr)
+  bool refused = !checkSampleFields(decl, cfg);
+  ok &= !refused;
+  if (imageExpr && !refused)
     ok &= checkImage(*imageExpr, cfg);
   if (ok && !cfg.train) {
     diags.error(decl.getNameRange().Start,

@@ -5,7 +5,8 @@
 // or of an NPY file (modelsupport/Npy.h, the runtime's rules; its length
 // checked against its shape) and, for a label file of class indices (1-D
 // integers), the labels themselves to learn the class count; any other
-// label file holds f32 targets, typed by its header.
+// label file holds f32 targets, typed by its header. A 1-D NPY file of
+// token ids is scanned the same way for the vocabulary's size.
 //
 //===----------------------------------------------------------------------===//
 
@@ -273,10 +274,11 @@ llvm::Expected<IdxHeader> sema::readNpyHeader(const std::string &path) {
   return h;
 }
 
-llvm::Expected<SplitLabels> sema::readNpyLabels(const std::string &path,
-                                                const IdxHeader &header) {
-  if (!holdsClassIndices(header))
-    return targetLabels(path, header);
+/// Reads the 1-D integer NPY file `path` of `header` and calls
+/// `visit(index, value)` for each element until it returns an error.
+static llvm::Error
+forEachNpyInteger(const std::string &path, const IdxHeader &header,
+                  llvm::function_ref<llvm::Error(int64_t, int64_t)> visit) {
   llvm::Expected<NpyFile> f = openNpy(path);
   if (!f)
     return f.takeError();
@@ -285,7 +287,6 @@ llvm::Expected<SplitLabels> sema::readNpyLabels(const std::string &path,
   unsigned size = modelsupport::npy::elemSize(f->header.elem);
   std::vector<unsigned char> buf(size_t(header.dims[0]) * size);
   in.read(reinterpret_cast<char *>(buf.data()), std::streamsize(buf.size()));
-  SplitLabels labels;
   for (int64_t i = 0; i < header.dims[0]; ++i) {
     const unsigned char *p = &buf[size_t(i) * size];
     int64_t v = 0;
@@ -296,9 +297,40 @@ llvm::Expected<SplitLabels> sema::readNpyLabels(const std::string &path,
                   uint32_t(p[3]) << 24);
     else
       std::memcpy(&v, p, 8); // little-endian, as the host
-    if (v < 0)
-      return idxError("negative label " + llvm::Twine(v) + " (sample " + llvm::Twine(i) + ")");
-    labels.maxLabel = std::max(labels.maxLabel, v);
+    if (llvm::Error e = visit(i, v))
+      return e;
   }
+  return llvm::Error::success();
+}
+
+llvm::Expected<SplitLabels> sema::readNpyLabels(const std::string &path,
+                                                const IdxHeader &header) {
+  if (!holdsClassIndices(header))
+    return targetLabels(path, header);
+  SplitLabels labels;
+  if (llvm::Error e = forEachNpyInteger(
+          path, header, [&](int64_t i, int64_t v) -> llvm::Error {
+            if (v < 0)
+              return idxError("negative label " + llvm::Twine(v) + " (sample " +
+                              llvm::Twine(i) + ")");
+            labels.maxLabel = std::max(labels.maxLabel, v);
+            return llvm::Error::success();
+          }))
+    return std::move(e);
   return labels;
+}
+
+llvm::Expected<int64_t> sema::scanNpyTokens(const std::string &path,
+                                            const IdxHeader &header) {
+  int64_t maxId = -1;
+  if (llvm::Error e = forEachNpyInteger(
+          path, header, [&](int64_t i, int64_t v) -> llvm::Error {
+            if (v < 0)
+              return idxError("negative token id " + llvm::Twine(v) +
+                              " at position " + llvm::Twine(i));
+            maxId = std::max(maxId, v);
+            return llvm::Error::success();
+          }))
+    return std::move(e);
+  return maxId;
 }

@@ -266,6 +266,10 @@ static void printData(llvm::raw_ostream &os, const DataConfig &d) {
   if (!d.classNames.empty())
     os << " (" << llvm::join(d.classNames, ", ") << ")";
   os << "\n";
+  if (d.seqLen > 0)
+    os << "  windows: seq " << d.seqLen << ", tokens "
+       << (d.tokens.empty() ? "ids" : d.tokens) << ", vocabulary "
+       << d.numClasses << "\n";
   if (!d.resize.empty())
     os << "  resize: [" << d.resize[0] << ", " << d.resize[1] << "]\n";
   if (d.centerCrop)

@@ -2,7 +2,9 @@
 //
 // A train block is checked against its model and data set: the sample shape
 // must match the model input without its batch dimension (leading unit
-// dimensions may be added), the loss sees the model's inputs by name and
+// dimensions may be added), an integer input (ids) takes integer samples
+// without transforms and a token stream's vocabulary must fit the
+// embedding table the ids index, the loss sees the model's inputs by name and
 // the predefined `logits` and `label`, the class count must match the
 // labels, and the optimizer,
 // schedule, early stopping, epochs, batch, seed, gradient clipping and
@@ -26,7 +28,15 @@ namespace {
 const char *kMetrics[] = {"accuracy", "loss"};
 } // namespace
 
-/// Checks the model input against the data's sample shape.
+/// Whether the data's samples are stored as integers (token ids, integer
+/// arrays, u8 images), which an integer model input takes as they are.
+static bool integerSamples(const DataConfig &data) {
+  return data.storedType != "f32" && data.storedType != "f64";
+}
+
+/// Checks the model input against the data's sample shape and element
+/// type: a float input takes any samples but token windows, an integer
+/// input (ids) integer samples.
 static bool checkInput(DiagnosticEngine &diags, const TrainDecl &decl,
                        const Graph &graph, const FuncDecl &model,
                        const DataConfig &data) {
@@ -36,18 +46,91 @@ static bool checkInput(DiagnosticEngine &diags, const TrainDecl &decl,
   while (trimmed.size() > data.sampleShape.size() && trimmed.front().is(1))
     trimmed.erase(trimmed.begin());
   bool batched = in.rank() && in.shape[0].isSymbolic();
-  if (batched && isFloat(in.dtype) && trimmed == data.sampleShape)
+  bool typed = isInteger(in.dtype) ? integerSamples(data)
+                                   : isFloat(in.dtype) && data.seqLen == 0;
+  if (batched && typed && trimmed == data.sampleShape)
     return true;
   std::string s = shapeStr(data.sampleShape);
+  bool ids = data.storedType == "i32" || data.storedType == "i64";
+  std::string kind = data.seqLen > 0 ? "an integer tensor (i64 or i32: token ids)"
+                     : ids ? "a float tensor (or, for ids, an i64 or i32 tensor)"
+                           : "a float tensor";
   diags.error(decl.getDataRange().Start,
               "model '" + graph.modelName + "' takes " +
                   graph.inputNames[0] + ": " + in.str() + " but the samples of '" +
                   data.name + "' are " + data.storedType + s +
-                  ": the input must be a float tensor whose shape without its "
+                  ": the input must be " + kind + " whose shape without its "
                   "leading batch dimension is " + s +
                   ", optionally with leading 1s such as [1, " + s.substr(1),
               {decl.getDataRange()});
   diags.note(model.getParams()[0].range.Start, "model input declared here");
+  return false;
+}
+
+/// Integer inputs are ids: the data block may neither transform nor
+/// augment them.
+static bool checkIdInput(DiagnosticEngine &diags, const Graph &graph,
+                         const FuncDecl &model, const DataConfig &data) {
+  const TensorType &in = graph.nodes[graph.inputs[0]].type;
+  if (!isInteger(in.dtype))
+    return true;
+  bool transformed = data.scale != 1 || data.shift != 0 ||
+                     !data.featureMean.empty();
+  llvm::SMLoc at = transformed ? data.transformLoc
+                   : !data.augment.empty() ? data.augmentLoc
+                                           : llvm::SMLoc();
+  if (!at.isValid())
+    return true;
+  diags.error(at, "model '" + graph.modelName + "' takes integer ids (" +
+                      graph.inputNames[0] + ": " + in.str() + "), which " +
+                      (transformed ? "an input transform" : "augmentation") +
+                      " would change into other values; remove it from "
+                      "data '" + data.name + "'");
+  diags.note(model.getParams()[0].range.Start, "model input declared here");
+  return false;
+}
+
+/// The rows of the smallest embedding table the model input indexes
+/// directly (0 when it indexes none), and that lookup's node.
+static std::pair<int64_t, const Node *> idLimit(const Graph &graph) {
+  std::pair<int64_t, const Node *> best{0, nullptr};
+  for (const Node &n : graph.nodes) {
+    if (n.kind != OpKind::Embedding || n.operands[0] != graph.inputs[0])
+      continue;
+    int64_t rows = graph.nodes[n.operands[1]].type.shape[0].size;
+    if (!best.second || rows < best.first)
+      best = {rows, &n};
+  }
+  return best;
+}
+
+/// A token stream's vocabulary must fit the embedding table its ids index;
+/// records the table's rows as the ids' limit.
+static bool checkVocabulary(DiagnosticEngine &diags, const TrainDecl &decl,
+                            const Graph &graph, const DataConfig *data,
+                            TrainConfig &cfg) {
+  auto [rows, lookup] = idLimit(graph);
+  cfg.inputIdLimit = rows;
+  if (!data || data->seqLen == 0 || !lookup || data->numClasses <= rows)
+    return true;
+  std::string what =
+      data->tokens == "chars"
+          ? "the distinct characters of " +
+                llvm::sys::path::filename(data->train->paths[0]).str()
+      : data->tokens == "bytes" ? std::string("bytes")
+                                : "the largest id + 1 of " +
+                                      llvm::sys::path::filename(
+                                          data->train->paths[0])
+                                          .str();
+  diags.error(decl.getDataRange().Start,
+              "the vocabulary of '" + data->name + "' has " +
+                  llvm::Twine(data->numClasses) + " tokens (" + what +
+                  ") but model '" + graph.modelName +
+                  "' looks its ids up in an embedding table of " +
+                  llvm::Twine(rows) + " rows; make the table at least " +
+                  llvm::Twine(data->numClasses) + " rows",
+              {decl.getDataRange()});
+  diags.note(lookup->locs.back(), "the embedding table is indexed here");
   return false;
 }
 
@@ -91,18 +174,20 @@ static void noteFloatLabels(DiagnosticEngine &diags, const Expr &lossExpr,
     diags.note(data->labelNoteLoc, data->labelNote);
 }
 
-/// The type of a batch of the data set's labels: i64[B] class indices, or
-/// f32[B, target shape...]; one f32 target per sample is f32[B, 1] when the
-/// model's output is f32[B, 1].
+/// The type of a batch of the data set's labels: i64[B] class indices (or
+/// i64[B, N], a token window's next tokens), or f32[B, target shape...];
+/// one f32 target per sample is f32[B, 1] when the model's output is
+/// f32[B, 1].
 static TensorType labelTypeFor(const Graph &graph, const DataConfig *data) {
   const TensorType &out = graph.nodes[graph.output].type;
   TensorType t{data ? data->labelType : DType::I64,
                {out.rank() ? out.shape[0] : SDim::fixed(1)}};
-  if (!data || data->labelType != DType::F32)
+  if (!data)
     return t;
   t.shape.insert(t.shape.end(), data->labelShape.begin(),
                  data->labelShape.end());
-  if (data->labelShape.empty() && out.rank() == 2 && out.shape[1].is(1))
+  if (data->labelType == DType::F32 && data->labelShape.empty() &&
+      out.rank() == 2 && out.shape[1].is(1))
     t.shape.push_back(SDim::fixed(1));
   return t;
 }
@@ -389,7 +474,9 @@ sema::checkTrain(DiagnosticEngine &diags, const TrainDecl &decl, Graph &graph,
                     "block");
     return std::nullopt;
   }
-  bool ok = !data || checkInput(diags, decl, graph, modelDecl, *data);
+  bool ok = !data || (checkInput(diags, decl, graph, modelDecl, *data) &&
+                      checkIdInput(diags, graph, modelDecl, *data));
+  ok = ok && checkVocabulary(diags, decl, graph, data, cfg);
   FieldState st;
   for (const Field &f : decl.getFields()) {
     if (st.seen.count(f.name)) {

@@ -36,14 +36,16 @@ def MDL_CrossEntropyGradOp : MDL_InferOp<"cross_entropy_grad"> {
     The stable adjoint of `mdl.cross_entropy`:
     `result[n, c] = (softmax(logits[n, :])[c] - (c == labels[n])) * grad / D`
     where `grad` is the 0-d adjoint of the loss and `D` is `N` (the run-time
-    number of samples) for `mean` and 1 for `sum`. The softmax is computed
+    number of rows: samples, or tokens of `[..., C]` logits) for `mean` and
+    1 for `sum`. The softmax is computed
     with the max subtracted; `log(softmax(x))` is never formed. Operands as
     for `mdl.cross_entropy`; the result has the logits' type. With
     `label_smoothing` `e` and class `weight` `w` (as for `mdl.cross_entropy`,
     `p` the softmax, `y = labels[n]`):
     `result[n, c] = ((1 - e) * w[y] * (p[c] - (c == y))
                      + e / C * (p[c] * sum(w) - w[c])) * grad / D`,
-    `D` = `sum_n w[labels[n]]` for a weighted `mean`.
+    `D` = `sum_n w[labels[n]]` for a weighted `mean`. With `ignore_index`,
+    ignored rows get 0 and leave `D` (1 when every row is ignored).
 
     ```mlir
     %dl = mdl.cross_entropy_grad mean %logits, %labels, %g
@@ -53,7 +55,8 @@ def MDL_CrossEntropyGradOp : MDL_InferOp<"cross_entropy_grad"> {
   let arguments = (ins MDL_ReductionAttr:$reduction, MDL_FloatTensor:$logits,
                    MDL_Tensor:$labels, MDL_FloatScalar:$grad,
                    Optional<MDL_FloatTensor>:$weight,
-                   DefaultValuedAttr<F64Attr, "0.0">:$label_smoothing);
+                   DefaultValuedAttr<F64Attr, "0.0">:$label_smoothing,
+                   OptionalAttr<I64Attr>:$ignore_index);
   let results = (outs MDL_FloatTensor:$result);
   let assemblyFormat = [{
     $reduction $logits `,` $labels `,` $grad (`weight` $weight^)? attr-dict

@@ -25,4 +25,17 @@
 #define GET_OP_CLASSES
 #include "mdl/MDLOps.h.inc"
 
+#include <optional>
+
+namespace mlir::mdl {
+
+/// The accuracy count of a cross_entropy: the number of rows of `logits`
+/// ([..., C]) whose argmax over C equals the row's label in `labels`
+/// ([...], integer), rows labelled `ignoreIndex` left out, as a 0-d i64
+/// tensor of mdl ops built at `b`'s insertion point.
+Value buildCorrectCount(OpBuilder &b, Location loc, Value logits, Value labels,
+                        std::optional<int64_t> ignoreIndex);
+
+} // namespace mlir::mdl
+
 #endif // MDL_MDLOPS_H

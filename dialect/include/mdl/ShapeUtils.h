@@ -55,6 +55,14 @@ llvm::LogicalResult emitInferError(std::optional<Location> loc,
                            std::forward<Args>(args)...);
 }
 
+/// Checks cross_entropy's (and its gradient's) operands: `logits` is
+/// [..., C] (rank >= 2, C static), `labels` i32/i64 of the logits' shape
+/// without C (`?` matching any size).
+llvm::LogicalResult verifyCrossEntropyShapes(std::optional<Location> loc,
+                                             llvm::StringRef name,
+                                             RankedTensorType logits,
+                                             RankedTensorType labels);
+
 /// Checks cross_entropy's (and its gradient's) optional class `weight`
 /// (null, or C values of the logits' element type) and `smoothing` (in
 /// [0, 1)).

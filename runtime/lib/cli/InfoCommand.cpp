@@ -111,7 +111,7 @@ const char *optimizerName(OptimizerKind kind) {
 
 /// The plan's per-sample parts from the program's input and layer tables.
 void planActivations(const ModelrtProgram &p, MemoryPlan &plan) {
-  double input = 4;
+  double input = double(dtypeSize(inputType(p)));
   for (int32_t d = 0; d < p.input_rank; ++d)
     input *= double(p.input_shape[d]);
   plan.inputPerSample = input;
@@ -203,12 +203,27 @@ Status memoryFlag(const CliArgs &a, double &bytes) {
 
 namespace {
 
-/// Prints the totals, class names, FLOPs and the memory of params + grads +
-/// state + optimizer state (in f32 values).
+/// Prints the model input's type ("input: i64 [16] (ids in [0, 65))") and a
+/// text vocabulary's size.
+void printInput(const ModelrtProgram &p) {
+  std::vector<int64_t> shape(p.input_shape, p.input_shape + p.input_rank);
+  std::printf("input: %s %s", dtypeName(inputType(p)), shapeToString(shape).c_str());
+  if (p.input_id_limit > 0)
+    std::printf(" (ids in [0, %lld))", (long long)p.input_id_limit);
+  std::printf("\n");
+  if (p.num_vocab > 0)
+    std::printf("vocabulary: %d characters\n", p.num_vocab);
+  else if (p.config.data.tokens == MODELRT_TOKENS_BYTES)
+    std::printf("vocabulary: 256 bytes\n");
+}
+
+/// Prints the totals, the input, class names, FLOPs and the memory of params
+/// + grads + state + optimizer state (in f32 values).
 void printTotals(const ModelrtProgram &p, int64_t batch, int64_t total, int64_t stateTotal,
                  int64_t optimState) {
   std::printf("\ntotal parameters: %lld\nstate values: %lld\n", (long long)total,
               (long long)stateTotal);
+  printInput(p);
   if (p.num_class_names > 0) {
     std::string names;
     for (const std::string &n : classNames(p))

@@ -2,9 +2,12 @@
 //
 // Reads each INPUT by its extension: .png/.jpg/.jpeg (one image), .npy,
 // .csv (one sample per row; the model's input columns, or every column but
-// the label), else IDX (plain or gzip); fits it to the model's input shape, applies the
-// training input transforms, runs predict and prints, per sample, the class
-// and the softmax of the output (classifiers) or the outputs, as text or as
+// the label), .txt (a text model: windows of its tokens), else IDX (plain
+// or gzip); for a model of ids, integers only. Fits it to the model's input
+// shape, applies the training input transforms, runs predict and prints,
+// per sample, the class and the softmax of the output (classifiers; a
+// class per position: each position's class and their text) or the
+// outputs, as text or as
 // one JSON object per sample (--json); with --png DIR, outputs of the input
 // image's size are written as PNG images instead (the input transform
 // undone) and each sample's line names its file.
@@ -18,6 +21,8 @@
 #include "modelrt/io/Json.h"
 #include "modelrt/io/PngWriter.h"
 #include "modelrt/train/Trainer.h"
+
+#include "modelsupport/Text.h"
 
 #include <algorithm>
 #include <cmath>
@@ -40,12 +45,14 @@ bool endsWith(const std::string &s, const char *suffix) {
 }
 
 /// Reads a CSV of samples: the configured input columns, else all columns
-/// except the label columns (those the header has).
+/// except the label columns (those the header has); integers for a model
+/// of ids (a cell that is not one is an error at its place).
 Expected<Tensor> readCsvSamples(const ModelrtProgram &p, const std::string &path) {
   const ModelrtDataConfig &d = p.config.data;
+  DType type = inputType(p) == DType::F32 ? DType::F32 : DType::I64;
   std::vector<CsvColumn> cols;
   for (int32_t i = 0; i < d.num_columns; ++i)
-    cols.push_back({d.columns[i], DType::F32});
+    cols.push_back({d.columns[i], type});
   std::vector<std::string> labels;
   if (cols.empty() && d.num_label_columns > 0) {
     std::ifstream in(path);
@@ -57,10 +64,42 @@ Expected<Tensor> readCsvSamples(const ModelrtProgram &p, const std::string &path
       if (quoted.find("," + std::string(d.label_columns[i]) + ",") != std::string::npos)
         labels.push_back(d.label_columns[i]);
   }
-  auto t = readCsv(path, cols, labels, DType::F32);
+  auto t = readCsv(path, cols, labels, DType::F32, {}, type);
   if (!t)
     return t.status();
   return std::move(t->inputs);
+}
+
+/// A text model's .txt INPUT as windows of its input length [N, seq]: the
+/// tokens from the start in steps of seq, the last window ending at the
+/// text's last token.
+Expected<Tensor> readTextWindows(const ModelrtProgram &p, const std::string &path) {
+  auto ids = readTextTokens(path, p.config.data.tokens == MODELRT_TOKENS_CHARS
+                                      ? vocabulary(p)
+                                      : std::vector<uint32_t>());
+  if (!ids)
+    return ids.status();
+  int64_t n = ids->numElements(), seq = p.input_shape[0];
+  if (n < seq)
+    return errorf("%s: holds %lld tokens, but the model reads windows of %lld", path.c_str(),
+                  (long long)n, (long long)seq);
+  int64_t count = (n + seq - 1) / seq;
+  Tensor x(DType::I64, {count, seq});
+  for (int64_t k = 0; k < count; ++k) {
+    int64_t start = std::min(k * seq, n - seq);
+    std::copy(ids->as<int64_t>() + start, ids->as<int64_t>() + start + seq,
+              x.as<int64_t>() + k * seq);
+  }
+  return x;
+}
+
+/// Reads an array INPUT (NPY, or IDX) for a model of ids: integers only.
+Expected<Tensor> readIdArray(const std::string &path) {
+  auto t = endsWith(path, ".npy") ? readNpy(path) : readIdx(path);
+  if (t && (t->dtype() == DType::F32 || t->dtype() == DType::F64))
+    return errorf("%s: the model takes integer ids, the file holds %s values; store the ids as "
+                  "integers", path.c_str(), dtypeName(t->dtype()));
+  return t;
 }
 
 /// "28x28" for a square flat input of \p n values per channel, else "".
@@ -151,7 +190,25 @@ Status fitSamples(Tensor &x, const std::vector<int64_t> &sample, bool flatRows,
                 "or %s", path.c_str(), have.c_str(), want.c_str(), fix.c_str(), want.c_str());
 }
 
-/// Reads one INPUT as [N, input...] f32, transformed like the training data.
+/// Reads one INPUT of a model of ids as [N, input...] integers: NPY or IDX
+/// arrays of integers, CSV rows of integers, or (text models) a .txt file.
+Expected<Tensor> readIds(const ModelrtProgram &p, const std::string &path, bool &csv) {
+  bool text = p.config.data.format == MODELRT_DATA_TEXT && endsWith(path, ".txt");
+  if (endsWith(path, ".png") || endsWith(path, ".jpg") || endsWith(path, ".jpeg"))
+    return errorf("%s: the model takes integer ids (%s), not images; give an NPY or CSV file "
+                  "of ids%s", path.c_str(), dtypeName(inputType(p)),
+                  p.config.data.format == MODELRT_DATA_TEXT ? ", or a .txt file" : "");
+  csv = endsWith(path, ".csv");
+  Expected<Tensor> t = text  ? readTextWindows(p, path)
+                       : csv ? readCsvSamples(p, path)
+                             : readIdArray(path);
+  if (!t)
+    return t.status();
+  return t->convertTo(inputType(p));
+}
+
+/// Reads one INPUT as [N, input...] f32 (or ids), transformed like the
+/// training data.
 Expected<Dataset> readPredictInput(const ModelrtProgram &p, const std::string &path) {
   std::vector<int64_t> sample(p.input_shape, p.input_shape + p.input_rank);
   if (auto size = statDataFile(path); !size) // before anything opens it
@@ -159,7 +216,9 @@ Expected<Dataset> readPredictInput(const ModelrtProgram &p, const std::string &p
   Expected<Tensor> t = Status::error("unread");
   bool image = endsWith(path, ".png") || endsWith(path, ".jpg") || endsWith(path, ".jpeg");
   bool csv = endsWith(path, ".csv");
-  if (image && p.config.data.format == MODELRT_DATA_IMAGES) {
+  if (inputType(p) != DType::F32) {
+    t = readIds(p, path, csv);
+  } else if (image && p.config.data.format == MODELRT_DATA_IMAGES) {
     // As the training images: channels, resize and centre crop.
     auto img = loadFolderImage(path, imageFolderSpec(p));
     t = img ? fitImage(*img, sample, path) : Expected<Tensor>(img.status());
@@ -173,15 +232,50 @@ Expected<Dataset> readPredictInput(const ModelrtProgram &p, const std::string &p
   }
   if (!t)
     return t.status();
-  Tensor x = t->convertTo(DType::F32);
+  Tensor x = t->convertTo(inputType(p));
   MODELRT_TRY(fitSamples(x, sample, csv, path));
   Dataset d;
   d.name = path;
   d.inputs = std::move(x);
   d.labels = Tensor(DType::I64, {d.inputs.dim(0)});
   MODELRT_TRY(applyInputTransforms(d, p.config.data));
-  MODELRT_TRY(validateDataset(d, sample, 0));
+  DataRules rules = dataRules(p);
+  rules.numClasses = 0; // no labels
+  MODELRT_TRY(validateDataset(d, rules));
   return d;
+}
+
+/// The text of predicted ids \p ids: the vocabulary's characters (chars),
+/// the bytes (bytes), or "" for a model without text.
+std::string predictedText(const ModelrtProgram &p, const std::vector<int64_t> &ids) {
+  std::string out;
+  for (int64_t id : ids)
+    if (id >= 0 && id < p.num_vocab)
+      modelsupport::text::appendUtf8(out, uint32_t(p.vocab[id]));
+    else if (p.config.data.tokens == MODELRT_TOKENS_BYTES && id < 256)
+      out += char(id);
+  return out;
+}
+
+/// Prints one sample of a model with a class per position: the predicted
+/// class (argmax of the probabilities) of each, and their text.
+void printPositions(const ModelrtProgram &p, const std::string &path, int64_t i, const float *o,
+                    int64_t per, bool json) {
+  int64_t classes = p.output_shape[p.output_rank - 1];
+  std::vector<int64_t> best;
+  for (int64_t at = 0; at < per; at += classes)
+    best.push_back(std::max_element(o + at, o + at + classes) - (o + at));
+  std::string list, text = predictedText(p, best);
+  for (int64_t c : best)
+    list += (list.empty() ? "" : json ? ", " : " ") + std::to_string(c);
+  bool hasText = p.num_vocab > 0 || p.config.data.tokens == MODELRT_TOKENS_BYTES;
+  if (json)
+    std::printf("{\"input\": %s, \"index\": %lld, \"classes\": [%s]%s%s}\n",
+                jsonQuote(path).c_str(), (long long)i, list.c_str(),
+                hasText ? ", \"text\": " : "", hasText ? jsonQuote(text).c_str() : "");
+  else
+    std::printf("%s[%lld]: classes %s%s%s\n", path.c_str(), (long long)i, list.c_str(),
+                hasText ? " text " : "", hasText ? jsonQuote(text).c_str() : "");
 }
 
 /// Prints one sample's result (probabilities for classifiers) as text or JSON.
@@ -214,6 +308,11 @@ void printSample(const ModelrtProgram &p, const std::string &path, int64_t i, co
   std::printf("%s\n", json ? (line + "]}").c_str() : line.c_str());
 }
 
+/// The classes of one prediction: the output's last dimension.
+int64_t classesPer(const ModelrtProgram &p) {
+  return p.output_rank > 0 ? p.output_shape[p.output_rank - 1] : 1;
+}
+
 /// The values per sample of outputs \p out ([N, ...]).
 int64_t sampleSize(const Tensor &out) {
   return out.numElements() / std::max<int64_t>(out.dim(0), 1);
@@ -228,8 +327,10 @@ Expected<std::vector<Tensor>> predictAll(const ModelrtProgram &p, ModelState &m,
     auto out = predictTensor(p, m, d.inputs, batch, runner);
     if (!out)
       return out.status();
-    int64_t n = out->dim(0), per = sampleSize(*out);
-    for (int64_t i = 0; p.num_classes > 0 && i < n; ++i) {
+    // A softmax over each run of classes (the output's last dimension).
+    int64_t runs = out->numElements() / std::max<int64_t>(classesPer(p), 1);
+    for (int64_t i = 0; p.num_classes > 0 && i < runs; ++i) {
+      int64_t per = classesPer(p);
       float *o = out->as<float>() + i * per, mx = *std::max_element(o, o + per), z = 0;
       for (int64_t k = 0; k < per; ++k)
         z += std::exp(o[k] - mx);
@@ -412,8 +513,9 @@ Status runPredict(const ModelrtProgram &p, const CliArgs &a) {
   else
     for (size_t k = 0; k < inputs.size(); ++k)
       for (int64_t i = 0, n = (*outs)[k].dim(0); i < n; ++i)
-        printSample(p, inputs[k].name, i, (*outs)[k].as<float>() + i * sampleSize((*outs)[k]),
-                    sampleSize((*outs)[k]), json);
+        (p.num_classes > 0 && p.label_rank > 0 ? printPositions : printSample)(
+            p, inputs[k].name, i, (*outs)[k].as<float>() + i * sampleSize((*outs)[k]),
+            sampleSize((*outs)[k]), json);
   if (a.flags.count("--out"))
     MODELRT_TRY(writeNpy(a.flags.at("--out"), outs->front()));
   return Status::ok();

@@ -65,9 +65,8 @@ Batch zeroBatch(const ModelrtProgram &p, int64_t n) {
   std::vector<int64_t> in = {n}, lab = {n};
   in.insert(in.end(), p.input_shape, p.input_shape + p.input_rank);
   bool classes = p.label_dtype == MODELRT_I64;
-  if (!classes)
-    lab.insert(lab.end(), p.label_shape, p.label_shape + p.label_rank);
-  b.inputs = Tensor(DType::F32, in);
+  lab.insert(lab.end(), p.label_shape, p.label_shape + p.label_rank);
+  b.inputs = Tensor(inputType(p), in);
   b.labels = Tensor(classes ? DType::I64 : DType::F32, lab);
   b.size = n;
   return b;
@@ -87,7 +86,7 @@ Status StepRunner::warmUp(ModelState &m, StepKind kind, int64_t batch) {
   for (int32_t i = 0; i < prog.output_rank; ++i)
     out *= prog.output_shape[i];
   std::vector<float> outputs(size_t(batch * out));
-  return predict(m, b.inputs.as<float>(), batch, outputs.data());
+  return predict(m, b.inputs.data(), batch, outputs.data());
 }
 
 Status StepRunner::stage(const Batch &) { return Status::ok(); }
@@ -102,7 +101,8 @@ public:
   Status train(ModelState &m, const Batch &b, uint64_t seed, int64_t step, float *loss,
                float *const *grads, double *metrics) override {
     if (prog.train_step(prog.context, m.paramPtrs.data(), m.statePtrs.data(),
-                        b.inputs.as<float>(), b.labels.data(), b.size, seed, step, loss, grads,
+                        static_cast<const float *>(b.inputs.data()), b.labels.data(), b.size,
+                        seed, step, loss, grads,
                         metrics) != 0)
       return errorf("train_step failed");
     return Status::ok();
@@ -156,12 +156,15 @@ public:
     *loss = n ? float(lossSum / double(n)) : 0.0f;
     return Status::ok();
   }
-  Status predict(ModelState &m, const float *inputs, int64_t count, float *outputs) override {
+  Status predict(ModelState &m, const void *inputs, int64_t count, float *outputs) override {
     int64_t chunk = evenChunk(count);
-    int64_t in = elements(prog.input_rank, prog.input_shape);
+    size_t inBytes = size_t(elements(prog.input_rank, prog.input_shape)) *
+                     dtypeSize(inputType(prog));
     int64_t out = elements(prog.output_rank, prog.output_shape);
     for (int64_t at = 0; at < count; at += chunk)
-      if (prog.predict(prog.context, m.paramPtrs.data(), m.statePtrs.data(), inputs + at * in,
+      if (prog.predict(prog.context, m.paramPtrs.data(), m.statePtrs.data(),
+                       reinterpret_cast<const float *>(static_cast<const char *>(inputs) +
+                                                       size_t(at) * inBytes),
                        std::min(chunk, count - at), outputs + at * out) != 0)
         return errorf("predict failed");
     return Status::ok();

@@ -45,6 +45,11 @@ Status validateProgram(const ModelrtProgram &p) {
     return errorf("program: invalid metric table");
   if (p.num_class_names < 0 || (p.num_class_names > 0 && !p.class_names))
     return errorf("program: invalid class-name table");
+  if (p.input_dtype != MODELRT_F32 && p.input_dtype != MODELRT_I32 &&
+      p.input_dtype != MODELRT_I64)
+    return errorf("program: inputs must be f32, i32 or i64");
+  if (p.num_vocab < 0 || (p.num_vocab > 0 && !p.vocab) || p.input_id_limit < 0)
+    return errorf("program: invalid vocabulary or id limit");
   if (p.num_class_names > 0 && p.num_classes > 0 && p.num_class_names != p.num_classes)
     return errorf("program: %d class names for %lld classes", p.num_class_names,
                   (long long)p.num_classes);
@@ -161,10 +166,23 @@ static Status checkCheckpointClasses(const CheckpointData &c, const ModelrtProgr
                 nameList(names).c_str());
 }
 
+/// Refuses a checkpoint whose vocabulary is not the program's (either
+/// without one fits).
+static Status checkCheckpointVocabulary(const CheckpointData &c, const ModelrtProgram &p,
+                                        const std::string &path) {
+  std::vector<uint32_t> vocab = vocabulary(p);
+  if (c.vocab.empty() || vocab.empty() || c.vocab == vocab)
+    return Status::ok();
+  return errorf("%s: the checkpoint's vocabulary of %zu characters is not the model's vocabulary "
+                "of %zu characters (trained on another text?)", path.c_str(), c.vocab.size(),
+                vocab.size());
+}
+
 Status restoreModelState(ModelState &m, const CheckpointData &c, const ModelrtProgram &p,
                          const std::string &path) {
   MODELRT_TRY(checkCheckpointFits(c, paramTable(p), stateTable(p), p.name ? p.name : "", path));
   MODELRT_TRY(checkCheckpointClasses(c, p, path));
+  MODELRT_TRY(checkCheckpointVocabulary(c, p, path));
   restoreTable(m.params, c.params, paramTable(p));
   restoreTable(m.state, c.state, stateTable(p));
   m.bind();
@@ -184,6 +202,7 @@ void saveModelState(const ModelState &m, const ModelrtProgram &p, CheckpointData
   save(m.params, paramTable(p), c.params);
   save(m.state, stateTable(p), c.state);
   c.classNames = classNames(p);
+  c.vocab = vocabulary(p);
 }
 
 // The C++ configurations from the ABI structs, field by field as the schema

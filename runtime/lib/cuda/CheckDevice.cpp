@@ -94,8 +94,8 @@ Expected<bool> compareEval(const ModelrtProgram &p, StepRunner &cpu, StepRunner 
   for (int32_t i = 0; i < p.output_rank; ++i)
     per *= p.output_shape[i];
   std::vector<float> oc(b.size * per), og(b.size * per);
-  MODELRT_TRY(cpu.predict(m, b.inputs.as<float>(), b.size, oc.data()));
-  MODELRT_TRY(gpu.predict(m, b.inputs.as<float>(), b.size, og.data()));
+  MODELRT_TRY(cpu.predict(m, b.inputs.data(), b.size, oc.data()));
+  MODELRT_TRY(gpu.predict(m, b.inputs.data(), b.size, og.data()));
   return compare("predict outputs", oc.data(), og.data(), oc.size(), tol) && ok;
 }
 

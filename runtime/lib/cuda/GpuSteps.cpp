@@ -259,11 +259,12 @@ public:
     return cuda::collectProfile();
   }
 
-  Status predict(ModelState &m, const float *x, int64_t count, float *outputs) override {
+  Status predict(ModelState &m, const void *x, int64_t count, float *outputs) override {
     if (!resident)
       MODELRT_TRY(bindModel(m));
     staged = {}; // the input buffer is overwritten
-    uint64_t inBytes = uint64_t(count) * perSample(prog.input_rank, prog.input_shape);
+    uint64_t inBytes = uint64_t(count) * perSample(prog.input_rank, prog.input_shape) /
+                       sizeof(float) * dtypeSize(inputType(prog));
     uint64_t outBytes = uint64_t(count) * perSample(prog.output_rank, prog.output_shape);
     auto in = inputs.put(x, inBytes);
     auto out = in ? results.fit(std::max<uint64_t>(outBytes, 1)) : in;

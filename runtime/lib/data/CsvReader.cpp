@@ -49,11 +49,13 @@ static Expected<size_t> findColumn(const std::string &path, const std::vector<st
 }
 
 /// Resolves the requested column names against the header's names: the
-/// label columns first, then the inputs (every other column when none).
+/// label columns first, then the inputs (every other column, as
+/// \p allDType, when none).
 static Status resolveColumns(const std::string &path, const std::vector<std::string> &header,
                              std::vector<CsvColumn> &columns,
                              const std::vector<std::string> &labelColumns,
-                             std::vector<size_t> &indices, std::vector<size_t> &labelIndices) {
+                             std::vector<size_t> &indices, std::vector<size_t> &labelIndices,
+                             DType allDType) {
   for (const std::string &name : labelColumns) {
     auto i = findColumn(path, header, name, "label column");
     if (!i)
@@ -63,7 +65,7 @@ static Status resolveColumns(const std::string &path, const std::vector<std::str
   if (columns.empty())
     for (size_t i = 0; i < header.size(); ++i)
       if (std::find(labelIndices.begin(), labelIndices.end(), i) == labelIndices.end())
-        columns.push_back({header[i], DType::F32});
+        columns.push_back({header[i], allDType});
   for (const CsvColumn &c : columns) {
     auto i = findColumn(path, header, c.name, "column");
     if (!i)
@@ -159,7 +161,7 @@ struct TableReader {
 
 Expected<CsvTable> readCsv(const std::string &path, const std::vector<CsvColumn> &requested,
                            const std::vector<std::string> &labelColumns, DType labelDType,
-                           const std::vector<std::string> &classNames) {
+                           const std::vector<std::string> &classNames, DType allDType) {
   if (auto size = statDataFile(path); !size)
     return size.status();
   std::ifstream in(path, std::ios::binary);
@@ -185,7 +187,7 @@ Expected<CsvTable> readCsv(const std::string &path, const std::vector<CsvColumn>
   TableReader reader{path,       requested,     {}, {}, labelColumns, labelDType,
                      classNames, fields.size(), {}, {}, 0};
   MODELRT_TRY(resolveColumns(path, modelsupport::csv::names(fields), reader.columns, labelColumns,
-                             reader.indices, reader.labelIndices));
+                             reader.indices, reader.labelIndices, allDType));
   while (lines.next()) {
     MODELRT_TRY(split());
     MODELRT_TRY(reader.addRow(fields, lines.line(), lines.lineNumber()));

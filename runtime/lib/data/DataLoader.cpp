@@ -1,4 +1,9 @@
 //===- DataLoader.cpp - Shuffled batches with augmentation and prefetch ----===//
+//
+// DataLoader.h's loader; a token stream's windows are cut from the stream
+// as each batch is assembled (modelsupport/Text.h).
+//
+//===----------------------------------------------------------------------===//
 #include "modelrt/data/DataLoader.h"
 
 #include <algorithm>
@@ -32,6 +37,9 @@ Status DataLoader::validate() const {
     return errorf("%s: the augmentation's transform has %zu scales and %zu shifts for %lld "
                   "channels", data.name.c_str(), k, cfg.transform.shift.size(),
                   (long long)image->c);
+  if (!cfg.augment.empty() && data.inputs.dtype() != DType::F32)
+    return errorf("%s: the samples are integer ids (%s), which are never augmented",
+                  data.name.c_str(), dtypeName(data.inputs.dtype()));
   if (cfg.workers < 1)
     return errorf("%s: the loader needs at least one worker, got %lld", data.name.c_str(),
                   (long long)cfg.workers);
@@ -45,13 +53,24 @@ int64_t DataLoader::batchesPerEpoch() const {
   return cfg.dropLast ? n / b : (n + b - 1) / b;
 }
 
+/// A stream's window starts of one epoch: drawn uniformly from every start
+/// (training), or the non-overlapping ones (evaluation).
+static void drawWindowStarts(const Dataset &data, bool shuffle, Rng &rng,
+                             std::vector<int64_t> &starts) {
+  uint64_t choices = uint64_t(data.windowStarts());
+  for (size_t i = 0; i < starts.size(); ++i)
+    starts[i] = shuffle ? int64_t(rng.below(choices)) : int64_t(i) * data.window;
+}
+
 void DataLoader::beginEpoch() {
   stopWorker();
   perm.resize(data.size());
   std::iota(perm.begin(), perm.end(), 0);
   Rng rng;
   rng.setState(pos.rngState);
-  if (cfg.shuffle)
+  if (data.window > 0)
+    drawWindowStarts(data, cfg.shuffle, rng, perm);
+  else if (cfg.shuffle)
     for (int64_t i = data.size() - 1; i > 0; --i)
       std::swap(perm[i], perm[rng.below(i + 1)]);
   nextEpochState = rng.state();
@@ -146,15 +165,18 @@ Batch DataLoader::makeBatch(int64_t batchIndex) const {
   int64_t b = std::min(cfg.batchSize, data.size() - start);
   Batch out;
   out.size = b;
-  std::vector<int64_t> ishape = data.inputs.shape();
-  ishape[0] = b;
-  out.inputs = Tensor(DType::F32, ishape);
+  std::vector<int64_t> ishape = {b}, lshape = {b};
+  for (int64_t d : data.sampleShape())
+    ishape.push_back(d);
+  for (size_t d = 1; d < data.labels.shape().size(); ++d)
+    lshape.push_back(data.labels.dim(int64_t(d)));
+  if (data.window > 0)
+    lshape.push_back(data.window);
+  out.inputs = Tensor(data.inputs.dtype(), ishape);
   bool oneHot = cfg.oneHotClasses > 0;
-  std::vector<int64_t> lshape = data.labels.shape();
-  lshape[0] = b;
   if (oneHot)
     lshape = {b, cfg.oneHotClasses};
-  out.labels = Tensor(oneHot ? DType::F32 : data.labels.dtype(), lshape);
+  out.labels = Tensor(oneHot ? DType::F32 : data.labelType(), lshape);
   int64_t parts = cfg.augment.empty() ? 1 : std::clamp<int64_t>(cfg.workers, 1, b);
   if (parts == 1) {
     fillSamples(out, start, 0, b);
@@ -171,21 +193,43 @@ Batch DataLoader::makeBatch(int64_t batchIndex) const {
   return out;
 }
 
+/// Window \p k of a batch: the ids from token \p s on, and as labels (i64)
+/// the ids one token later.
+static void copyWindow(const Dataset &data, int64_t s, Batch &out, int64_t k) {
+  int64_t w = data.window;
+  size_t bytes = dtypeSize(data.inputs.dtype());
+  auto *src = static_cast<const unsigned char *>(data.inputs.data());
+  std::memcpy(static_cast<unsigned char *>(out.inputs.data()) + size_t(k * w) * bytes,
+              src + size_t(s) * bytes, size_t(w) * bytes);
+  int64_t *labels = out.labels.as<int64_t>() + k * w;
+  if (data.inputs.dtype() == DType::I64)
+    std::memcpy(labels, data.inputs.as<int64_t>() + s + 1, size_t(w) * sizeof(int64_t));
+  else
+    for (int64_t i = 0; i < w; ++i)
+      labels[i] = data.inputs.as<int32_t>()[s + 1 + i];
+}
+
 void DataLoader::fillSamples(Batch &out, int64_t start, int64_t from, int64_t to) const {
   int64_t per = data.sampleElements(), lper = data.labelElements();
   size_t lbytes = lper * dtypeSize(data.labels.dtype());
+  size_t ibytes = size_t(per) * dtypeSize(data.inputs.dtype());
   std::vector<float> scratch;
   for (int64_t k = from; k < to; ++k) {
     int64_t s = perm[start + k];
-    float *dst = out.inputs.as<float>() + k * per;
-    const float *src = data.inputs.as<float>() + s * per;
-    if (!cfg.augment.empty()) {
+    if (data.window > 0) {
+      copyWindow(data, s, out, k);
+      continue;
+    }
+    if (!cfg.augment.empty() && data.inputs.dtype() == DType::F32) {
       // One stream per (seed, epoch, sample index).
       Rng rng(mixSeed(mixSeed(cfg.seed, 0xa06e), static_cast<uint64_t>(pos.epoch),
                       static_cast<uint64_t>(s)));
-      applyAugmentations(cfg.augment, image, cfg.transform, dst, src, rng, scratch);
-    } else {
-      std::memcpy(dst, src, per * sizeof(float));
+      applyAugmentations(cfg.augment, image, cfg.transform, out.inputs.as<float>() + k * per,
+                         data.inputs.as<float>() + s * per, rng, scratch);
+    } else { // ids are never augmented
+      std::memcpy(static_cast<unsigned char *>(out.inputs.data()) + size_t(k) * ibytes,
+                  static_cast<const unsigned char *>(data.inputs.data()) + size_t(s) * ibytes,
+                  ibytes);
     }
     if (cfg.oneHotClasses > 0)
       out.labels.as<float>()[k * cfg.oneHotClasses + data.labels.as<int64_t>()[s]] = 1.0f;

@@ -1,8 +1,8 @@
 //===- ModelData.cpp - Reading a program's data sets (part of Model.h) -----===//
 //
-// Reads the files named by a ModelrtDataConfig (IDX, NPY, CSV or an image
-// folder), applies
-// the input transforms and validates shapes, classes and finiteness. A
+// Reads the files named by a ModelrtDataConfig (IDX, NPY, CSV, an image
+// folder, or a token stream: text or a 1-D NPY array of ids), applies
+// the input transforms and validates shapes, classes, ids and finiteness. A
 // program with f32 targets gets its labels as f32 whatever the file's
 // element type, [N, target shape...] as the file holds them.
 //
@@ -62,6 +62,34 @@ static Expected<Dataset> readImages(const ModelrtProgram &p, const char *dir) {
   return readImageFolder(dir, imageFolderSpec(p));
 }
 
+DType inputType(const ModelrtProgram &p) {
+  return p.input_dtype == MODELRT_I64 ? DType::I64
+         : p.input_dtype == MODELRT_I32 ? DType::I32
+                                        : DType::F32;
+}
+
+/// The program's chars vocabulary (empty: none).
+std::vector<uint32_t> vocabulary(const ModelrtProgram &p) {
+  if (p.num_vocab <= 0 || !p.vocab)
+    return {};
+  return std::vector<uint32_t>(p.vocab, p.vocab + p.num_vocab);
+}
+
+/// Reads token stream \p path (a text file, or a 1-D NPY array of ids) as
+/// windows of the program's input length.
+static Expected<Dataset> readStream(const ModelrtProgram &p, const ModelrtDataConfig &c,
+                                    const char *path) {
+  if (p.input_rank != 1 || inputType(p) == DType::F32)
+    return errorf("%s: a token stream needs an integer [seq] input", path);
+  auto ids = c.format == MODELRT_DATA_TEXT
+                 ? readTextTokens(path, c.tokens == MODELRT_TOKENS_CHARS ? vocabulary(p)
+                                                                         : std::vector<uint32_t>())
+                 : readNpy(path);
+  if (!ids)
+    return ids.status();
+  return makeStreamDataset(path, ids.take(), c.seq_len, inputType(p));
+}
+
 /// Reads one (inputs, labels) pair of files in the configured format.
 static Expected<Dataset> readPair(const ModelrtProgram &p, const ModelrtDataConfig &c,
                                   const char *inputs, const char *labels) {
@@ -69,6 +97,8 @@ static Expected<Dataset> readPair(const ModelrtProgram &p, const ModelrtDataConf
     return errorf("data: no input file configured");
   if (c.format == MODELRT_DATA_IMAGES)
     return readImages(p, inputs);
+  if (c.seq_len > 0)
+    return readStream(p, c, inputs);
   DType labelType = p.label_dtype == MODELRT_I64 ? DType::I64 : DType::F32;
   if (c.format == MODELRT_DATA_CSV) {
     std::vector<CsvColumn> cols;
@@ -79,7 +109,7 @@ static Expected<Dataset> readPair(const ModelrtProgram &p, const ModelrtDataConf
                      labelType == DType::I64 ? classNames(p) : std::vector<std::string>());
     if (!t)
       return t.status();
-    return makeDataset(inputs, std::move(t->inputs), std::move(t->labels));
+    return makeDataset(inputs, std::move(t->inputs), std::move(t->labels), inputType(p));
   }
   if (!labels)
     return errorf("%s: no labels file configured", inputs);
@@ -94,17 +124,26 @@ static Expected<Dataset> readPair(const ModelrtProgram &p, const ModelrtDataConf
     return y.status();
   MODELRT_TRY(checkPairKinds(*x, *y, inputs, labels, labelType));
   Tensor targets = labelType == DType::F32 ? y->convertTo(DType::F32) : y.take();
-  auto d = makeDataset(inputs, x.take(), std::move(targets));
+  auto d = makeDataset(inputs, x.take(), std::move(targets), inputType(p));
   if (d)
     d->labelsName = labels;
   return d;
 }
 
+DataRules dataRules(const ModelrtProgram &p) {
+  DataRules r;
+  r.sampleShape.assign(p.input_shape, p.input_shape + p.input_rank);
+  r.numClasses = p.label_dtype == MODELRT_I64 ? p.num_classes : 0;
+  r.idLimit = p.input_id_limit;
+  r.hasIgnore = p.has_ignore_index != 0;
+  r.ignoreIndex = p.ignore_index;
+  return r;
+}
+
 /// Transforms and validates one data set against the program.
 static Status prepare(Dataset &d, const ModelrtProgram &p, const ModelrtDataConfig &c) {
   MODELRT_TRY(applyInputTransforms(d, c));
-  std::vector<int64_t> shape(p.input_shape, p.input_shape + p.input_rank);
-  MODELRT_TRY(validateDataset(d, shape, p.label_dtype == MODELRT_I64 ? p.num_classes : 0));
+  MODELRT_TRY(validateDataset(d, dataRules(p)));
   if (p.label_dtype == MODELRT_F32) {
     std::vector<int64_t> want(p.label_shape, p.label_shape + p.label_rank);
     if (d.labelElements() != shapeNumElements(want))

@@ -19,7 +19,7 @@ const char *const kKeys[] = {
     "optimizer.kind", "optimizer.steps", "schedule.epoch", "schedule.step",
     "schedule.plateau_lr", "schedule.best", "schedule.bad_epochs", "schedule.has_best",
     "early_stop.best", "early_stop.bad_epochs", "early_stop.has_best", "best.loss", "best.has",
-    "data.epoch", "data.batch_index", "rng.state", "metrics", "classes", kChecksumKey};
+    "data.epoch", "data.batch_index", "rng.state", "metrics", "classes", "vocab", kChecksumKey};
 constexpr const char *kFormat = "modelrt-checkpoint";
 constexpr int32_t kMaxOptimizerKind = 3; // OptimizerKind::RMSprop
 constexpr const char *kChecksumPrefix = "\"checksum\":\"0x";
@@ -97,6 +97,14 @@ std::string classesJson(const std::vector<std::string> &names) {
   return s + "]";
 }
 
+/// The vocabulary as a JSON array of code points.
+std::string vocabJson(const std::vector<uint32_t> &vocab) {
+  std::string s = "[";
+  for (size_t i = 0; i < vocab.size(); ++i)
+    s += (i ? "," : "") + std::to_string(vocab[i]);
+  return s + "]";
+}
+
 /// The tables of the tensors of \p d (what its fingerprint describes).
 uint64_t tensorFingerprint(const CheckpointData &d) {
   std::vector<TensorInfo> tables[2];
@@ -126,6 +134,7 @@ std::vector<std::pair<std::string, std::string>> encodeCheckpointMetadata(const 
           {"rng.state", hex64(l.rngState[0]) + "," + hex64(l.rngState[1]) + "," +
                             hex64(l.rngState[2]) + "," + hex64(l.rngState[3])},
           {"metrics", metricsJson(d.metrics)}, {"classes", classesJson(d.classNames)},
+          {"vocab", vocabJson(d.vocab)},
           {kChecksumKey, "0x" + std::string(16, '0')}};
 }
 
@@ -383,6 +392,25 @@ void readClasses(FieldReader &m, const std::string &path, CheckpointData &d) {
   if (!good || classesJson(d.classNames) != *text)
     m.fail("classes", "'" + *text + "'", "is not an array of class names (strings)");
 }
+
+/// vocab: a JSON array of code points, strictly increasing (empty: the
+/// program has no vocabulary).
+void readVocab(FieldReader &m, const std::string &path, CheckpointData &d) {
+  const std::string *text = m.get("vocab");
+  if (!text)
+    return;
+  auto j = parseJson(*text, path + ": __metadata__ field 'vocab'");
+  bool good = j && j->kind == JsonValue::Kind::Array;
+  if (good)
+    for (const JsonValue &v : j->items) {
+      good = good && v.isIndex() && v.number <= 0x10ffff &&
+             (d.vocab.empty() || v.number > d.vocab.back());
+      d.vocab.push_back(good ? uint32_t(v.number) : 0);
+    }
+  if (!good || vocabJson(d.vocab) != *text)
+    m.fail("vocab", "'" + *text + "'",
+           "is not an increasing array of code points (integers in [0, 1114111])");
+}
 } // namespace
 
 Status decodeCheckpointMetadata(const SafetensorsFile &f, const std::string &path,
@@ -395,6 +423,7 @@ Status decodeCheckpointMetadata(const SafetensorsFile &f, const std::string &pat
   readPosition(m, d);
   readMetrics(m, path, d);
   readClasses(m, path, d);
+  readVocab(m, path, d);
   return m.status();
 }
 

@@ -19,6 +19,16 @@ uint64_t stepSeed(uint64_t seed, int64_t step, int64_t micro) {
   return mixSeed(seed, 0x57e9, uint64_t(step * 1024 + micro));
 }
 
+int64_t countedLabels(const ModelrtProgram &p, const Batch &b) {
+  if (b.labels.dtype() != DType::I64 || (p.label_rank == 0 && !p.has_ignore_index))
+    return b.size;
+  const int64_t *l = b.labels.as<int64_t>();
+  int64_t n = b.labels.numElements(), ignored = 0;
+  for (int64_t i = 0; p.has_ignore_index && i < n; ++i)
+    ignored += l[i] == p.ignore_index;
+  return n - ignored;
+}
+
 namespace {
 
 /// Everything that lives across the epochs of one run.
@@ -289,20 +299,23 @@ Expected<EvalResult> trainEpoch(Run &r, int64_t epoch) {
       PhaseTimer timer(Phase::Update);
       MODELRT_TRY(applyStep(r, acc));
     }
-    sums.loss += double(loss) * b.size;
+    int64_t counted = countedLabels(r.prog, b); // the step's loss is their mean
+    sums.loss += double(loss) * counted;
     for (size_t i = 0; i < ms.size(); ++i)
       sums.metrics[i] += ms[i];
     sums.samples += b.size;
+    sums.counted += counted;
     ++batchIndex;
     char suffix[64];
-    std::snprintf(suffix, sizeof suffix, "loss %.4f", sums.loss / sums.samples);
+    std::snprintf(suffix, sizeof suffix, "loss %.4f",
+                  sums.loss / double(std::max<int64_t>(sums.counted, 1)));
     bar.update(batchIndex, suffix);
   }
   if (acc.pending() > 0)
     MODELRT_TRY(applyStep(r, acc));
-  sums.loss /= double(std::max<int64_t>(sums.samples, 1));
+  sums.loss /= double(std::max<int64_t>(sums.counted, 1));
   for (double &m : sums.metrics)
-    m /= double(std::max<int64_t>(sums.samples, 1));
+    m /= double(std::max<int64_t>(sums.counted, 1));
   char suffix[64];
   std::snprintf(suffix, sizeof suffix, "loss %.4f", sums.loss);
   bar.finish(suffix);
@@ -372,8 +385,9 @@ LoaderConfig trainLoaderConfig(const Run &r) {
   lc.workers = std::max<int64_t>(r.opts.threads - 1, 1);
   lc.transform = channelTransform(r.cfg.data);
   lc.oneHotClasses = r.cfg.data.one_hot ? r.prog.num_classes : 0;
-  int64_t batchBytes = r.cfg.batch_size * (r.data.train.sampleElements() * 4 +
-                                           r.data.train.labelElements() * 8);
+  int64_t batchBytes =
+      r.cfg.batch_size * (r.data.train.sampleElements() * int64_t(dtypeSize(inputType(r.prog))) +
+                          r.data.train.labelElements() * 8);
   lc.prefetch = r.opts.threads == 1   ? 0
                 : r.opts.threads > 1 ? r.opts.threads
                                      : prefetchDepthFor(batchBytes);
@@ -595,14 +609,15 @@ Expected<EvalResult> evaluateDataset(const ModelrtProgram &prog, ModelState &mod
     PhaseTimer timer(Phase::Eval);
     if (Status st = (*steps)->eval(model, b, &loss, ms.data()); !st.isOk())
       return errorf("%s: %s", data.name.c_str(), st.message().c_str());
-    sums.loss += double(loss) * b.size;
+    sums.loss += double(loss) * b.size; // eval's loss is the sum per sample
     for (size_t i = 0; i < ms.size(); ++i)
       sums.metrics[i] += ms[i];
     sums.samples += b.size;
+    sums.counted += countedLabels(prog, b);
   }
-  sums.loss /= double(std::max<int64_t>(sums.samples, 1));
+  sums.loss /= double(std::max<int64_t>(sums.counted, 1));
   for (double &m : sums.metrics)
-    m /= double(std::max<int64_t>(sums.samples, 1));
+    m /= double(std::max<int64_t>(sums.counted, 1));
   return sums;
 }
 
@@ -621,8 +636,8 @@ Expected<Tensor> predictTensor(const ModelrtProgram &prog, ModelState &model, co
   MODELRT_TRY((*steps)->warmUp(model, StepRunner::StepKind::Predict, std::min(batchSize, n)));
   for (int64_t s = 0; s < n; s += batchSize) {
     int64_t b = std::min(batchSize, n - s);
-    if (Status st = (*steps)->predict(model, x.as<float>() + s * per, b,
-                                      out.as<float>() + s * outPer);
+    const char *in = static_cast<const char *>(x.data()) + size_t(s * per) * dtypeSize(x.dtype());
+    if (Status st = (*steps)->predict(model, in, b, out.as<float>() + s * outPer);
         !st.isOk())
       return errorf("%s on samples %lld..%lld", st.message().c_str(), (long long)s,
                     (long long)(s + b - 1));

@@ -101,7 +101,8 @@ TEST_F(ProgramLayoutTest, DataConfig) {
          OFF(T, scale), OFF(T, num_norm),
          OFF(T, mean), OFF(T, std), OFF(T, one_hot), OFF(T, val_fraction),
          OFF(T, num_augment), OFF(T, augment), OFF(T, drop_last),
-         OFF(T, resize_height), OFF(T, resize_width), OFF(T, center_crop)});
+         OFF(T, resize_height), OFF(T, resize_width), OFF(T, center_crop),
+         OFF(T, seq_len), OFF(T, tokens)});
 }
 
 TEST_F(ProgramLayoutTest, Augment) {
@@ -123,7 +124,7 @@ TEST_F(ProgramLayoutTest, Program) {
   std::vector<size_t> offsets = {
       OFF(T, abi_version), OFF(T, name), OFF(T, num_params), OFF(T, params),
       OFF(T, num_state), OFF(T, state), OFF(T, input_rank),
-      OFF(T, input_shape), OFF(T, label_dtype), OFF(T, num_classes),
+      OFF(T, input_shape), OFF(T, input_dtype), OFF(T, label_dtype), OFF(T, num_classes),
       OFF(T, label_rank), OFF(T, label_shape), OFF(T, output_rank),
       OFF(T, output_shape), OFF(T, num_metrics), OFF(T, metric_names),
       OFF(T, config), OFF(T, context), OFF(T, train_step), OFF(T, eval_step),
@@ -131,12 +132,15 @@ TEST_F(ProgramLayoutTest, Program) {
       OFF(T, gpu_train_step), OFF(T, gpu_eval_step), OFF(T, gpu_predict),
       OFF(T, gpu_train_enqueue), OFF(T, gpu_train_finish),
       OFF(T, num_class_names), OFF(T, class_names), OFF(T, num_layers),
-      OFF(T, layers)};
+      OFF(T, layers), OFF(T, input_id_limit), OFF(T, has_ignore_index),
+      OFF(T, ignore_index), OFF(T, num_vocab), OFF(T, vocab)};
   ASSERT_EQ(offsets.size(), size_t(PF_Count));
   check(ProgramLayout::get(ctx).program, sizeof(T), alignof(T), offsets);
   EXPECT_EQ(offsets[PF_Config], offsetof(T, config));
   EXPECT_EQ(offsets[PF_TrainStep], offsetof(T, train_step));
   EXPECT_EQ(offsets[PF_Layers], offsetof(T, layers));
+  EXPECT_EQ(offsets[PF_InputDType], offsetof(T, input_dtype));
+  EXPECT_EQ(offsets[PF_Vocab], offsetof(T, vocab));
 }
 
 } // namespace

@@ -3,7 +3,7 @@
 
 // Labels must be integer class indices.
 func.func @f(%l: tensor<?x10xf32>, %t: tensor<?xf32>, %g: tensor<f32>) {
-  // expected-error @+1 {{labels must be a 1-D tensor of i32 or i64 class indices}}
+  // expected-error @+1 {{labels must be integer class indices (i32 or i64), got element type 'f32'}}
   %0 = mdl.cross_entropy_grad mean %l, %t, %g : tensor<?x10xf32>, tensor<?xf32>, tensor<f32> -> tensor<?x10xf32>
   return
 }
@@ -12,7 +12,7 @@ func.func @f(%l: tensor<?x10xf32>, %t: tensor<?xf32>, %g: tensor<f32>) {
 
 // Sample counts must agree.
 func.func @f(%l: tensor<4x10xf32>, %t: tensor<3xi64>, %g: tensor<f32>) {
-  // expected-error @+1 {{logits have 4 samples, labels have 3}}
+  // expected-error @+1 {{labels must have the logits' shape without the class dimension, 4 for logits 'tensor<4x10xf32>', got 'tensor<3xi64>'}}
   %0 = mdl.cross_entropy_grad mean %l, %t, %g : tensor<4x10xf32>, tensor<3xi64>, tensor<f32> -> tensor<4x10xf32>
   return
 }
@@ -41,5 +41,14 @@ func.func @f(%l: tensor<4x10xf32>, %t: tensor<4xi64>, %g: tensor<f64>) {
 func.func @f(%x: tensor<?x3xf32>, %l: tensor<?xi64>, %g: tensor<f32>, %w: tensor<3xf64>) {
   // expected-error @+1 {{weight must be 'tensor<3xf32>' (one value per class), got 'tensor<3xf64>'}}
   %0 = mdl.cross_entropy_grad mean %x, %l, %g weight %w : tensor<?x3xf32>, tensor<?xi64>, tensor<f32>, tensor<3xf64> -> tensor<?x3xf32>
+  return
+}
+
+// -----
+
+// Per-token labels follow the logits as for the loss.
+func.func @f(%x: tensor<?x8x5xf32>, %l: tensor<?xi64>, %g: tensor<f32>) {
+  // expected-error @+1 {{labels must have the logits' shape without the class dimension, ?x8 for logits 'tensor<?x8x5xf32>', got 'tensor<?xi64>'}}
+  %0 = mdl.cross_entropy_grad mean %x, %l, %g : tensor<?x8x5xf32>, tensor<?xi64>, tensor<f32> -> tensor<?x8x5xf32>
   return
 }

@@ -2,11 +2,14 @@
 //
 // Linked with an object from `modelc --emit=obj --no-main`: fills the
 // parameters (uniform in [-0.5, 0.5) times SCALE, default 1), the batch of
-// inputs (uniform in [-1, 1) plus the offset given) and the labels from a
-// fixed LCG, runs one train_step of the exported `modelc_program` at the
-// batch size given and writes every tensor as raw little-endian data into
-// DIR: x.f32, labels.i64, param<i>.f32, grad<i>.f32 and manifest.txt (the
-// loss, then one line per parameter: "name rank d0 d1 ...").
+// inputs (uniform in [-1, 1) plus the offset given; a model of i64 ids:
+// ids uniform in [0, input_id_limit)) and the labels (one per sample, or
+// label_shape per sample; about one in five is the ignore index when the
+// program has one) from a fixed LCG, runs one train_step of the exported
+// `modelc_program` at the batch size given and writes every tensor as raw
+// little-endian data into DIR: x.f32 (or x.i64), labels.i64, param<i>.f32,
+// grad<i>.f32 and manifest.txt (the loss, then one line per parameter:
+// "name rank d0 d1 ...").
 // Usage: dumpgrads BATCH OFFSET DIR [SCALE].
 //
 //===----------------------------------------------------------------------===//
@@ -70,18 +73,28 @@ int main(int argc, char **argv) {
     st[i].assign(count(p.state[i].shape, p.state[i].rank), 1.0f);
     sp.push_back(st[i].data());
   }
+  bool ids = p.input_dtype == MODELRT_I64;
   std::vector<float> x(batch * count(p.input_shape, p.input_rank));
+  std::vector<int64_t> xi(ids ? x.size() : 0);
   for (float &v : x)
     v = float(offset + next());
-  std::vector<int64_t> labels(batch);
-  for (int64_t n = 0; n < batch; ++n)
-    labels[n] = int64_t((next() + 1) / 2 * double(p.num_classes)) % p.num_classes;
+  for (int64_t &v : xi)
+    v = int64_t((next() + 1) / 2 * double(p.input_id_limit)) % p.input_id_limit;
+  std::vector<int64_t> labels(batch * count(p.label_shape, p.label_rank));
+  for (int64_t &l : labels) {
+    l = int64_t((next() + 1) / 2 * double(p.num_classes)) % p.num_classes;
+    if (p.has_ignore_index && next() < -0.6)
+      l = p.ignore_index;
+  }
+  const void *inputs = ids ? static_cast<const void *>(xi.data()) : x.data();
   std::vector<double> metrics(p.num_metrics + 1);
   float loss = 0;
-  if (p.train_step(p.context, pp.data(), sp.data(), x.data(), labels.data(),
+  if (p.train_step(p.context, pp.data(), sp.data(), static_cast<const float *>(inputs),
+                   labels.data(),
                    batch, 7, 0, &loss, gp.data(), metrics.data()) != 0)
     return std::fprintf(stderr, "train_step failed\n"), 1;
-  bool ok = writeRaw(dir + "/x.f32", x.data(), x.size() * sizeof(float)) &&
+  bool ok = (ids ? writeRaw(dir + "/x.i64", xi.data(), xi.size() * sizeof(int64_t))
+                 : writeRaw(dir + "/x.f32", x.data(), x.size() * sizeof(float))) &&
             writeRaw(dir + "/labels.i64", labels.data(),
                      labels.size() * sizeof(int64_t));
   std::string manifest = "loss " + std::to_string(loss) + "\n";

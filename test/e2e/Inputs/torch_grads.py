@@ -31,6 +31,8 @@ import torch.nn.functional as F
 
 
 def write_idx(directory):
+    with open(os.path.join(directory, "seq.txt"), "w") as f:
+        f.write("abcdefghijk\n" * 8)  # 12 distinct characters, for seq.model
     n = 16
     with open(os.path.join(directory, "train-images.idx"), "wb") as f:
         f.write(struct.pack(">BBBBIII", 0, 0, 8, 3, n, 28, 28))
@@ -52,6 +54,9 @@ def load(dump):
         grad = np.fromfile(os.path.join(dump, "grad%d.f32" % i), np.float32)
         params.append((fields[0], value.reshape(shape), grad.reshape(shape)))
     labels = np.fromfile(os.path.join(dump, "labels.i64"), np.int64)
+    if os.path.exists(os.path.join(dump, "x.i64")):  # ids and per-token labels
+        x = np.fromfile(os.path.join(dump, "x.i64"), np.int64)
+        return loss, params, x.reshape(-1, SEQ), labels.reshape(-1, SEQ)
     x = np.fromfile(os.path.join(dump, "x.f32"), np.float32)
     return loss, params, x.reshape(len(labels), 1, 28, 28), labels
 
@@ -143,10 +148,20 @@ def transformer(x, t):
     return linear(torch.flatten(h, 1), t, 17)
 
 
+SEQ = 8  # seq.model's window
+
+
+def seq(ids, t):
+    """Inputs/grads/seq.model: ids -> embedding -> tanh(linear) -> linear,
+    logits [B, SEQ, 12]."""
+    h = F.embedding(ids, t[0])
+    return linear(torch.tanh(linear(h, t, 1)), t, 3)
+
+
 MODELS = {"mlp": mlp, "cnn": cnn, "bn_cnn": bn_cnn, "resnet": resnet,
           "layernorm": layernorm, "mlp_weighted": mlp, "mlp_smooth_sum": mlp,
           "where": where, "causal": causal, "attention": attention,
-          "transformer": transformer}
+          "transformer": transformer, "seq": seq}
 
 # The cross_entropy arguments of the models whose loss has options
 # (Inputs/grads/mlp_weighted.model, mlp_smooth_sum.model).
@@ -154,6 +169,7 @@ LOSS_OPTIONS = {
     "mlp_weighted": dict(label_smoothing=0.1,
                          weight=[1, 2, 0.5, 1, 1, 3, 1, 1, 0.25, 1]),
     "mlp_smooth_sum": dict(reduction="sum", label_smoothing=0.2),
+    "seq": dict(ignore_index=-100, label_smoothing=0.1),
 }
 
 
@@ -161,11 +177,15 @@ def gradients(model, params, x, labels, dtype):
     """The loss and the gradients of every parameter, computed in dtype."""
     t = [torch.tensor(p.astype(np.float64), dtype=dtype, requires_grad=True)
          for _, p, _ in params]
-    logits = MODELS[model](torch.tensor(x.astype(np.float64), dtype=dtype), t)
+    inputs = torch.tensor(x) if x.dtype == np.int64 else \
+        torch.tensor(x.astype(np.float64), dtype=dtype)
+    logits = MODELS[model](inputs, t)
     options = dict(LOSS_OPTIONS.get(model, {}))
     if "weight" in options:
         options["weight"] = torch.tensor(options["weight"], dtype=dtype)
-    loss = F.cross_entropy(logits, torch.tensor(labels), **options)
+    # Over [B, T, C] logits: the mean over the flattened positions.
+    loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]),
+                           torch.tensor(labels).reshape(-1), **options)
     loss.backward()
     return loss.item(), [p.grad.to(torch.float64).numpy() for p in t]
 
@@ -175,7 +195,7 @@ def compare(model, dump, tol):
     loss, params, x, labels = load(dump)
     ref_loss, ref = gradients(model, params, x, labels, torch.float64)
     _, f32 = gradients(model, params, x, labels, torch.float32)
-    print("%s batch %d loss %.6f reference %.6f" % (model, len(labels), loss, ref_loss))
+    print("%s batch %d loss %.6f reference %.6f" % (model, len(x), loss, ref_loss))
     floor = 1e-2 * max(np.abs(r).max() for r in ref)
     worst, failed = abs(loss - ref_loss) / abs(ref_loss), []
     for (name, _, grad), r, g32 in zip(params, ref, f32):

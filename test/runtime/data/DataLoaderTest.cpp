@@ -418,3 +418,129 @@ TEST(DataLoader, AugmentationsApplyInTheirOrder) {
   }
   EXPECT_EQ(produced.size(), 9u);
 }
+
+/// A token stream of \p n ids, id i = i % 50, as windows of \p window.
+static Dataset streamData(int64_t n, int64_t window, DType type = DType::I64) {
+  Tensor ids(DType::I64, {n});
+  for (int64_t i = 0; i < n; ++i)
+    ids.as<int64_t>()[i] = i % 50;
+  return *makeStreamDataset("stream", ids, window, type);
+}
+
+/// One epoch of a stream loader: each window's first token index (its
+/// start; ids repeat every 50 tokens, so read from the order).
+static std::vector<int64_t> streamEpoch(DataLoader &l) {
+  std::vector<int64_t> starts;
+  Batch b;
+  int64_t at = 0;
+  while (l.next(b)) {
+    for (int64_t k = 0; k < b.size; ++k)
+      starts.push_back(l.order()[at + k]);
+    at += b.size;
+  }
+  return starts;
+}
+
+TEST(Dataset, StreamWindowsAreViewsOfTheStream) {
+  Dataset d = streamData(100, 16);
+  EXPECT_EQ(d.size(), 6);          // (100 - 1) / 16 windows per epoch
+  EXPECT_EQ(d.windowStarts(), 84); // starts 0 .. 83
+  EXPECT_EQ(d.sampleShape(), (std::vector<int64_t>{16}));
+  EXPECT_EQ(d.labelElements(), 16);
+  EXPECT_EQ(d.inputs.numElements(), 100); // never copied into windows
+  DataRules rules;
+  rules.sampleShape = {16};
+  rules.numClasses = 50;
+  rules.idLimit = 50;
+  EXPECT_TRUE(validateDataset(d, rules).isOk());
+  rules.idLimit = 40;
+  EXPECT_EQ(validateDataset(d, rules).message(),
+            "stream: token 40: id 40 is outside the model's embedding table [0, 40)");
+  rules.idLimit = 0, rules.numClasses = 45;
+  EXPECT_EQ(validateDataset(d, rules).message(),
+            "stream: token 45: id 45 is outside the model's 45 classes [0, 45)");
+  EXPECT_EQ(makeStreamDataset("s", Tensor(DType::I64, {16}), 16, DType::I64).status().message(),
+            "s: holds 16 tokens, fewer than the window length + 1 = 17");
+  EXPECT_EQ(makeStreamDataset("s", Tensor(DType::F32, {40}), 16, DType::I64).status().message(),
+            "s: the model takes integer ids (i64) but the file holds f32 values; store the ids "
+            "as integers");
+}
+
+TEST(Dataset, StreamSplitHoldsOutTheLastTokens) {
+  Dataset d = streamData(100, 4);
+  auto parts = splitDataset(d, 0.1, 1);
+  ASSERT_TRUE(parts.isOk()) << parts.status().message();
+  EXPECT_EQ(parts->first.inputs.numElements(), 90);
+  EXPECT_EQ(parts->second.inputs.numElements(), 10);
+  EXPECT_EQ(parts->second.inputs.as<int64_t>()[0], 90 % 50);
+  EXPECT_EQ(parts->second.window, 4);
+  EXPECT_FALSE(splitDataset(d, 0.03, 1).isOk()); // 3 held-out tokens: no window
+}
+
+TEST(DataLoader, StreamBatchesAreWindowsAndTheirNextTokens) {
+  for (DType type : {DType::I64, DType::I32}) {
+    Dataset d = streamData(100, 8, type);
+    LoaderConfig cfg;
+    cfg.batchSize = 4;
+    cfg.seed = 9;
+    cfg.prefetch = 0;
+    DataLoader l(d, cfg);
+    ASSERT_TRUE(l.validate().isOk());
+    Batch b;
+    ASSERT_TRUE(l.next(b));
+    EXPECT_EQ(b.inputs.dtype(), type);
+    EXPECT_EQ(b.inputs.shape(), (std::vector<int64_t>{4, 8}));
+    EXPECT_EQ(b.labels.dtype(), DType::I64);
+    EXPECT_EQ(b.labels.shape(), (std::vector<int64_t>{4, 8}));
+    for (int64_t k = 0; k < 4; ++k) {
+      int64_t s = l.order()[k];
+      EXPECT_LT(s, d.windowStarts());
+      for (int64_t i = 0; i < 8; ++i) {
+        EXPECT_EQ(int64_t(b.inputs.getAsDouble(k * 8 + i)), (s + i) % 50);
+        EXPECT_EQ(b.labels.as<int64_t>()[k * 8 + i], (s + i + 1) % 50);
+      }
+    }
+  }
+}
+
+TEST(DataLoader, StreamEpochsDrawFreshStartsAndEvaluationTilesTheStream) {
+  Dataset d = streamData(1000, 10);
+  LoaderConfig cfg;
+  cfg.batchSize = 7;
+  cfg.seed = 3;
+  DataLoader l(d, cfg);
+  std::vector<int64_t> first = streamEpoch(l), second = streamEpoch(l);
+  EXPECT_EQ(int64_t(first.size()), d.size());
+  EXPECT_NE(first, second);
+  DataLoader again(d, cfg); // the same seed draws the same starts
+  EXPECT_EQ(streamEpoch(again), first);
+  cfg.shuffle = false;
+  DataLoader eval(d, cfg);
+  Batch b;
+  ASSERT_TRUE(eval.next(b));
+  for (int64_t k = 0; k < 7; ++k)
+    EXPECT_EQ(eval.order()[k], k * 10);
+}
+
+TEST(DataLoader, StreamRestoreMidEpochExactly) {
+  Dataset d = streamData(500, 6);
+  LoaderConfig cfg;
+  cfg.batchSize = 5;
+  cfg.seed = 11;
+  DataLoader a(d, cfg);
+  streamEpoch(a);
+  Batch b;
+  a.next(b);
+  LoaderPosition saved = a.position();
+  std::vector<Batch> rest;
+  while (a.next(b))
+    rest.push_back(b);
+  DataLoader r(d, cfg);
+  ASSERT_TRUE(r.restore(saved).isOk());
+  for (const Batch &want : rest) {
+    ASSERT_TRUE(r.next(b));
+    ASSERT_EQ(0, std::memcmp(want.inputs.data(), b.inputs.data(), b.inputs.numBytes()));
+    ASSERT_EQ(0, std::memcmp(want.labels.data(), b.labels.data(), b.labels.numBytes()));
+  }
+  EXPECT_FALSE(r.next(b));
+}

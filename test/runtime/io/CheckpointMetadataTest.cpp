@@ -88,7 +88,7 @@ TEST(CheckpointMetadata, EveryMissingFieldIsNamed) {
   Trained t;
   auto f = decodeSafetensors(t.bytes, "x.st");
   ASSERT_TRUE(f.isOk());
-  ASSERT_EQ(f->metadata.size(), 27u);
+  ASSERT_EQ(f->metadata.size(), 28u);
   for (const auto &[key, value] : f->metadata) {
     auto r = decodeCheckpoint(tampered(t.bytes, key, nullptr), "x.st");
     ASSERT_FALSE(r.isOk()) << key;
@@ -103,10 +103,16 @@ TEST(CheckpointMetadata, EveryTamperedFieldIsRefusedNamingIt) {
   };
   const Case cases[] = {
       {"format", "pickle", "__metadata__ field 'format' = 'pickle' is not 'modelrt-checkpoint'"},
-      {"format_version", "3", "checkpoint format version 3, this runtime reads version 4"},
-      {"format_version", "04", "checkpoint format version 04, this runtime reads version 4"},
+      {"format_version", "4", "checkpoint format version 4, this runtime reads version 5"},
+      {"format_version", "05", "checkpoint format version 05, this runtime reads version 5"},
       {"classes", "[1]", "__metadata__ field 'classes' = '[1]' is not an array of class names (strings)"},
       {"classes", "{}", "__metadata__ field 'classes' = '{}' is not an array of class names (strings)"},
+      {"vocab", "[98,97]", "__metadata__ field 'vocab' = '[98,97]' is not an increasing array of "
+                           "code points (integers in [0, 1114111])"},
+      {"vocab", "[\"a\"]", "__metadata__ field 'vocab' = '[\"a\"]' is not an increasing array of "
+                           "code points (integers in [0, 1114111])"},
+      {"vocab", "[1114112]", "__metadata__ field 'vocab' = '[1114112]' is not an increasing array "
+                             "of code points (integers in [0, 1114111])"},
       {"abi_version", "0", "__metadata__ field 'abi_version' = 0 is outside [1, 4294967295]"},
       {"abi_version", "1x", "__metadata__ field 'abi_version' = '1x' is not a decimal integer"},
       {"model", "", "__metadata__ field 'model' = '' is empty"},

@@ -102,7 +102,7 @@ TEST(Checkpoint, SafetensorsLayout) {
   EXPECT_FALSE(h->find("optim/w/v")); // unused by this optimizer
   const JsonValue *meta = h->find("__metadata__");
   ASSERT_TRUE(meta);
-  EXPECT_EQ(meta->find("format_version")->text, "4");
+  EXPECT_EQ(meta->find("format_version")->text, "5");
   EXPECT_EQ(meta->find("checksum")->text.size(), 18u);
   EXPECT_EQ(meta->find("epoch")->text, "3");
   EXPECT_EQ(meta->find("schema")->text,
@@ -211,9 +211,9 @@ TEST(Checkpoint, CorruptAndTruncatedFilesAreErrors) {
   expectError(withHeader("{\"a\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[4,8]}}",
                          f4 + f4),
               ": tensor 'a' starts at data byte 4, expected 0 (overlap or hole)");
-  expectError(withHeader("{\"__metadata__\":{\"format_version\":\"2\"}}", ""),
-              ": checkpoint format version 2, this runtime reads version 4");
   expectError(withHeader("{\"__metadata__\":{\"format_version\":\"4\"}}", ""),
+              ": checkpoint format version 4, this runtime reads version 5");
+  expectError(withHeader("{\"__metadata__\":{\"format_version\":\"5\"}}", ""),
               ": __metadata__ lacks field 'format'");
 }
 

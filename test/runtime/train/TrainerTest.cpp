@@ -274,7 +274,7 @@ TEST(Trainer, CpuEvalAndPredictInChunksEqualOneCall) {
   EXPECT_NEAR(loss, oneLoss, 1e-6 * std::fabs(oneLoss));
   EXPECT_EQ(metrics[0], oneMetrics[0]);
   std::vector<float> out(n * kC), oneOut(n * kC);
-  ASSERT_TRUE((*runner)->predict(m, b.inputs.as<float>(), n, out.data()).isOk());
+  ASSERT_TRUE((*runner)->predict(m, b.inputs.data(), n, out.data()).isOk());
   EXPECT_EQ(gPredictCalls, 16);
   predictFn(nullptr, m.paramPtrs.data(), m.statePtrs.data(), b.inputs.as<float>(), n,
             oneOut.data());

@@ -38,12 +38,13 @@ struct ProgramLayout {
 /// Field numbers of ModelrtProgram in `ProgramLayout::program`.
 enum ProgramField : unsigned {
   PF_AbiVersion, PF_Name, PF_NumParams, PF_Params, PF_NumState, PF_State,
-  PF_InputRank, PF_InputShape, PF_LabelDType, PF_NumClasses, PF_LabelRank,
+  PF_InputRank, PF_InputShape, PF_InputDType, PF_LabelDType, PF_NumClasses, PF_LabelRank,
   PF_LabelShape, PF_OutputRank, PF_OutputShape, PF_NumMetrics,
   PF_MetricNames, PF_Config, PF_Context, PF_TrainStep, PF_EvalStep,
   PF_Predict, PF_TrainFlops, PF_SetThreads, PF_GpuTrainStep, PF_GpuEvalStep,
   PF_GpuPredict, PF_GpuTrainEnqueue, PF_GpuTrainFinish, PF_NumClassNames,
-  PF_ClassNames, PF_NumLayers, PF_Layers, PF_Count
+  PF_ClassNames, PF_NumLayers, PF_Layers, PF_InputIdLimit,
+  PF_HasIgnoreIndex, PF_IgnoreIndex, PF_NumVocab, PF_Vocab, PF_Count
 };
 
 } // namespace modelc

@@ -14,6 +14,7 @@
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -86,6 +87,13 @@ struct TrainDefaults {
   std::vector<AugmentSpec> augment;
   int64_t resizeHeight = 0, resizeWidth = 0; ///< images: 0 = no resize
   int32_t centerCrop = 0;                    ///< images: cut the centre out
+  /// Token streams: the window length (0: none), MODELRT_TOKENS_* (text)
+  /// and the chars vocabulary (code points; the program's `vocab`).
+  int64_t seqLen = 0;
+  int32_t tokens = 0;
+  std::vector<int32_t> vocab;
+  /// Integer inputs: ids must lie in [0, inputIdLimit) (0: unchecked).
+  int64_t inputIdLimit = 0;
 #define MODELRT_ABI_TRAIN(TYPE, NAME) abi::TYPE NAME{};
 #include "modelsupport/TrainConfig.def"
 };
@@ -127,9 +135,14 @@ struct ProgramSpec {
   std::string name;
   std::vector<TensorSpec> params, states;
   std::vector<int64_t> inputShape;  ///< one sample
+  AbiType inputType = AbiType::F32; ///< F32, or I32/I64 ids
   AbiType labelType = AbiType::I64; ///< I64 classes or F32 targets
   int64_t numClasses = 0;
-  std::vector<int64_t> labelShape;  ///< per sample, F32 targets only
+  /// Per sample: F32 targets' shape, or I64 class indices' ([]: one per
+  /// sample, [T]: one per token).
+  std::vector<int64_t> labelShape;
+  /// cross_entropy's ignore_index, when it has one.
+  std::optional<int64_t> ignoreIndex;
   std::vector<int64_t> outputShape; ///< one sample
   std::vector<std::string> metrics; ///< extra metrics ("accuracy")
   std::vector<std::string> classNames; ///< empty, or one per class

@@ -208,17 +208,21 @@ struct Augmentation {
 
 /// One split of a data set (train or test).
 struct DataSplit {
-  /// idx, npy, csv or images.
+  /// idx, npy, csv, images or text.
   std::string format;
   /// Absolute paths: images + labels (idx), inputs + labels (npy), the
-  /// table (csv) or the folder (images).
+  /// table (csv), the folder (images) or the token stream (text, and npy
+  /// with seq: one path).
   std::vector<std::string> paths;
   /// CSV only: the label columns (one: class indices or one f32 target per
   /// sample; several: f32 targets of shape [k]) and the feature columns.
   std::vector<std::string> labelColumns;
   std::vector<std::string> featureColumns;
-  /// Number of samples, when known at compile time.
+  /// Number of samples, when known at compile time (a token stream: its
+  /// windows per epoch, once the validation fraction is known).
   int64_t numSamples = -1;
+  /// A token stream (text, npy with seq): its length in tokens.
+  int64_t numTokens = -1;
 };
 
 /// A folded `data` block.
@@ -236,7 +240,8 @@ struct DataConfig {
   /// The per-sample shape of f32 targets: [] for one target per sample
   /// (which the loss also sees as [1] when the model's output is [B, 1]),
   /// [k] for k CSV label columns, the dimensions after the first of an IDX
-  /// label file of floats or of rank > 1. Empty for class indices.
+  /// label file of floats or of rank > 1. Class indices: [] (one per
+  /// sample), or [N] for the next-token labels of a token stream.
   Shape labelShape;
   /// f32 labels: why they are not class indices (a CSV label that is not
   /// one, at file:line:col; an IDX file's element type or rank), noted
@@ -257,6 +262,17 @@ struct DataConfig {
   /// The class names (images: the class folders, sorted); empty when the
   /// classes have no names.
   std::vector<std::string> classNames;
+  /// Token streams (text(path, seq=N), npy(path, seq=N)): the window
+  /// length N (0: samples are not windows), how text becomes tokens
+  /// ("chars", "bytes"; empty for npy) and, for chars, the vocabulary:
+  /// token i is the code point vocab[i] (the training file's distinct code
+  /// points, sorted). The vocabulary's size is numClasses.
+  int64_t seqLen = 0;
+  std::string tokens;
+  std::vector<uint32_t> vocab;
+  /// Where the input transform (`image = ...`, `standardize`) and the
+  /// augmentations are set, when they are: integer inputs take neither.
+  llvm::SMLoc transformLoc, augmentLoc;
   /// images(dir): `resize = [H, W]` (empty: none) and whether
   /// `center_crop = [H, W]` cuts the sample's H x W out of the centre.
   std::vector<int64_t> resize;
@@ -294,6 +310,10 @@ struct TrainConfig {
   /// Whether the loss depends on `label`: without, the labels are read but
   /// neither used nor checked against a class count.
   bool usesLabels = true;
+  /// Integer model inputs: the rows of the smallest embedding table the
+  /// input indexes directly; the runtime checks every id in the data
+  /// against it (0: unchecked).
+  int64_t inputIdLimit = 0;
   // The scalar options: epochs, batch, seed, clip_norm (0: off),
   // accumulate (micro-batches per optimizer step).
 #define MODELRT_TRAIN_OPTION(NAME, TYPE, DEFAULT, LO, HI, BOUNDS, RANGE, ENC,  \

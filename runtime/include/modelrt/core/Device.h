@@ -61,8 +61,9 @@ public:
   /// One evaluation step (loss mean and metric sums).
   virtual Status eval(ModelState &model, const Batch &batch, float *loss,
                       double *metrics) = 0;
-  /// The outputs of \p count samples of \p inputs ([count, input...]).
-  virtual Status predict(ModelState &model, const float *inputs,
+  /// The outputs of \p count samples of \p inputs ([count, input...] of
+  /// the program's input type).
+  virtual Status predict(ModelState &model, const void *inputs,
                          int64_t count, float *outputs) = 0;
 
   /// Takes over \p optimizer's updates, with \p model's parameters and

@@ -65,6 +65,13 @@ Expected<TrainingData> loadTrainingData(const ModelrtProgram &program,
 /// validation split of the training set, else the training set.
 Expected<Dataset> loadEvaluationData(const ModelrtProgram &program,
                                      const ModelrtTrainConfig &config);
+/// What \p program accepts of a data set: its sample shape, classes, ids'
+/// limit and ignored label.
+DataRules dataRules(const ModelrtProgram &program);
+/// The program's input element type: F32, or I32/I64 ids.
+DType inputType(const ModelrtProgram &program);
+/// The program's chars vocabulary: token i is code point [i] (empty: none).
+std::vector<uint32_t> vocabulary(const ModelrtProgram &program);
 /// Applies the data configuration's scale/mean/std to \p data.
 Status applyInputTransforms(Dataset &data, const ModelrtDataConfig &config);
 

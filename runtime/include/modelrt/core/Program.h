@@ -18,9 +18,10 @@
 extern "C" {
 #endif
 
-#define MODELRT_ABI_VERSION 4
+#define MODELRT_ABI_VERSION 5
 
-/* Element types (same values as modelrt::DType). Parameters and state are f32. */
+/* Element types (same values as modelrt::DType). Parameters and state are
+ * f32; inputs f32, or i32/i64 ids; labels i64 class indices or f32. */
 enum { MODELRT_F32 = 0, MODELRT_F64 = 1, MODELRT_I32 = 2, MODELRT_I64 = 3, MODELRT_U8 = 4 };
 
 /* Parameter initialisers. fan_in/fan_out come from the descriptor. */
@@ -60,8 +61,13 @@ enum {
   MODELRT_DATA_IDX = 1,
   MODELRT_DATA_CSV = 2,
   MODELRT_DATA_NPY = 3,
-  MODELRT_DATA_IMAGES = 4 /* an image folder: train_inputs/test_inputs are folders */
+  MODELRT_DATA_IMAGES = 4, /* an image folder: train_inputs/test_inputs are folders */
+  MODELRT_DATA_TEXT = 5    /* a text file of tokens (seq_len > 0) */
 };
+
+/* How a text becomes tokens (modelsupport/Text.h): one per UTF-8 character
+ * (ids index ModelrtProgram.vocab) or one per byte (ids 0..255). */
+enum { MODELRT_TOKENS_CHARS = 1, MODELRT_TOKENS_BYTES = 2 };
 
 /* Training augmentations (modelsupport/Augment.def), applied to each
  * training sample [H, W] or [C, H, W] in the order given. Images keep their
@@ -139,6 +145,14 @@ typedef struct ModelrtDataConfig {
    * input_shape[2] is cut out (runtime/include/modelrt/data/ImageFolder.h). */
   int64_t resize_height, resize_width;
   int32_t center_crop;
+  /* Token streams (ABI 5): when seq_len > 0, train_inputs/test_inputs are
+   * streams of token ids (MODELRT_DATA_TEXT: a text file, read as `tokens`
+   * MODELRT_TOKENS_*; MODELRT_DATA_NPY: a 1-D integer array; no label
+   * files). Sample s is the window ids[s, s + seq_len), its labels
+   * ids[s + 1, s + seq_len + 1); val_fraction holds out the stream's last
+   * tokens (modelsupport/Text.h). */
+  int64_t seq_len;
+  int32_t tokens;
 } ModelrtDataConfig;
 
 typedef struct ModelrtTrainConfig {
@@ -157,9 +171,10 @@ typedef struct ModelrtTrainConfig {
 
 /* Entry points. Tensors are dense row-major f32 unless said otherwise;
  * `params`/`state`/`grads` are arrays of one pointer per table entry.
- * `inputs` is [batch, input_shape...] f32; `labels` is [batch] i64 class
- * indices, or [batch, classes] f32 when one-hot, or [batch, label_shape...]
- * f32 targets. `loss` receives the mean loss over the batch, `grads` the
+ * `inputs` is [batch, input_shape...] of input_dtype (f32, or i32/i64 ids:
+ * the pointer type is f32's whatever the element type); `labels` is
+ * [batch, label_shape...] i64 class indices, or [batch, classes] f32 when
+ * one-hot, or [batch, label_shape...] f32 targets. `loss` receives the mean loss over the batch, `grads` the
  * gradients of that mean, `metric_sums` the SUM over the batch of each
  * declared metric (the runtime divides by the sample count). `state` may be
  * updated by train_step (e.g. running statistics). Return 0 on success;
@@ -199,10 +214,11 @@ typedef struct ModelrtProgram {
   const ModelrtTensorDesc *state;
   int32_t input_rank;              /* per sample, without the batch dim */
   const int64_t *input_shape;
+  int32_t input_dtype;             /* MODELRT_F32, or MODELRT_I32/_I64 ids (ABI 5) */
   int32_t label_dtype;             /* MODELRT_I64 (classes) or MODELRT_F32 */
   int64_t num_classes;             /* > 0 for classification */
-  int32_t label_rank;              /* per-sample label shape for f32 targets */
-  const int64_t *label_shape;
+  int32_t label_rank;              /* per-sample label shape: f32 targets', or */
+  const int64_t *label_shape;      /* i64 classes' ([]: per sample, [T]: per token) */
   int32_t output_rank;
   const int64_t *output_shape;
   int32_t num_metrics;             /* e.g. {"accuracy"}; loss is implicit */
@@ -249,6 +265,18 @@ typedef struct ModelrtProgram {
    * layer table and no activation estimate). */
   int32_t num_layers;
   const ModelrtLayerInfo *layers;
+  /* ABI 5. Integer inputs are ids in [0, input_id_limit) (the rows of the
+   * smallest embedding table they index; 0 = unchecked): the runtime
+   * refuses data outside it. cross_entropy's ignore_index, when
+   * has_ignore_index: labels equal to it are no class (never checked
+   * against num_classes) and count in no metric. The vocabulary of text
+   * read as MODELRT_TOKENS_CHARS: id i is the Unicode code point vocab[i]
+   * (sorted; 0/NULL = none), kept in checkpoints. */
+  int64_t input_id_limit;
+  int32_t has_ignore_index;
+  int64_t ignore_index;
+  int32_t num_vocab;
+  const int32_t *vocab;
 } ModelrtProgram;
 
 /* The executable's main: `train`, `eval`, `predict`, `info` (see docs/cli.md).

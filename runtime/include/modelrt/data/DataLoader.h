@@ -13,6 +13,10 @@
 // a small model's whole data phase of a batch).
 // The loader's position (epoch, batch index, RNG state at the start of the
 // epoch) can be saved and restored exactly, also in the middle of an epoch.
+// A token stream (Dataset::window > 0) has no permutation: each training
+// epoch draws its windows' starts from the same stream (uniform over every
+// start, with replacement), evaluation takes the non-overlapping windows;
+// the windows are copied out of the stream batch by batch.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MODELRT_DATA_DATALOADER_H
@@ -43,7 +47,8 @@ struct LoaderConfig {
   int64_t prefetch = 2;        ///< bounded queue depth; 0 = no worker thread
 };
 
-/// One batch: inputs [b, sample...] F32, labels I64 [b] or F32 [b, ...].
+/// One batch: inputs [b, sample...] F32 (or I32/I64 ids), labels I64
+/// [b, ...] or F32 [b, ...].
 struct Batch {
   Tensor inputs;
   Tensor labels;
@@ -87,7 +92,8 @@ public:
   /// leaving the loader as it was, when the epoch is negative, the batch
   /// index is outside [0, batchesPerEpoch()) or the RNG state is all zero.
   Status restore(const LoaderPosition &position);
-  /// The order of samples of the current epoch (after beginEpoch()).
+  /// The order of samples of the current epoch (after beginEpoch()); for a
+  /// token stream, its windows' first tokens.
   const std::vector<int64_t> &order() const { return perm; }
 
 private:

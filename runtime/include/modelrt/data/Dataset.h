@@ -1,10 +1,12 @@
 //===- Dataset.h - In-memory datasets: validation, transforms, splits ------===//
 //
-// Implements `Dataset` (inputs N x sample-shape as f32, labels N as i64 class
-// indices or N x ... as f32 targets) and the load-time operations on it:
-// validation against the model's declared shapes and classes, the
-// `(x*scale - mean)/std` normalisation (per channel or global), and the
-// deterministic train/validation split.
+// Implements `Dataset` (inputs N x sample-shape as f32, or as i32/i64 ids;
+// labels N as i64 class indices, N x ... as i64 class indices per position
+// or as f32 targets; or a token stream whose samples are its windows, never
+// copied) and the load-time operations on it: validation against the
+// model's declared shapes, classes and id range, the `(x*scale - mean)/std`
+// normalisation (per channel or global; float inputs only), and the
+// deterministic train/validation split (a stream's last tokens).
 //
 //===----------------------------------------------------------------------===//
 #ifndef MODELRT_DATA_DATASET_H
@@ -22,20 +24,49 @@ namespace modelrt {
 struct Dataset {
   std::string name;  ///< used in messages, e.g. the input file path
   std::string labelsName; ///< the labels file, named in label messages (name if empty)
-  Tensor inputs;     ///< F32, [N, sample dims...]
-  Tensor labels;     ///< I64 [N] (classes) or F32 [N, target dims...]
+  Tensor inputs;     ///< F32, I32 or I64 [N, sample dims...]; a stream: [tokens]
+  Tensor labels;     ///< I64 [N, ...] (classes) or F32 [N, target dims...]; a stream: none
+  /// > 0: `inputs` is a token stream of ids and sample s the window
+  /// starting at token s (modelsupport/Text.h): ids [s, s + window), its
+  /// labels [s + 1, s + window + 1); size() is the windows of one epoch.
+  int64_t window = 0;
 
-  int64_t size() const { return inputs.rank() ? inputs.dim(0) : 0; }
-  /// Shape of one sample (inputs' shape without the leading N).
+  int64_t size() const;
+  /// Shape of one sample (inputs' shape without the leading N; a stream's
+  /// [window]).
   std::vector<int64_t> sampleShape() const;
   /// Elements in one sample / one label.
   int64_t sampleElements() const;
   int64_t labelElements() const;
+  /// The element type of one sample's labels (a stream's are I64).
+  DType labelType() const { return window > 0 ? DType::I64 : labels.dtype(); }
+  /// A stream: the number of window starts, 0 .. windowStarts() - 1.
+  int64_t windowStarts() const;
 };
 
-/// Builds a dataset from raw tensors: inputs are converted to F32, integer
-/// labels to I64, float labels to F32. Errors when the counts differ.
-Expected<Dataset> makeDataset(std::string name, Tensor inputs, Tensor labels);
+/// What a model accepts of a dataset.
+struct DataRules {
+  std::vector<int64_t> sampleShape;
+  /// > 0: labels are class indices in [0, numClasses) (but ignoreIndex).
+  int64_t numClasses = 0;
+  /// > 0: integer inputs are ids in [0, idLimit).
+  int64_t idLimit = 0;
+  /// A label value that is no class (cross_entropy's ignore_index).
+  bool hasIgnore = false;
+  int64_t ignoreIndex = 0;
+};
+
+/// Builds a dataset from raw tensors: inputs are converted to \p inputType
+/// (F32; or I32/I64 ids, which only a file of integers can give, each id
+/// fitting the type), integer labels to I64, float labels to F32. Errors
+/// when the counts differ.
+Expected<Dataset> makeDataset(std::string name, Tensor inputs, Tensor labels,
+                              DType inputType = DType::F32);
+
+/// A token stream of \p ids (1-D integers, converted to \p idType, I32 or
+/// I64) cut into windows of \p window tokens; it needs window + 1 ids.
+Expected<Dataset> makeStreamDataset(std::string name, Tensor ids, int64_t window,
+                                    DType idType);
 
 /// Checks a dataset against the model: the sample shape must equal
 /// \p sampleShape (reshaping when only the element counts agree, e.g. a
@@ -43,14 +74,20 @@ Expected<Dataset> makeDataset(std::string name, Tensor inputs, Tensor labels);
 /// numClasses > 0, and every input and every f32 target must be finite.
 Status validateDataset(Dataset &data, const std::vector<int64_t> &sampleShape,
                        int64_t numClasses);
+/// validateDataset with every rule: also class labels may equal the ignore
+/// index, and integer inputs must lie in [0, idLimit) (an error names the
+/// file, the sample and the element, or a stream's token).
+Status validateDataset(Dataset &data, const DataRules &rules);
 
 /// Applies x -> (x*scale - mean[c]) / std[c] where c is the channel (dim 1 of
 /// the inputs) when mean/std have more than one entry, else a global mean/std.
+/// Integer inputs (ids) are refused.
 Status normalizeDataset(Dataset &data, double scale, const std::vector<double> &mean,
                         const std::vector<double> &stddev);
 
 /// Splits \p data into (train, validation), the validation part holding
-/// round(N * fraction) samples chosen by a permutation seeded with \p seed.
+/// round(N * fraction) samples chosen by a permutation seeded with \p seed;
+/// a stream's validation part is its last round(tokens * fraction) tokens.
 Expected<std::pair<Dataset, Dataset>> splitDataset(const Dataset &data, double fraction,
                                                    uint64_t seed);
 

@@ -8,6 +8,8 @@
 //    optional label columns; a bad field names file:line:column.
 //  * NPY v1/v2 (and v3 header): little-endian f4/f8/i4/i8/u1, C order.
 //  * PNG and JPEG images, through libpng and libjpeg (ImageReader.cpp).
+//  * Text as token ids (TextReader.cpp, modelsupport/Text.h's rules): one
+//    per UTF-8 character, its index in a vocabulary, or one per byte.
 // Every reader stats its path first (only regular files are read) and checks
 // the element count its header claims against kMaxDataElements,
 // kMaxDataBytes and the file's size before allocating (DataFile.cpp).
@@ -64,7 +66,8 @@ struct CsvTable {
 };
 
 /// Reads \p path (header row then one record per line, comma-separated).
-/// Reads \p columns (all non-label columns when empty, as F32) and the
+/// Reads \p columns (all non-label columns when empty, as \p allDType: F32,
+/// or I64 for integers, each a strict integer) and the
 /// label columns \p labelColumns (none when empty), parsed as \p labelDType;
 /// with \p classNames, one label column holds class names, each read as its
 /// index in \p classNames (I64; a name not in the list is an error).
@@ -72,7 +75,8 @@ Expected<CsvTable> readCsv(const std::string &path,
                            const std::vector<CsvColumn> &columns,
                            const std::vector<std::string> &labelColumns,
                            DType labelDType,
-                           const std::vector<std::string> &classNames = {});
+                           const std::vector<std::string> &classNames = {},
+                           DType allDType = DType::F32);
 
 /// Reads a PNG (libpng: every colour type, bit depths 1 to 16, interlaced)
 /// or JPEG (libjpeg: grey or colour) image, chosen by the file's signature,
@@ -83,6 +87,13 @@ Expected<CsvTable> readCsv(const std::string &path,
 Expected<Tensor> readImage(const std::string &path);
 /// Decodes PNG or JPEG bytes; \p path is only used in messages.
 Expected<Tensor> decodeImage(const std::vector<unsigned char> &bytes, const std::string &path);
+
+/// Reads the text file \p path as I64 token ids [n]: with \p vocab (sorted
+/// code points), one per UTF-8 character, its index there (invalid UTF-8 and
+/// a character outside the vocabulary are errors naming the byte offset,
+/// line and column); without, one per byte (ids 0..255). An empty file is
+/// an error.
+Expected<Tensor> readTextTokens(const std::string &path, const std::vector<uint32_t> &vocab);
 
 /// Reads an NPY file.
 Expected<Tensor> readNpy(const std::string &path);

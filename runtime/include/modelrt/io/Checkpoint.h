@@ -30,7 +30,7 @@
 namespace modelrt {
 
 /// The current checkpoint format version (`__metadata__.format_version`).
-constexpr uint32_t kCheckpointVersion = 4;
+constexpr uint32_t kCheckpointVersion = 5;
 
 /// Environment variable: when set, writeFileAtomically kills its own process
 /// (SIGKILL) after the temporary file is written and fsync'ed, before the
@@ -87,6 +87,9 @@ struct CheckpointData {
   std::vector<std::pair<std::string, double>> metrics;
   /// The program's class names (ModelrtProgram::class_names); empty: none.
   std::vector<std::string> classNames;
+  /// The program's text vocabulary, code points in id order
+  /// (ModelrtProgram::vocab); empty: none.
+  std::vector<uint32_t> vocab;
 };
 
 /// Serialises \p data into safetensors bytes.

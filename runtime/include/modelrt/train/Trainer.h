@@ -43,7 +43,15 @@ struct EvalResult {
   double loss = 0;
   std::vector<double> metrics;  ///< same order as the program's metric names
   int64_t samples = 0;
+  /// What the loss and metrics average over: the samples, or for class
+  /// labels per position (or with an ignore index) the labels that count.
+  int64_t counted = 0;
 };
+
+/// The labels of \p batch that the loss and the metrics average over: its
+/// samples, or, for class labels per position or with cross_entropy's
+/// ignore_index, its labels other than the ignore index.
+int64_t countedLabels(const ModelrtProgram &program, const Batch &batch);
 
 /// What a finished run reports.
 struct TrainResult {

@@ -216,6 +216,7 @@ def losses():
         oh = np.eye(10)[lab]
         case("cross_entropy_grad", [("f32", x), ("i64", lab), ("f32", np.array(gr))],
              [("f32", (sm - oh) * d(gr) / n), ("f32", (sm - oh) * d(gr))], 1e-5)
+        cross_entropy_seq(n)
         y, t = f32(n, 7), f32(n, 7)
         tb = rng.uniform(0, 1, (n, 7)).astype(np.float32)
         xb = (d(y) * 20).astype(np.float32)
@@ -223,6 +224,33 @@ def losses():
         case("pair_losses", [("f32", y), ("f32", t), ("f32", xb), ("f32", tb)],
              [("f32", ((d(y) - d(t)) ** 2).mean()), ("f32", np.abs(d(y) - d(t)).sum()),
               ("f32", bce.mean())], 1e-5)
+
+
+def cross_entropy_seq(n):
+    """[n, 5, 7] logits, [n, 5] labels with some -100 (every one for n = 1):
+    F.cross_entropy over the flattened tokens with ignore_index=-100 and
+    label_smoothing 0.1 (mean) or none (sum), and their gradients (autograd,
+    f64); an all-ignored mean is 0, where PyTorch gives NaN."""
+    torch = torch_double()
+    F = torch.nn.functional
+    x = f32(n, 5, 7) * 10
+    lab = rng.integers(0, 7, (n, 5)).astype(np.int64)
+    lab[rng.uniform(0, 1, (n, 5)) < 0.3] = -100
+    if n == 1:
+        lab[:] = -100
+    gr = np.float32(rng.uniform(0.5, 2))
+    outs, grads = [], []
+    for red, eps in (("mean", 0.1), ("sum", 0.0)):
+        xt = torch.tensor(d(x), requires_grad=True)
+        loss = F.cross_entropy(xt.reshape(-1, 7), torch.tensor(lab).reshape(-1),
+                               ignore_index=-100, label_smoothing=eps, reduction=red)
+        if torch.isnan(loss):
+            loss = (xt * 0).sum()
+        (loss * float(gr)).backward()
+        outs.append(("f32", loss.detach().numpy()))
+        grads.append(("f32", xt.grad.numpy()))
+    case("cross_entropy_seq", [("f32", x), ("i64", lab), ("f32", np.array(gr))],
+         outs + grads, 1e-5)
 
 
 # (name, input shape without batch, weight shape, stride, padding, dilation, groups)
