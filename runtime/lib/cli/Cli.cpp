@@ -72,6 +72,17 @@ const std::vector<CommandSpec> &commands() {
                          "DIR/INPUT-N.png"},
         kBatch, kThreads,
         kDevice, kHelp}},
+      {"generate", "generate --checkpoint PATH [options]",
+       "stream text from a language model trained on a text() source",
+       {{"--checkpoint", "PATH", "the checkpoint to load (required)"},
+        {"--prompt", "TEXT", "the text to continue (default: start a new line)"},
+        {"--tokens", "N", "tokens to generate (default 200)"},
+        {"--temperature", "T", "divides the logits; 0 always takes the most likely token "
+                               "(default 1)"},
+        {"--top-k", "K", "draw among the K most likely tokens only, 0 = all (default 0)"},
+        {"--seed", "S", "random seed of the draws (default 0): the same seed gives the same "
+                        "text"},
+        kThreads, kDevice, kHelp}},
       {"info", "info [options]", "parameters, layers, FLOPs and memory plans of the model",
        {kBatch,
         {"--memory", "SIZE", "print the largest batch whose training fits in SIZE (B, KiB, "
@@ -157,7 +168,8 @@ Expected<CliArgs> parseArgs(int argc, char **argv, const CommandSpec &spec) {
 Status checkArgs(CliArgs &a) {
   if (a.flags.count("--out") && a.command == "train")
     a.flags.emplace("--checkpoint-dir", a.flags["--out"]);
-  if ((a.command == "eval" || a.command == "predict") && !a.flags.count("--checkpoint"))
+  if ((a.command == "eval" || a.command == "predict" || a.command == "generate") &&
+      !a.flags.count("--checkpoint"))
     return errorf("'%s' needs --checkpoint PATH", a.command.c_str());
   if (a.command == "predict" && a.positional.empty())
     return errorf("'predict' needs at least one INPUT file");
@@ -263,6 +275,7 @@ int runMain(int argc, char **argv, const ModelrtProgram *program, const char *se
              : c == "check-device" ? runCheckDevice(*program, *args)
              : c == "gradcheck" ? runGradCheck(*program, *args)
              : c == "plot" ? runPlot(*program, *args)
+             : c == "generate" ? runGenerate(*program, *args)
                            : runPredict(*program, *args);
   if (!s.isOk()) {
     std::fprintf(stderr, "%s: error: %s\n", self, s.message().c_str());

@@ -3,7 +3,8 @@
 // Declares what Cli.cpp (parsing, help, dispatch) shares with the files
 // implementing the subcommands: CliCommands.cpp (train, eval),
 // InfoCommand.cpp (info),
-// Predict.cpp (predict), GradCheckCommand.cpp (gradcheck) and
+// Predict.cpp (predict), GenerateCommand.cpp (generate),
+// GradCheckCommand.cpp (gradcheck) and
 // cuda/CheckDevice.cpp (check-device). Private to the runtime library.
 //
 //===----------------------------------------------------------------------===//
@@ -76,6 +77,8 @@ Status runCheckDevice(const ModelrtProgram &program, const CliArgs &args);
 Status runGradCheck(const ModelrtProgram &program, const CliArgs &args);
 /// `NAME plot` (PlotCommand.cpp).
 Status runPlot(const ModelrtProgram &program, const CliArgs &args);
+/// `NAME generate` (GenerateCommand.cpp).
+Status runGenerate(const ModelrtProgram &program, const CliArgs &args);
 
 } // namespace modelrt
 
