@@ -115,8 +115,9 @@ void addLLVMStage(OpPassManager &pm, const CpuPipelineOptions &options) {
   pm.addPass(createLowerAffinePass());
   if (options.emitCInterface)
     pm.addPass(createEmitCInterfacePass());
-  // Intrinsics first (exp, log, sqrt... stay vectorisable), libm calls for
-  // what LLVM has no intrinsic for (tanh, erf, ...).
+  // erf as arithmetic, then intrinsics (exp, log, sqrt... stay
+  // vectorisable), libm calls for what LLVM has no intrinsic for (tanh, ...).
+  pm.addPass(createCpuMathApproximationPass());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
   // Buffers come from the runtime's pool (runtime/lib/core/BufferPool.cpp)

@@ -155,4 +155,21 @@ def EmitCInterfacePass : Pass<"modelc-emit-c-interface", "::mlir::ModuleOp"> {
   }];
 }
 
+def CpuMathApproximationPass
+    : Pass<"modelc-cpu-math-approximation", "::mlir::ModuleOp"> {
+  let summary = "Rewrite math.erf as arithmetic that vectorises";
+  let description = [{
+    LLVM has no intrinsic for erf: math-to-libm turns each math.erf into a
+    scalar call of libm's erff, which keeps the loops around it (GELU and
+    its gradient) from vectorising. This pass rewrites every f32 math.erf
+    (scalar or vector) into MLIR's polynomial approximation
+    (populatePolynomialApproximateErfPattern: rational approximations on
+    three ranges of |x|, and the sign restored), plain arith ops that the
+    loop vectoriser handles. Run before convert-math-to-llvm.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 #endif // MODELC_TRANSFORMS_CPU_PASSES_TD
