@@ -188,6 +188,8 @@ TileFn pickTile(int nv, bool masked) {
   }
 }
 
+/// The tile of \p nv vectors (the last one masked when \p masked) in a
+/// product whose widest chunk is \p nvMax vectors (which sets the rows).
 template <Layout L>
 TileFn tileFor(int nvMax, int nv, bool masked) {
   switch (nvMax) {
