@@ -7,7 +7,9 @@
 // after a line break (token 0 when the vocabulary has none). The model reads windows of its input
 // length T: the newest T tokens (fewer at the start, the rest of the window
 // padded with id 0, which a causal model never reads for earlier
-// positions) go through `predict` for every token.
+// positions) go through `predict` for every token. Only ids the model can
+// read back are drawn: the output's classes beyond the vocabulary or the
+// embedding table are left out.
 //
 //===----------------------------------------------------------------------===//
 #include "CliInternal.h"
@@ -16,6 +18,7 @@
 #include "modelsupport/Text.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -106,10 +109,21 @@ int64_t fillWindow(const std::vector<int64_t> &ids, DType type, int64_t t,
   return n;
 }
 
+/// The ids generate may draw: the output's classes that are tokens of the
+/// vocabulary (or bytes) and rows of the embedding table the input reads.
+int64_t drawableTokens(const ModelrtProgram &p) {
+  int64_t n = p.output_shape[1];
+  n = std::min<int64_t>(n, p.num_vocab > 0 ? p.num_vocab : 256);
+  if (p.input_id_limit > 0)
+    n = std::min(n, p.input_id_limit);
+  return n;
+}
+
 /// Draws \p o.tokens tokens after \p ids, printing each as it comes.
 Status generateTokens(const ModelrtProgram &p, ModelState &m, StepRunner &runner,
                       std::vector<int64_t> ids, const GenerateOptions &o) {
   int64_t t = p.input_shape[0], classes = p.output_shape[1];
+  int64_t drawable = drawableTokens(p);
   DType type = inputType(p);
   std::vector<unsigned char> window(size_t(t) * (type == DType::I64 ? 8 : 4));
   std::vector<float> out(size_t(t * classes));
@@ -117,7 +131,13 @@ Status generateTokens(const ModelrtProgram &p, ModelState &m, StepRunner &runner
   for (int64_t k = 0; k < o.tokens; ++k) {
     int64_t n = fillWindow(ids, type, t, window);
     MODELRT_TRY(runner.predict(m, window.data(), 1, out.data()));
-    int64_t id = sampleToken(out.data() + (n - 1) * classes, classes, o.sampling, rng);
+    const float *logits = out.data() + (n - 1) * classes;
+    for (int64_t c = 0; c < drawable; ++c)
+      if (!std::isfinite(logits[c]))
+        return errorf("the model's output at position %lld is not finite (%g for token "
+                      "%lld): the checkpoint's parameters have diverged",
+                      (long long)(n - 1), double(logits[c]), (long long)c);
+    int64_t id = sampleToken(logits, drawable, o.sampling, rng);
     ids.push_back(id);
     std::fputs(tokenText(p, id).c_str(), stdout);
     std::fflush(stdout);

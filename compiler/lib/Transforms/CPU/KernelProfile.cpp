@@ -65,7 +65,8 @@ struct CallFlops {
 
 /// cblas_sgemm: 2 M N K; a convolution: 2 N O OH OW C KH KW (a multiply
 /// and an add each); a pooling op: N C OH OW KH KW (one operation per
-/// window element).
+/// window element); attention: 4 B H Tq Tk D forward (two products), 10
+/// backward (five), not halved by a causal mask.
 CallFlops callFlops(func::CallOp call) {
   StringRef callee = call.getCallee();
   unsigned pointers = llvm::count_if(call.getOperandTypes(), [](Type t) {
@@ -86,6 +87,11 @@ CallFlops callFlops(func::CallOp call) {
        callee.starts_with(kAvgPoolCallPrefix)) &&
       call.getNumOperands() == pointers + PoolNumSizes)
     return after(1, {PoolN, PoolC, PoolOH, PoolOW, PoolKH, PoolKW});
+  if (callee.starts_with(kAttentionCallPrefix) &&
+      call.getNumOperands() == pointers + AttentionNumSizes)
+    return after(callee == kAttentionForwardCall ? 4 : 10,
+                 {AttentionBatch, AttentionHeads, AttentionQueries,
+                  AttentionKeys, AttentionWidth});
   return {};
 }
 } // namespace

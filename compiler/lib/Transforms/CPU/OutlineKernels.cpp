@@ -101,7 +101,9 @@ bool isKernel(Operation *op) {
     return call.getCallee().starts_with("cblas_") ||
            call.getCallee().starts_with(kConvCallPrefix) ||
            call.getCallee().starts_with(kMaxPoolCallPrefix) ||
-           call.getCallee().starts_with(kAvgPoolCallPrefix);
+           call.getCallee().starts_with(kAvgPoolCallPrefix) ||
+           call.getCallee().starts_with(kAttentionCallPrefix) ||
+           call.getCallee().starts_with(kEmbeddingCallPrefix);
   return isa<linalg::LinalgOp, memref::CopyOp, scf::ForOp, scf::ParallelOp,
              scf::ForallOp>(op);
 }

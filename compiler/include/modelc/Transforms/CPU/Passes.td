@@ -19,8 +19,9 @@ def OutlineKernelsPass : Pass<"modelc-outline-kernels", "::mlir::ModuleOp"> {
                 "noinline function (optionally with profiling hooks)";
   let description = [{
     Every top-level computation of a public function (a linalg op on
-    memrefs, a memref.copy, an scf loop nest, a call to cblas_* or to a
-    runtime convolution, modelrt_conv2d_*) moves into a private,
+    memrefs, a memref.copy, an scf loop nest, a call to cblas_* or to the
+    runtime's convolution, pooling, attention or embedding-gradient
+    functions) moves into a private,
     never-inlined function `@<entry>.k<N>.<names>` marked `modelc.kernel`,
     where `<names>` are the mdl ops of its location (at
     most four). Constants are cloned into the kernel, other captured values

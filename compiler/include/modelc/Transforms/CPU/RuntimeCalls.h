@@ -55,6 +55,9 @@ inline constexpr llvm::StringLiteral kAttentionBackwardCall =
 inline constexpr llvm::StringLiteral kConvCallPrefix = "modelrt_conv2d_";
 inline constexpr llvm::StringLiteral kMaxPoolCallPrefix = "modelrt_max_pool2d_";
 inline constexpr llvm::StringLiteral kAvgPoolCallPrefix = "modelrt_avg_pool2d_";
+/// The prefixes of the attention and the embedding-gradient entry points.
+inline constexpr llvm::StringLiteral kAttentionCallPrefix = "modelrt_attention_";
+inline constexpr llvm::StringLiteral kEmbeddingCallPrefix = "modelrt_embedding_";
 
 /// A convolution's sizes, after its three pointers: input N x C x H x W,
 /// weight O x C x KH x KW, output N x O x OH x OW, then the window.
