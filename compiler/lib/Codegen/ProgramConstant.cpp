@@ -233,7 +233,9 @@ llvm::Error modelc::emitProgram(llvm::Module &m, const ProgramSpec &spec,
       c.null(), orNull(gpu.trainStep), orNull(gpu.evalStep),
       orNull(gpu.predict), orNull(gpu.trainEnqueue), orNull(gpu.trainFinish),
       c.i32(int64_t(classNames.size())), c.ptrArray(classNames),
-      c.i32(int64_t(spec.layers.size())), c.layerTable(spec.layers)};
+      c.i32(int64_t(spec.layers.size())), c.layerTable(spec.layers),
+      orNull(adapters->decodeStep), c.i32(int64_t(spec.caches.size())),
+      c.table(spec.caches), c.i64(spec.decodeLength)};
   auto *program = new llvm::GlobalVariable(
       m, c.layout.program, /*isConstant=*/true,
       llvm::GlobalValue::ExternalLinkage,

@@ -76,6 +76,7 @@ ProgramLayout ProgramLayout::get(llvm::LLVMContext &ctx) {
                      ptr, ptr, ptr,   // gpu_train_step .. gpu_predict
                      ptr, ptr,        // gpu_train_enqueue, gpu_train_finish
                      i32, ptr,        // num_class_names, class_names
-                     i32, ptr});      // num_layers, layers
+                     i32, ptr,        // num_layers, layers
+                     ptr, i32, ptr, i64}); // decode_step .. decode_length
   return l;
 }

@@ -131,12 +131,14 @@ TEST_F(ProgramLayoutTest, Program) {
       OFF(T, gpu_train_step), OFF(T, gpu_eval_step), OFF(T, gpu_predict),
       OFF(T, gpu_train_enqueue), OFF(T, gpu_train_finish),
       OFF(T, num_class_names), OFF(T, class_names), OFF(T, num_layers),
-      OFF(T, layers)};
+      OFF(T, layers), OFF(T, decode_step), OFF(T, num_caches),
+      OFF(T, caches), OFF(T, decode_length)};
   ASSERT_EQ(offsets.size(), size_t(PF_Count));
   check(ProgramLayout::get(ctx).program, sizeof(T), alignof(T), offsets);
   EXPECT_EQ(offsets[PF_Config], offsetof(T, config));
   EXPECT_EQ(offsets[PF_TrainStep], offsetof(T, train_step));
   EXPECT_EQ(offsets[PF_Layers], offsetof(T, layers));
+  EXPECT_EQ(offsets[PF_DecodeLength], offsetof(T, decode_length));
 }
 
 } // namespace

@@ -43,7 +43,8 @@ enum ProgramField : unsigned {
   PF_MetricNames, PF_Config, PF_Context, PF_TrainStep, PF_EvalStep,
   PF_Predict, PF_TrainFlops, PF_SetThreads, PF_GpuTrainStep, PF_GpuEvalStep,
   PF_GpuPredict, PF_GpuTrainEnqueue, PF_GpuTrainFinish, PF_NumClassNames,
-  PF_ClassNames, PF_NumLayers, PF_Layers, PF_Count
+  PF_ClassNames, PF_NumLayers, PF_Layers, PF_DecodeStep, PF_NumCaches,
+  PF_Caches, PF_DecodeLength, PF_Count
 };
 
 } // namespace modelc
