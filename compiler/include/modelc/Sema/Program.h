@@ -303,12 +303,12 @@ struct TrainConfig {
 #include "modelsupport/TrainConfig.def"
 };
 
-/// The decoding form of a model (Decode.cpp, docs/language.md "Decoding"):
-/// the model elaborated again at one position of one sequence (its input
-/// [1, 1, ...] instead of [B, T, ...]), where `positions(table, T)` reads
-/// row `position` and each causal attention attends over a key/value cache
-/// of the T positions. Checked to compute, at each position, what the model
-/// computes there over the whole sequence.
+/// The decoding form of a model (Decode.cpp; docs/language.md, "Decoding one
+/// position at a time"): the model elaborated again at one position of one
+/// sequence (its input [1, 1, ...] instead of [B, T, ...]), where
+/// `positions(table, T)` reads row `position` and each causal attention
+/// attends over a key/value cache of the T positions. Checked to compute,
+/// at each position, what the model computes there over the whole sequence.
 struct DecodeForm {
   /// The graph: the same parameter and state tables as the model's; one
   /// Position leaf; attention_decode nodes numbered 0..numCaches-1.
