@@ -156,10 +156,12 @@ static llvm::Error readDecodeStep(mlir::ModuleOp module, ProgramSpec &spec) {
     return specError("@decode_step has no positive 'mdl.decode_length'");
   spec.decodeLength = length.getInt();
   for (unsigned i = 0; i < fn.getNumArguments(); ++i) {
-    auto c = fn.getArgAttrOfType<mlir::IntegerAttr>(i, mlir::mdl::kCacheAttrName);
+    auto c =
+        fn.getArgAttrOfType<mlir::IntegerAttr>(i, mlir::mdl::kCacheAttrName);
     if (!c)
       continue;
-    auto type = llvm::dyn_cast<mlir::RankedTensorType>(fn.getArgumentTypes()[i]);
+    auto type =
+        llvm::dyn_cast<mlir::RankedTensorType>(fn.getArgumentTypes()[i]);
     if (c.getInt() != int64_t(spec.caches.size()) || !type ||
         !type.hasStaticShape())
       return specError("@decode_step: cache arguments must be static "

@@ -32,12 +32,13 @@ using SeqAxis = std::optional<unsigned>;
 
 /// What an op's rule gives its result: the axis of positions it must have,
 /// or, when `mixes` is not empty, how the op combines positions.
-struct Expected {
+struct AxisRule {
   SeqAxis axis;
   std::string mixes;
 };
 
-Expected mixing(std::string why) { return {std::nullopt, std::move(why)}; }
+/// A rule that rejects the op: `why` says how it combines positions.
+AxisRule mixing(std::string why) { return {std::nullopt, std::move(why)}; }
 
 /// The number of symbolic dimensions and the product of the fixed ones
 /// before axis `end` of `shape`.
@@ -74,15 +75,16 @@ private:
   std::string findAxis(unsigned i);
   /// The op's rule for node `i`: products, normalisations, attention,
   /// windows, reductions, reshapes, transposes and concatenations...
-  Expected rule(unsigned i) const;
+  AxisRule rule(unsigned i) const;
   /// ... and the others: leaves, elementwise ops, slices, positions,
   /// embeddings.
-  Expected ruleOthers(unsigned i) const;
+  AxisRule ruleOthers(unsigned i) const;
   /// Rules shared by several ops.
-  Expected mapped(const Node &n, bool product) const;
-  Expected reshaped(const Node &n, unsigned i) const;
-  Expected dropped(SeqAxis a, llvm::ArrayRef<int64_t> axes, bool keep,
+  AxisRule mapped(const Node &n, bool product) const;
+  AxisRule reshaped(const Node &n, unsigned i) const;
+  AxisRule dropped(SeqAxis a, llvm::ArrayRef<int64_t> axes, bool keep,
                    llvm::StringRef what) const;
+  AxisRule reduced(const Node &n, SeqAxis a) const;
 
   const Graph &model;
   const DecodeForm &form;
@@ -93,7 +95,8 @@ private:
 
 } // namespace
 
-llvm::SmallVector<unsigned> PositionwiseCheck::valueOperands(const Node &n) const {
+llvm::SmallVector<unsigned>
+PositionwiseCheck::valueOperands(const Node &n) const {
   llvm::SmallVector<unsigned> ops;
   for (unsigned o : n.operands)
     if (o != form.position)
@@ -113,10 +116,10 @@ std::string PositionwiseCheck::matchStructure(unsigned i) const {
   if (c >= model.nodes.size())
     return differs;
   const Node &m = model.nodes[c];
-  bool kindOk = m.kind == n.kind ||
-                (n.kind == OpKind::PositionRow && m.kind == OpKind::Positions) ||
-                (n.kind == OpKind::AttentionDecode &&
-                 m.kind == OpKind::Attention);
+  bool kindOk =
+      m.kind == n.kind ||
+      (n.kind == OpKind::PositionRow && m.kind == OpKind::Positions) ||
+      (n.kind == OpKind::AttentionDecode && m.kind == OpKind::Attention);
   llvm::SmallVector<unsigned> ops = valueOperands(n);
   bool operandsOk = ops.size() == m.operands.size();
   for (size_t k = 0; operandsOk && k < ops.size(); ++k)
@@ -128,9 +131,11 @@ std::string PositionwiseCheck::matchStructure(unsigned i) const {
 }
 
 std::string PositionwiseCheck::findAxis(unsigned i) {
-  const TensorType &m = model.nodes[counterpart(i)].type, &n = one.nodes[i].type;
+  const TensorType &m = model.nodes[counterpart(i)].type;
+  const TensorType &n = one.nodes[i].type;
   for (unsigned d = 0; d < n.rank(); ++d) {
-    if (m.shape[d] == n.shape[d] || (m.shape[d].isSymbolic() && n.shape[d].is(1)))
+    bool batch = m.shape[d].isSymbolic() && n.shape[d].is(1);
+    if (m.shape[d] == n.shape[d] || batch)
       continue;
     if (!m.shape[d].is(form.length) || !n.shape[d].is(1))
       return where(one.nodes[i]) + " has a size that depends on the sequence "
@@ -147,7 +152,7 @@ std::string PositionwiseCheck::findAxis(unsigned i) {
 /// Each operand's axis of positions mapped to the result aligned at the
 /// last axis (elementwise ops with broadcasting; products, whose
 /// contracted axes must not be it).
-Expected PositionwiseCheck::mapped(const Node &n, bool product) const {
+AxisRule PositionwiseCheck::mapped(const Node &n, bool product) const {
   SeqAxis result;
   llvm::SmallVector<unsigned> ops = valueOperands(n);
   for (size_t k = 0; k < ops.size(); ++k) {
@@ -167,7 +172,7 @@ Expected PositionwiseCheck::mapped(const Node &n, bool product) const {
 
 /// A reshape keeps the axis of positions when the dimensions before it
 /// hold as many elements in the result as in the operand.
-Expected PositionwiseCheck::reshaped(const Node &n, unsigned i) const {
+AxisRule PositionwiseCheck::reshaped(const Node &n, unsigned i) const {
   unsigned op = valueOperands(n)[0];
   SeqAxis a = axes[op];
   if (!a)
@@ -182,7 +187,7 @@ Expected PositionwiseCheck::reshaped(const Node &n, unsigned i) const {
 
 /// A reduction over `dims` (kept as 1 when `keep`) of a value whose axis
 /// of positions is `a`.
-Expected PositionwiseCheck::dropped(SeqAxis a, llvm::ArrayRef<int64_t> dims,
+AxisRule PositionwiseCheck::dropped(SeqAxis a, llvm::ArrayRef<int64_t> dims,
                                     bool keep, llvm::StringRef what) const {
   if (!a)
     return {};
@@ -194,7 +199,30 @@ Expected PositionwiseCheck::dropped(SeqAxis a, llvm::ArrayRef<int64_t> dims,
   return {*a - before, ""};
 }
 
-Expected PositionwiseCheck::rule(unsigned i) const {
+/// The softmaxes and the reductions of a value whose axis of positions is
+/// `a`.
+AxisRule PositionwiseCheck::reduced(const Node &n, SeqAxis a) const {
+  switch (n.kind) {
+  case OpKind::Softmax:
+    return dropped(a, {attrsOf<OpKind::Softmax>(n).axis}, true, "normalises");
+  case OpKind::LogSoftmax:
+    return dropped(a, {attrsOf<OpKind::LogSoftmax>(n).axis}, true,
+                   "normalises");
+  case OpKind::ReduceSum:
+    return dropped(a, attrsOf<OpKind::ReduceSum>(n).axes,
+                   attrsOf<OpKind::ReduceSum>(n).keepdims, "reduces");
+  case OpKind::ReduceMean:
+    return dropped(a, attrsOf<OpKind::ReduceMean>(n).axes,
+                   attrsOf<OpKind::ReduceMean>(n).keepdims, "reduces");
+  case OpKind::ReduceMax:
+    return dropped(a, attrsOf<OpKind::ReduceMax>(n).axes,
+                   attrsOf<OpKind::ReduceMax>(n).keepdims, "reduces");
+  default: // argmax
+    return dropped(a, {attrsOf<OpKind::Argmax>(n).axis}, false, "reduces");
+  }
+}
+
+AxisRule PositionwiseCheck::rule(unsigned i) const {
   const Node &n = one.nodes[i];
   llvm::SmallVector<unsigned> ops = valueOperands(n);
   SeqAxis a = ops.empty() ? SeqAxis() : axes[ops[0]];
@@ -217,23 +245,14 @@ Expected PositionwiseCheck::rule(unsigned i) const {
   case OpKind::Conv2D:
   case OpKind::MaxPool2D:
   case OpKind::AvgPool2D:
-    return a ? mixing("slides a window over the positions") : Expected{};
+    return a ? mixing("slides a window over the positions") : AxisRule{};
   case OpKind::Softmax:
-    return dropped(a, {attrsOf<OpKind::Softmax>(n).axis}, true, "normalises");
   case OpKind::LogSoftmax:
-    return dropped(a, {attrsOf<OpKind::LogSoftmax>(n).axis}, true,
-                   "normalises");
   case OpKind::ReduceSum:
-    return dropped(a, attrsOf<OpKind::ReduceSum>(n).axes,
-                   attrsOf<OpKind::ReduceSum>(n).keepdims, "reduces");
   case OpKind::ReduceMean:
-    return dropped(a, attrsOf<OpKind::ReduceMean>(n).axes,
-                   attrsOf<OpKind::ReduceMean>(n).keepdims, "reduces");
   case OpKind::ReduceMax:
-    return dropped(a, attrsOf<OpKind::ReduceMax>(n).axes,
-                   attrsOf<OpKind::ReduceMax>(n).keepdims, "reduces");
   case OpKind::Argmax:
-    return dropped(a, {attrsOf<OpKind::Argmax>(n).axis}, false, "reduces");
+    return reduced(n, a);
   case OpKind::Reshape:
   case OpKind::Flatten:
     return reshaped(n, i);
@@ -253,7 +272,7 @@ Expected PositionwiseCheck::rule(unsigned i) const {
   }
 }
 
-Expected PositionwiseCheck::ruleOthers(unsigned i) const {
+AxisRule PositionwiseCheck::ruleOthers(unsigned i) const {
   const Node &n = one.nodes[i], &m = model.nodes[counterpart(i)];
   llvm::SmallVector<unsigned> ops = valueOperands(n);
   SeqAxis a = ops.empty() ? SeqAxis() : axes[ops[0]];
@@ -305,7 +324,7 @@ std::string PositionwiseCheck::run() {
       why = findAxis(i);
     if (!why.empty())
       return why;
-    Expected e = rule(i);
+    AxisRule e = rule(i);
     if (!e.mixes.empty())
       return where(one.nodes[i]) + " " + e.mixes;
     if (e.axis != axes[i])

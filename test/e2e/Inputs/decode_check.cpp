@@ -62,6 +62,25 @@ bool decodeAll(modelrt::Decoder &d, const float *x, float *out) {
   return true;
 }
 
+/// Decodes each of the `sequences` sequences of `x` and returns the largest
+/// |decode - predict| / (1 + |predict|) against `want`, or -1 on an error;
+/// `got` holds the last sequence's outputs.
+double compareWithPredict(modelrt::Decoder &d, const std::vector<float> &x,
+                          const std::vector<float> &want, int64_t sequences,
+                          std::vector<float> &got) {
+  int64_t in = int64_t(x.size()) / sequences, out = int64_t(got.size());
+  double worst = 0;
+  for (int64_t s = 0; s < sequences; ++s) {
+    if (!decodeAll(d, x.data() + s * in, got.data()))
+      return -1;
+    for (int64_t i = 0; i < out; ++i) {
+      double w = want[size_t(s * out + i)];
+      worst = std::max(worst, std::fabs(got[size_t(i)] - w) / (1 + std::fabs(w)));
+    }
+  }
+  return worst;
+}
+
 /// Times predict over the window and the decoding step, `reps` times each.
 void timeSteps(const ModelrtProgram &p, modelrt::ModelState &m, modelrt::Decoder &d,
                const std::vector<float> &x, int reps) {
@@ -103,16 +122,10 @@ int main(int argc, char **argv) {
   if (p.predict(p.context, model.paramPtrs.data(), model.statePtrs.data(), x.data(), sequences,
                 want.data()))
     return std::fprintf(stderr, "error: predict failed\n"), 1;
-  double worst = 0;
   std::vector<float> got(static_cast<size_t>(outSize));
-  for (int64_t s = 0; s < sequences; ++s) {
-    if (!decodeAll(d, x.data() + s * in, got.data()))
-      return 1;
-    for (int64_t i = 0; i < outSize; ++i) {
-      double w = want[size_t(s * outSize + i)];
-      worst = std::max(worst, std::fabs(got[size_t(i)] - w) / (1 + std::fabs(w)));
-    }
-  }
+  double worst = compareWithPredict(d, x, want, sequences, got);
+  if (worst < 0)
+    return 1;
   std::printf("max |decode - predict| / (1 + |predict|) over %lld sequences: %.2g\n",
               (long long)sequences, worst);
   // Rewind the last sequence to its middle position: the same bits again.

@@ -16,7 +16,8 @@ Value modelc::elementPointer(OpBuilder &b, Location loc, Value memref) {
   auto meta = memref::ExtractStridedMetadataOp::create(b, loc, memref);
   Value aligned =
       memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
-  int64_t bytes = cast<MemRefType>(memref.getType()).getElementTypeBitWidth() / 8;
+  int64_t bytes =
+      cast<MemRefType>(memref.getType()).getElementTypeBitWidth() / 8;
   Value size = arith::ConstantIndexOp::create(b, loc, bytes);
   Value byteOffset = arith::MulIOp::create(b, loc, meta.getOffset(), size);
   Value address = arith::AddIOp::create(b, loc, aligned, byteOffset);
