@@ -2,7 +2,8 @@
 //
 // The ops of MDLLibraryOps.td: their verifiers (one shape rule for the
 // three convolutions, one for the four pooling ops, one for the embedding
-// gradient, on tensors or memrefs),
+// gradient, those of attention and its decoding step, on tensors or
+// memrefs),
 // their memory effects (on memrefs: every operand but the last is read, the
 // last, `init`, is written) and their bufferization (each tensor operand
 // replaced by its buffer; `init` is written in place, never read, so a
@@ -205,6 +206,7 @@ MDL_LIBRARY_OP_INTERFACES(LibAvgPool2DGradOp)
 MDL_LIBRARY_OP_INTERFACES(LibEmbeddingGradOp)
 MDL_LIBRARY_OP_INTERFACES(LibAttentionOp)
 MDL_LIBRARY_OP_INTERFACES(LibAttentionGradOp)
+MDL_LIBRARY_OP_INTERFACES(LibAttentionDecodeOp)
 
 #undef MDL_LIBRARY_OP_INTERFACES
 
@@ -309,5 +311,28 @@ LogicalResult LibAttentionGradOp::verify() {
       (!ShapedType::isDynamic(flat) &&
        flat != q[0] * q[1] * (q[2] + 2 * keys) * q[3]))
     return emitOpError("init must hold B*H*(Tq + 2*Tk)*D values");
+  return success();
+}
+
+LogicalResult LibAttentionDecodeOp::verify() {
+  if (failed(verifyDestination(getOperation())))
+    return failure();
+  ArrayRef<int64_t> q = shapedOperand(getOperation(), 0).getShape();
+  ArrayRef<int64_t> cache = shapedOperand(getOperation(), 1).getShape();
+  for (unsigned i : {0u, 1u, 2u, 4u}) {
+    ArrayRef<int64_t> s = shapedOperand(getOperation(), i).getShape();
+    if (llvm::any_of(s, ShapedType::isDynamic))
+      return emitOpError("sizes must be static, operand #") << i << " is "
+                                                            << formatShape(s);
+    ArrayRef<int64_t> want = i == 1 || i == 2 ? cache : q;
+    if (s[0] != q[0] || s[1] != q[1] || s[3] != q[3] || s != want)
+      return emitOpError("operand #")
+             << i << " has shape " << formatShape(s)
+             << ", which does not fit the query's " << formatShape(q)
+             << " and the cache's " << formatShape(cache);
+  }
+  if (q[2] != 1)
+    return emitOpError("the query must hold one position, got ")
+           << formatShape(q);
   return success();
 }

@@ -222,3 +222,44 @@ LogicalResult AttentionGradOp::inferReturnTypes(MLIRContext *,
   types.append({q, k, v});
   return success();
 }
+
+/// Checks attention_decode's operands: BxHx1xD query, key and value, BxHxTxD
+/// caches, one element type, B, H and D agreeing where known.
+static LogicalResult checkAttentionDecode(std::optional<Location> loc,
+                                          StringRef name,
+                                          ArrayRef<RankedTensorType> types) {
+  RankedTensorType q = types[0];
+  for (RankedTensorType t : types)
+    if (!t || t.getRank() != 4 || t.getElementType() != q.getElementType())
+      return emitInferError(loc, name, "query, key, value and the caches "
+                            "must be 4-D (BxHxTxD) of one element type");
+  auto same = [](int64_t a, int64_t b) {
+    return ShapedType::isDynamic(a) || ShapedType::isDynamic(b) || a == b;
+  };
+  for (RankedTensorType t : types)
+    for (int64_t d : {0, 1, 3})
+      if (!same(q.getDimSize(d), t.getDimSize(d)))
+        return emitInferError(loc, name, "operands differ in dimension ", d,
+                              ": ", q, " and ", t);
+  for (RankedTensorType t : types.take_front(3))
+    if (t.getDimSize(2) != 1)
+      return emitInferError(loc, name, "query, key and value must hold one "
+                            "position (BxHx1xD), got ", t);
+  if (types[3] != types[4])
+    return emitInferError(loc, name, "the key and value caches differ: ",
+                          types[3], " and ", types[4]);
+  return success();
+}
+
+LogicalResult AttentionDecodeOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+    SmallVectorImpl<Type> &types) {
+  SmallVector<RankedTensorType> in;
+  for (Value v : {adaptor.getQuery(), adaptor.getKey(), adaptor.getValue(),
+                  adaptor.getKeyCache(), adaptor.getValueCache()})
+    in.push_back(getTensorType(v));
+  if (failed(checkAttentionDecode(loc, getOperationName(), in)))
+    return failure();
+  types.append({in[0], in[3], in[4]});
+  return success();
+}

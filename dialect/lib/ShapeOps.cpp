@@ -306,3 +306,17 @@ LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
   types.push_back(RankedTensorType::get(shape, input.getElementType()));
   return success();
 }
+
+LogicalResult PositionRowOp::inferReturnTypes(MLIRContext *,
+                                              std::optional<Location> loc,
+                                              Adaptor adaptor,
+                                              SmallVectorImpl<Type> &types) {
+  auto table = getTensorType(adaptor.getTable());
+  if (!table || table.getRank() != 2)
+    return emitInferError(loc, getOperationName(),
+                          "table must be a 2-D tensor [rows, width], got ",
+                          adaptor.getTable().getType());
+  types.push_back(RankedTensorType::get({1, table.getDimSize(1)},
+                                        table.getElementType()));
+  return success();
+}

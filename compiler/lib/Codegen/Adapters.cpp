@@ -1,14 +1,19 @@
 //===- Adapters.cpp - Runtime entry points calling the compiled kernels ---===//
 //
-// Emits, with IRBuilder, `modelc_train_step`, `modelc_eval_step` and
-// `modelc_predict` with the exact signatures of ModelrtTrainStepFn,
-// ModelrtEvalStepFn and ModelrtPredictFn (modelrt/core/Program.h).
+// Emits, with IRBuilder, `modelc_train_step`, `modelc_eval_step`,
+// `modelc_predict` and `modelc_decode_step` (CPU only, when the model has a
+// decoding step) with the exact signatures of ModelrtTrainStepFn,
+// ModelrtEvalStepFn, ModelrtPredictFn and ModelrtDecodeStepFn
+// (modelrt/core/Program.h).
 // Each builds one memref descriptor {allocated, aligned, offset, sizes[R],
 // strides[R]} per kernel argument/result on its stack (dense row-major,
 // dimension 0 = `batch` where dynamic), calls `_mlir_ciface_<fn>`, then
 // converts: a loss sum becomes the batch mean, a correct count is added to
 // metric_sums[0], state outputs (written to scratch buffers so they never
-// alias the state inputs) are copied back into the runtime's state.
+// alias the state inputs) are copied back into the runtime's state. A
+// decoding step's caches are the runtime's buffers for both the argument
+// and the result: the lowered step writes the position's rows into the
+// argument in place and copies it onto the result, i.e. onto itself.
 //
 // The GPU adapters (`modelc_gpu_*`, calling `_mlir_ciface_gpu_<fn>`) take
 // device pointers for tensors. Their scalar results live in the runtime's
@@ -41,7 +46,7 @@ struct RawArgs {
   llvm::Value *params = nullptr, *state = nullptr, *inputs = nullptr,
               *labels = nullptr, *batch = nullptr, *seed = nullptr,
               *loss = nullptr, *grads = nullptr, *metrics = nullptr,
-              *outputs = nullptr;
+              *outputs = nullptr, *caches = nullptr, *position = nullptr;
 };
 
 /// Work to do after the kernel returns.
@@ -163,6 +168,16 @@ llvm::Value *AdapterBuilder::slotData(const AbiSlot &s, const RawArgs &raw,
     return raw.grads ? tableEntry(raw.grads, s.index) : nullptr;
   case SlotKind::Output:
     return raw.outputs;
+  case SlotKind::Position: {
+    if (!raw.position)
+      return nullptr;
+    llvm::Value *cell = b.CreateAlloca(i64());
+    b.CreateStore(raw.position, cell);
+    return cell;
+  }
+  case SlotKind::CacheIn:
+  case SlotKind::CacheOut: // the same buffer: the step updates it in place
+    return raw.caches ? tableEntry(raw.caches, s.index) : nullptr;
   case SlotKind::LossSum:
   case SlotKind::Correct: {
     llvm::Type *t = s.kind == SlotKind::LossSum
@@ -246,7 +261,8 @@ void AdapterBuilder::emitScalarFixups(const std::vector<Fixup> &scalars,
 static const char *slotName(SlotKind k) {
   static const char *names[] = {"input",  "labels",   "seed",    "parameter",
                                 "state",  "loss",     "loss sum", "gradient",
-                                "correct count", "output", "state output"};
+                                "correct count", "output", "state output",
+                                "position", "cache", "cache"};
   return names[unsigned(k)];
 }
 
@@ -390,6 +406,20 @@ static RawArgs predictArgs(llvm::Function *f) {
   return r;
 }
 
+/// (ctx, params, state, caches, input, pos, output) of ModelrtDecodeStepFn;
+/// the batch is 1.
+static RawArgs decodeArgs(llvm::Function *f) {
+  RawArgs r;
+  r.params = f->getArg(1);
+  r.state = f->getArg(2);
+  r.caches = f->getArg(3);
+  r.inputs = f->getArg(4);
+  r.position = f->getArg(5);
+  r.outputs = f->getArg(6);
+  r.batch = llvm::ConstantInt::get(llvm::Type::getInt64Ty(f->getContext()), 1);
+  return r;
+}
+
 llvm::Expected<EntryAdapters>
 modelc::emitAdapters(llvm::Module &m, const ProgramSpec &spec, bool gpu) {
   llvm::LLVMContext &ctx = m.getContext();
@@ -415,6 +445,14 @@ modelc::emitAdapters(llvm::Module &m, const ProgramSpec &spec, bool gpu) {
   if (!predict)
     return predict.takeError();
   EntryAdapters out{};
+  if (!gpu && spec.decodeStep.present()) {
+    llvm::Expected<AdapterFns> decode =
+        makeAdapter(m, "decode_step", fnType({p, p, p, p, p, i64, p}),
+                    spec.decodeStep, gpu, false, decodeArgs);
+    if (!decode)
+      return decode.takeError();
+    out.decodeStep = decode->whole;
+  }
   out.trainStep = train->whole;
   out.evalStep = eval->whole;
   out.predict = predict->whole;

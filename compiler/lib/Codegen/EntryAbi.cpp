@@ -1,18 +1,23 @@
 //===- EntryAbi.cpp - The lowered signatures of the entry functions -------===//
 //
-// bindEntryAbis reads @train_step, @eval_metrics and @predict after
-// convert-mdl-to-linalg (tensors, before bufferization). The leading
+// bindEntryAbis reads @train_step, @eval_metrics, @predict (and
+// @decode_step) after convert-mdl-to-linalg (tensors, before
+// bufferization). The leading
 // arguments are the source function's own (input, labels, seed); the
 // parameters and state that lowering appended carry an argument attribute
 // naming their table symbol, state outputs a result attribute
 // (docs/lowering.md). The leading results are known from the entry-point
 // preparation: train_step = (loss, one gradient per parameter in table
 // order[, correct count]), eval_metrics = (loss sum[, correct count]),
-// predict = (outputs).
+// predict = (outputs), decode_step = (output); the decoding step's second
+// argument is its position, and its caches, arguments and results, carry
+// `mdl.cache`.
 //
 //===----------------------------------------------------------------------===//
 
 #include "modelc/Codegen/ProgramSpec.h"
+
+#include "mdl/MDLDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -75,15 +80,28 @@ static llvm::Expected<AbiSlot> makeSlot(llvm::StringRef fn, SlotKind kind,
   return slot;
 }
 
+/// The cache number an argument/result attribute dictionary names, or -1.
+static int cacheIndex(mlir::DictionaryAttr attrs) {
+  auto c = attrs ? attrs.getAs<mlir::IntegerAttr>(mlir::mdl::kCacheAttrName)
+                 : mlir::IntegerAttr();
+  return c ? int(c.getInt()) : -1;
+}
+
 static llvm::Error bindArgs(mlir::func::FuncOp fn, const ProgramSpec &spec,
                             EntryAbi &abi) {
   llvm::StringRef name = fn.getSymName();
+  bool decode = name == mlir::mdl::kDecodeStepName;
   for (unsigned i = 0; i < fn.getNumArguments(); ++i) {
     mlir::Type type = fn.getArgumentTypes()[i];
     std::string sym = tableSymbol(fn.getArgAttrDict(i));
     SlotKind kind = SlotKind::Input;
     int index = 0;
-    if (!sym.empty()) {
+    if ((index = cacheIndex(fn.getArgAttrDict(i))) >= 0) {
+      kind = SlotKind::CacheIn;
+    } else if (decode && i == 1) {
+      kind = SlotKind::Position;
+      index = 0;
+    } else if (!sym.empty()) {
       if ((index = findTensor(spec.params, sym)) >= 0)
         kind = SlotKind::Param;
       else if ((index = findTensor(spec.states, sym)) >= 0)
@@ -119,6 +137,9 @@ static llvm::Error bindResults(mlir::func::FuncOp fn, const ProgramSpec &spec,
     unsigned index = 0;
     if (i < leading.size()) {
       std::tie(kind, index) = leading[i];
+    } else if (int c = cacheIndex(fn.getResultAttrDict(i)); c >= 0) {
+      kind = SlotKind::CacheOut;
+      index = unsigned(c);
     } else {
       std::string sym = tableSymbol(fn.getResultAttrDict(i));
       int s = findTensor(spec.states, sym);
@@ -147,7 +168,8 @@ static llvm::Error checkTypes(const EntryAbi &abi, const ProgramSpec &spec) {
         want = spec.labelType;
       else if (s.kind == SlotKind::Input)
         want = spec.inputType;
-      else if (s.kind == SlotKind::Seed || s.kind == SlotKind::Correct)
+      else if (s.kind == SlotKind::Seed || s.kind == SlotKind::Correct ||
+               s.kind == SlotKind::Position)
         want = AbiType::I64;
       if (s.type != want)
         return abiError(abi.symbol, "an argument or result has an element "
@@ -190,6 +212,10 @@ llvm::Error modelc::bindEntryAbis(mlir::ModuleOp lowered, ProgramSpec &spec) {
   if (llvm::Error e = bindOne(lowered, kEvalStepName, spec, eval,
                               spec.evalStep))
     return e;
+  if (spec.decodeLength > 0)
+    if (llvm::Error e = bindOne(lowered, mlir::mdl::kDecodeStepName, spec,
+                                {{SlotKind::Output, 0}}, spec.decodeStep))
+      return e;
   return bindOne(lowered, kPredictName, spec, {{SlotKind::Output, 0}},
                  spec.predict);
 }

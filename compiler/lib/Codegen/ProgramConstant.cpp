@@ -243,7 +243,9 @@ llvm::Error modelc::emitProgram(llvm::Module &m, const ProgramSpec &spec,
       c.i32(int64_t(spec.layers.size())), c.layerTable(spec.layers),
       c.i64(spec.config.inputIdLimit), c.i32(spec.ignoreIndex ? 1 : 0),
       c.i64(spec.ignoreIndex.value_or(0)),
-      c.i32(int64_t(spec.config.vocab.size())), c.i32Array(spec.config.vocab)};
+      c.i32(int64_t(spec.config.vocab.size())), c.i32Array(spec.config.vocab),
+      orNull(adapters->decodeStep), c.i32(int64_t(spec.caches.size())),
+      c.table(spec.caches), c.i64(spec.decodeLength)};
   auto *program = new llvm::GlobalVariable(
       m, c.layout.program, /*isConstant=*/true,
       llvm::GlobalValue::ExternalLinkage,

@@ -79,6 +79,7 @@ ProgramLayout ProgramLayout::get(llvm::LLVMContext &ctx) {
                      i32, ptr,        // num_class_names, class_names
                      i32, ptr,        // num_layers, layers
                      i64, i32, i64,   // input_id_limit, ignore_index
-                     i32, ptr});      // num_vocab, vocab
+                     i32, ptr,        // num_vocab, vocab
+                     ptr, i32, ptr, i64}); // decode_step .. decode_length
   return l;
 }

@@ -4,7 +4,8 @@
 // (train_step, eval_metrics, predict): the parameter/state tables with
 // their initialisers mapped to MODELRT_INIT_*, the per-sample input, label
 // and output shapes, the input's element type, cross_entropy's
-// ignore_index, the metrics and the default configuration.
+// ignore_index, the metrics, the default configuration, and the decoding
+// step's caches and length.
 // bindEntryAbis then reads the lowered signatures (EntryAbi).
 //
 //===----------------------------------------------------------------------===//
@@ -156,6 +157,38 @@ static std::vector<LayerSpec> readLayers(mlir::ModuleOp module) {
   return layers;
 }
 
+/// Reads the caches of @decode_step (its arguments marked `mdl.cache`, in
+/// their order) and its decoded length; nothing without a decoding step.
+static llvm::Error readDecodeStep(mlir::ModuleOp module, ProgramSpec &spec) {
+  auto fn = module.lookupSymbol<mlir::func::FuncOp>(mlir::mdl::kDecodeStepName);
+  if (!fn)
+    return llvm::Error::success();
+  auto length =
+      fn->getAttrOfType<mlir::IntegerAttr>(mlir::mdl::kDecodeLengthAttrName);
+  if (!length || length.getInt() < 1)
+    return specError("@decode_step has no positive 'mdl.decode_length'");
+  spec.decodeLength = length.getInt();
+  for (unsigned i = 0; i < fn.getNumArguments(); ++i) {
+    auto c =
+        fn.getArgAttrOfType<mlir::IntegerAttr>(i, mlir::mdl::kCacheAttrName);
+    if (!c)
+      continue;
+    auto type =
+        llvm::dyn_cast<mlir::RankedTensorType>(fn.getArgumentTypes()[i]);
+    if (c.getInt() != int64_t(spec.caches.size()) || !type ||
+        !type.hasStaticShape())
+      return specError("@decode_step: cache arguments must be static "
+                       "tensors numbered 0, 1, ... in order");
+    TensorSpec cache;
+    cache.name = "cache" + std::to_string(c.getInt() / 2) +
+                 (c.getInt() % 2 ? ".value" : ".key");
+    cache.shape.assign(type.getShape().begin(), type.getShape().end());
+    cache.initKind = MODELRT_INIT_ZEROS;
+    spec.caches.push_back(std::move(cache));
+  }
+  return llvm::Error::success();
+}
+
 llvm::Expected<ProgramSpec> modelc::extractProgramSpec(mlir::ModuleOp module) {
   ProgramSpec spec;
   auto config = module->getAttrOfType<mlir::DictionaryAttr>("mdl.config");
@@ -204,5 +237,7 @@ llvm::Expected<ProgramSpec> modelc::extractProgramSpec(mlir::ModuleOp module) {
   if (auto train = module.lookupSymbol<mlir::func::FuncOp>(kTrainStepName))
     spec.trainFlopsPerSample = countTrainFlopsPerSample(train);
   spec.layers = readLayers(module);
+  if (llvm::Error e = readDecodeStep(module, spec))
+    return std::move(e);
   return spec;
 }

@@ -26,7 +26,13 @@ mlir::Location fileLoc(mlir::Builder &b, const llvm::SourceMgr &sm,
                        llvm::SMLoc loc);
 
 /// What a function computes.
-enum class Role : unsigned { ForwardTrain, ForwardEval, TrainLoss, EvalMetrics };
+enum class Role : unsigned {
+  ForwardTrain,
+  ForwardEval,
+  TrainLoss,
+  EvalMetrics,
+  DecodeStep, ///< the decoding form at one position (evaluation mode)
+};
 
 /// Emits one function's body from the graph.
 class FunctionEmitter {
@@ -38,8 +44,11 @@ public:
   /// Emits the nodes `roots` depend on; returns their values.
   llvm::SmallVector<mlir::Value> emit(llvm::ArrayRef<unsigned> roots);
 
-  /// Function arguments the Input / Label / seed nodes map to.
-  mlir::Value input, labels, seed;
+  /// Function arguments the Input / Label / seed / Position nodes map to.
+  mlir::Value input, labels, seed, position;
+  /// The decoding step's caches, two per attention_decode node (key, then
+  /// value): the arguments, replaced by each node's updated caches.
+  llvm::SmallVector<mlir::Value> caches;
 
   /// The MLIR type of a checked tensor type (`B` becomes `?`).
   static mlir::RankedTensorType toType(mlir::Builder &b, const TensorType &t);
@@ -50,7 +59,8 @@ public:
   /// True in the evaluation functions: dropout is the identity and batch
   /// norm uses the running statistics.
   bool isEval() const {
-    return role == Role::ForwardEval || role == Role::EvalMetrics;
+    return role == Role::ForwardEval || role == Role::EvalMetrics ||
+           role == Role::DecodeStep;
   }
   /// True in @eval_metrics, whose losses are summed over the batch.
   bool sumsLosses() const { return role == Role::EvalMetrics; }

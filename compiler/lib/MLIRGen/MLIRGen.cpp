@@ -7,6 +7,9 @@
 //                                            running statistics
 //   @train_loss(%x, %labels, %seed) -> loss  forward_train + the loss
 //   @eval_metrics(%x, %labels) -> (loss sum[, correct count])
+//   @decode_step(%x, %pos, %caches...) -> (output, caches...)
+//                                            the decoding form, when the
+//                                            model has one: one position
 // Nodes are emitted in graph order, restricted to those the function's
 // results need. Each dropout k gets the seed `%seed + k * 0x9E3779B97F4A7C15`.
 //
@@ -92,6 +95,58 @@ static void buildFunction(mlir::OpBuilder &b, mlir::ModuleOp module,
   fn.setFunctionType(b.getFunctionType(args, mlir::ValueRange(results).getTypes()));
 }
 
+/// The type of every cache of `d`, two per attention_decode node (key,
+/// value): its key's [1, H, 1, D] with the decoded length T for 1.
+static llvm::SmallVector<mlir::Type> cacheTypes(mlir::Builder &b,
+                                                const DecodeForm &d) {
+  llvm::SmallVector<mlir::Type> types(2 * d.numCaches);
+  for (const Node &n : d.graph.nodes)
+    if (n.kind == OpKind::AttentionDecode) {
+      TensorType t = d.graph.nodes[n.operands[1]].type;
+      t.shape[2] = SDim::fixed(d.length);
+      unsigned c = unsigned(attrsOf<OpKind::AttentionDecode>(n).cache);
+      types[2 * c] = types[2 * c + 1] = FunctionEmitter::toType(b, t);
+    }
+  return types;
+}
+
+/// Creates `func.func @decode_step(%x, %pos, %caches...) -> (output,
+/// caches...)` from the decoding form (evaluation mode); each cache
+/// argument and result carries its number, the function the decoded length.
+static void buildDecodeFunction(mlir::OpBuilder &b, mlir::ModuleOp module,
+                                const DecodeForm &d,
+                                const llvm::SourceMgr &sm) {
+  const Graph &g = d.graph;
+  llvm::SmallVector<mlir::Type> caches = cacheTypes(b, d);
+  llvm::SmallVector<mlir::Type> args{
+      FunctionEmitter::toType(b, g.nodes[g.inputs[0]].type),
+      mlir::RankedTensorType::get({}, b.getI64Type())};
+  args.append(caches);
+  mlir::Location fnLoc =
+      mlir::NameLoc::get(b.getStringAttr(mlir::mdl::kDecodeStepName));
+  b.setInsertionPointToEnd(module.getBody());
+  auto fn = mlir::func::FuncOp::create(b, fnLoc, mlir::mdl::kDecodeStepName,
+                                       b.getFunctionType(args, {}));
+  mlir::Block *entry = fn.addEntryBlock();
+  b.setInsertionPointToStart(entry);
+  FunctionEmitter em(b, g, sm, Role::DecodeStep);
+  em.input = entry->getArgument(0);
+  em.position = entry->getArgument(1);
+  for (unsigned c = 0; c < caches.size(); ++c)
+    em.caches.push_back(entry->getArgument(2 + c));
+  llvm::SmallVector<mlir::Value> results = em.emit({g.output});
+  results.append(em.caches);
+  mlir::func::ReturnOp::create(b, fnLoc, results);
+  fn.setFunctionType(
+      b.getFunctionType(args, mlir::ValueRange(results).getTypes()));
+  for (unsigned c = 0; c < caches.size(); ++c) {
+    fn.setArgAttr(2 + c, mlir::mdl::kCacheAttrName, b.getI64IntegerAttr(c));
+    fn.setResultAttr(1 + c, mlir::mdl::kCacheAttrName,
+                     b.getI64IntegerAttr(c));
+  }
+  fn->setAttr(mlir::mdl::kDecodeLengthAttrName, b.getI64IntegerAttr(d.length));
+}
+
 char modelc::InternalError::ID = 0;
 
 /// The `mdl.layers` module attribute: one dictionary per top-level layer
@@ -146,6 +201,8 @@ modelc::generateMLIR(mlir::MLIRContext &context, const Program &program,
     buildFunction(b, *module, *g, sourceMgr, Role::EvalMetrics,
                   "eval_metrics");
   }
+  if (program.decode)
+    buildDecodeFunction(b, *module, *program.decode, sourceMgr);
   std::string diag;
   llvm::raw_string_ostream os(diag);
   mlir::ScopedDiagnosticHandler handler(&context, [&](mlir::Diagnostic &d) {

@@ -7,6 +7,7 @@
 // and batch norm (train: batch statistics plus the running-statistics update
 // through mdl.state_read / mdl.state_write; eval: the running statistics)
 // depend on the function's role, and the losses are summed in @eval_metrics.
+// The decoding form's attention_decode reads and updates the step's caches.
 //
 // Walking the graph, types and locations are FunctionEmitter.cpp's; the
 // shape rules that decide the nodes' types are Sema's, checked again by the
@@ -351,6 +352,24 @@ static mlir::Value emitLoss(FunctionEmitter &fe, const Node &n,
   return mdl::MulOp::create(b, l, loss, scale).getResult();
 }
 
+static mlir::Value emitPosition(FunctionEmitter &fe, const Node &,
+                                ArrayRef<mlir::Value>, Location) {
+  return fe.position;
+}
+
+/// attention_decode c: the position's query over caches 2c and 2c + 1,
+/// which it updates.
+static mlir::Value emitAttentionDecode(FunctionEmitter &fe, const Node &n,
+                                       ArrayRef<mlir::Value> ops, Location l) {
+  unsigned c = 2 * unsigned(attrsOf<OpKind::AttentionDecode>(n).cache);
+  auto op = mdl::AttentionDecodeOp::create(fe.builder(), l, ops[0], ops[1],
+                                           ops[2], fe.caches[c],
+                                           fe.caches[c + 1], ops[3]);
+  fe.caches[c] = op.getNewKeyCache();
+  fe.caches[c + 1] = op.getNewValueCache();
+  return op.getResult();
+}
+
 namespace {
 /// One row of the emitter table.
 struct EmitterEntry {
@@ -412,6 +431,9 @@ static constexpr EmitterEntry kEmitters[] = {
     {OpKind::L1Loss, emitLoss<OpKind::L1Loss, mdl::L1LossOp>},
     {OpKind::BCEWithLogits,
      emitLoss<OpKind::BCEWithLogits, mdl::BCEWithLogitsOp>},
+    {OpKind::Position, emitPosition},
+    {OpKind::PositionRow, emitBinary<mdl::PositionRowOp>},
+    {OpKind::AttentionDecode, emitAttentionDecode},
 };
 
 /// True when row i of kEmitters is OpKind i and every OpKind has a row.

@@ -114,20 +114,35 @@ static const char *stageName(TrainingStage stage) {
 }
 
 /// Drops the mdl attributes the ProgramSpec has already read (the module's
-/// configuration and layer table, the table symbols on arguments and
-/// results), which LLVM
-/// translation would not know.
+/// configuration and layer table, the table symbols and cache numbers on
+/// arguments and results, the decoded length), which LLVM translation would
+/// not know.
 static void dropMdlAttributes(mlir::ModuleOp module) {
   module->removeAttr("mdl.config");
   module->removeAttr("mdl.layers");
   module.walk([](mlir::func::FuncOp fn) {
+    llvm::StringRef keys[] = {"mdl.param", "mdl.state",
+                              mlir::mdl::kCacheAttrName};
     for (unsigned i = 0; i < fn.getNumArguments(); ++i)
-      for (llvm::StringRef key : {"mdl.param", "mdl.state"})
+      for (llvm::StringRef key : keys)
         fn.removeArgAttr(i, key);
     for (unsigned i = 0; i < fn.getNumResults(); ++i)
-      fn.removeResultAttr(i, mlir::StringAttr::get(fn.getContext(),
-                                                   "mdl.state"));
+      for (llvm::StringRef key : llvm::ArrayRef(keys).drop_front())
+        fn.removeResultAttr(i, mlir::StringAttr::get(fn.getContext(), key));
+    fn->removeAttr(mlir::mdl::kDecodeLengthAttrName);
   });
+}
+
+/// Removes the decoding step, which only the CPU code has (and, with
+/// `spec`, its caches from the program description).
+static void dropDecodeStep(mlir::ModuleOp module, ProgramSpec *spec) {
+  if (auto fn = module.lookupSymbol<mlir::func::FuncOp>(
+          mlir::mdl::kDecodeStepName))
+    fn.erase();
+  if (spec) {
+    spec->caches.clear();
+    spec->decodeLength = 0;
+  }
 }
 
 llvm::Error TrainingCompiler::runStage(TrainingStage stage) {
@@ -146,10 +161,13 @@ llvm::Error TrainingCompiler::runStage(TrainingStage stage) {
     spec = std::move(*s);
   }
   if (stage == TrainingStage::Linalg) {
+    if (options.emulateGpu)
+      dropDecodeStep(module, &spec);
     if (llvm::Error e = bindEntryAbis(module, spec))
       return inStage(name, std::move(e));
     if (options.gpu) {
       gpuModule = module.clone();
+      dropDecodeStep(*gpuModule, nullptr);
       dropMdlAttributes(*gpuModule);
     }
   }

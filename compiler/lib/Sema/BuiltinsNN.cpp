@@ -224,13 +224,19 @@ Value sema::handleAttention(Elaborator &el, llvm::ArrayRef<Value> args,
                       " keys", frame);
     return Value::error();
   }
+  if (causal && el.decode) // one query over the positions' cache
+    return el.addNode({args[0].node, args[1].node, args[2].node,
+                       el.decode->position},
+                      q, OpAttrs<OpKind::AttentionDecode>{el.decode->caches++},
+                      loc, frame, std::string(kSdpa) + " at " + el.where(loc));
   return el.addNode({args[0].node, args[1].node, args[2].node}, q,
                     OpAttrs<OpKind::Attention>{causal ? 1 : 0}, loc, frame,
                     std::string(kSdpa) + " at " + el.where(loc));
 }
 
 /// positions(table, length): the first `length` rows of a [rows, D] table
-/// (a slice); a length beyond the table is an error at the call.
+/// (a slice); a length beyond the table is an error at the call. In the
+/// decoding form, a length of one position is the decoded position's row.
 Value sema::handlePositions(Elaborator &el, llvm::ArrayRef<Value> args,
                             llvm::SMLoc loc, Frame &frame) {
   if (!requireTensor(el, args[0], "positions", "table", frame, false))
@@ -255,6 +261,9 @@ Value sema::handlePositions(Elaborator &el, llvm::ArrayRef<Value> args,
     return Value::error();
   }
   TensorType out{t.dtype, {SDim::fixed(*n), t.shape[1]}};
+  if (el.decode && *n == 1) // the row of the position decoded
+    return el.addNode(OpKind::PositionRow, {args[0].node, el.decode->position},
+                      out, loc, frame, "positions at " + el.where(loc));
   return el.addNode({args[0].node}, out,
                     OpAttrs<OpKind::Positions>{*n},
                     loc, frame, "positions at " + el.where(loc));

@@ -105,12 +105,25 @@ struct Frame {
   std::string nameScope;
 };
 
+/// How the decoding form of a model is elaborated (Decode.cpp): the input
+/// is one position of one sequence, positions() and causal attention read
+/// the position being decoded.
+struct DecodeMode {
+  /// The sequence length T of the model as written.
+  int64_t length = 0;
+  /// The Position leaf (made after the model's inputs).
+  unsigned position = 0;
+  /// The attention_decode nodes made so far (the next one's cache number).
+  unsigned caches = 0;
+};
+
 /// Evaluates model bodies into a Graph.
 class Elaborator {
 public:
   Elaborator(DiagnosticEngine &diags, Graph &graph,
-             const std::vector<const ModuleInfo *> &allModules)
-      : diags(diags), graph(graph), allModules(allModules) {}
+             const std::vector<const ModuleInfo *> &allModules,
+             DecodeMode *decode = nullptr)
+      : diags(diags), graph(graph), decode(decode), allModules(allModules) {}
 
   /// Checks the model `decl` of `module` and fills the graph. False on error.
   bool elaborateModel(const FuncDecl &decl, const ModuleInfo &module);
@@ -159,6 +172,8 @@ public:
 
   DiagnosticEngine &diags;
   Graph &graph;
+  /// Set while the decoding form is elaborated; null otherwise.
+  DecodeMode *decode;
 
 private:
   /// Adds a node of \p kind with its typed attributes \p attrs; returns it.

@@ -203,7 +203,14 @@ bool Elaborator::declareParam(const ParamStmt &p, Frame &frame) {
   return true;
 }
 
-/// Creates the Input node of one model parameter.
+/// The size of dimension `i` of a model input written as the number
+/// `size`: in the decoding form, one position (dimension 1) of the sequence.
+static int64_t inputSize(const Elaborator &el, size_t i, int64_t size) {
+  return el.decode && i == 1 ? 1 : size;
+}
+
+/// Creates the Input node of one model parameter. In the decoding form the
+/// batch is 1.
 static bool bindModelInput(Elaborator &el, const Param &p, Frame &frame,
                            bool first) {
   const TypeRef &t = p.type;
@@ -220,7 +227,7 @@ static bool bindModelInput(Elaborator &el, const Param &p, Frame &frame,
   for (size_t i = 0; i < t.dims.size(); ++i) {
     const Dim &d = t.dims[i];
     if (d.kind == Dim::Kind::Constant) {
-      shape.push_back(SDim::fixed(d.value));
+      shape.push_back(SDim::fixed(inputSize(el, i, d.value)));
       continue;
     }
     if (d.kind == Dim::Kind::Ellipsis || i != 0) {
@@ -230,8 +237,9 @@ static bool bindModelInput(Elaborator &el, const Param &p, Frame &frame,
                      {d.range});
       return false;
     }
-    shape.push_back(SDim::sym(d.name));
-    frame.dims[d.name] = SDim::sym(d.name);
+    SDim batch = el.decode ? SDim::fixed(1) : SDim::sym(d.name);
+    shape.push_back(batch);
+    frame.dims[d.name] = batch;
     frame.dimOrigins[d.name] = "the batch dimension of input '" + p.name + "'";
   }
   Value v = el.addNode({}, TensorType{*dt, shape},
@@ -264,6 +272,11 @@ bool Elaborator::elaborateModel(const FuncDecl &decl,
                 "model '" + decl.getName() + "' has no input");
     return false;
   }
+  if (decode)
+    decode->position =
+        addNode(OpKind::Position, {}, TensorType{DType::I64, {}},
+                decl.getNameRange().Start, frame, "the position decoded")
+            .node;
   activeCalls.push_back({&decl, decl.getLoc()});
   Value result;
   ok = runBody(decl.getBody(), frame, result);
@@ -278,7 +291,9 @@ bool Elaborator::elaborateModel(const FuncDecl &decl,
     return false;
   }
   graph.output = result.node;
-  if (const auto &rt = decl.getResultType()) {
+  // The decoding form's result is one position of the declared one, which
+  // the model as written has matched already.
+  if (const auto &rt = decl.getResultType(); rt && !decode) {
     std::optional<DType> dt = parseDType(rt->name);
     if (!dt || *dt != typeOf(result).dtype) {
       diags.error(rt->range.Start,

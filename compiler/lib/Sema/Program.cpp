@@ -4,7 +4,8 @@
 // accessors of the checked program and printProgram(), the user-facing text
 // of `modelc --emit=sema`: per model the instantiations and their
 // dimension bindings, every value with its type and source location, the
-// parameter and state tables; then the data and train configurations.
+// parameter and state tables; then the data and train configurations, and
+// the main model's decoding form (or why it has none).
 //
 //===----------------------------------------------------------------------===//
 
@@ -182,6 +183,26 @@ static void printAttrs(llvm::raw_ostream &os, const Node &n) {
   os << '}';
 }
 
+/// Prints every value of `g`: its op, operands, attributes, type, place.
+static void printValues(llvm::raw_ostream &os, const Graph &g,
+                        const llvm::SourceMgr &sm) {
+  os << "  values:\n";
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    const Node &n = g.nodes[i];
+    os << "    %" << i << " = " << getOpKindName(n.kind);
+    for (size_t j = 0; j < n.operands.size(); ++j)
+      os << (j ? ", %" : " %") << n.operands[j];
+    printAttrs(os, n);
+    os << " : " << n.type.str() << " @" << formatLoc(sm, n.locs.front());
+    if (n.instance >= 0)
+      os << " in " << g.instances[n.instance].name;
+    auto let = g.letNames.find(i);
+    if (let != g.letNames.end())
+      os << " (" << let->second.first << ")";
+    os << "\n";
+  }
+}
+
 static void printGraph(llvm::raw_ostream &os, const Graph &g,
                        const llvm::SourceMgr &sm) {
   os << "model " << g.modelName << " @" << formatLoc(sm, g.loc) << "\n";
@@ -199,21 +220,7 @@ static void printGraph(llvm::raw_ostream &os, const Graph &g,
       os << " {" << llvm::join(b, ", ") << "}";
     os << "\n";
   }
-  os << "  values:\n";
-  for (size_t i = 0; i < g.nodes.size(); ++i) {
-    const Node &n = g.nodes[i];
-    os << "    %" << i << " = " << getOpKindName(n.kind);
-    for (size_t j = 0; j < n.operands.size(); ++j)
-      os << (j ? ", %" : " %") << n.operands[j];
-    printAttrs(os, n);
-    os << " : " << n.type.str() << " @" << formatLoc(sm, n.locs.front());
-    if (n.instance >= 0)
-      os << " in " << g.instances[n.instance].name;
-    auto let = g.letNames.find(i);
-    if (let != g.letNames.end())
-      os << " (" << let->second.first << ")";
-    os << "\n";
-  }
+  printValues(os, g, sm);
   os << "  output %" << g.output << " : " << g.nodes[g.output].type.str()
      << "\n";
   if (g.loss)
@@ -316,5 +323,14 @@ void sema::printProgram(llvm::raw_ostream &os, const Program &program,
     os << "  epochs: " << t->epochs << ", batch: " << t->batch
        << ", seed: " << t->seed << "\n";
     os << "  metrics: " << llvm::join(t->metrics, ", ") << "\n";
+  }
+  if (const auto &d = program.decode) {
+    os << "decode " << d->graph.modelName << ": one position of "
+       << d->length << ", " << d->numCaches << " key/value caches\n";
+    printValues(os, d->graph, sourceMgr);
+    os << "  output %" << d->graph.output << " : "
+       << d->graph.nodes[d->graph.output].type.str() << "\n";
+  } else if (!program.noDecode.empty()) {
+    os << "no decode step: " << program.noDecode << "\n";
   }
 }

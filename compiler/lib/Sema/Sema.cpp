@@ -4,13 +4,14 @@
 // importing file's directory, the standard library; cycles and unknown
 // modules are errors at the import), collects each module's declarations,
 // then checks every model of the main file, the data blocks and the train
-// block, and runs the warnings.
+// block, runs the warnings, and builds the main model's decoding form.
 //
 //===----------------------------------------------------------------------===//
 
 #include "modelc/Sema/Sema.h"
 
 #include "Config.h"
+#include "Decode.h"
 
 #include "modelc/Frontend/Parser.h"
 #include "modelc/Frontend/SearchPath.h"
@@ -227,5 +228,8 @@ std::unique_ptr<Program> modelc::analyzeProgram(DiagnosticEngine &diags,
     return nullptr;
   for (const Graph &g : program->models)
     lintGraph(diags, g);
+  if (const Graph *g = program->getMainModel())
+    program->decode = buildDecodeForm(diags, *g, *modelDecls[g->modelName],
+                                      *main, all, program->noDecode);
   return program;
 }

@@ -1,8 +1,9 @@
 //===- MDLDialect.h - The mdl dialect and its attributes --------*- C++ -*-===//
 //
 // Declares the mdl dialect class, its enums (CmpPredicate, Reduction,
-// InitKind) and attributes (#mdl.init, enum attributes), and the one
-// question asked of the module attribute `mdl.config` in several places.
+// InitKind) and attributes (#mdl.init, enum attributes), the one question
+// asked of the module attribute `mdl.config` in several places, and the
+// names of the decoding step's function and attributes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +22,18 @@
 #include "mdl/MDLDialect.h.inc"
 
 namespace mlir::mdl {
+/// The function of an mdl module that decodes one position of a sequence
+/// (docs/dialect.md, "The decoding step").
+inline constexpr llvm::StringLiteral kDecodeStepName = "decode_step";
+/// Its argument and result attribute naming a key/value cache: the cache's
+/// number (2c the key cache, 2c + 1 the value cache of the c-th
+/// mdl.attention_decode).
+inline constexpr llvm::StringLiteral kCacheAttrName = "mdl.cache";
+/// Its function attribute: the positions 0..length-1 a decoder steps
+/// through, the rows of every cache.
+inline constexpr llvm::StringLiteral kDecodeLengthAttrName =
+    "mdl.decode_length";
+
 /// True when the `metrics` list of the op's `mdl.config` dictionary
 /// (docs/dialect.md) names \p metric, e.g. "accuracy".
 bool configHasMetric(Operation *module, StringRef metric);

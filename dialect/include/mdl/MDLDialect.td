@@ -48,6 +48,8 @@ def MDL_BoolTensor : RankedTensorOf<[I1]>;
 def MDL_I64Tensor : RankedTensorOf<[I64]>;
 /// A 0-d tensor<i64>: the seed of a random operation.
 def MDL_SeedTensor : 0DTensorOf<[I64]>;
+/// A 0-d tensor<i64>: the position a decoding step computes.
+def MDL_PositionTensor : 0DTensorOf<[I64]>;
 /// A 0-d float tensor: what a loss reduces to.
 def MDL_FloatScalar : 0DTensorOf<[F32, F64]>;
 

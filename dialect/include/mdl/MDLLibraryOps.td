@@ -5,7 +5,8 @@
 // adjoints, and f32 max and average pooling and their adjoints, with static
 // channel and spatial sizes (the batch may be dynamic); and an embedding
 // table's gradient, a scatter-add by the indices' values; f32
-// scaled-dot-product attention and its adjoint. Unlike the rest of
+// scaled-dot-product attention and its adjoint, and one decoding step of
+// it over a key/value cache. Unlike the rest of
 // mdl they are in destination-passing style: their last operand `init` is
 // the destination, which they write whole and never read; on tensors they
 // return it, after bufferization they work on memrefs and return nothing.
@@ -14,7 +15,7 @@
 // linalg first (modelc-expand-library-ops: im2col and one GEMM for the
 // convolutions, the generic window loops for pooling, a masked reduction
 // over the positions for the embedding gradient, the unfused products and
-// softmax for attention and its adjoint).
+// softmax for attention, its adjoint and its decoding step).
 //
 //===----------------------------------------------------------------------===//
 
@@ -201,6 +202,26 @@ def MDL_LibAttentionGradOp : MDL_LibraryOp<"lib_attention_grad"> {
                    AnyTypeOf<[TensorRankOf<[F32], [1]>,
                               MemRefRankOf<[F32], [1]>]>:$init,
                    DefaultValuedAttr<BoolAttr, "false">:$causal);
+}
+
+def MDL_LibAttentionDecodeOp : MDL_LibraryOp<"lib_attention_decode"> {
+  let summary = "One causal attention step over a key/value cache, for a library";
+  let description = [{
+    `query` (`BxHx1xD`) attends over rows `0..position` of `key_cache` and
+    `value_cache` (`BxHxTxD`), as `mdl.attention_decode` after the caches
+    were updated, in f32; `init` the output (`BxHx1xD`). All sizes static.
+    `init` is overwritten, never read.
+
+    ```mlir
+    %o = mdl.lib_attention_decode %q, %kc, %vc, %pos, %init
+        : tensor<1x4x1x16xf32>, tensor<1x4x64x16xf32>, tensor<1x4x64x16xf32>,
+          tensor<i64>, tensor<1x4x1x16xf32> -> tensor<1x4x1x16xf32>
+    ```
+  }];
+  let arguments = (ins MDL_LibraryOperand:$query, MDL_LibraryOperand:$key_cache,
+                   MDL_LibraryOperand:$value_cache,
+                   AnyTypeOf<[0DTensorOf<[I64]>, MemRefRankOf<[I64], [0]>]>:$position,
+                   MDL_LibraryOperand:$init);
 }
 
 #endif // MDL_LIBRARY_OPS_TD

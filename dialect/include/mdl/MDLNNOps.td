@@ -1,8 +1,8 @@
 //===- MDLNNOps.td - Dropout, normalisation, embedding ------*- tablegen -*-===//
 //
 // Layers with their own semantics: dropout, batch norm (train and eval),
-// layer norm, embedding lookup, and scaled-dot-product attention with its
-// adjoint.
+// layer norm, embedding lookup, scaled-dot-product attention with its
+// adjoint, and one causal attention step over a key/value cache.
 //
 //===----------------------------------------------------------------------===//
 
@@ -189,6 +189,39 @@ def MDL_AttentionGradOp : MDL_InferOp<"attention_grad"> {
     type($query) `,` type($key) `,` type($value) `,` type($output) `,`
     type($grad) `->` type($query_grad) `,` type($key_grad) `,`
     type($value_grad)
+  }];
+}
+
+def MDL_AttentionDecodeOp
+    : MDL_InferOp<"attention_decode", [MDL_NonDifferentiable]> {
+  let summary = "Causal attention of one position over a key/value cache";
+  let description = [{
+    One step of causal self-attention decoding: `query`, `key` and `value`
+    are `BxHx1xD`, the caches `BxHxTxD` (T the positions a decoder steps
+    through). The results are the caches with rows `position` replaced by
+    `key` and `value`, and the attention of `query` over rows `0..position`
+    of the new caches: as `mdl.attention` with `causal` over the whole
+    sequence, at query `position`. `position` must be in `[0, T)`; rows
+    after it are never read. No gradient: decoding does not train.
+
+    ```mlir
+    %o, %kc2, %vc2 = mdl.attention_decode %q, %k, %v, %kc, %vc, %pos
+        : tensor<1x4x1x16xf32>, tensor<1x4x1x16xf32>, tensor<1x4x1x16xf32>,
+          tensor<1x4x64x16xf32>, tensor<1x4x64x16xf32>, tensor<i64>
+        -> tensor<1x4x1x16xf32>, tensor<1x4x64x16xf32>, tensor<1x4x64x16xf32>
+    ```
+  }];
+  let arguments = (ins MDL_FloatTensor:$query, MDL_FloatTensor:$key,
+                   MDL_FloatTensor:$value, MDL_FloatTensor:$key_cache,
+                   MDL_FloatTensor:$value_cache,
+                   MDL_PositionTensor:$position);
+  let results = (outs MDL_FloatTensor:$result, MDL_FloatTensor:$new_key_cache,
+                 MDL_FloatTensor:$new_value_cache);
+  let assemblyFormat = [{
+    $query `,` $key `,` $value `,` $key_cache `,` $value_cache `,` $position
+    attr-dict `:` type($query) `,` type($key) `,` type($value) `,`
+    type($key_cache) `,` type($value_cache) `,` type($position) `->`
+    type($result) `,` type($new_key_cache) `,` type($new_value_cache)
   }];
 }
 

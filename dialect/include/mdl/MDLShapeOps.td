@@ -128,4 +128,25 @@ def MDL_SliceOp : MDL_InferOp<"slice"> {
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
 }
 
+def MDL_PositionRowOp : MDL_InferOp<"position_row", [MDL_NonDifferentiable]> {
+  let summary = "One row of a positional table, at a run-time position";
+  let description = [{
+    Row `position` of a `RxD` table, as a `1xD` tensor: the row a decoding
+    step adds at the position it computes (`positions(table, T)` of the
+    model, one row at a time). `position` must be in `[0, R)`; it is not
+    checked here (the runtime's decoder keeps it below the model's length,
+    which is at most R). No gradient: decoding does not train.
+
+    ```mlir
+    %row = mdl.position_row %table, %pos : tensor<64x32xf32>, tensor<i64> -> tensor<1x32xf32>
+    ```
+  }];
+  let arguments = (ins MDL_Tensor:$table, MDL_PositionTensor:$position);
+  let results = (outs MDL_Tensor:$result);
+  let assemblyFormat = [{
+    $table `,` $position attr-dict `:` type($table) `,` type($position) `->`
+    type($result)
+  }];
+}
+
 #endif // MDL_SHAPE_OPS_TD

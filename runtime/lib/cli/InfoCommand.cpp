@@ -1,11 +1,12 @@
 //===- InfoCommand.cpp - The info subcommand: the model's summary ---------===//
 //
 // `NAME info [--batch N] [--memory SIZE]` (docs/cli.md): the parameter
-// table, totals, FLOPs and class names; the layer table the compiler wrote
-// (ModelrtProgram.layers); the training and evaluation memory plans at the
-// batch size; and the largest batch whose training plan fits in SIZE
-// (default: this machine's physical RAM). Everything is computed from the
-// program's tables: nothing is allocated or run. The GPU is not consulted.
+// table, totals, FLOPs, class names and the decoding step; the layer table
+// the compiler wrote (ModelrtProgram.layers); the training and evaluation
+// memory plans at the batch size; and the largest batch whose training
+// plan fits in SIZE (default: this machine's physical RAM). Everything is
+// computed from the program's tables: nothing is allocated or run. The GPU
+// is not consulted.
 //
 //===----------------------------------------------------------------------===//
 #include "CliInternal.h"
@@ -241,6 +242,21 @@ void printTotals(const ModelrtProgram &p, int64_t batch, int64_t total, int64_t 
               (long long)total, (long long)stateTotal, (long long)optimState);
 }
 
+/// The decoding step, when the program has one: its positions and caches.
+void printDecoding(const ModelrtProgram &p) {
+  if (!p.decode_step)
+    return;
+  double values = 0;
+  for (int32_t c = 0; c < p.num_caches; ++c) {
+    double n = 1;
+    for (int32_t d = 0; d < p.caches[c].rank; ++d)
+      n *= double(p.caches[c].shape[d]);
+    values += n;
+  }
+  std::printf("decoding step: one position of %lld at a time, %d key/value caches (%s)\n",
+              (long long)p.decode_length, p.num_caches, formatBytes(4.0 * values).c_str());
+}
+
 /// The CPU and what runs the products and convolutions.
 void printKernels(const ModelrtProgram &p) {
   std::printf("\nCPU: %s\n", describeCpu(hostCpuFeatures(), hostKernels()).c_str());
@@ -267,6 +283,7 @@ Status runInfo(const ModelrtProgram &p, const CliArgs &a) {
   for (size_t i = 0; i < opt.firstMoments().size(); ++i)
     optimState += int64_t(opt.firstMoments()[i].size() + opt.secondMoments()[i].size());
   printTotals(p, batch, total, stateTotal, optimState);
+  printDecoding(p);
   printLayerTable(p);
   MemoryPlan plan;
   plan.params = plan.grads = 4.0 * double(total);

@@ -1,7 +1,8 @@
 //===- Attention.cpp - The attention functions: the build and the threads -===//
 //
 // Implements Attention.h and the dispatch of AttentionKernels.h: each C
-// function runs the build of AttentionKernels.cpp for the runtime's level
+// function (the decoding step: once per head, over its cache rows) runs
+// the build of AttentionKernels.cpp for the runtime's level
 // (hostKernels()) over its work items, on the calling thread, or, from
 // kParallelLoopWork multiply-adds on, on runInTwoParts' team, each thread
 // claiming the next item from a shared counter. Each thread works in its own part of one scratch
@@ -14,6 +15,7 @@
 #include "modelrt/core/CpuFeatures.h"
 #include "modelrt/core/Parallel.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <vector>
 
@@ -125,4 +127,21 @@ extern "C" void modelrt_attention_backward(const float *q, const float *k, const
                                            int64_t keys, int64_t width, int64_t causal) {
   AttentionArgs a{batch, heads, queries, keys, width, causal != 0, q, k, v, out, dout, dqkv};
   modelrt::attentionOnHost(AttentionKind::Backward, a);
+}
+
+extern "C" void modelrt_attention_decode(const float *q, const float *kcache,
+                                         const float *vcache, const int64_t *pos, float *out,
+                                         int64_t batch, int64_t heads, int64_t max_len,
+                                         int64_t width) {
+  int64_t p = *pos, rows = batch * heads;
+  if (p < 0 || p >= max_len) {
+    std::fill(out, out + rows * width, 0.0f);
+    return;
+  }
+  for (int64_t i = 0; i < rows; ++i) { // each head's cache rows 0..p
+    const float *k = kcache + i * max_len * width, *v = vcache + i * max_len * width;
+    AttentionArgs a{1, 1, 1, p + 1, width, false, q + i * width, k, v, nullptr, nullptr,
+                    out + i * width};
+    modelrt::attentionOnHost(AttentionKind::Forward, a);
+  }
 }

@@ -53,6 +53,13 @@ Status validateProgram(const ModelrtProgram &p) {
   if (p.num_class_names > 0 && p.num_classes > 0 && p.num_class_names != p.num_classes)
     return errorf("program: %d class names for %lld classes", p.num_class_names,
                   (long long)p.num_classes);
+  if (!p.decode_step)
+    return Status::ok();
+  MODELRT_TRY(validateTable("cache", p.num_caches, p.caches));
+  if (p.decode_length < 1 || p.input_rank < 1 || p.input_shape[0] != p.decode_length ||
+      p.output_rank < 1 || p.output_shape[0] != p.decode_length)
+    return errorf("program: its decoding step needs inputs and outputs of %lld positions",
+                  (long long)p.decode_length);
   return Status::ok();
 }
 

@@ -133,7 +133,9 @@ TEST_F(ProgramLayoutTest, Program) {
       OFF(T, gpu_train_enqueue), OFF(T, gpu_train_finish),
       OFF(T, num_class_names), OFF(T, class_names), OFF(T, num_layers),
       OFF(T, layers), OFF(T, input_id_limit), OFF(T, has_ignore_index),
-      OFF(T, ignore_index), OFF(T, num_vocab), OFF(T, vocab)};
+      OFF(T, ignore_index), OFF(T, num_vocab), OFF(T, vocab),
+      OFF(T, decode_step), OFF(T, num_caches), OFF(T, caches),
+      OFF(T, decode_length)};
   ASSERT_EQ(offsets.size(), size_t(PF_Count));
   check(ProgramLayout::get(ctx).program, sizeof(T), alignof(T), offsets);
   EXPECT_EQ(offsets[PF_Config], offsetof(T, config));
@@ -141,6 +143,7 @@ TEST_F(ProgramLayoutTest, Program) {
   EXPECT_EQ(offsets[PF_Layers], offsetof(T, layers));
   EXPECT_EQ(offsets[PF_InputDType], offsetof(T, input_dtype));
   EXPECT_EQ(offsets[PF_Vocab], offsetof(T, vocab));
+  EXPECT_EQ(offsets[PF_DecodeLength], offsetof(T, decode_length));
 }
 
 } // namespace

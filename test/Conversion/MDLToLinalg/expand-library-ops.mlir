@@ -121,3 +121,20 @@ func.func @attention(%q: tensor<?x2x4x8xf32>, %init: tensor<?x2x4x8xf32>, %flat:
   %d = mdl.lib_attention_grad %q, %q, %q, %o, %init, %flat {causal = true} : tensor<?x2x4x8xf32>, tensor<?x2x4x8xf32>, tensor<?x2x4x8xf32>, tensor<?x2x4x8xf32>, tensor<?x2x4x8xf32>, tensor<?xf32> -> tensor<?xf32>
   return %o, %d : tensor<?x2x4x8xf32>, tensor<?xf32>
 }
+
+// A decoding step: the unfused attention over every row of the caches,
+// the rows after the position masked (the row index <= the position), at
+// once lowered: Q @ K^T, the scale, the mask, the softmax's exp, P @ V.
+// CHECK-LABEL: func.func @attention_decode
+// CHECK: linalg.batch_matmul
+// CHECK: arith.mulf
+// CHECK: arith.cmpi sle
+// CHECK: arith.select
+// CHECK: math.exp
+// CHECK: linalg.batch_matmul
+// CHECK-NOT: mdl.
+// CHECK: return
+func.func @attention_decode(%q: tensor<1x2x1x8xf32>, %c: tensor<1x2x6x8xf32>, %pos: tensor<i64>, %init: tensor<1x2x1x8xf32>) -> tensor<1x2x1x8xf32> {
+  %o = mdl.lib_attention_decode %q, %c, %c, %pos, %init : tensor<1x2x1x8xf32>, tensor<1x2x6x8xf32>, tensor<1x2x6x8xf32>, tensor<i64>, tensor<1x2x1x8xf32> -> tensor<1x2x1x8xf32>
+  return %o : tensor<1x2x1x8xf32>
+}

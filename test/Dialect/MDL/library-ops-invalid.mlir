@@ -169,3 +169,39 @@ func.func @f(%q: tensor<?x2x8x16xf32>, %k: tensor<?x2x4x16xf32>) {
   %0 = mdl.lib_attention %q, %k, %k, %k : tensor<?x2x8x16xf32>, tensor<?x2x4x16xf32>, tensor<?x2x4x16xf32>, tensor<?x2x4x16xf32> -> tensor<?x2x4x16xf32>
   return
 }
+
+// -----
+
+// A decoding step's sizes are static.
+func.func @f(%q: tensor<?x2x1x16xf32>, %c: tensor<?x2x8x16xf32>, %pos: tensor<i64>) {
+  // expected-error @+1 {{sizes must be static, operand #0 is ?x2x1x16}}
+  %0 = mdl.lib_attention_decode %q, %c, %c, %pos, %q : tensor<?x2x1x16xf32>, tensor<?x2x8x16xf32>, tensor<?x2x8x16xf32>, tensor<i64>, tensor<?x2x1x16xf32> -> tensor<?x2x1x16xf32>
+  return
+}
+
+// -----
+
+// The caches share the query's batch, heads and width.
+func.func @f(%q: tensor<1x2x1x16xf32>, %c: tensor<1x2x8x8xf32>, %pos: tensor<i64>) {
+  // expected-error @+1 {{operand #1 has shape 1x2x8x8, which does not fit the query's 1x2x1x16 and the cache's 1x2x8x8}}
+  %0 = mdl.lib_attention_decode %q, %c, %c, %pos, %q : tensor<1x2x1x16xf32>, tensor<1x2x8x8xf32>, tensor<1x2x8x8xf32>, tensor<i64>, tensor<1x2x1x16xf32> -> tensor<1x2x1x16xf32>
+  return
+}
+
+// -----
+
+// One query.
+func.func @f(%q: tensor<1x2x3x16xf32>, %c: tensor<1x2x8x16xf32>, %pos: tensor<i64>) {
+  // expected-error @+1 {{the query must hold one position, got 1x2x3x16}}
+  %0 = mdl.lib_attention_decode %q, %c, %c, %pos, %q : tensor<1x2x3x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<i64>, tensor<1x2x3x16xf32> -> tensor<1x2x3x16xf32>
+  return
+}
+
+// -----
+
+// The position is a tensor on tensors, a memref on memrefs.
+func.func @f(%q: memref<1x2x1x16xf32>, %c: memref<1x2x8x16xf32>, %pos: tensor<i64>) {
+  // expected-error @+1 {{operands must be all tensors or all memrefs}}
+  mdl.lib_attention_decode %q, %c, %c, %pos, %q : memref<1x2x1x16xf32>, memref<1x2x8x16xf32>, memref<1x2x8x16xf32>, tensor<i64>, memref<1x2x1x16xf32>
+  return
+}

@@ -66,3 +66,15 @@ func.func @attention(%q: tensor<?x2x8x16xf32>, %init: tensor<?x2x8x16xf32>, %fla
   %d = mdl.lib_attention_grad %q, %q, %q, %o, %init, %flat : tensor<?x2x8x16xf32>, tensor<?x2x8x16xf32>, tensor<?x2x8x16xf32>, tensor<?x2x8x16xf32>, tensor<?x2x8x16xf32>, tensor<?xf32> -> tensor<?xf32>
   return %d : tensor<?xf32>
 }
+
+// One decoding step of attention: a query over 8-row caches at a run-time
+// position, on tensors and on memrefs.
+// CHECK-LABEL: func.func @attention_decode
+// CHECK: mdl.lib_attention_decode %arg0, %arg1, %arg1, %arg2, %arg3 : tensor<1x2x1x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<i64>, tensor<1x2x1x16xf32> -> tensor<1x2x1x16xf32>
+// CHECK: mdl.lib_attention_decode %arg4, %arg5, %arg5, %arg6, %arg4 : memref<1x2x1x16xf32>, memref<1x2x8x16xf32>, memref<1x2x8x16xf32>, memref<i64>, memref<1x2x1x16xf32>
+func.func @attention_decode(%q: tensor<1x2x1x16xf32>, %c: tensor<1x2x8x16xf32>, %pos: tensor<i64>, %init: tensor<1x2x1x16xf32>,
+                            %mq: memref<1x2x1x16xf32>, %mc: memref<1x2x8x16xf32>, %mpos: memref<i64>) -> tensor<1x2x1x16xf32> {
+  %o = mdl.lib_attention_decode %q, %c, %c, %pos, %init : tensor<1x2x1x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<i64>, tensor<1x2x1x16xf32> -> tensor<1x2x1x16xf32>
+  mdl.lib_attention_decode %mq, %mc, %mc, %mpos, %mq : memref<1x2x1x16xf32>, memref<1x2x8x16xf32>, memref<1x2x8x16xf32>, memref<i64>, memref<1x2x1x16xf32>
+  return %o : tensor<1x2x1x16xf32>
+}

@@ -5,7 +5,8 @@
 // convolutions N, C, H, W, O, KH, KW, OH, OW, stride, padding, dilation;
 // pooling N, C, H, W, OH, OW, KH, KW, stride, padding; the embedding
 // gradient S, D, N, by its indices' width; attention B, H, Tq, Tk, D and
-// causal.
+// causal; attention's decoding step B, H, the caches' rows, D, after the
+// position's pointer (an i64, by its element size).
 
 // CHECK-DAG: func.func private @modelrt_conv2d_forward(!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64)
 // CHECK-DAG: func.func private @modelrt_conv2d_backward_data(!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64)
@@ -17,6 +18,7 @@
 // CHECK-DAG: func.func private @modelrt_embedding_backward_i64(!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64)
 // CHECK-DAG: func.func private @modelrt_embedding_backward_i32(!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64)
 // CHECK-DAG: func.func private @modelrt_attention_forward(!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64, i64, i64, i64)
+// CHECK-DAG: func.func private @modelrt_attention_decode(!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64, i64)
 // CHECK-DAG: func.func private @modelrt_attention_backward(!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64, i64, i64, i64)
 
 // The three convolutions on a 1 -> 4 channel 3x3 window, stride 2, padding
@@ -93,5 +95,14 @@ func.func @embedding_grads(%i: memref<?xi64>, %j: memref<?xi32>, %g: memref<?x16
 func.func @attention(%q: memref<?x2x4x8xf32>, %k: memref<?x2x6x8xf32>, %o: memref<?x2x4x8xf32>, %d: memref<?xf32>) {
   mdl.lib_attention %q, %k, %k, %o {causal = true} : memref<?x2x4x8xf32>, memref<?x2x6x8xf32>, memref<?x2x6x8xf32>, memref<?x2x4x8xf32>
   mdl.lib_attention_grad %q, %k, %k, %o, %o, %d : memref<?x2x4x8xf32>, memref<?x2x6x8xf32>, memref<?x2x6x8xf32>, memref<?x2x4x8xf32>, memref<?x2x4x8xf32>, memref<?xf32>
+  return
+}
+
+// CHECK-LABEL: func.func @attention_decode(
+// CHECK: memref.extract_aligned_pointer_as_index %arg2 : memref<i64>
+// CHECK: %[[POS:.*]] = llvm.inttoptr %{{.*}} : i64 to !llvm.ptr
+// CHECK: call @modelrt_attention_decode(%{{.*}}, %{{.*}}, %{{.*}}, %[[POS]], %{{.*}}, %c1_i64, %c2_i64, %c6_i64, %c8_i64) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64, i64) -> ()
+func.func @attention_decode(%q: memref<1x2x1x8xf32>, %c: memref<1x2x6x8xf32>, %pos: memref<i64>, %o: memref<1x2x1x8xf32>) {
+  mdl.lib_attention_decode %q, %c, %c, %pos, %o : memref<1x2x1x8xf32>, memref<1x2x6x8xf32>, memref<1x2x6x8xf32>, memref<i64>, memref<1x2x1x8xf32>
   return
 }

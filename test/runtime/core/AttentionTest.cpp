@@ -17,8 +17,9 @@
 // threads give the same bits at every level, after calls that left NaNs in
 // the scratch; every level agrees with the
 // baseline within the same tolerance; the C functions give the bits of
-// their level on one thread; scores of magnitude 1e4 do not overflow; and
-// empty shapes (no keys, no queries, no width) write what they should.
+// their level on one thread; scores of magnitude 1e4 do not overflow;
+// empty shapes (no keys, no queries, no width) write what they should; and
+// the decoding step over caches is the causal forward at each position.
 //
 //===----------------------------------------------------------------------===//
 #include "modelrt/core/Attention.h"
@@ -439,6 +440,45 @@ TEST(Attention, EmptyShapes) {
   modelrt_attention_backward(nullptr, nullptr, nullptr, nullptr, nullptr, &sentinel, 2, 1, 3, 5,
                              0, 0);
   EXPECT_EQ(sentinel, 7.0f);
+}
+
+// A decoding step at position p over caches holding rows 0..p of the keys
+// and values (NaN after them, which it must not read) is the causal
+// forward's query p over the whole sequence: T = 70 positions (two key
+// blocks), width 12, 2 x 3 heads.
+TEST(Attention, DecodeStepIsTheCausalForwardAtEachPosition) {
+  const Shape s{2, 3, 70, 70, 12, true};
+  const int64_t rows = 80; // the caches' length, more than the sequence
+  Inputs in = randomInputs(s, 31);
+  std::vector<float> full(s.qSize());
+  modelrt_attention_forward(in.q.data(), in.k.data(), in.v.data(), full.data(), s.batch,
+                            s.heads, s.queries, s.keys, s.width, 1);
+  size_t cacheSize = size_t(s.heads2() * rows * s.width);
+  std::vector<float> kc(cacheSize, std::nanf("")), vc(cacheSize, std::nanf(""));
+  std::vector<float> q(size_t(s.heads2() * s.width)), out(q.size()), want(q.size());
+  for (int64_t p = 0; p < s.queries; ++p) {
+    for (int64_t h = 0; h < s.heads2(); ++h) {
+      size_t from = size_t((h * s.keys + p) * s.width), to = size_t((h * rows + p) * s.width);
+      std::copy_n(in.k.begin() + from, s.width, kc.begin() + to);
+      std::copy_n(in.v.begin() + from, s.width, vc.begin() + to);
+      std::copy_n(in.q.begin() + from, s.width, q.begin() + h * s.width);
+      std::copy_n(full.begin() + from, s.width, want.begin() + h * s.width);
+    }
+    modelrt_attention_decode(q.data(), kc.data(), vc.data(), &p, out.data(), s.batch, s.heads,
+                             rows, s.width);
+    for (size_t i = 0; i < out.size(); ++i)
+      ASSERT_NEAR(out[i], want[i], 1e-5 * (1 + std::fabs(want[i])))
+          << "position " << p << ", element " << i;
+  }
+}
+
+// A position outside the caches writes zeros and reads nothing.
+TEST(Attention, DecodeStepOutsideTheCachesWritesZeros) {
+  std::vector<float> q(2 * 4, 1.0f), out(q.size(), 5.0f);
+  for (int64_t p : {int64_t(-1), int64_t(6)}) {
+    modelrt_attention_decode(q.data(), nullptr, nullptr, &p, out.data(), 1, 2, 6, 4);
+    EXPECT_EQ(out, std::vector<float>(out.size(), 0.0f)) << p;
+  }
 }
 
 } // namespace

@@ -54,6 +54,8 @@ struct EntryAdapters {
   llvm::Function *trainStep, *evalStep, *predict;
   /// The halves of trainStep (GPU only; null on the CPU).
   llvm::Function *trainEnqueue, *trainFinish;
+  /// The decoding step (CPU only; null without one).
+  llvm::Function *decodeStep;
 };
 
 /// Adds the runtime-ABI adapters to `module` and returns them, for

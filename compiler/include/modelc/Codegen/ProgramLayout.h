@@ -44,7 +44,8 @@ enum ProgramField : unsigned {
   PF_Predict, PF_TrainFlops, PF_SetThreads, PF_GpuTrainStep, PF_GpuEvalStep,
   PF_GpuPredict, PF_GpuTrainEnqueue, PF_GpuTrainFinish, PF_NumClassNames,
   PF_ClassNames, PF_NumLayers, PF_Layers, PF_InputIdLimit,
-  PF_HasIgnoreIndex, PF_IgnoreIndex, PF_NumVocab, PF_Vocab, PF_Count
+  PF_HasIgnoreIndex, PF_IgnoreIndex, PF_NumVocab, PF_Vocab, PF_DecodeStep,
+  PF_NumCaches, PF_Caches, PF_DecodeLength, PF_Count
 };
 
 } // namespace modelc

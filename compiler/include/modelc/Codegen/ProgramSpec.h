@@ -111,12 +111,15 @@ enum class SlotKind {
   Correct,  ///< tensor<i64>: number of correctly classified samples
   Output,   ///< [B, output...] f32 (predict)
   StateOut, ///< new value of state `index` (result)
+  Position, ///< tensor<i64>: the position a decoding step computes
+  CacheIn,  ///< cache `index` of the decoding step (argument) ...
+  CacheOut, ///< ... and its update (result), both the runtime's buffer
 };
 
 /// One memref argument/result slot of an entry function.
 struct AbiSlot {
   SlotKind kind;
-  unsigned index = 0; ///< table index for Param/StateIn/Grad/StateOut
+  unsigned index = 0; ///< table index for Param/StateIn/Grad/StateOut/Cache*
   unsigned rank = 0;
   AbiType type = AbiType::F32;
   std::vector<int64_t> shape; ///< -1 for the dynamic batch dimension
@@ -150,6 +153,12 @@ struct ProgramSpec {
   double trainFlopsPerSample = 0;
   std::vector<LayerSpec> layers; ///< from `mdl.layers`; empty = unknown
   EntryAbi trainStep, evalStep, predict;
+  /// The decoding step (@decode_step), absent when the model has none; its
+  /// key/value caches ("cache<c>.key", "cache<c>.value", zeros) and the
+  /// positions of a sequence.
+  EntryAbi decodeStep;
+  std::vector<TensorSpec> caches;
+  int64_t decodeLength = 0;
 };
 
 /// Names of the entry functions the pipeline prepares in the mdl module.
@@ -162,10 +171,11 @@ inline constexpr const char *kPredictName = "predict";
 /// missing or unsupported.
 llvm::Expected<ProgramSpec> extractProgramSpec(mlir::ModuleOp module);
 
-/// Fills `spec.trainStep/evalStep/predict` from the lowered module (linalg on
-/// tensors, before bufferization): one slot per argument and result, the
-/// parameter/state slots identified by their `mdl.param`/`mdl.state`
-/// argument and result attributes (docs/lowering.md).
+/// Fills `spec.trainStep/evalStep/predict` (and `decodeStep` when the spec
+/// has caches) from the lowered module (linalg on tensors, before
+/// bufferization): one slot per argument and result, the parameter/state
+/// slots identified by their `mdl.param`/`mdl.state` argument and result
+/// attributes (docs/lowering.md), the caches by `mdl.cache`.
 llvm::Error bindEntryAbis(mlir::ModuleOp lowered, ProgramSpec &spec);
 
 } // namespace modelc

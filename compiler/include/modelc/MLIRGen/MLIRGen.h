@@ -3,10 +3,12 @@
 // generateMLIR() turns the checked program's main model into an `mdl`
 // module: the parameter and state tables (`mdl.parameter`, `mdl.state`), the
 // functions @forward_train, @forward_eval, @train_loss and @eval_metrics,
-// and the data/train configuration as the module attribute `mdl.config`
-// (its keys are documented in docs/dialect.md). Every op carries the
-// FileLineColLoc of its source, wrapped in CallSiteLoc(callee, caller) for
-// each call site it was inlined through.
+// @decode_step when the model has a decoding form (one position of one
+// sequence over key/value caches), and the data/train configuration as the
+// module attribute `mdl.config` (its keys are documented in
+// docs/dialect.md). Every op carries the FileLineColLoc of its source,
+// wrapped in CallSiteLoc(callee, caller) for each call site it was inlined
+// through.
 //
 //===----------------------------------------------------------------------===//
 

@@ -51,6 +51,7 @@ enum class OpSource {
   Leaf,     ///< an input, label, parameter or literal
   Operator, ///< an operator of the language (`+`, `@`, `<`, unary `-`)
   Builtin,  ///< exactly one entry of the builtin table
+  Decode,   ///< a builtin's op in the decoding form of a model
 };
 
 /// The op's name as printed by --emit=sema ("add", "conv2d", ...).
@@ -322,12 +323,36 @@ struct TrainConfig {
 #include "modelsupport/TrainConfig.def"
 };
 
+/// The decoding form of a model (Decode.cpp; docs/language.md, "Decoding one
+/// position at a time"): the model elaborated again at one position of one
+/// sequence (its input [1, 1, ...] instead of [B, T, ...]), where
+/// `positions(table, T)` reads row `position` and each causal attention
+/// attends over a key/value cache of the T positions. Checked to compute,
+/// at each position, what the model computes there over the whole sequence.
+struct DecodeForm {
+  /// The graph: the same parameter and state tables as the model's; one
+  /// Position leaf; attention_decode nodes numbered 0..numCaches-1.
+  Graph graph;
+  /// T, the trained sequence length: the positions 0..T-1 a decoder steps
+  /// through, and the rows of every cache.
+  int64_t length = 0;
+  /// The Position leaf's node id.
+  unsigned position = 0;
+  /// The attention_decode nodes, each with one key and one value cache.
+  unsigned numCaches = 0;
+};
+
 /// The result of semantic analysis of a main file and its imports.
 struct Program {
   /// Every model of the main file, checked.
   std::vector<Graph> models;
   std::optional<DataConfig> data;
   std::optional<TrainConfig> train;
+  /// The main model's decoding form, when it has one.
+  std::optional<DecodeForm> decode;
+  /// Why the main model has no decoding form, when it has attention but
+  /// cannot be decoded one position at a time (empty otherwise).
+  std::string noDecode;
 
   /// The model that training and MLIR generation target: the trained one,
   /// else the only one; nullptr when neither exists.

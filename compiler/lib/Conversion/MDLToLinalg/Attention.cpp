@@ -5,9 +5,13 @@
 // runtime/include/modelrt/core/Attention.h), and its adjoint
 // mdl.attention_grad one mdl.lib_attention_grad into a flat buffer that is
 // then viewed as dQ, dK and dV (tensor.extract_slice + expand_shape).
+// mdl.attention_decode writes its key and value into the caches at the
+// position (tensor.insert_slice at a run-time offset) and becomes
+// mdl.lib_attention_decode over the updated caches (f32, static sizes).
 // Anything else (f64, dynamic lengths), and the library ops on targets
 // without the library (modelc-expand-library-ops), is built unfused from mdl
-// ops, which the other families' patterns then lower:
+// ops, which the other families' patterns then lower (the decoding step as
+// attention over every cache row, those after the position masked):
 //   S = Q @ K^T / sqrt(D), masked to -1e30 above the causal diagonal;
 //   P = softmax(S) along the keys; O = P @ V;
 //   dV = P^T @ G; dS = P * (G @ V^T - rowsum(G * O)) / sqrt(D);
@@ -161,7 +165,47 @@ LogicalResult lowerAttentionGrad(AttentionGradOp op,
   return success();
 }
 
-/// Adapts the two lowering functions above into conversion patterns.
+/// `row` (BxHx1xD) written into `cache` (BxHxTxD) at row `position`.
+Value insertRow(OpBuilder &b, Location loc, Value row, Value cache,
+                OpFoldResult position) {
+  SmallVector<OpFoldResult> offsets(4, b.getIndexAttr(0)), sizes,
+      strides(4, b.getIndexAttr(1));
+  offsets[2] = position;
+  for (int64_t d = 0; d < 4; ++d)
+    sizes.push_back(tensor::getMixedSize(b, loc, row, d));
+  return tensor::InsertSliceOp::create(b, loc, row, cache, offsets, sizes,
+                                       strides);
+}
+
+/// The caches updated at the position (tensor.insert_slice), then the
+/// query over them: mdl.lib_attention_decode in f32 with static sizes,
+/// else unfused.
+LogicalResult lowerAttentionDecode(AttentionDecodeOp op,
+                                   AttentionDecodeOp::Adaptor a,
+                                   ConversionPatternRewriter &rewriter) {
+  Location loc = op.getLoc();
+  Value at = indexOfScalar(rewriter, loc, a.getPosition());
+  Value kc = insertRow(rewriter, loc, a.getKey(), a.getKeyCache(), at);
+  Value vc = insertRow(rewriter, loc, a.getValue(), a.getValueCache(), at);
+  auto qt = cast<RankedTensorType>(op.getResult().getType());
+  auto ct = cast<RankedTensorType>(kc.getType());
+  if (ct.isDynamicDim(2))
+    return rewriter.notifyMatchFailure(op, "the caches' length is dynamic");
+  Value out;
+  if (libraryAttentionApplies(qt, ct) && qt.hasStaticShape()) {
+    Value init = libraryDestination(rewriter, loc, qt, Value());
+    out = LibAttentionDecodeOp::create(rewriter, loc, qt, a.getQuery(), kc, vc,
+                                       a.getPosition(), init)
+              .getResult();
+  } else {
+    out = buildAttentionDecode(rewriter, loc, a.getQuery(), kc, vc,
+                               a.getPosition());
+  }
+  rewriter.replaceOp(op, ValueRange{out, kc, vc});
+  return success();
+}
+
+/// Adapts the lowering functions above into conversion patterns.
 template <typename OpTy, LogicalResult (*Fn)(OpTy, typename OpTy::Adaptor,
                                              ConversionPatternRewriter &)>
 struct AttentionPattern : OpConversionPattern<OpTy> {
@@ -200,8 +244,33 @@ SmallVector<Value> modelc::lowering::buildAttentionGrad(OpBuilder &b,
   return {dq, dk, dv};
 }
 
+Value modelc::lowering::buildAttentionDecode(OpBuilder &b, Location loc,
+                                             Value q, Value keyCache,
+                                             Value valueCache,
+                                             Value position) {
+  auto qt = cast<RankedTensorType>(q.getType());
+  int64_t rows = cast<RankedTensorType>(keyCache.getType()).getDimSize(2);
+  Value s = BatchMatmulOp::create(b, loc, q, swapLast2(b, loc, keyCache));
+  double scale = 1.0 / std::sqrt(double(qt.getDimSize(3)));
+  s = MulOp::create(b, loc, s, scalarOf(b, loc, scale, s));
+  SmallVector<int64_t> indices(rows);
+  for (int64_t j = 0; j < rows; ++j)
+    indices[j] = j;
+  Value row = ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(RankedTensorType::get({rows}, b.getI64Type()),
+                             ArrayRef<int64_t>(indices)));
+  Value seen = CmpOp::create(
+      b, loc, CmpPredicateAttr::get(b.getContext(), CmpPredicate::le), row,
+      position);
+  s = SelectOp::create(b, loc, seen, s, scalarOf(b, loc, -1e30, s));
+  return BatchMatmulOp::create(b, loc, SoftmaxOp::create(b, loc, s, 3),
+                               valueCache);
+}
+
 void modelc::populateMDLAttentionToLinalgPatterns(RewritePatternSet &patterns) {
   patterns.add<AttentionPattern<AttentionOp, lowerAttention>,
-               AttentionPattern<AttentionGradOp, lowerAttentionGrad>>(
+               AttentionPattern<AttentionGradOp, lowerAttentionGrad>,
+               AttentionPattern<AttentionDecodeOp, lowerAttentionDecode>>(
       patterns.getContext());
 }

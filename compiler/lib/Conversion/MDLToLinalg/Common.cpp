@@ -390,6 +390,11 @@ DenseIntElementsAttr i64Elements(OpBuilder &b, ArrayRef<int64_t> values) {
   return b.getI64TensorAttr(values);
 }
 
+Value indexOfScalar(OpBuilder &b, Location loc, Value scalar) {
+  Value v = tensor::ExtractOp::create(b, loc, scalar, ValueRange{});
+  return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
+}
+
 } // namespace modelc::lowering
 
 bool modelc::lowering::canUnrollWindow(ArrayRef<int64_t> kernel,

@@ -178,6 +178,10 @@ mlir::Value windowGeneric(
 mlir::DenseIntElementsAttr i64Elements(mlir::OpBuilder &b,
                                        llvm::ArrayRef<int64_t> values);
 
+/// The value of a 0-d integer tensor (a decoded position) as an index.
+mlir::Value indexOfScalar(mlir::OpBuilder &b, mlir::Location loc,
+                          mlir::Value scalar);
+
 /// Adapts a function `FailureOr<Value> fn(OpTy, OpAdaptor, Rewriter&)` into
 /// a conversion pattern that replaces the op's single result.
 template <typename OpTy,

@@ -82,5 +82,5 @@ void modelc::configureMDLToLinalgTarget(ConversionTarget &target) {
                     mdl::LibMaxPool2DOp, mdl::LibAvgPool2DOp,
                     mdl::LibMaxPool2DGradOp, mdl::LibAvgPool2DGradOp,
                     mdl::LibEmbeddingGradOp, mdl::LibAttentionOp,
-                    mdl::LibAttentionGradOp>();
+                    mdl::LibAttentionGradOp, mdl::LibAttentionDecodeOp>();
 }

@@ -11,8 +11,9 @@
 //   lib_conv2d_grad_weight: dW[O, C*KH*KW] = dY[O, N*OH*OW] @ cols^T;
 // pooling and its adjoints become the window generics of PoolBuilders.h;
 // the embedding gradient, a masked sum over the positions per table entry;
-// attention and its adjoint, the unfused mdl ops of Attention.cpp (the
-// adjoint's three gradients flattened and joined into its flat result),
+// attention, its adjoint and its decoding step, the unfused mdl ops of
+// Attention.cpp (the adjoint's three gradients flattened and joined into
+// its flat result),
 // which are then lowered with the mdl-to-linalg patterns.
 // The op's destination is not needed (a fresh tensor is built). An op
 // already on memrefs cannot be expanded and is reported.
@@ -164,6 +165,11 @@ Value expand(OpBuilder &b, LibAttentionOp op) {
                         op.getValue(), op.getCausal());
 }
 
+Value expand(OpBuilder &b, LibAttentionDecodeOp op) {
+  return buildAttentionDecode(b, op.getLoc(), op.getQuery(), op.getKeyCache(),
+                              op.getValueCache(), op.getPosition());
+}
+
 /// `v` (any rank) as a 1-D tensor.
 Value flatten1D(OpBuilder &b, Location loc, Value v) {
   int64_t rank = cast<RankedTensorType>(v.getType()).getRank();
@@ -193,7 +199,7 @@ struct ExpandLibraryOpsPass
       if (isa<LibConv2DOp, LibConv2DGradInputOp, LibConv2DGradWeightOp,
               LibMaxPool2DOp, LibAvgPool2DOp, LibMaxPool2DGradOp,
               LibAvgPool2DGradOp, LibEmbeddingGradOp, LibAttentionOp,
-              LibAttentionGradOp>(op))
+              LibAttentionGradOp, LibAttentionDecodeOp>(op))
         ops.push_back(op);
     });
     for (Operation *op : ops) {
@@ -208,7 +214,7 @@ struct ExpandLibraryOpsPass
               .Case<LibConv2DOp, LibConv2DGradInputOp, LibConv2DGradWeightOp,
                     LibMaxPool2DOp, LibAvgPool2DOp, LibMaxPool2DGradOp,
                     LibAvgPool2DGradOp, LibEmbeddingGradOp, LibAttentionOp,
-                    LibAttentionGradOp>(
+                    LibAttentionGradOp, LibAttentionDecodeOp>(
                   [&](auto lib) { return expand(b, lib); });
       op->getResult(0).replaceAllUsesWith(expanded);
       op->erase();

@@ -3,9 +3,10 @@
 // When convert-mdl-to-linalg emits the destination-style library ops
 // (MDLLibraryOps.td), and their builders: an f32 groups == 1 convolution
 // and its two adjoints, f32 max/average pooling and their adjoints, and
-// f32 attention and its adjoint, each with every size but the batch static. The CPU pipeline calls the
-// runtime for each; other targets expand them (modelc-expand-library-ops,
-// ExpandLibraryOps.cpp).
+// f32 attention and its adjoint, each with every size but the batch static,
+// and f32 attention's decoding step with every size static. The CPU
+// pipeline calls the runtime for each; other targets expand them
+// (modelc-expand-library-ops, ExpandLibraryOps.cpp).
 //
 //===----------------------------------------------------------------------===//
 #ifndef MODELC_LIB_CONVERSION_MDLTOLINALG_LIBRARYOPS_H
@@ -40,6 +41,14 @@ llvm::SmallVector<mlir::Value>
 buildAttentionGrad(mlir::OpBuilder &b, mlir::Location loc, mlir::Value q,
                    mlir::Value k, mlir::Value v, mlir::Value out,
                    mlir::Value g, bool causal);
+
+/// One decoding step of attention built unfused from mdl ops, likewise: the
+/// query's scores over every row of the caches (BxHxTxD, T static), the
+/// rows after `position` (a tensor<i64>) masked, the softmax and the
+/// product with the value cache.
+mlir::Value buildAttentionDecode(mlir::OpBuilder &b, mlir::Location loc,
+                                 mlir::Value q, mlir::Value keyCache,
+                                 mlir::Value valueCache, mlir::Value position);
 
 /// A fresh tensor of `type` to write into, its dynamic batch read from
 /// `batchOf` (null when `type` is static).

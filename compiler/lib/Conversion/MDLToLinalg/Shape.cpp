@@ -3,7 +3,8 @@
 // reshape / flatten -> tensor.collapse_shape / expand_shape (the dynamic
 // batch is preserved), transpose -> linalg.transpose, broadcast_to -> a
 // broadcasting linalg.generic, concat -> tensor.insert_slice into one
-// tensor.empty, slice -> tensor.extract_slice, embedding -> a generic that
+// tensor.empty, slice -> tensor.extract_slice, position_row -> a
+// tensor.extract_slice at the run-time row, embedding -> a generic that
 // gathers table rows with tensor.extract.
 //
 //===----------------------------------------------------------------------===//
@@ -155,6 +156,22 @@ FailureOr<Value> lowerSlice(SliceOp op, SliceOp::Adaptor adaptor,
       offsets, sizes, strides));
 }
 
+/// Row `position` of the table: tensor.extract_slice at a run-time offset.
+FailureOr<Value> lowerPositionRow(PositionRowOp op,
+                                  PositionRowOp::Adaptor adaptor,
+                                  ConversionPatternRewriter &rewriter) {
+  Location loc = op.getLoc();
+  Value row = indexOfScalar(rewriter, loc, adaptor.getPosition());
+  auto type = cast<RankedTensorType>(op.getType());
+  return Value(tensor::ExtractSliceOp::create(
+      rewriter, loc, type, adaptor.getTable(),
+      ArrayRef<OpFoldResult>{row, rewriter.getIndexAttr(0)},
+      ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1),
+                             rewriter.getIndexAttr(type.getDimSize(1))},
+      ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1),
+                             rewriter.getIndexAttr(1)}));
+}
+
 FailureOr<Value> lowerEmbedding(EmbeddingOp op, EmbeddingOp::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) {
   Location loc = op.getLoc();
@@ -192,5 +209,6 @@ void modelc::populateMDLShapeToLinalgPatterns(RewritePatternSet &patterns) {
                FnPattern<TransposeOp, lowerTranspose>,
                FnPattern<BroadcastToOp, lowerBroadcastTo>,
                FnPattern<ConcatOp, lowerConcat>, FnPattern<SliceOp, lowerSlice>,
+               FnPattern<PositionRowOp, lowerPositionRow>,
                FnPattern<EmbeddingOp, lowerEmbedding>>(patterns.getContext());
 }

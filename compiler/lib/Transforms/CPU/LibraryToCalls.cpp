@@ -17,6 +17,8 @@
 //   lib_attention           -> modelrt_attention_forward(q, k, v, o, ...)
 //   lib_attention_grad      -> modelrt_attention_backward(q, k, v, o, do,
 //                                  dqkv, ...)
+//   lib_attention_decode    -> modelrt_attention_decode(q, kc, vc, &pos, o,
+//                                  batch, heads, length, width)
 // The runtime wants dense row-major buffers: an operand with another layout
 // is first copied into a fresh buffer (and the destination copied back). An
 // op still on tensors is reported: the pass runs after bufferization.
@@ -106,6 +108,10 @@ RuntimeCall describe(Operation *op) {
         return RuntimeCall{kAttentionBackwardCall, op->getOperand(0),
                            op->getOperand(1), Value()};
       })
+      .Case([&](mdl::LibAttentionDecodeOp) {
+        return RuntimeCall{kAttentionDecodeCall, op->getOperand(0),
+                           op->getOperand(1), Value()};
+      })
       .Default([](Operation *) { return RuntimeCall(); });
 }
 
@@ -116,6 +122,7 @@ FunctionType callType(MLIRContext *ctx, Operation *op, const RuntimeCall &c) {
   unsigned sizes =
       isa<mdl::LibEmbeddingGradOp>(op)                         ? EmbeddingNumSizes
       : isa<mdl::LibAttentionOp, mdl::LibAttentionGradOp>(op) ? AttentionNumSizes
+      : isa<mdl::LibAttentionDecodeOp>(op)                     ? DecodeNumSizes
       : c.weight                                               ? ConvNumSizes
                                                                : PoolNumSizes;
   args.append(sizes, IntegerType::get(ctx, 64));
@@ -161,6 +168,9 @@ SmallVector<Value> callSizes(OpBuilder &b, Location loc, Operation *op,
             dim64(b, loc, c.input, 3),
             arith::ConstantIntOp::create(b, loc, b.getI64Type(), causal)};
   }
+  if (isa<mdl::LibAttentionDecodeOp>(op)) // q, the key cache
+    return {dim64(b, loc, c.input, 0), dim64(b, loc, c.input, 1),
+            dim64(b, loc, c.weight, 2), dim64(b, loc, c.input, 3)};
   for (int64_t d = 0; d < 4; ++d)
     sizes.push_back(dim64(b, loc, c.input, d));
   if (c.weight) {

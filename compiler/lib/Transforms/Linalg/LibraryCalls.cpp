@@ -16,8 +16,10 @@ Value modelc::elementPointer(OpBuilder &b, Location loc, Value memref) {
   auto meta = memref::ExtractStridedMetadataOp::create(b, loc, memref);
   Value aligned =
       memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
-  Value four = arith::ConstantIndexOp::create(b, loc, sizeof(float));
-  Value byteOffset = arith::MulIOp::create(b, loc, meta.getOffset(), four);
+  int64_t bytes =
+      cast<MemRefType>(memref.getType()).getElementTypeBitWidth() / 8;
+  Value size = arith::ConstantIndexOp::create(b, loc, bytes);
+  Value byteOffset = arith::MulIOp::create(b, loc, meta.getOffset(), size);
   Value address = arith::AddIOp::create(b, loc, aligned, byteOffset);
   Value address64 =
       arith::IndexCastOp::create(b, loc, b.getI64Type(), address);

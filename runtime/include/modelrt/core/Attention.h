@@ -1,7 +1,7 @@
 //===- Attention.h - Scaled dot-product attention for compiled models -----===//
 //
-// Declares the two C functions compiled models call for scaled dot-product
-// attention on the CPU and its gradient. q is [batch, heads, queries,
+// Declares the C functions compiled models call for scaled dot-product
+// attention on the CPU, its gradient and one decoding step over caches. q is [batch, heads, queries,
 // width], k and v are [batch, heads, keys, width], out and dout are like q;
 // dense row-major f32. With scale = 1 / sqrt(width) (PyTorch's
 // scaled_dot_product_attention default), per (batch, head) and query i:
@@ -45,6 +45,16 @@ void modelrt_attention_backward(const float *q, const float *k, const float *v,
                                 const float *out, const float *dout, float *dqkv,
                                 int64_t batch, int64_t heads, int64_t queries,
                                 int64_t keys, int64_t width, int64_t causal);
+/// One decoding step over key/value caches kcache and vcache [batch, heads,
+/// max_len, width]: for each (b, h), the query q[b,h,0,:] (q and out are
+/// [batch, heads, 1, width]) over the cache rows 0..*pos, which is the
+/// forward above with queries = 1 and keys = *pos + 1 on those rows (the
+/// last query of causal self-attention over positions 0..*pos). Rows after
+/// *pos are not read. The position comes through a pointer, as compiled
+/// code passes it; outside [0, max_len) the output is zeros.
+void modelrt_attention_decode(const float *q, const float *kcache, const float *vcache,
+                              const int64_t *pos, float *out, int64_t batch, int64_t heads,
+                              int64_t max_len, int64_t width);
 }
 
 #endif // MODELRT_CORE_ATTENTION_H

@@ -202,6 +202,20 @@ typedef struct ModelrtLayerInfo {
   int64_t activation_bytes;        /* bytes of its output */
 } ModelrtLayerInfo;
 
+/* One decoding step: the model's output at position `pos` of one sequence,
+ * given that position's input alone (`input`: the elements of one position,
+ * input_shape without its first dimension, of the input's element type)
+ * and the caches (one pointer per entry of ModelrtProgram.caches, each a
+ * key or value cache of one attention), which it updates in place: their
+ * row `pos` is written, rows 0..pos are read. `output` receives the output
+ * at that position, output_shape without its first dimension (f32). A
+ * sequence is decoded from zeroed caches with pos = 0, 1, ...,
+ * decode_length - 1; stepping a position again overwrites its rows.
+ * Returns 0 on success. */
+typedef int (*ModelrtDecodeStepFn)(void *ctx, float *const *params, float *const *state,
+                                   float *const *caches, const void *input, int64_t pos,
+                                   float *output);
+
 /* The thread-count hint: the program may size its own worker pool. */
 typedef void (*ModelrtSetThreadsFn)(void *ctx, int32_t threads);
 
@@ -277,6 +291,16 @@ typedef struct ModelrtProgram {
   int64_t ignore_index;
   int32_t num_vocab;
   const int32_t *vocab;
+  /* ABI 5. Decoding one position at a time (NULL/0 when the model has no causal
+   * attention or is not computed position by position; the GPU has none):
+   * decode_step, the key/value caches it reads and writes (f32, rank 4,
+   * [1, heads, decode_length, width], initialiser ZEROS; names
+   * "cache<c>.key" and "cache<c>.value"), and decode_length, the positions
+   * of a sequence (the input's first dimension). */
+  ModelrtDecodeStepFn decode_step;
+  int32_t num_caches;
+  const ModelrtTensorDesc *caches;
+  int64_t decode_length;
 } ModelrtProgram;
 
 /* The executable's main: `train`, `eval`, `predict`, `info` (see docs/cli.md).

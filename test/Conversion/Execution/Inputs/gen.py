@@ -422,6 +422,29 @@ def attention():
                  [("f32", dq.numpy()), ("f32", dk.numpy()), ("f32", dv.numpy())], 5e-5)
 
 
+def attention_decode():
+    """One decoding step: the position's key and value written into row pos
+    of the caches [1, H, T, D] (the other rows random: only rows 0..pos may
+    be read), and the query's attention over rows 0..pos (float64 numpy);
+    results the output and the two updated caches. f32 (through the
+    runtime, or expanded) and f64 (unfused)."""
+    for name, dtype, h, t, w, positions in (("f32", np.float32, 2, 6, 8, (0, 3, 5)),
+                                            ("f64", np.float64, 3, 9, 5, (0, 4, 8))):
+        for pos in positions:
+            q, k, v = (f32(1, h, 1, w).astype(dtype) for _ in range(3))
+            kc, vc = f32(1, h, t, w).astype(dtype), f32(1, h, t, w).astype(dtype)
+            kc2, vc2 = d(kc).copy(), d(vc).copy()
+            kc2[:, :, pos], vc2[:, :, pos] = d(k)[:, :, 0], d(v)[:, :, 0]
+            s = np.einsum("bhd,bhjd->bhj", d(q)[:, :, 0], kc2[:, :, :pos + 1]) / np.sqrt(w)
+            p = np.exp(s - s.max(-1, keepdims=True))
+            p /= p.sum(-1, keepdims=True)
+            out = np.einsum("bhj,bhjd->bhd", p, vc2[:, :, :pos + 1])[:, :, None]
+            case("decode_" + name,
+                 [(name, q), (name, k), (name, v), (name, kc), (name, vc),
+                  ("i64", np.array(pos))],
+                 [(name, out), (name, kc2), (name, vc2)], 2e-5)
+
+
 def main():
     family = sys.argv[1]
     globals()[family]()

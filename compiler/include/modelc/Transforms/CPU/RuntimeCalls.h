@@ -4,7 +4,8 @@
 // ops, as the runtime defines them (runtime/include/modelrt/core/Conv.h,
 // Pool.h, Embedding.h and Attention.h): pointers (the op's operands in order,
 // the output last), then the sizes as i64 in the order of ConvCallSize,
-// PoolCallSize, EmbeddingCallSize or AttentionCallSize. The
+// PoolCallSize, EmbeddingCallSize, AttentionCallSize or
+// AttentionDecodeCallSize. The
 // profiler's FLOP count (KernelProfile.cpp) reads the sizes by position.
 //
 //===----------------------------------------------------------------------===//
@@ -51,6 +52,10 @@ inline constexpr llvm::StringLiteral kAttentionForwardCall =
 /// sizes...).
 inline constexpr llvm::StringLiteral kAttentionBackwardCall =
     "modelrt_attention_backward";
+/// One decoding step of attention over key/value caches: (q, kcache,
+/// vcache, position, out, sizes...), the position by pointer (an int64_t).
+inline constexpr llvm::StringLiteral kAttentionDecodeCall =
+    "modelrt_attention_decode";
 /// The prefixes of the convolution and of the pooling entry points.
 inline constexpr llvm::StringLiteral kConvCallPrefix = "modelrt_conv2d_";
 inline constexpr llvm::StringLiteral kMaxPoolCallPrefix = "modelrt_max_pool2d_";
@@ -86,6 +91,12 @@ enum EmbeddingCallSize : unsigned {
 enum AttentionCallSize : unsigned {
   AttentionBatch, AttentionHeads, AttentionQueries, AttentionKeys,
   AttentionWidth, AttentionCausal, AttentionNumSizes
+};
+
+/// A decoding step's sizes, after its pointers: batch, heads, the caches'
+/// rows (the decoded length), width.
+enum AttentionDecodeCallSize : unsigned {
+  DecodeBatch, DecodeHeads, DecodeLength, DecodeWidth, DecodeNumSizes
 };
 
 } // namespace modelc

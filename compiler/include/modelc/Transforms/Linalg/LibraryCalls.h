@@ -15,7 +15,7 @@
 namespace modelc {
 
 /// The address of `memref`'s first element (its aligned pointer plus its
-/// offset, in f32 elements) as an `!llvm.ptr`.
+/// offset, in elements of its type) as an `!llvm.ptr`.
 mlir::Value elementPointer(mlir::OpBuilder &b, mlir::Location loc,
                            mlir::Value memref);
 
