@@ -157,7 +157,7 @@ LogicalResult EmbeddingOp::inferReturnTypes(MLIRContext *,
 }
 
 /// Checks attention's operand shapes (BxHxTqxD query, BxHxTkxD key and
-/// value, one element type, causal only with Tq <= Tk).
+/// value, only B dynamic, one element type, causal only with Tq <= Tk).
 static LogicalResult checkAttention(std::optional<Location> loc,
                                     StringRef name, RankedTensorType q,
                                     RankedTensorType k, RankedTensorType v,
@@ -171,6 +171,10 @@ static LogicalResult checkAttention(std::optional<Location> loc,
       q.getElementType() != v.getElementType())
     return emitInferError(loc, name, "element types differ: ", q, ", ", k,
                           " and ", v);
+  for (RankedTensorType t : {q, k, v})
+    if (llvm::any_of(t.getShape().drop_front(), ShapedType::isDynamic))
+      return emitInferError(loc, name, "only the batch may be dynamic, got ",
+                            t);
   auto same = [](int64_t a, int64_t b) {
     return ShapedType::isDynamic(a) || ShapedType::isDynamic(b) || a == b;
   };

@@ -29,9 +29,11 @@ const char *kMetrics[] = {"accuracy", "loss"};
 } // namespace
 
 /// Whether the data's samples are stored as integers (token ids, integer
-/// arrays, u8 images), which an integer model input takes as they are.
+/// arrays), which an integer model input takes as they are. Image folders
+/// are decoded to f32 pixels, never ids.
 static bool integerSamples(const DataConfig &data) {
-  return data.storedType != "f32" && data.storedType != "f64";
+  bool images = data.train && data.train->format == "images";
+  return !images && data.storedType != "f32" && data.storedType != "f64";
 }
 
 /// Checks the model input against the data's sample shape and element

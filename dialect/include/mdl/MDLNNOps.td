@@ -142,7 +142,7 @@ def MDL_AttentionOp : MDL_InferOp<"attention"> {
   let summary = "Scaled-dot-product attention over heads";
   let description = [{
     `query` is `BxHxTqxD`, `key` and `value` are `BxHxTkxD` (B and H equal,
-    B may be dynamic); the result is `BxHxTqxD`:
+    only B may be dynamic); the result is `BxHxTqxD`:
     `softmax(query @ key^T / sqrt(D) + mask) @ value` along the keys, as
     PyTorch's `scaled_dot_product_attention`. With `causal`, query `i` sees
     the keys `j <= i + Tk - Tq` (the mask aligned at the bottom right, so

@@ -82,6 +82,8 @@ const std::vector<CommandSpec> &commands() {
         {"--top-k", "K", "draw among the K most likely tokens only, 0 = all (default 0)"},
         {"--seed", "S", "random seed of the draws (default 0): the same seed gives the same "
                         "text"},
+        {"--full-window", nullptr, "run the whole window for every token, not the compiled "
+                                   "decoding step with its key/value cache"},
         kThreads, kDevice, kHelp}},
       {"info", "info [options]", "parameters, layers, FLOPs and memory plans of the model",
        {kBatch,

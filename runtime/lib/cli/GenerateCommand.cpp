@@ -4,16 +4,20 @@
 // prompt is encoded with the program's vocabulary (chars) or as bytes,
 // then each new token is drawn (Sampling.h) from the model's output at the
 // last position and printed at once. Without a prompt, generation starts
-// after a line break (token 0 when the vocabulary has none). The model reads windows of its input
-// length T: the newest T tokens (fewer at the start, the rest of the window
-// padded with id 0, which a causal model never reads for earlier
-// positions) go through `predict` for every token. Only ids the model can
+// after a line break (token 0 when the vocabulary has none).
+// With the program's decoding step (Decoder.h), each token costs one
+// position: the key/value caches keep the ones before; when the sequence
+// fills the model's T positions, the decoder restarts on the newest T / 2
+// tokens. Otherwise (or with --full-window) every token runs the window:
+// the newest T tokens (fewer at the start, the rest padded with id 0, which
+// a causal model never reads for earlier positions) go through `predict`. Only ids the model can
 // read back are drawn: the output's classes beyond the vocabulary or the
 // embedding table are left out.
 //
 //===----------------------------------------------------------------------===//
 #include "CliInternal.h"
 
+#include "modelrt/train/Decoder.h"
 #include "modelrt/train/Sampling.h"
 #include "modelsupport/Text.h"
 
@@ -119,6 +123,74 @@ int64_t drawableTokens(const ModelrtProgram &p) {
   return n;
 }
 
+/// Checks \p logits (the drawable ones) for NaN and infinities; then draws.
+Expected<int64_t> drawToken(const float *logits, int64_t drawable, int64_t pos,
+                            const SamplingOptions &o, Rng &rng) {
+  for (int64_t c = 0; c < drawable; ++c)
+    if (!std::isfinite(logits[c]))
+      return errorf("the model's output at position %lld is not finite (%g for token "
+                    "%lld): the checkpoint's parameters have diverged",
+                    (long long)pos, double(logits[c]), (long long)c);
+  return sampleToken(logits, drawable, o, rng);
+}
+
+/// Appends token \p id to \p ids and prints it.
+void emitToken(const ModelrtProgram &p, std::vector<int64_t> &ids, int64_t id) {
+  ids.push_back(id);
+  std::fputs(tokenText(p, id).c_str(), stdout);
+  std::fflush(stdout);
+}
+
+/// Steps \p ids[from..] through the decoder, id i at position i - start
+/// (the sequence in the caches begins at ids[start]); returns the output at
+/// the last one.
+Expected<const float *> feed(Decoder &d, const std::vector<int64_t> &ids, size_t start,
+                             size_t from, DType type) {
+  const float *out = nullptr;
+  for (size_t i = from; i < ids.size(); ++i) {
+    int64_t id64 = ids[i];
+    int32_t id32 = int32_t(id64);
+    auto o = d.step(type == DType::I64 ? (const void *)&id64 : (const void *)&id32,
+                    int64_t(i - start));
+    if (!o)
+      return o.status();
+    out = *o;
+  }
+  return out;
+}
+
+/// Generation with the program's decoding step: one position per token,
+/// the key/value caches keeping the ones before. When the sequence fills
+/// the T positions, the decoder restarts on the newest T / 2 tokens (so a
+/// token costs about two positions on average, never a whole window).
+Status decodeTokens(const ModelrtProgram &p, const ModelState &m, std::vector<int64_t> ids,
+                    const GenerateOptions &o) {
+  auto d = Decoder::create(p, m);
+  if (!d)
+    return d.status();
+  int64_t t = d->length(), drawable = drawableTokens(p);
+  DType type = inputType(p);
+  Rng rng(o.seed);
+  size_t start = ids.size() > size_t(t) ? ids.size() - size_t(t) : 0;
+  auto out = feed(*d, ids, start, start, type);
+  for (int64_t k = 0; out && k < o.tokens; ++k) {
+    auto id = drawToken(*out, drawable, int64_t(ids.size() - start - 1), o.sampling, rng);
+    if (!id)
+      return id.status();
+    emitToken(p, ids, *id);
+    if (k + 1 == o.tokens)
+      break;
+    if (ids.size() - start > size_t(t)) { // full: restart on the newest T / 2
+      d->reset();
+      start = ids.size() - size_t(std::max<int64_t>(t / 2, 1));
+      out = feed(*d, ids, start, start, type);
+    } else {
+      out = feed(*d, ids, start, ids.size() - 1, type);
+    }
+  }
+  return out ? Status::ok() : out.status();
+}
+
 /// Draws \p o.tokens tokens after \p ids, printing each as it comes.
 Status generateTokens(const ModelrtProgram &p, ModelState &m, StepRunner &runner,
                       std::vector<int64_t> ids, const GenerateOptions &o) {
@@ -131,16 +203,10 @@ Status generateTokens(const ModelrtProgram &p, ModelState &m, StepRunner &runner
   for (int64_t k = 0; k < o.tokens; ++k) {
     int64_t n = fillWindow(ids, type, t, window);
     MODELRT_TRY(runner.predict(m, window.data(), 1, out.data()));
-    const float *logits = out.data() + (n - 1) * classes;
-    for (int64_t c = 0; c < drawable; ++c)
-      if (!std::isfinite(logits[c]))
-        return errorf("the model's output at position %lld is not finite (%g for token "
-                      "%lld): the checkpoint's parameters have diverged",
-                      (long long)(n - 1), double(logits[c]), (long long)c);
-    int64_t id = sampleToken(logits, drawable, o.sampling, rng);
-    ids.push_back(id);
-    std::fputs(tokenText(p, id).c_str(), stdout);
-    std::fflush(stdout);
+    auto id = drawToken(out.data() + (n - 1) * classes, drawable, n - 1, o.sampling, rng);
+    if (!id)
+      return id.status();
+    emitToken(p, ids, *id);
   }
   return Status::ok();
 }
@@ -168,7 +234,10 @@ Status runGenerate(const ModelrtProgram &p, const CliArgs &a) {
   if (!runner)
     return runner.status();
   std::fputs(prompt.c_str(), stdout);
-  MODELRT_TRY(generateTokens(p, *m, **runner, *ids, *o));
+  if (p.decode_step && !a.flags.count("--full-window"))
+    MODELRT_TRY(decodeTokens(p, *m, *ids, *o));
+  else
+    MODELRT_TRY(generateTokens(p, *m, **runner, *ids, *o));
   std::fputs("\n", stdout);
   return Status::ok();
 }

@@ -39,3 +39,13 @@ func.func @f(%q: tensor<?x2x8x16xf32>, %g: tensor<?x2x8x8xf32>) {
   %0:3 = mdl.attention_grad %q, %q, %q, %q, %g : tensor<?x2x8x16xf32>, tensor<?x2x8x16xf32>, tensor<?x2x8x16xf32>, tensor<?x2x8x16xf32>, tensor<?x2x8x8xf32> -> tensor<?x2x8x16xf32>, tensor<?x2x8x16xf32>, tensor<?x2x8x16xf32>
   return
 }
+
+// -----
+
+// Only the batch may be dynamic (the scale and the causal mask are built
+// from the static sizes).
+func.func @f(%q: tensor<?x2x?x16xf32>) {
+  // expected-error @+1 {{only the batch may be dynamic, got 'tensor<?x2x?x16xf32>'}}
+  %0 = mdl.attention %q, %q, %q : tensor<?x2x?x16xf32>, tensor<?x2x?x16xf32>, tensor<?x2x?x16xf32> -> tensor<?x2x?x16xf32>
+  return
+}

@@ -8,7 +8,7 @@
 // mdl.attention_decode writes its key and value into the caches at the
 // position (tensor.insert_slice at a run-time offset) and becomes
 // mdl.lib_attention_decode over the updated caches (f32, static sizes).
-// Anything else (f64, dynamic lengths), and the library ops on targets
+// Anything else (f64), and the library ops on targets
 // without the library (modelc-expand-library-ops), is built unfused from mdl
 // ops, which the other families' patterns then lower (the decoding step as
 // attention over every cache row, those after the position masked):

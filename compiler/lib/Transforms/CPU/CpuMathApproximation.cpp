@@ -1,9 +1,9 @@
 //===- CpuMathApproximation.cpp - math.erf as vectorisable arithmetic -----===//
 //
-// Implements the `modelc-cpu-math-approximation` pass: every math.erf
+// Implements the `modelc-cpu-math-approximation` pass: every f32 math.erf
 // becomes MLIR's polynomial approximation (arith ops), so that loops using
 // it (GELU and its gradient) vectorise instead of calling libm's scalar
-// erff per element. The other math ops are left to convert-math-to-llvm
+// erff per element; f64 erf stays a libm call. The other math ops are left to convert-math-to-llvm
 // (intrinsics) and convert-math-to-libm.
 //
 //===----------------------------------------------------------------------===//

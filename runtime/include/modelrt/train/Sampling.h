@@ -6,8 +6,8 @@
 // softmax(logits / temperature) restricted to the top_k most likely tokens
 // (all when top_k is 0; ties at the k-th logit all kept), computed in
 // double with the largest logit subtracted. The draw takes one
-// uniformDouble() of the run's Rng, so a seed gives the same text on every
-// machine and thread count.
+// uniformDouble() of the run's Rng, so a seed gives the same draws from the
+// same logits (the same text on one machine at every thread count).
 //
 //===----------------------------------------------------------------------===//
 #ifndef MODELRT_TRAIN_SAMPLING_H
