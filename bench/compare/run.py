@@ -2,7 +2,8 @@
 """bench/compare/run.py — modelc against PyTorch, side by side, in one run.
 
     /usr/bin/python3 bench/compare/run.py [--quick] [--models mlp,cnn]
-        [--repeats 3] [--cnn-train-images 2560] [--modelc BIN] [--work DIR]
+        [--repeats 3] [--cnn-train-images 2560] [--charlm-steps 200]
+        [--modelc BIN] [--work DIR]
         [--report RESULTS.json]
 
 For each model (mlp: bench/compare/mlp.model, 784-256-128-10; cnn:
@@ -27,6 +28,22 @@ examples/fashion_mnist/cnn.model) and each repeat it
 Then prints Markdown tables: modelc against PyTorch's best environment for
 each figure, with the ratio and the issue's target, and every environment's
 figures. The raw results go to WORK/results.json.
+
+charlm (`--models charlm`, not among the defaults: one repeat takes ~10
+minutes on an idle 2-core machine, far more when it is loaded): a copy of
+examples/charlm/charlm.model beside the first BYTES of the fortunes
+(examples/charlm/prepare.sh WORK/charlm/fortunes.txt BYTES, BYTES chosen so
+that one epoch of its training part is --charlm-steps optimizer steps of
+batch 32), trained for that one epoch with `NET train --epochs 1 --seed R`
+(the copy is not edited: the schedule's length follows --epochs); tokens/s
+= the runtime's samples/s x 128 from its TensorBoard file, the validation
+loss per character from metrics.csv (the slice's last 5 %, non-overlapping
+windows), generation tokens/s from `NET generate --tokens K --temperature 1
+--seed 1` as (250 - 50) / (T(250) - T(50)), each T the median of 3 whole
+commands; the same once more with OMP_WAIT_POLICY=PASSIVE (a row of its
+own, not the headline figure); torch_models.py --model charlm does the same
+in each PyTorch environment (its docstring), with a naive and a
+key/value-cached loop.
 
 The modelc executable runs in the inherited environment unless
 --modelc-env names one of the six (it links OpenBLAS for its matrix
@@ -69,6 +86,10 @@ MODELS = {
             "train": 2560, "test": 2000, "b1000": (1000, 2000), "b1": (50, 300),
             "torch_eval_repeats": 1},
 }
+# charlm: examples/charlm/charlm.model on a slice of the fortunes (prepare.sh).
+CHARLM = {"source": os.path.join(ROOT, "examples", "charlm", "charlm.model"),
+          "prepare": os.path.join(ROOT, "examples", "charlm", "prepare.sh"),
+          "context": 128, "batch": 32, "validation": 0.05, "gen_tokens": (50, 250)}
 QUICK = {"mlp": {"train": 10000, "test": 2000, "b1000": (1000, 10000), "b1": (200, 2000)},
          "cnn": {"train": 640, "test": 1000, "b1000": (1000, 2000), "b1": (50, 250)}}
 
@@ -353,6 +374,123 @@ def benchModel(args, work, name, envs, modelcEnv):
     return out
 
 
+def charlmBytes(steps):
+    """The bytes of fortunes whose training part is `steps` batches of 32
+    windows of 128 (prepare.sh cuts at a line end, a few characters take two
+    bytes: the epoch stays `steps` long as long as that loses less than a
+    batch's 4096 characters)."""
+    tokens = steps * CHARLM["batch"] * CHARLM["context"] + 1
+    return int(tokens / (1 - CHARLM["validation"])) + 1
+
+
+def charlmSteps(path):
+    """Optimizer steps of one epoch of `path`, as modelc's loader counts them
+    (support/include/modelsupport/Text.h, Dataset.cpp's splitStream)."""
+    with open(path, encoding="utf-8") as f:
+        n = len(f.read())
+    train = n - int(round(n * CHARLM["validation"]))
+    windows = (train - 1) // CHARLM["context"]
+    return (windows + CHARLM["batch"] - 1) // CHARLM["batch"], n
+
+
+def prepareCharlm(args, work):
+    """WORK/charlm: the slice of the fortunes and the copy of the model."""
+    d = os.path.join(work, "charlm")
+    os.makedirs(d, exist_ok=True)
+    text = os.path.join(d, "fortunes.txt")
+    subprocess.run(["bash", CHARLM["prepare"], text, str(charlmBytes(args.charlm_steps))],
+                   check=True, stdout=subprocess.DEVNULL)
+    model = os.path.join(d, "charlm.model")
+    shutil.copyfile(CHARLM["source"], model)
+    steps, tokens = charlmSteps(text)
+    return model, text, steps, tokens
+
+
+def charlmGenerate(net, d, ck, env, reps):
+    """Tokens/s of `NET generate` from the difference of K0 and K1 tokens."""
+    times = {}
+    for k in CHARLM["gen_tokens"]:
+        cmd = [net, "generate", "--checkpoint", ck, "--tokens", str(k), "--temperature", "1",
+               "--seed", "1"]
+        times[k] = statistics.median(timed(cmd, env=env, cwd=d)[0] for _ in range(reps))
+    k0, k1 = CHARLM["gen_tokens"]
+    dt = times[k1] - times[k0]
+    return {"tokens_per_s": (k1 - k0) / dt if dt > 0 else None,
+            "seconds": {str(k): t for k, t in times.items()},
+            "whole_command_tokens_per_s": k1 / times[k1]}
+
+
+def charlmModelc(args, work, r, env, model, steps, tag=""):
+    """Compile, train one epoch (seed r + 1), generate; one dict of figures."""
+    d = os.path.dirname(model)
+    net = os.path.join(d, "charlm")
+    extra = ["--target-cpu=haswell"] if args.config == "avx2" else []
+    compSecs, compRss, _ = timed([args.modelc, model, "-o", net] + extra, cwd=d)
+    res = {"compile_seconds": compSecs, "compile_peak_rss_kb": compRss,
+           "flops_per_sample": flopsPerSample(net), "kernels": modelcKernels(net, env),
+           "env": {k: env[k] for k in ("OMP_WAIT_POLICY", "MODELRT_CPU_ISA") if k in env}}
+    ck = os.path.join(d, "ck%s%d" % (tag, r))
+    shutil.rmtree(ck, ignore_errors=True)
+    log = os.path.join(d, "train%s%d.log" % (tag, r))
+    secs, rss, _ = timed([net, "train", "--epochs", "1", "--seed", str(r + 1), "--device", "cpu",
+                          "--checkpoint-dir", ck, "--log-every", "10"], env=env, cwd=d, log=log)
+    scalars = tfevents.readScalars(ck)
+    epoch = scalars.get("epoch/throughput", [])
+    windows = scalars.get("step/throughput", [])
+    if not epoch:
+        sys.exit("%s: no epoch/throughput scalar in the TensorBoard file" % ck)
+    with open(os.path.join(ck, "metrics.csv")) as f:
+        rows = f.read().splitlines()
+    header, last = rows[0].split(","), rows[-1].split(",")
+    T = CHARLM["context"]
+    res.update({"train_tokens_per_s": epoch[-1] * T,
+                "train_steady_tokens_per_s":
+                    statistics.median(windows[1:]) * T if len(windows) > 1 else None,
+                "train_command_seconds": secs, "peak_rss_train_kb": rss,
+                "steps": int(last[header.index("step")]),
+                "val_loss": float(last[header.index("val_loss")]),
+                "train_loss": float(last[header.index("train_loss")]), "seed": r + 1})
+    if res["steps"] != steps:
+        sys.exit("charlm: modelc took %d steps, the text calls for %d" % (res["steps"], steps))
+    g = charlmGenerate(net, d, os.path.join(ck, "last.safetensors"), env, 1 if args.quick else 3)
+    res["gen_tokens_per_s"] = g["tokens_per_s"]
+    res["gen_detail"] = g
+    return res
+
+
+def benchCharlm(args, work, envs, modelcEnv):
+    model, text, steps, tokens = prepareCharlm(args, work)
+    out = {"config": {"steps": steps, "tokens": tokens, "bytes": os.path.getsize(text),
+                      "batch": CHARLM["batch"], "context": CHARLM["context"],
+                      "gen_tokens": list(CHARLM["gen_tokens"])},
+           "source": CHARLM["source"], "modelc": [], "torch": {e: [] for e, _ in envs}}
+    # modelc once more with OMP_WAIT_POLICY=PASSIVE: its OpenMP team spins
+    # at every join by default, which a loaded machine punishes (the README).
+    passive = dict(modelcEnv, OMP_WAIT_POLICY="PASSIVE")
+    out["modelc_passive"] = []
+    for r in range(args.repeats):
+        print("[charlm] repeat %d: modelc (%d steps)" % (r + 1, steps), file=sys.stderr,
+              flush=True)
+        out["modelc"].append(charlmModelc(args, work, r, modelcEnv, model, steps))
+        print("[charlm] repeat %d: modelc, OMP_WAIT_POLICY=PASSIVE" % (r + 1), file=sys.stderr,
+              flush=True)
+        out["modelc_passive"].append(charlmModelc(args, work, r, passive, model, steps,
+                                                  "passive"))
+        for envName, env in envs:
+            print("[charlm] repeat %d: pytorch, %s" % (r + 1, envName), file=sys.stderr,
+                  flush=True)
+            cmd = [PYTHON, os.path.join(HERE, "torch_models.py"), "--model", "charlm",
+                   "--text", text, "--seed", str(r + 1),
+                   "--gen-tokens", str(CHARLM["gen_tokens"][1] - CHARLM["gen_tokens"][0])]
+            secs, rss, o = timed(cmd, env=env)
+            res = json.loads(o.strip().splitlines()[-1])
+            res["command_seconds"] = secs
+            if res["steps"] != steps:
+                sys.exit("charlm: PyTorch took %d steps, modelc %d" % (res["steps"], steps))
+            out["torch"][envName].append(res)
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description="modelc vs PyTorch on Fashion-MNIST")
     ap.add_argument("--quick", action="store_true", help="1 repeat, small subsets")
@@ -360,6 +498,8 @@ def main():
     ap.add_argument("--repeats", type=int, default=None, help="default 3 (quick: 1)")
     ap.add_argument("--cnn-train-images", type=int, default=None,
                     help="CNN training subset (default 2560; 0 = all 60000)")
+    ap.add_argument("--charlm-steps", type=int, default=200,
+                    help="charlm: optimizer steps (one epoch of a slice of the fortunes)")
     ap.add_argument("--modelc", default=os.path.join(ROOT, "build", "bin", "modelc"))
     ap.add_argument("--config", choices=("native", "avx2"), default="native",
                     help="native: every feature of the CPU; avx2: both sides limited to "
@@ -379,8 +519,8 @@ def main():
         args.repeats = 1 if args.quick else 3
     names = [m for m in args.models.split(",") if m]
     for m in names:
-        if m not in MODELS:
-            sys.exit("unknown model '%s' (mlp, cnn)" % m)
+        if m not in MODELS and m != "charlm":
+            sys.exit("unknown model '%s' (mlp, cnn, charlm)" % m)
     envs = environments(args.config)
     modelcEnv = modelcEnvironment(args.config)
     work = args.work or tempfile.mkdtemp(prefix="modelc-compare-")
@@ -395,7 +535,10 @@ def main():
                "quick": args.quick,
                "repeats": args.repeats, "models": {}}
     for m in names:
-        results["models"][m] = benchModel(args, work, m, envs, modelcEnv)
+        if m == "charlm":
+            results["models"][m] = benchCharlm(args, work, envs, modelcEnv)
+        else:
+            results["models"][m] = benchModel(args, work, m, envs, modelcEnv)
     results["load_after"] = os.getloadavg()
     results["minutes"] = (time.time() - started) / 60
     with open(os.path.join(work, "results.json"), "w") as f:

@@ -178,6 +178,108 @@ def modelSection(name, res, envs, modelcEnv, results):
     return "\n".join(lines)
 
 
+# Issue 22's targets for examples/charlm (modelc/PyTorch ratio; relative
+# difference of the validation losses).
+CHARLM_TRAIN_TARGET, CHARLM_LOSS_TARGET = 2.0, 0.02
+
+
+def bestOf(perEnv, key):
+    """(median, environment) of PyTorch's best environment for `key`."""
+    return max(((median(runs, key), env) for env, runs in perEnv.items()
+                if median(runs, key) is not None), default=(None, None))
+
+
+def charlmSection(res, envs, modelcEnv, results):
+    """The charlm table: training tokens/s, validation loss, generation."""
+    cfg, mc, perEnv = res["config"], res["modelc"], res["torch"]
+    peak = fmaPeak(results)
+    allTorch = [r for runs in perEnv.values() for r in runs]
+    lines = ["### CHARLM (%s)" % res["source"].split("/")[-1], "",
+             "Training: one epoch of the first %s bytes of the fortunes (%s characters; "
+             "examples/charlm/prepare.sh), %d optimizer steps of batch %d windows of %d "
+             "characters, AdamW with the example's cosine schedule and clip_norm; validation "
+             "loss per character on the slice's last 5%% (non-overlapping windows). Seeds: "
+             "repeat r uses seed r on both sides. Generation: temperature 1 from a line break; "
+             "modelc (250 - 50) / (T(250) - T(50)) of whole `generate` commands, PyTorch 200 "
+             "tokens in the process. modelc FLOPs per training sample (`info`, products): %s." % (
+                 fmt(cfg["bytes"]), fmt(cfg["tokens"]), cfg["steps"], cfg["batch"],
+                 cfg["context"], fmt(median(mc, "flops_per_sample"))), ""]
+    rows = []
+    for key, label, target in (
+            ("train_tokens_per_s", "training tokens/s (%d steps)" % cfg["steps"],
+             CHARLM_TRAIN_TARGET),
+            ("train_steady_tokens_per_s", "training tokens/s (steady, after warm-up)", None)):
+        ours, best = median(mc, key), bestOf(perEnv, key)
+        ratio = ours / best[0] if ours and best[0] else None
+        rows.append([label, fmt(ours), fmt(best[0]), best[1] or "—", fmt(ratio, 2),
+                     (">= %gx" % target) if target else "—",
+                     verdict(ratio >= target) if target and ratio else "—"])
+    ours, theirs = median(mc, "val_loss"), median(allTorch, "val_loss")
+    rel = (ours - theirs) / theirs if ours and theirs else None
+    rows.append(["validation loss per character after %d steps (nats)" % cfg["steps"],
+                 fmt(ours, 4), fmt(theirs, 4), "median of all runs",
+                 "%+.1f%%" % (100 * rel) if rel is not None else "—",
+                 "within %d%%" % (100 * CHARLM_LOSS_TARGET),
+                 verdict(abs(rel) <= CHARLM_LOSS_TARGET) if rel is not None else "—"])
+    ours = median(mc, "gen_tokens_per_s")
+    for key, label in (("gen_naive_tokens_per_s", "generation tokens/s vs PyTorch, full window "
+                                                  "per token (naive)"),
+                       ("gen_cached_tokens_per_s", "generation tokens/s vs PyTorch, key/value "
+                                                   "cache")):
+        best = bestOf(perEnv, key)
+        ratio = ours / best[0] if ours and best[0] else None
+        rows.append([label, fmt(ours), fmt(best[0]), best[1] or "—", fmt(ratio, 2),
+                     "— (none stated)", "—"])
+    passive = res.get("modelc_passive") or []
+    if passive:
+        for key, label in (("train_tokens_per_s", "training tokens/s"),
+                           ("train_steady_tokens_per_s", "training tokens/s (steady)")):
+            ours, best = median(passive, key), bestOf(perEnv, key)
+            ratio = ours / best[0] if ours and best[0] else None
+            rows.append(["%s, modelc with OMP_WAIT_POLICY=PASSIVE" % label, fmt(ours),
+                         fmt(best[0]), best[1] or "—", fmt(ratio, 2), "—", "—"])
+    rss = median(mc, "peak_rss_train_kb")
+    bestRss = min((median(runs, "peak_rss_train_kb"), env) for env, runs in perEnv.items())
+    rows.append(["peak RSS of training (MiB)", fmt(rss / 1024, 1), fmt(bestRss[0] / 1024, 1),
+                 bestRss[1], fmt(rss / bestRss[0], 2), "—", "—"])
+    rows.append(["compile time (s)", fmt(median(mc, "compile_seconds"), 2), "— (eager)", "—",
+                 "—", "—", "—"])
+    flops = median(mc, "flops_per_sample")
+    if flops:
+        T = cfg["context"]
+        ours = median(mc, "train_tokens_per_s") / T
+        best = bestOf(perEnv, "train_tokens_per_s")[0] / T
+        rows.append(["training step, fraction of %s (products' FLOPs)" % peak[1],
+                     "%.1f%%" % (100 * flops * ours / peak[0]),
+                     "%.1f%%" % (100 * flops * best / peak[0]), "(same FLOPs)", "—", "—", "—"])
+    lines.append(table(["figure", "modelc", "PyTorch best", "best environment",
+                        "modelc/PyTorch", "target", "met"], rows))
+    lines += [""] + ["* " + l for l in kernelLines(res, results)]
+    lines += ["", "Every run (PyTorch: torch.set_num_threads(2); one line per repeat):", ""]
+    envRows_ = []
+    envVars = dict(envs)
+    modelcRuns = [("**modelc** (%s)" % modelcEnv, mc)]
+    if passive:
+        modelcRuns.append(("**modelc** (OMP_WAIT_POLICY=PASSIVE)", passive))
+    for label, runs in modelcRuns + list(perEnv.items()):
+        for r in runs:
+            env = r.get("env", envVars.get(label, {}))
+            vals = [env.get(k, "unset") for k in ENV_VARS]
+            if runs is mc or runs is passive:  # modelc reads only OMP_WAIT_POLICY of them
+                vals = ["(not read)", "(not read)", env.get("OMP_WAIT_POLICY", "unset")]
+            envRows_.append([label, r.get("seed", "—")] + vals + [
+                fmt(r["train_tokens_per_s"]), fmt(r.get("train_steady_tokens_per_s")),
+                fmt(r["val_loss"], 4),
+                fmt(r.get("gen_tokens_per_s", r.get("gen_naive_tokens_per_s"))),
+                fmt(r.get("gen_cached_tokens_per_s")),
+                fmt(r["peak_rss_train_kb"] / 1024, 1)])
+    lines.append(table(["run", "seed", "OPENBLAS_CORETYPE", "OPENBLAS_NUM_THREADS",
+                        "OMP_WAIT_POLICY", "train tokens/s", "steady tokens/s", "val loss",
+                        "generate tokens/s (modelc; PyTorch naive)", "PyTorch cached tokens/s",
+                        "peak RSS MiB"], envRows_))
+    return "\n".join(lines)
+
+
 def report(results, envs):
     head = ("## modelc vs PyTorch, %s: %d repeat(s)%s; load average before %s, after %s; "
             "%.1f min" % (
@@ -195,5 +297,7 @@ def report(results, envs):
                          m.get("model", "?"), m["cores"],
                          next(iter(m["fma_peak"].values()))["isa"], peaks, m["flags"]))
     for name, res in results["models"].items():
-        parts.append(modelSection(name, res, envs, results["modelc_env"], results))
+        section = charlmSection if name == "charlm" else \
+            (lambda *a: modelSection(name, *a))
+        parts.append(section(res, envs, results["modelc_env"], results))
     return "\n\n".join(parts)
