@@ -157,6 +157,11 @@ static void rule(AttentionOp op, GB &e) {
     if (e.needs(i))
       e.set(i, g);
 }
+// The packed form: one adjoint op, the gradient laid out as qkv.
+static void rule(AttentionPackedOp op, GB &e) {
+  e.set(0, e.create<AttentionPackedGradOp>(op.getQkv(), op.getResult(),
+                                           e.grad(), op.getCausal()));
+}
 static void rule(Conv2DOp op, GB &e) {
   Value g = e.grad(), x = op.getInput(), w = op.getWeight();
   if (e.needs(0))
@@ -368,8 +373,8 @@ void mlir::mdl::attachGradientRules(MLIRContext &context) {
   attach<AddOp, SubOp, MulOp, DivOp, PowOp, MaxOp, MinOp>(context);
   attach<NegOp, AbsOp, ExpOp, LogOp, SqrtOp, ReluOp, GeluOp, TanhOp,
          SigmoidOp, SelectOp, CastOp>(context);
-  attach<MatmulOp, BatchMatmulOp, AttentionOp, Conv2DOp, MaxPool2DOp,
-         AvgPool2DOp>(context);
+  attach<MatmulOp, BatchMatmulOp, AttentionOp, AttentionPackedOp, Conv2DOp,
+         MaxPool2DOp, AvgPool2DOp>(context);
   attach<SoftmaxOp, LogSoftmaxOp, ReduceSumOp, ReduceMeanOp, ReduceMaxOp>(
       context);
   attach<ReshapeOp, FlattenOp, TransposeOp, BroadcastToOp, ConcatOp, SliceOp>(

@@ -207,6 +207,8 @@ MDL_LIBRARY_OP_INTERFACES(LibEmbeddingGradOp)
 MDL_LIBRARY_OP_INTERFACES(LibAttentionOp)
 MDL_LIBRARY_OP_INTERFACES(LibAttentionGradOp)
 MDL_LIBRARY_OP_INTERFACES(LibAttentionDecodeOp)
+MDL_LIBRARY_OP_INTERFACES(LibAttentionPackedOp)
+MDL_LIBRARY_OP_INTERFACES(LibAttentionPackedGradOp)
 
 #undef MDL_LIBRARY_OP_INTERFACES
 
@@ -311,6 +313,42 @@ LogicalResult LibAttentionGradOp::verify() {
       (!ShapedType::isDynamic(flat) &&
        flat != q[0] * q[1] * (q[2] + 2 * keys) * q[3]))
     return emitOpError("init must hold B*H*(Tq + 2*Tk)*D values");
+  return success();
+}
+
+/// Checks a packed attention op: operand 0 (qkv) BxTx3xHxD with only B
+/// dynamic, and each of `outputs` BxTxHxD with qkv's sizes.
+static LogicalResult verifyPackedAttention(Operation *op,
+                                           ArrayRef<unsigned> outputs) {
+  ArrayRef<int64_t> qkv = shapedOperand(op, 0).getShape();
+  if (qkv[2] != 3 ||
+      llvm::any_of(qkv.drop_front(), ShapedType::isDynamic))
+    return op->emitOpError("qkv must be BxTx3xHxD with only B dynamic");
+  for (unsigned i : outputs) {
+    ArrayRef<int64_t> s = shapedOperand(op, i).getShape();
+    bool batchOk = ShapedType::isDynamic(s[0]) ||
+                   ShapedType::isDynamic(qkv[0]) || s[0] == qkv[0];
+    if (!batchOk || s[1] != qkv[1] || s[2] != qkv[3] || s[3] != qkv[4])
+      return op->emitOpError("operand #")
+             << i << " has shape " << formatShape(s) << ", not qkv's "
+             << formatShape(qkv) << " without its 3";
+  }
+  return success();
+}
+
+LogicalResult LibAttentionPackedOp::verify() {
+  if (failed(verifyDestination(getOperation())))
+    return failure();
+  return verifyPackedAttention(getOperation(), {1});
+}
+
+LogicalResult LibAttentionPackedGradOp::verify() {
+  if (failed(verifyDestination(getOperation())) ||
+      failed(verifyPackedAttention(getOperation(), {1, 2})))
+    return failure();
+  if (shapedOperand(getOperation(), 3).getShape().drop_front() !=
+      shapedOperand(getOperation(), 0).getShape().drop_front())
+    return emitOpError("init must have qkv's shape");
   return success();
 }
 

@@ -227,6 +227,50 @@ LogicalResult AttentionGradOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
+/// Checks attention_packed's qkv (BxTx3xHxD, only B dynamic) and returns
+/// the result's type BxTxHxD.
+static FailureOr<RankedTensorType>
+checkAttentionPacked(std::optional<Location> loc, StringRef name,
+                     RankedTensorType qkv) {
+  if (!qkv)
+    return emitInferError(loc, name, "qkv must be a ranked tensor");
+  if (qkv.getRank() != 5 || qkv.getDimSize(2) != 3)
+    return emitInferError(loc, name, "qkv must be BxTx3xHxD, got ", qkv);
+  if (llvm::any_of(qkv.getShape().drop_front(), ShapedType::isDynamic))
+    return emitInferError(loc, name, "only the batch may be dynamic, got ",
+                          qkv);
+  ArrayRef<int64_t> s = qkv.getShape();
+  return RankedTensorType::get({s[0], s[1], s[3], s[4]},
+                               qkv.getElementType());
+}
+
+LogicalResult AttentionPackedOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+    SmallVectorImpl<Type> &types) {
+  FailureOr<RankedTensorType> out = checkAttentionPacked(
+      loc, getOperationName(), getTensorType(adaptor.getQkv()));
+  if (failed(out))
+    return failure();
+  types.push_back(*out);
+  return success();
+}
+
+LogicalResult AttentionPackedGradOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+    SmallVectorImpl<Type> &types) {
+  StringRef name = getOperationName();
+  auto qkv = getTensorType(adaptor.getQkv());
+  FailureOr<RankedTensorType> out = checkAttentionPacked(loc, name, qkv);
+  if (failed(out))
+    return failure();
+  for (Value x : {adaptor.getOutput(), adaptor.getGrad()})
+    if (getTensorType(x) != *out)
+      return emitInferError(loc, name, "output and grad must have the "
+                            "type ", *out, ", got ", x.getType());
+  types.push_back(qkv);
+  return success();
+}
+
 /// Checks attention_decode's operands: BxHx1xD query, key and value, BxHxTxD
 /// caches, one element type, B, H and D agreeing where known.
 static LogicalResult checkAttentionDecode(std::optional<Location> loc,

@@ -46,6 +46,14 @@ static double keysOf(mlir::Value key) {
   return mlir::ShapedType::isDynamic(n) ? 1.0 : double(n);
 }
 
+/// The length T (dimension 1) of a packed attention's BxTx3xHxD qkv; 1
+/// when dynamic.
+static double lengthOf(mlir::Value qkv) {
+  auto t = llvm::cast<mlir::RankedTensorType>(qkv.getType());
+  int64_t n = t.getDimSize(1);
+  return mlir::ShapedType::isDynamic(n) ? 1.0 : double(n);
+}
+
 double modelc::countTrainFlopsPerSample(mlir::func::FuncOp train) {
   double flops = 0;
   train.walk([&](mlir::Operation *op) {
@@ -61,6 +69,12 @@ double modelc::countTrainFlopsPerSample(mlir::func::FuncOp train) {
     else if (auto ag = llvm::dyn_cast<mlir::mdl::AttentionGradOp>(op))
       flops += 5 * productFlops(staticElements(ag.getQuery().getType()),
                                 keysOf(ag.getKey()));
+    else if (auto ap = llvm::dyn_cast<mlir::mdl::AttentionPackedOp>(op))
+      flops += 2 * productFlops(staticElements(ap.getType()),
+                                lengthOf(ap.getQkv()));
+    else if (auto apg = llvm::dyn_cast<mlir::mdl::AttentionPackedGradOp>(op))
+      flops += 5 * productFlops(staticElements(apg.getOutput().getType()),
+                                lengthOf(apg.getQkv()));
     else if (auto conv = llvm::dyn_cast<mlir::mdl::Conv2DOp>(op))
       flops += convolutionFlops(staticElements(conv.getType()),
                                 staticElements(conv.getWeight().getType(), 1));

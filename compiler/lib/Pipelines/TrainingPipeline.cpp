@@ -56,6 +56,7 @@ void modelc::buildTrainingStagePasses(mlir::OpPassManager &pm,
   case TrainingStage::MLIR:
     break;
   case TrainingStage::Grad:
+    pm.addPass(createMDLPackAttention());
     pm.addPass(createMDLAutodiff());
     pm.addPass(createPrepareEntryPointsPass());
     pm.addPass(mlir::createCanonicalizerPass());

@@ -5,8 +5,9 @@
 // adjoints, and f32 max and average pooling and their adjoints, with static
 // channel and spatial sizes (the batch may be dynamic); and an embedding
 // table's gradient, a scatter-add by the indices' values; f32
-// scaled-dot-product attention and its adjoint, and one decoding step of
-// it over a key/value cache. Unlike the rest of
+// scaled-dot-product attention and its adjoint, the same on the packed
+// layout of a fused projection, and one decoding step of it over a
+// key/value cache. Unlike the rest of
 // mdl they are in destination-passing style: their last operand `init` is
 // the destination, which they write whole and never read; on tensors they
 // return it, after bufferization they work on memrefs and return nothing.
@@ -28,6 +29,9 @@ include "mlir/Interfaces/DestinationStyleOpInterface.td"
 /// A rank-4 f32 tensor or memref.
 def MDL_LibraryOperand : AnyTypeOf<[TensorRankOf<[F32], [4]>,
                                     MemRefRankOf<[F32], [4]>]>;
+/// A rank-5 f32 tensor or memref (packed attention's BxTx3xHxD).
+def MDL_LibraryOperand5D : AnyTypeOf<[TensorRankOf<[F32], [5]>,
+                                      MemRefRankOf<[F32], [5]>]>;
 
 /// The traits and interfaces of every library op: destination style (the
 /// last operand), memory effects on memrefs, bufferization in place.
@@ -201,6 +205,41 @@ def MDL_LibAttentionGradOp : MDL_LibraryOp<"lib_attention_grad"> {
                    MDL_LibraryOperand:$grad,
                    AnyTypeOf<[TensorRankOf<[F32], [1]>,
                               MemRefRankOf<[F32], [1]>]>:$init,
+                   DefaultValuedAttr<BoolAttr, "false">:$causal);
+}
+
+def MDL_LibAttentionPackedOp : MDL_LibraryOp<"lib_attention_packed"> {
+  let summary = "Self-attention in the packed layout, for a library";
+  let description = [{
+    `qkv` (`BxTx3xHxD`) and `init` the output (`BxTxHxD`), as
+    `mdl.attention_packed` in f32. Only B may be dynamic. `init` is
+    overwritten, never read.
+
+    ```mlir
+    %o = mdl.lib_attention_packed %qkv, %init {causal = true}
+        : tensor<?x64x3x4x16xf32>, tensor<?x64x4x16xf32> -> tensor<?x64x4x16xf32>
+    ```
+  }];
+  let arguments = (ins MDL_LibraryOperand5D:$qkv, MDL_LibraryOperand:$init,
+                   DefaultValuedAttr<BoolAttr, "false">:$causal);
+}
+
+def MDL_LibAttentionPackedGradOp : MDL_LibraryOp<"lib_attention_packed_grad"> {
+  let summary = "The adjoint of packed self-attention, for a library";
+  let description = [{
+    `qkv` (`BxTx3xHxD`), `output` and `grad` (`BxTxHxD`) as
+    `mdl.attention_packed_grad` in f32; `init` (`BxTx3xHxD`) receives the
+    gradient with respect to `qkv`. Only B may be dynamic. `init` is
+    overwritten, never read.
+
+    ```mlir
+    %d = mdl.lib_attention_packed_grad %qkv, %o, %g, %init {causal = true}
+        : tensor<?x64x3x4x16xf32>, tensor<?x64x4x16xf32>, tensor<?x64x4x16xf32>,
+          tensor<?x64x3x4x16xf32> -> tensor<?x64x3x4x16xf32>
+    ```
+  }];
+  let arguments = (ins MDL_LibraryOperand5D:$qkv, MDL_LibraryOperand:$output,
+                   MDL_LibraryOperand:$grad, MDL_LibraryOperand5D:$init,
                    DefaultValuedAttr<BoolAttr, "false">:$causal);
 }
 

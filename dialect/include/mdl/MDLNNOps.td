@@ -192,6 +192,56 @@ def MDL_AttentionGradOp : MDL_InferOp<"attention_grad"> {
   }];
 }
 
+def MDL_AttentionPackedOp : MDL_InferOp<"attention_packed"> {
+  let summary = "Self-attention over the packed output of a fused projection";
+  let description = [{
+    `qkv` is `BxTx3xHxD`: each position's query, key and value for every
+    head, as a transformer's one `3*H*D`-wide projection computes them.
+    The result is `BxTxHxD`, each position's heads side by side. With
+    `q = qkv[:, :, 0]` (and `k`, `v` at 1, 2) moved to `BxHxTxD`, it is
+    `mdl.attention %q, %k, %v` moved back to `BxTxHxD`: the op
+    modelc-pack-attention forms from exactly that pattern of transposes,
+    slices and reshapes, so that the CPU kernels read and write these
+    layouts in place. Only B may be dynamic.
+
+    ```mlir
+    %o = mdl.attention_packed %qkv {causal = true}
+        : tensor<?x128x3x4x32xf32> -> tensor<?x128x4x32xf32>
+    ```
+  }];
+  let arguments = (ins MDL_FloatTensor:$qkv,
+                   DefaultValuedAttr<BoolAttr, "false">:$causal);
+  let results = (outs MDL_FloatTensor:$result);
+  let assemblyFormat = [{
+    $qkv attr-dict `:` type($qkv) `->` type($result)
+  }];
+}
+
+def MDL_AttentionPackedGradOp : MDL_InferOp<"attention_packed_grad"> {
+  let summary = "The adjoint of mdl.attention_packed";
+  let description = [{
+    The gradient of `mdl.attention_packed` with respect to `qkv`
+    (`BxTx3xHxD`, laid out as `qkv`), given `qkv`, the forward's result
+    `output` and the result's gradient `grad` (both `BxTxHxD`): the
+    gradients of `mdl.attention_grad` for the query, key and value, each
+    in its place. Same `causal` as the forward.
+
+    ```mlir
+    %d = mdl.attention_packed_grad %qkv, %o, %g {causal = true}
+        : tensor<?x128x3x4x32xf32>, tensor<?x128x4x32xf32>, tensor<?x128x4x32xf32>
+        -> tensor<?x128x3x4x32xf32>
+    ```
+  }];
+  let arguments = (ins MDL_FloatTensor:$qkv, MDL_FloatTensor:$output,
+                   MDL_FloatTensor:$grad,
+                   DefaultValuedAttr<BoolAttr, "false">:$causal);
+  let results = (outs MDL_FloatTensor:$qkv_grad);
+  let assemblyFormat = [{
+    $qkv `,` $output `,` $grad attr-dict `:` type($qkv) `,` type($output)
+    `,` type($grad) `->` type($qkv_grad)
+  }];
+}
+
 def MDL_AttentionDecodeOp
     : MDL_InferOp<"attention_decode", [MDL_NonDifferentiable]> {
   let summary = "Causal attention of one position over a key/value cache";

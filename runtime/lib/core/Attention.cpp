@@ -117,7 +117,8 @@ extern "C" void modelrt_attention_forward(const float *q, const float *k, const 
                                           float *out, int64_t batch, int64_t heads,
                                           int64_t queries, int64_t keys, int64_t width,
                                           int64_t causal) {
-  AttentionArgs a{batch, heads, queries, keys, width, causal != 0, q, k, v, nullptr, nullptr, out};
+  AttentionArgs a{batch, heads, queries, keys, width, causal != 0, false,
+                  q,     k,     v,       nullptr, nullptr, out};
   modelrt::attentionOnHost(AttentionKind::Forward, a);
 }
 
@@ -125,7 +126,26 @@ extern "C" void modelrt_attention_backward(const float *q, const float *k, const
                                            const float *out, const float *dout, float *dqkv,
                                            int64_t batch, int64_t heads, int64_t queries,
                                            int64_t keys, int64_t width, int64_t causal) {
-  AttentionArgs a{batch, heads, queries, keys, width, causal != 0, q, k, v, out, dout, dqkv};
+  AttentionArgs a{batch, heads, queries, keys, width, causal != 0, false, q, k, v, out, dout, dqkv};
+  modelrt::attentionOnHost(AttentionKind::Backward, a);
+}
+
+extern "C" void modelrt_attention_packed_forward(const float *qkv, float *out, int64_t batch,
+                                                 int64_t heads, int64_t length, int64_t width,
+                                                 int64_t causal) {
+  int64_t row = heads * width;
+  AttentionArgs a{batch, heads, length, length,  width,   causal != 0, true,
+                  qkv,   qkv + row, qkv + 2 * row, nullptr, nullptr, out};
+  modelrt::attentionOnHost(AttentionKind::Forward, a);
+}
+
+extern "C" void modelrt_attention_packed_backward(const float *qkv, const float *out,
+                                                  const float *dout, float *dqkv, int64_t batch,
+                                                  int64_t heads, int64_t length, int64_t width,
+                                                  int64_t causal) {
+  int64_t row = heads * width;
+  AttentionArgs a{batch, heads, length, length, width, causal != 0, true,
+                  qkv,   qkv + row, qkv + 2 * row, out, dout, dqkv};
   modelrt::attentionOnHost(AttentionKind::Backward, a);
 }
 
@@ -140,7 +160,7 @@ extern "C" void modelrt_attention_decode(const float *q, const float *kcache,
   }
   for (int64_t i = 0; i < rows; ++i) { // each head's cache rows 0..p
     const float *k = kcache + i * max_len * width, *v = vcache + i * max_len * width;
-    AttentionArgs a{1, 1, 1, p + 1, width, false, q + i * width, k, v, nullptr, nullptr,
+    AttentionArgs a{1, 1, 1, p + 1, width, false, false, q + i * width, k, v, nullptr, nullptr,
                     out + i * width};
     modelrt::attentionOnHost(AttentionKind::Forward, a);
   }

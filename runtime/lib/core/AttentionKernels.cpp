@@ -358,21 +358,22 @@ void gradScores(float *probs, const float *gradProbs, const Block &b, const Stat
 // Rows, blocks and items
 //===----------------------------------------------------------------------===//
 
-/// xt[d * kQB + i] = x[i * width + d] for i < rows, 0 up to kQB: whole
-/// kLanes x kLanes tiles in registers, the edges element by element.
-void packTransposed(const float *x, int64_t rows, int64_t width, float *xt) {
+/// xt[d * kQB + i] = x[i * ld + d] for i < rows and d < width, 0 up to
+/// kQB: whole kLanes x kLanes tiles in registers, the edges element by
+/// element.
+void packTransposed(const float *x, int64_t rows, int64_t width, int64_t ld, float *xt) {
   int64_t wholeRows = rows / kLanes * kLanes, wholeCols = width / kLanes * kLanes;
   for (int64_t i = 0; i < wholeRows; i += kLanes) {
     for (int64_t d = 0; d < wholeCols; d += kLanes)
-      transposeTile(x + i * width + d, width, xt + d * kQB + i, kQB);
+      transposeTile(x + i * ld + d, ld, xt + d * kQB + i, kQB);
     for (int64_t d = wholeCols; d < width; ++d)
       for (int64_t r = i; r < i + kLanes; ++r)
-        xt[d * kQB + r] = x[r * width + d];
+        xt[d * kQB + r] = x[r * ld + d];
   }
   for (int64_t d = 0; d < width; ++d) {
     float *out = xt + d * kQB;
     for (int64_t i = wholeRows; i < rows; ++i)
-      out[i] = x[i * width + d];
+      out[i] = x[i * ld + d];
     for (int64_t i = rows; i < kQB; ++i)
       out[i] = 0.0f;
   }
@@ -430,15 +431,16 @@ Block blockAt(const AttentionArgs &a, int64_t q0, int64_t nq, int64_t k0, int64_
   return b;
 }
 
-/// scores = K Q^T (one key block's rows by the query block's lanes).
-void scoreBlock(const float *keys, const float *queriesT, const Block &b, int64_t width,
-                float *scores) {
+/// scores = K Q^T (one key block's rows, \p ld apart, by the query block's
+/// lanes).
+void scoreBlock(const float *keys, int64_t ld, const float *queriesT, const Block &b,
+                int64_t width, float *scores) {
   Product p;
   p.rows = b.nk;
   p.cols = vectorsFor(b.nq) * kLanes;
   p.depth = width;
   p.a = keys;
-  p.lda = width;
+  p.lda = ld;
   p.b = queriesT;
   p.ldb = kQB;
   p.c = scores;
@@ -449,11 +451,12 @@ void scoreBlock(const float *keys, const float *queriesT, const Block &b, int64_
 }
 
 /// A product whose left operand is the score block at \p scores, in the
-/// layout L: C (rows x width, ldc) += or = A B (B's rows of width).
+/// layout L: C (rows x width, ldc) += or = A B (B's rows of width, ldb
+/// apart).
 template <Layout L>
-void blockProduct(const float *scores, int64_t rows, int64_t depth, const float *b, int64_t width,
-                  float *c, int64_t ldc, Init init, const float *rowScale, Limit limit,
-                  int64_t diag) {
+void blockProduct(const float *scores, int64_t rows, int64_t depth, const float *b,
+                  int64_t ldb, int64_t width, float *c, int64_t ldc, Init init,
+                  const float *rowScale, Limit limit, int64_t diag) {
   Product p;
   p.rows = rows;
   p.cols = width;
@@ -461,7 +464,7 @@ void blockProduct(const float *scores, int64_t rows, int64_t depth, const float 
   p.a = scores;
   p.lda = kQB;
   p.b = b;
-  p.ldb = width;
+  p.ldb = ldb;
   p.c = c;
   p.ldc = ldc;
   p.init = init;
@@ -472,15 +475,18 @@ void blockProduct(const float *scores, int64_t rows, int64_t depth, const float 
 }
 
 /// The head's tensors, at (batch, head) \p bh: its inputs, and its rows of
-/// the destination (o forwards; dq, dk and dv backwards).
+/// the destination (o forwards; dq, dk and dv backwards), with the strides
+/// of their rows: ldIn of q, k and v; ldOut of out, dout and o; ldGrad of
+/// dq, dk and dv.
 struct Head {
   const float *q, *k, *v, *out, *dout;
   float *o, *dq, *dk, *dv;
+  int64_t ldIn, ldOut, ldGrad;
 };
 
-Head headAt(AttentionKind kind, const AttentionArgs &a, int64_t bh) {
+/// headAt for separate [B, H, T, W] tensors, each head's rows contiguous.
+Head separateHeadAt(bool forward, const AttentionArgs &a, int64_t bh) {
   int64_t qs = a.queries * a.width, ks = a.keys * a.width, heads = a.batch * a.heads;
-  bool forward = kind == AttentionKind::Forward;
   Head h;
   h.q = a.q + bh * qs;
   h.k = a.k + bh * ks;
@@ -491,17 +497,44 @@ Head headAt(AttentionKind kind, const AttentionArgs &a, int64_t bh) {
   h.dq = forward ? nullptr : a.dest + bh * qs;
   h.dk = forward ? nullptr : a.dest + heads * qs + bh * ks;
   h.dv = forward ? nullptr : a.dest + heads * (qs + ks) + bh * ks;
+  h.ldIn = h.ldOut = h.ldGrad = a.width;
   return h;
+}
+
+/// headAt for the packed layout (AttentionArgs::packed): q, k and v
+/// interleaved in one [B, T, 3, H, W] tensor, out, dout and o [B, T, H, W],
+/// dq, dk and dv interleaved in one [B, T, 3, H, W] destination.
+Head packedHeadAt(bool forward, const AttentionArgs &a, int64_t bh) {
+  int64_t b = bh / a.heads, head = bh % a.heads, row = a.heads * a.width;
+  int64_t in = b * a.queries * 3 * row + head * a.width, out = b * a.queries * row + head * a.width;
+  Head h;
+  h.q = a.q + in;
+  h.k = h.q + row;
+  h.v = h.q + 2 * row;
+  h.out = forward ? nullptr : a.out + out;
+  h.dout = forward ? nullptr : a.dout + out;
+  h.o = forward ? a.dest + out : nullptr;
+  h.dq = forward ? nullptr : a.dest + in;
+  h.dk = forward ? nullptr : h.dq + row;
+  h.dv = forward ? nullptr : h.dq + 2 * row;
+  h.ldIn = h.ldGrad = 3 * row;
+  h.ldOut = row;
+  return h;
+}
+
+Head headAt(AttentionKind kind, const AttentionArgs &a, int64_t bh) {
+  bool forward = kind == AttentionKind::Forward;
+  return a.packed ? packedHeadAt(forward, a, bh) : separateHeadAt(forward, a, bh);
 }
 
 /// One key block of the running softmax over the query block whose
 /// transpose is in s.queriesT: scores, m, alpha, shift, l, and P^T over the
 /// scores when Store.
 template <bool Store>
-void softmaxBlock(const float *keys, const Block &b, int64_t width, float c,
+void softmaxBlock(const float *keys, int64_t ld, const Block &b, int64_t width, float c,
                   const AttentionScratch &s) {
   Stats st = statsOf(s);
-  scoreBlock(keys, s.queriesT, b, width, s.scores);
+  scoreBlock(keys, ld, s.queriesT, b, width, s.scores);
   blockMax(s.scores, b, st);
   updateMax(b, c, st);
   exponentiate<Store ? Exponents::StoreAndSum : Exponents::Sum>(s.scores, b, c, st);
@@ -514,19 +547,19 @@ void forwardItem(const AttentionArgs &a, int64_t item, const AttentionScratch &s
   Head h = headAt(AttentionKind::Forward, a, bh);
   Stats st = statsOf(s);
   float c = exponentScale(w);
-  packTransposed(h.q + q0 * w, nq, w, s.queriesT);
+  packTransposed(h.q + q0 * h.ldIn, nq, w, h.ldIn, s.queriesT);
   resetStats(st);
   __builtin_memset(s.acc, 0, sizeof(float) * size_t(nq * wPad));
   int64_t kEnd = keysSeen(a, q0, nq);
   for (int64_t k0 = 0; k0 < kEnd; k0 += kKB) {
     Block b = blockAt(a, q0, nq, k0, kEnd);
-    softmaxBlock<true>(h.k + k0 * w, b, w, c, s);
-    blockProduct<Layout::ColsBlock>(s.scores, nq, b.nk, h.v + k0 * w, w, s.acc, wPad,
-                                    Init::Scale, st.alpha, Limit::DepthTo, b.diag);
+    softmaxBlock<true>(h.k + k0 * h.ldIn, h.ldIn, b, w, c, s);
+    blockProduct<Layout::ColsBlock>(s.scores, nq, b.nk, h.v + k0 * h.ldIn, h.ldIn, w, s.acc,
+                                    wPad, Init::Scale, st.alpha, Limit::DepthTo, b.diag);
   }
   for (int64_t i = 0; i < nq; ++i) // a query that sees no key gets zeros
     st.norm[i] = st.l[i] > 0.0f ? 1.0f / st.l[i] : 0.0f;
-  scaleRows(s.acc, wPad, nq, w, st.norm, 0.0f, h.o + q0 * w, w);
+  scaleRows(s.acc, wPad, nq, w, st.norm, 0.0f, h.o + q0 * h.ldOut, h.ldOut);
 }
 
 /// st.shift = each query's maximum score times c and st.norm = 1 / the sum
@@ -541,11 +574,11 @@ void queryStatistics(const AttentionArgs &a, const Head &h, int64_t q0, int64_t 
   float c = exponentScale(w);
   resetStats(st);
   for (int64_t k0 = 0; k0 < kEnd; k0 += kKB)
-    softmaxBlock<false>(h.k + k0 * w, blockAt(a, q0, nq, k0, kEnd), w, c, s);
+    softmaxBlock<false>(h.k + k0 * h.ldIn, h.ldIn, blockAt(a, q0, nq, k0, kEnd), w, c, s);
   for (int64_t i = 0; i < nq; ++i) {
     st.shift[i] = st.l[i] > 0.0f ? st.m[i] : 0.0f;
     st.norm[i] = st.l[i] > 0.0f ? 1.0f / st.l[i] : 0.0f;
-    st.d[i] = rowDot(h.dout + (q0 + i) * w, h.out + (q0 + i) * w, w);
+    st.d[i] = rowDot(h.dout + (q0 + i) * h.ldOut, h.out + (q0 + i) * h.ldOut, w);
   }
 }
 
@@ -553,17 +586,18 @@ void queryStatistics(const AttentionArgs &a, const Head &h, int64_t q0, int64_t 
 /// block's keys, and dQ of its queries in s.acc.
 void backwardBlock(const AttentionArgs &a, const Head &h, int64_t q0, const Block &b,
                    int64_t k0, const AttentionScratch &s) {
-  int64_t w = a.width;
+  int64_t w = a.width, in = h.ldIn, grad = h.ldGrad;
   Stats st = statsOf(s);
-  scoreBlock(h.k + k0 * w, s.queriesT, b, w, s.scores);
+  scoreBlock(h.k + k0 * in, in, s.queriesT, b, w, s.scores);
   exponentiate<Exponents::Normalise>(s.scores, b, exponentScale(w), st);
-  blockProduct<Layout::RowsBlock>(s.scores, b.nk, b.nq, h.dout + q0 * w, w, h.dv + k0 * w, w,
-                                  Init::Load, nullptr, Limit::DepthFrom, b.diag);
-  scoreBlock(h.v + k0 * w, s.gradT, b, w, s.gradScores); // dP^T = V dO^T
+  blockProduct<Layout::RowsBlock>(s.scores, b.nk, b.nq, h.dout + q0 * h.ldOut, h.ldOut, w,
+                                  h.dv + k0 * grad, grad, Init::Load, nullptr, Limit::DepthFrom,
+                                  b.diag);
+  scoreBlock(h.v + k0 * in, in, s.gradT, b, w, s.gradScores); // dP^T = V dO^T
   gradScores(s.scores, s.gradScores, b, st);
-  blockProduct<Layout::RowsBlock>(s.scores, b.nk, b.nq, h.q + q0 * w, w, h.dk + k0 * w, w,
-                                  Init::Load, nullptr, Limit::DepthFrom, b.diag);
-  blockProduct<Layout::ColsBlock>(s.scores, b.nq, b.nk, h.k + k0 * w, w, s.acc,
+  blockProduct<Layout::RowsBlock>(s.scores, b.nk, b.nq, h.q + q0 * in, in, w, h.dk + k0 * grad,
+                                  grad, Init::Load, nullptr, Limit::DepthFrom, b.diag);
+  blockProduct<Layout::ColsBlock>(s.scores, b.nq, b.nk, h.k + k0 * in, in, w, s.acc,
                                   paddedWidth(w), Init::Load, nullptr, Limit::DepthTo, b.diag);
 }
 
@@ -572,19 +606,21 @@ void backwardItem(const AttentionArgs &a, int64_t bh, const AttentionScratch &s)
   int64_t w = a.width, wPad = paddedWidth(w);
   float scale = float(1.0 / __builtin_sqrt(double(w)));
   Head h = headAt(AttentionKind::Backward, a, bh);
-  __builtin_memset(h.dk, 0, sizeof(float) * size_t(a.keys * w));
-  __builtin_memset(h.dv, 0, sizeof(float) * size_t(a.keys * w));
+  for (int64_t r = 0; r < a.keys; ++r) {
+    __builtin_memset(h.dk + r * h.ldGrad, 0, sizeof(float) * size_t(w));
+    __builtin_memset(h.dv + r * h.ldGrad, 0, sizeof(float) * size_t(w));
+  }
   for (int64_t q0 = 0; q0 < a.queries; q0 += kQB) {
     int64_t nq = minOf(kQB, a.queries - q0), kEnd = keysSeen(a, q0, nq);
-    packTransposed(h.q + q0 * w, nq, w, s.queriesT);
-    packTransposed(h.dout + q0 * w, nq, w, s.gradT);
+    packTransposed(h.q + q0 * h.ldIn, nq, w, h.ldIn, s.queriesT);
+    packTransposed(h.dout + q0 * h.ldOut, nq, w, h.ldOut, s.gradT);
     queryStatistics(a, h, q0, nq, s);
     __builtin_memset(s.acc, 0, sizeof(float) * size_t(nq * wPad));
     for (int64_t k0 = 0; k0 < kEnd; k0 += kKB)
       backwardBlock(a, h, q0, blockAt(a, q0, nq, k0, kEnd), k0, s);
-    scaleRows(s.acc, wPad, nq, w, nullptr, scale, h.dq + q0 * w, w);
+    scaleRows(s.acc, wPad, nq, w, nullptr, scale, h.dq + q0 * h.ldGrad, h.ldGrad);
   }
-  scaleRows(h.dk, w, a.keys, w, nullptr, scale, h.dk, w);
+  scaleRows(h.dk, h.ldGrad, a.keys, w, nullptr, scale, h.dk, h.ldGrad);
 }
 
 } // namespace

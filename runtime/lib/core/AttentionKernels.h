@@ -38,10 +38,14 @@ constexpr int64_t kAttentionKeyBlock = 64;
 
 /// One call's operands. q [B, H, Tq, W], k and v [B, H, Tk, W]; the
 /// backward's inputs out and dout [B, H, Tq, W]; dest the destination: out
-/// forwards, dqkv (dq, then dk, then dv) backwards.
+/// forwards, dqkv (dq, then dk, then dv) backwards. When `packed`
+/// (self-attention, Tq = Tk = T): q, k and v point into one [B, T, 3, H, W]
+/// tensor (k = q + H W, v = q + 2 H W), out, dout and the forward's
+/// destination are [B, T, H, W], and the backward's destination is one
+/// [B, T, 3, H, W] tensor laid out as the input.
 struct AttentionArgs {
   int64_t batch = 0, heads = 0, queries = 0, keys = 0, width = 0;
-  bool causal = false;
+  bool causal = false, packed = false;
   const float *q = nullptr, *k = nullptr, *v = nullptr, *out = nullptr, *dout = nullptr;
   float *dest = nullptr;
 };

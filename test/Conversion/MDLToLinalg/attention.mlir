@@ -33,3 +33,30 @@ func.func @attention_f64(%q: tensor<?x2x4x8xf64>) -> tensor<?x2x4x8xf64> {
   %o = mdl.attention %q, %q, %q : tensor<?x2x4x8xf64>, tensor<?x2x4x8xf64>, tensor<?x2x4x8xf64> -> tensor<?x2x4x8xf64>
   return %o : tensor<?x2x4x8xf64>
 }
+
+// Packed attention in f32 becomes the packed library ops, each into a fresh
+// tensor of its result's shape; in f64 the unfused form (the moves to
+// BxHxTxD and back, the products, the three gradients joined).
+// CHECK-LABEL: func.func @attention_packed
+// CHECK: %[[B:.*]] = tensor.dim %arg0, %c0
+// CHECK: %[[I:.*]] = tensor.empty(%[[B]]) : tensor<?x8x2x16xf32>
+// CHECK: %[[O:.*]] = mdl.lib_attention_packed %arg0, %[[I]] {causal = true}
+// CHECK: %[[D:.*]] = tensor.empty(%[[B]]) : tensor<?x8x3x2x16xf32>
+// CHECK: mdl.lib_attention_packed_grad %arg0, %[[O]], %arg1, %[[D]] {causal = true}
+func.func @attention_packed(%x: tensor<?x8x3x2x16xf32>, %g: tensor<?x8x2x16xf32>) -> tensor<?x8x3x2x16xf32> {
+  %o = mdl.attention_packed %x {causal = true} : tensor<?x8x3x2x16xf32> -> tensor<?x8x2x16xf32>
+  %d = mdl.attention_packed_grad %x, %o, %g {causal = true} : tensor<?x8x3x2x16xf32>, tensor<?x8x2x16xf32>, tensor<?x8x2x16xf32> -> tensor<?x8x3x2x16xf32>
+  return %d : tensor<?x8x3x2x16xf32>
+}
+
+// CHECK-LABEL: func.func @attention_packed_f64
+// CHECK-NOT: mdl.
+// CHECK: linalg.batch_matmul
+// CHECK: tensor.insert_slice
+// CHECK-NOT: mdl.
+// CHECK: return
+func.func @attention_packed_f64(%x: tensor<2x5x3x1x4xf64>, %g: tensor<2x5x1x4xf64>) -> tensor<2x5x3x1x4xf64> {
+  %o = mdl.attention_packed %x : tensor<2x5x3x1x4xf64> -> tensor<2x5x1x4xf64>
+  %d = mdl.attention_packed_grad %x, %o, %g : tensor<2x5x3x1x4xf64>, tensor<2x5x1x4xf64>, tensor<2x5x1x4xf64> -> tensor<2x5x3x1x4xf64>
+  return %d : tensor<2x5x3x1x4xf64>
+}

@@ -205,3 +205,30 @@ func.func @f(%q: memref<1x2x1x16xf32>, %c: memref<1x2x8x16xf32>, %pos: tensor<i6
   mdl.lib_attention_decode %q, %c, %c, %pos, %q : memref<1x2x1x16xf32>, memref<1x2x8x16xf32>, memref<1x2x8x16xf32>, tensor<i64>, memref<1x2x1x16xf32>
   return
 }
+
+// -----
+
+// Packed attention's qkv holds three parts.
+func.func @f(%x: tensor<?x8x2x2x16xf32>, %o: tensor<?x8x2x16xf32>) {
+  // expected-error @+1 {{qkv must be BxTx3xHxD with only B dynamic}}
+  %0 = mdl.lib_attention_packed %x, %o : tensor<?x8x2x2x16xf32>, tensor<?x8x2x16xf32> -> tensor<?x8x2x16xf32>
+  return
+}
+
+// -----
+
+// Packed attention's output is BxTxHxD.
+func.func @f(%x: tensor<?x8x3x2x16xf32>, %o: tensor<?x2x8x16xf32>) {
+  // expected-error @+1 {{operand #1 has shape ?x2x8x16, not qkv's ?x8x3x2x16 without its 3}}
+  %0 = mdl.lib_attention_packed %x, %o : tensor<?x8x3x2x16xf32>, tensor<?x2x8x16xf32> -> tensor<?x2x8x16xf32>
+  return
+}
+
+// -----
+
+// The packed adjoint's destination is laid out as qkv.
+func.func @f(%x: tensor<?x8x3x2x16xf32>, %o: tensor<?x8x2x16xf32>, %d: tensor<?x8x3x2x8xf32>) {
+  // expected-error @+1 {{init must have qkv's shape}}
+  %0 = mdl.lib_attention_packed_grad %x, %o, %o, %d : tensor<?x8x3x2x16xf32>, tensor<?x8x2x16xf32>, tensor<?x8x2x16xf32>, tensor<?x8x3x2x8xf32> -> tensor<?x8x3x2x8xf32>
+  return
+}

@@ -78,3 +78,17 @@ func.func @attention_decode(%q: tensor<1x2x1x16xf32>, %c: tensor<1x2x8x16xf32>, 
   mdl.lib_attention_decode %mq, %mc, %mc, %mpos, %mq : memref<1x2x1x16xf32>, memref<1x2x8x16xf32>, memref<1x2x8x16xf32>, memref<i64>, memref<1x2x1x16xf32>
   return %o : tensor<1x2x1x16xf32>
 }
+
+// Packed self-attention: qkv BxTx3xHxD into a BxTxHxD output, and its
+// adjoint into a destination laid out as qkv; on tensors and on memrefs.
+// CHECK-LABEL: func.func @attention_packed
+// CHECK: mdl.lib_attention_packed %arg0, %arg1 {causal = true} : tensor<?x8x3x2x16xf32>, tensor<?x8x2x16xf32> -> tensor<?x8x2x16xf32>
+// CHECK: mdl.lib_attention_packed_grad %arg0, %{{.*}}, %arg1, %arg2 {causal = true} : tensor<?x8x3x2x16xf32>, tensor<?x8x2x16xf32>, tensor<?x8x2x16xf32>, tensor<?x8x3x2x16xf32> -> tensor<?x8x3x2x16xf32>
+// CHECK: mdl.lib_attention_packed_grad %arg3, %arg4, %arg4, %arg3 : memref<2x8x3x2x16xf32>, memref<2x8x2x16xf32>, memref<2x8x2x16xf32>, memref<2x8x3x2x16xf32>
+func.func @attention_packed(%x: tensor<?x8x3x2x16xf32>, %init: tensor<?x8x2x16xf32>, %dinit: tensor<?x8x3x2x16xf32>,
+                            %mx: memref<2x8x3x2x16xf32>, %mo: memref<2x8x2x16xf32>) -> tensor<?x8x3x2x16xf32> {
+  %o = mdl.lib_attention_packed %x, %init {causal = true} : tensor<?x8x3x2x16xf32>, tensor<?x8x2x16xf32> -> tensor<?x8x2x16xf32>
+  %d = mdl.lib_attention_packed_grad %x, %o, %init, %dinit {causal = true} : tensor<?x8x3x2x16xf32>, tensor<?x8x2x16xf32>, tensor<?x8x2x16xf32>, tensor<?x8x3x2x16xf32> -> tensor<?x8x3x2x16xf32>
+  mdl.lib_attention_packed_grad %mx, %mo, %mo, %mx : memref<2x8x3x2x16xf32>, memref<2x8x2x16xf32>, memref<2x8x2x16xf32>, memref<2x8x3x2x16xf32>
+  return %d : tensor<?x8x3x2x16xf32>
+}

@@ -98,6 +98,19 @@ func.func @attention(%q: memref<?x2x4x8xf32>, %k: memref<?x2x6x8xf32>, %o: memre
   return
 }
 
+// Packed attention: (qkv, out) and (qkv, out, dout, dqkv), then batch,
+// heads, length, width (from qkv's BxTx3xHxD) and causal.
+// CHECK-LABEL: func.func @attention_packed(
+// CHECK: %[[B:.*]] = arith.index_cast %dim{{.*}} : index to i64
+// CHECK: call @modelrt_attention_packed_forward(%{{.*}}, %{{.*}}, %[[B]], %c2_i64, %c4_i64, %c8_i64, %c1_i64) : (!llvm.ptr, !llvm.ptr, i64, i64, i64, i64, i64) -> ()
+// CHECK: call @modelrt_attention_packed_backward(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %c2_i64, %c4_i64, %c8_i64, %c0_i64)
+// CHECK-NOT: mdl.lib_
+func.func @attention_packed(%x: memref<?x4x3x2x8xf32>, %o: memref<?x4x2x8xf32>) {
+  mdl.lib_attention_packed %x, %o {causal = true} : memref<?x4x3x2x8xf32>, memref<?x4x2x8xf32>
+  mdl.lib_attention_packed_grad %x, %o, %o, %x : memref<?x4x3x2x8xf32>, memref<?x4x2x8xf32>, memref<?x4x2x8xf32>, memref<?x4x3x2x8xf32>
+  return
+}
+
 // CHECK-LABEL: func.func @attention_decode(
 // CHECK: memref.extract_aligned_pointer_as_index %arg2 : memref<i64>
 // CHECK: %[[POS:.*]] = llvm.inttoptr %{{.*}} : i64 to !llvm.ptr

@@ -171,8 +171,8 @@ Ref reference(const Shape &s, const Inputs &in) {
 }
 
 AttentionArgs argsOf(const Shape &s, const Inputs &in, const float *out, float *dest) {
-  return {s.batch, s.heads, s.queries, s.keys,          s.width, s.causal,
-          in.q.data(), in.k.data(), in.v.data(), out, in.dout.data(), dest};
+  return {s.batch,     s.heads,     s.queries,   s.keys, s.width,        s.causal, false,
+          in.q.data(), in.k.data(), in.v.data(), out,    in.dout.data(), dest};
 }
 
 /// The forward at \p level on \p threads threads; the output starts as NaN.

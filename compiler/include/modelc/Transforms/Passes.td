@@ -37,4 +37,18 @@ def MDLAutodiff : Pass<"mdl-autodiff", "::mlir::ModuleOp"> {
                            "::mlir::func::FuncDialect"];
 }
 
+def MDLPackAttention : Pass<"mdl-pack-attention", "::mlir::ModuleOp"> {
+  let summary = "Attention on a fused projection's BxTx3xHxD layout";
+  let description = [{
+    Replaces self-attention whose query, key and value are the three parts
+    of one BxTx3xHxD tensor moved to BxHxTxD (a transpose, three slices and
+    reshapes), and whose result is moved back to BxTxHxD, by one
+    `mdl.attention_packed` of that tensor: the CPU kernels then read the
+    projection and write the output in place, and the gradient is one op
+    laid out as the projection, with none of the moves' copies. Runs before
+    mdl-autodiff; other attention is left alone.
+  }];
+  let dependentDialects = ["::mlir::mdl::MDLDialect"];
+}
+
 #endif // MODELC_TRANSFORMS_PASSES_TD

@@ -5,13 +5,18 @@
 // runtime/include/modelrt/core/Attention.h), and its adjoint
 // mdl.attention_grad one mdl.lib_attention_grad into a flat buffer that is
 // then viewed as dQ, dK and dV (tensor.extract_slice + expand_shape).
+// mdl.attention_packed and its adjoint (BxTx3xHxD in, BxTxHxD out) become
+// mdl.lib_attention_packed(_grad) in f32, which read and write those
+// layouts in place.
 // mdl.attention_decode writes its key and value into the caches at the
 // position (tensor.insert_slice at a run-time offset) and becomes
 // mdl.lib_attention_decode over the updated caches (f32, static sizes).
 // Anything else (f64), and the library ops on targets
 // without the library (modelc-expand-library-ops), is built unfused from mdl
 // ops, which the other families' patterns then lower (the decoding step as
-// attention over every cache row, those after the position masked):
+// attention over every cache row, those after the position masked; the
+// packed forms through the transposes, slices and reshapes to BxHxTxD and
+// back, the gradients joined by mdl.concat):
 //   S = Q @ K^T / sqrt(D), masked to -1e30 above the causal diagonal;
 //   P = softmax(S) along the keys; O = P @ V;
 //   dV = P^T @ G; dS = P * (G @ V^T - rowsum(G * O)) / sqrt(D);
@@ -165,6 +170,43 @@ LogicalResult lowerAttentionGrad(AttentionGradOp op,
   return success();
 }
 
+LogicalResult lowerAttentionPacked(AttentionPackedOp op,
+                                   AttentionPackedOp::Adaptor a,
+                                   ConversionPatternRewriter &rewriter) {
+  Location loc = op.getLoc();
+  auto ot = cast<RankedTensorType>(op.getType());
+  if (!ot.getElementType().isF32()) {
+    rewriter.replaceOp(op, buildAttentionPacked(rewriter, loc, a.getQkv(),
+                                                op.getCausal()));
+    return success();
+  }
+  Value init = libraryDestination(rewriter, loc, ot, a.getQkv());
+  rewriter.replaceOp(op, LibAttentionPackedOp::create(rewriter, loc, ot,
+                                                      a.getQkv(), init,
+                                                      op.getCausal())
+                             .getResult());
+  return success();
+}
+
+LogicalResult lowerAttentionPackedGrad(AttentionPackedGradOp op,
+                                       AttentionPackedGradOp::Adaptor a,
+                                       ConversionPatternRewriter &rewriter) {
+  Location loc = op.getLoc();
+  auto qt = cast<RankedTensorType>(op.getType());
+  if (!qt.getElementType().isF32()) {
+    rewriter.replaceOp(op, buildAttentionPackedGrad(
+                               rewriter, loc, a.getQkv(), a.getOutput(),
+                               a.getGrad(), op.getCausal()));
+    return success();
+  }
+  Value init = libraryDestination(rewriter, loc, qt, a.getQkv());
+  rewriter.replaceOp(op, LibAttentionPackedGradOp::create(
+                             rewriter, loc, qt, a.getQkv(), a.getOutput(),
+                             a.getGrad(), init, op.getCausal())
+                             .getResult());
+  return success();
+}
+
 /// `row` (BxHx1xD) written into `cache` (BxHxTxD) at row `position`.
 Value insertRow(OpBuilder &b, Location loc, Value row, Value cache,
                 OpFoldResult position) {
@@ -244,6 +286,57 @@ SmallVector<Value> modelc::lowering::buildAttentionGrad(OpBuilder &b,
   return {dq, dk, dv};
 }
 
+/// `n` with a dynamic size as -1 (mdl.slice's and mdl.reshape's "the whole
+/// batch").
+static int64_t sizeAttr(int64_t n) { return ShapedType::isDynamic(n) ? -1 : n; }
+
+/// Part `part` (0 query, 1 key, 2 value) of `qkvT` (Bx3xHxTxD) as BxHxTxD.
+static Value unpackPart(OpBuilder &b, Location loc, Value qkvT, int64_t part) {
+  ArrayRef<int64_t> s = cast<RankedTensorType>(qkvT.getType()).getShape();
+  Value slice = SliceOp::create(
+      b, loc, qkvT, b.getDenseI64ArrayAttr({0, part, 0, 0, 0}),
+      b.getDenseI64ArrayAttr({sizeAttr(s[0]), 1, s[2], s[3], s[4]}),
+      b.getDenseI64ArrayAttr({1, 1, 1, 1, 1}));
+  return ReshapeOp::create(
+      b, loc, slice,
+      b.getDenseI64ArrayAttr({sizeAttr(s[0]), s[2], s[3], s[4]}));
+}
+
+/// `x` (BxAxBxD) with its dimensions 1 and 2 swapped.
+static Value swapMiddle(OpBuilder &b, Location loc, Value x) {
+  return TransposeOp::create(b, loc, x, ArrayRef<int64_t>{0, 2, 1, 3});
+}
+
+/// The query, key and value (BxHxTxD each) of `qkv` (BxTx3xHxD).
+static SmallVector<Value> unpackQkv(OpBuilder &b, Location loc, Value qkv) {
+  Value qkvT = TransposeOp::create(b, loc, qkv, ArrayRef<int64_t>{0, 2, 3, 1, 4});
+  return {unpackPart(b, loc, qkvT, 0), unpackPart(b, loc, qkvT, 1),
+          unpackPart(b, loc, qkvT, 2)};
+}
+
+Value modelc::lowering::buildAttentionPacked(OpBuilder &b, Location loc,
+                                             Value qkv, bool causal) {
+  SmallVector<Value> p = unpackQkv(b, loc, qkv);
+  return swapMiddle(b, loc, buildAttention(b, loc, p[0], p[1], p[2], causal));
+}
+
+Value modelc::lowering::buildAttentionPackedGrad(OpBuilder &b, Location loc,
+                                                 Value qkv, Value out, Value g,
+                                                 bool causal) {
+  SmallVector<Value> p = unpackQkv(b, loc, qkv);
+  SmallVector<Value> grads =
+      buildAttentionGrad(b, loc, p[0], p[1], p[2], swapMiddle(b, loc, out),
+                         swapMiddle(b, loc, g), causal);
+  ArrayRef<int64_t> s = cast<RankedTensorType>(qkv.getType()).getShape();
+  SmallVector<Value> parts;
+  for (Value grad : grads) // BxHxTxD -> Bx1xHxTxD
+    parts.push_back(ReshapeOp::create(
+        b, loc, grad,
+        b.getDenseI64ArrayAttr({sizeAttr(s[0]), 1, s[3], s[1], s[4]})));
+  Value joined = ConcatOp::create(b, loc, parts, b.getI64IntegerAttr(1));
+  return TransposeOp::create(b, loc, joined, ArrayRef<int64_t>{0, 3, 1, 2, 4});
+}
+
 Value modelc::lowering::buildAttentionDecode(OpBuilder &b, Location loc,
                                              Value q, Value keyCache,
                                              Value valueCache,
@@ -271,6 +364,8 @@ Value modelc::lowering::buildAttentionDecode(OpBuilder &b, Location loc,
 void modelc::populateMDLAttentionToLinalgPatterns(RewritePatternSet &patterns) {
   patterns.add<AttentionPattern<AttentionOp, lowerAttention>,
                AttentionPattern<AttentionGradOp, lowerAttentionGrad>,
+               AttentionPattern<AttentionPackedOp, lowerAttentionPacked>,
+               AttentionPattern<AttentionPackedGradOp, lowerAttentionPackedGrad>,
                AttentionPattern<AttentionDecodeOp, lowerAttentionDecode>>(
       patterns.getContext());
 }

@@ -82,5 +82,7 @@ void modelc::configureMDLToLinalgTarget(ConversionTarget &target) {
                     mdl::LibMaxPool2DOp, mdl::LibAvgPool2DOp,
                     mdl::LibMaxPool2DGradOp, mdl::LibAvgPool2DGradOp,
                     mdl::LibEmbeddingGradOp, mdl::LibAttentionOp,
-                    mdl::LibAttentionGradOp, mdl::LibAttentionDecodeOp>();
+                    mdl::LibAttentionGradOp, mdl::LibAttentionDecodeOp,
+                    mdl::LibAttentionPackedOp,
+                    mdl::LibAttentionPackedGradOp>();
 }

@@ -191,6 +191,15 @@ Value expand(OpBuilder &b, LibAttentionGradOp op) {
   return tensor::ConcatOp::create(b, loc, /*dim=*/0, flat);
 }
 
+Value expand(OpBuilder &b, LibAttentionPackedOp op) {
+  return buildAttentionPacked(b, op.getLoc(), op.getQkv(), op.getCausal());
+}
+
+Value expand(OpBuilder &b, LibAttentionPackedGradOp op) {
+  return buildAttentionPackedGrad(b, op.getLoc(), op.getQkv(), op.getOutput(),
+                                  op.getGrad(), op.getCausal());
+}
+
 struct ExpandLibraryOpsPass
     : modelc::impl::ExpandLibraryOpsBase<ExpandLibraryOpsPass> {
   void runOnOperation() override {
@@ -199,7 +208,8 @@ struct ExpandLibraryOpsPass
       if (isa<LibConv2DOp, LibConv2DGradInputOp, LibConv2DGradWeightOp,
               LibMaxPool2DOp, LibAvgPool2DOp, LibMaxPool2DGradOp,
               LibAvgPool2DGradOp, LibEmbeddingGradOp, LibAttentionOp,
-              LibAttentionGradOp, LibAttentionDecodeOp>(op))
+              LibAttentionGradOp, LibAttentionDecodeOp,
+              LibAttentionPackedOp, LibAttentionPackedGradOp>(op))
         ops.push_back(op);
     });
     for (Operation *op : ops) {
@@ -214,7 +224,8 @@ struct ExpandLibraryOpsPass
               .Case<LibConv2DOp, LibConv2DGradInputOp, LibConv2DGradWeightOp,
                     LibMaxPool2DOp, LibAvgPool2DOp, LibMaxPool2DGradOp,
                     LibAvgPool2DGradOp, LibEmbeddingGradOp, LibAttentionOp,
-                    LibAttentionGradOp, LibAttentionDecodeOp>(
+                    LibAttentionGradOp, LibAttentionDecodeOp,
+              LibAttentionPackedOp, LibAttentionPackedGradOp>(
                   [&](auto lib) { return expand(b, lib); });
       op->getResult(0).replaceAllUsesWith(expanded);
       op->erase();

@@ -42,6 +42,18 @@ buildAttentionGrad(mlir::OpBuilder &b, mlir::Location loc, mlir::Value q,
                    mlir::Value k, mlir::Value v, mlir::Value out,
                    mlir::Value g, bool causal);
 
+/// mdl.attention_packed built unfused from mdl ops: qkv (BxTx3xHxD) moved
+/// and sliced into BxHxTxD query, key and value, buildAttention, and the
+/// result moved to BxTxHxD.
+mlir::Value buildAttentionPacked(mlir::OpBuilder &b, mlir::Location loc,
+                                 mlir::Value qkv, bool causal);
+
+/// mdl.attention_packed_grad built unfused likewise: buildAttentionGrad on
+/// the moved operands, the three gradients joined into qkv's layout.
+mlir::Value buildAttentionPackedGrad(mlir::OpBuilder &b, mlir::Location loc,
+                                     mlir::Value qkv, mlir::Value out,
+                                     mlir::Value g, bool causal);
+
 /// One decoding step of attention built unfused from mdl ops, likewise: the
 /// query's scores over every row of the caches (BxHxTxD, T static), the
 /// rows after `position` (a tensor<i64>) masked, the softmax and the

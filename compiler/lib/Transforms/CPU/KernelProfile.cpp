@@ -66,7 +66,7 @@ struct CallFlops {
 /// cblas_sgemm: 2 M N K; a convolution: 2 N O OH OW C KH KW (a multiply
 /// and an add each); a pooling op: N C OH OW KH KW (one operation per
 /// window element); attention: 4 B H Tq Tk D forward (two products), 10
-/// backward (five), not halved by a causal mask.
+/// backward (five), not halved by a causal mask (packed: Tq = Tk = T).
 CallFlops callFlops(func::CallOp call) {
   StringRef callee = call.getCallee();
   unsigned pointers = llvm::count_if(call.getOperandTypes(), [](Type t) {
@@ -87,6 +87,12 @@ CallFlops callFlops(func::CallOp call) {
        callee.starts_with(kAvgPoolCallPrefix)) &&
       call.getNumOperands() == pointers + PoolNumSizes)
     return after(1, {PoolN, PoolC, PoolOH, PoolOW, PoolKH, PoolKW});
+  if ((callee == kAttentionPackedForwardCall ||
+       callee == kAttentionPackedBackwardCall) &&
+      call.getNumOperands() == pointers + PackedNumSizes)
+    return after(callee == kAttentionPackedForwardCall ? 4 : 10,
+                 {PackedBatch, PackedHeads, PackedLength, PackedLength,
+                  PackedWidth});
   if (callee.starts_with(kAttentionCallPrefix) &&
       call.getNumOperands() == pointers + AttentionNumSizes)
     return after(callee == kAttentionForwardCall ? 4 : 10,

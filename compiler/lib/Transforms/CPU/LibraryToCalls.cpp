@@ -17,6 +17,10 @@
 //   lib_attention           -> modelrt_attention_forward(q, k, v, o, ...)
 //   lib_attention_grad      -> modelrt_attention_backward(q, k, v, o, do,
 //                                  dqkv, ...)
+//   lib_attention_packed    -> modelrt_attention_packed_forward(qkv, o,
+//                                  batch, heads, length, width, causal)
+//   lib_attention_packed_grad -> modelrt_attention_packed_backward(qkv, o,
+//                                  do, dqkv, ...)
 //   lib_attention_decode    -> modelrt_attention_decode(q, kc, vc, &pos, o,
 //                                  batch, heads, length, width)
 // The runtime wants dense row-major buffers: an operand with another layout
@@ -108,6 +112,14 @@ RuntimeCall describe(Operation *op) {
         return RuntimeCall{kAttentionBackwardCall, op->getOperand(0),
                            op->getOperand(1), Value()};
       })
+      .Case([&](mdl::LibAttentionPackedOp) {
+        return RuntimeCall{kAttentionPackedForwardCall, op->getOperand(0),
+                           Value(), Value()};
+      })
+      .Case([&](mdl::LibAttentionPackedGradOp) {
+        return RuntimeCall{kAttentionPackedBackwardCall, op->getOperand(0),
+                           Value(), Value()};
+      })
       .Case([&](mdl::LibAttentionDecodeOp) {
         return RuntimeCall{kAttentionDecodeCall, op->getOperand(0),
                            op->getOperand(1), Value()};
@@ -122,6 +134,8 @@ FunctionType callType(MLIRContext *ctx, Operation *op, const RuntimeCall &c) {
   unsigned sizes =
       isa<mdl::LibEmbeddingGradOp>(op)                         ? EmbeddingNumSizes
       : isa<mdl::LibAttentionOp, mdl::LibAttentionGradOp>(op) ? AttentionNumSizes
+      : isa<mdl::LibAttentionPackedOp, mdl::LibAttentionPackedGradOp>(op)
+          ? PackedNumSizes
       : isa<mdl::LibAttentionDecodeOp>(op)                     ? DecodeNumSizes
       : c.weight                                               ? ConvNumSizes
                                                                : PoolNumSizes;
@@ -166,6 +180,12 @@ SmallVector<Value> callSizes(OpBuilder &b, Location loc, Operation *op,
     return {dim64(b, loc, c.input, 0), dim64(b, loc, c.input, 1),
             dim64(b, loc, c.input, 2), dim64(b, loc, c.weight, 2),
             dim64(b, loc, c.input, 3),
+            arith::ConstantIntOp::create(b, loc, b.getI64Type(), causal)};
+  }
+  if (isa<mdl::LibAttentionPackedOp, mdl::LibAttentionPackedGradOp>(op)) {
+    bool causal = cast<BoolAttr>(op->getAttr("causal")).getValue();
+    return {dim64(b, loc, c.input, 0), dim64(b, loc, c.input, 3), // qkv
+            dim64(b, loc, c.input, 1), dim64(b, loc, c.input, 4),
             arith::ConstantIntOp::create(b, loc, b.getI64Type(), causal)};
   }
   if (isa<mdl::LibAttentionDecodeOp>(op)) // q, the key cache

@@ -45,6 +45,21 @@ void modelrt_attention_backward(const float *q, const float *k, const float *v,
                                 const float *out, const float *dout, float *dqkv,
                                 int64_t batch, int64_t heads, int64_t queries,
                                 int64_t keys, int64_t width, int64_t causal);
+/// Causal or full self-attention in the packed layout of a transformer's
+/// fused projection: qkv [batch, length, 3, heads, width] holds each
+/// position's query, key and value (all heads), out [batch, length, heads,
+/// width] receives each position's heads side by side. The same results as
+/// modelrt_attention_forward on the [batch, heads, length, width] slices,
+/// with no transposed copies.
+void modelrt_attention_packed_forward(const float *qkv, float *out, int64_t batch,
+                                      int64_t heads, int64_t length, int64_t width,
+                                      int64_t causal);
+/// The gradient of the packed forward with respect to qkv, given its output
+/// `out` and the output's gradient `dout` ([batch, length, heads, width]),
+/// written into dqkv laid out as qkv.
+void modelrt_attention_packed_backward(const float *qkv, const float *out, const float *dout,
+                                       float *dqkv, int64_t batch, int64_t heads,
+                                       int64_t length, int64_t width, int64_t causal);
 /// One decoding step over key/value caches kcache and vcache [batch, heads,
 /// max_len, width]: for each (b, h), the query q[b,h,0,:] (q and out are
 /// [batch, heads, 1, width]) over the cache rows 0..*pos, which is the

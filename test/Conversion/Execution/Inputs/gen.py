@@ -422,6 +422,41 @@ def attention():
                  [("f32", dq.numpy()), ("f32", dk.numpy()), ("f32", dv.numpy())], 5e-5)
 
 
+PACKED = (  # name, heads, length, width, causal
+    ("causal", 2, 5, 8, True),
+    ("full", 3, 7, 4, False),
+    ("long", 2, 67, 33, True),
+)
+
+
+def attention_packed():
+    """attention_packed / attention_packed_grad against PyTorch autograd
+    (f64): qkv [B, T, 3, H, D] split into q, k, v moved to [B, H, T, D],
+    attention as above, the output moved to [B, T, H, D]."""
+    torch = torch_double()
+    for n in (1, 7):
+        for name, h, t, w, causal in PACKED:
+            qkv = f32(n, t, 3, h, w)
+            x = torch.tensor(d(qkv), requires_grad=True)
+            q, k, v = (x[:, :, i].transpose(1, 2) for i in range(3))
+            s = q @ k.transpose(-1, -2) / np.sqrt(w)
+            if causal:
+                keep = torch.ones(t, t, dtype=torch.bool).tril()
+                s = s.masked_fill(~keep, float("-inf"))
+            o = (torch.softmax(s, dim=-1) @ v).transpose(1, 2)
+            g = f32(n, t, h, w)
+            (dx,) = torch.autograd.grad(o, (x,), torch.tensor(d(g)))
+            out = o.detach().numpy()
+            for dtype in ("f32", "f64"):
+                cast = np.float32 if dtype == "f32" else np.float64
+                case("packed_%s_%s" % (name, dtype), [(dtype, qkv.astype(cast))],
+                     [(dtype, out)], 2e-5)
+                case("packed_grad_%s_%s" % (name, dtype),
+                     [(dtype, qkv.astype(cast)), (dtype, out.astype(np.float32).astype(cast)),
+                      (dtype, g.astype(cast))],
+                     [(dtype, dx.numpy())], 5e-5)
+
+
 def attention_decode():
     """One decoding step: the position's key and value written into row pos
     of the caches [1, H, T, D] (the other rows random: only rows 0..pos may

@@ -158,15 +158,20 @@ def EmitCInterfacePass : Pass<"modelc-emit-c-interface", "::mlir::ModuleOp"> {
 
 def CpuMathApproximationPass
     : Pass<"modelc-cpu-math-approximation", "::mlir::ModuleOp"> {
-  let summary = "Rewrite math.erf as arithmetic that vectorises";
+  let summary = "Rewrite math.exp and math.erf as arithmetic that vectorises";
   let description = [{
     LLVM has no intrinsic for erf: math-to-libm turns each math.erf into a
     scalar call of libm's erff, which keeps the loops around it (GELU and
-    its gradient) from vectorising. This pass rewrites every f32 math.erf
-    (scalar or vector) into MLIR's polynomial approximation
-    (populatePolynomialApproximateErfPattern: rational approximations on
-    three ranges of |x|, and the sign restored), plain arith ops that the
-    loop vectoriser handles. Run before convert-math-to-llvm.
+    its gradient) from vectorising. math.exp becomes llvm.exp, which the
+    x86 back end splits into one libm expf call per vector lane. This pass
+    rewrites every f32 math.exp and math.erf (scalar or vector) into MLIR's
+    polynomial approximations (populateMathPolynomialApproximationPatterns:
+    exp by range reduction to [-ln2/2, ln2/2] and a polynomial, erf by
+    rational approximations on three ranges of |x|), plain arith and fma
+    ops that stay vectors. Both are within 5e-7 of libm (the accuracy test
+    of modelc-gpu-math-approximation checks the same patterns); exp keeps
+    exp(-inf) = 0, exp(+inf) = inf and NaN. f64 ops are left alone. Run
+    before convert-math-to-llvm.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect",

@@ -4,8 +4,8 @@
 // ops, as the runtime defines them (runtime/include/modelrt/core/Conv.h,
 // Pool.h, Embedding.h and Attention.h): pointers (the op's operands in order,
 // the output last), then the sizes as i64 in the order of ConvCallSize,
-// PoolCallSize, EmbeddingCallSize, AttentionCallSize or
-// AttentionDecodeCallSize. The
+// PoolCallSize, EmbeddingCallSize, AttentionCallSize,
+// AttentionPackedCallSize or AttentionDecodeCallSize. The
 // profiler's FLOP count (KernelProfile.cpp) reads the sizes by position.
 //
 //===----------------------------------------------------------------------===//
@@ -52,6 +52,12 @@ inline constexpr llvm::StringLiteral kAttentionForwardCall =
 /// sizes...).
 inline constexpr llvm::StringLiteral kAttentionBackwardCall =
     "modelrt_attention_backward";
+/// Self-attention in the packed layout: (qkv, out, sizes...).
+inline constexpr llvm::StringLiteral kAttentionPackedForwardCall =
+    "modelrt_attention_packed_forward";
+/// Its adjoint, laid out as qkv: (qkv, out, dout, dqkv, sizes...).
+inline constexpr llvm::StringLiteral kAttentionPackedBackwardCall =
+    "modelrt_attention_packed_backward";
 /// One decoding step of attention over key/value caches: (q, kcache,
 /// vcache, position, out, sizes...), the position by pointer (an int64_t).
 inline constexpr llvm::StringLiteral kAttentionDecodeCall =
@@ -91,6 +97,13 @@ enum EmbeddingCallSize : unsigned {
 enum AttentionCallSize : unsigned {
   AttentionBatch, AttentionHeads, AttentionQueries, AttentionKeys,
   AttentionWidth, AttentionCausal, AttentionNumSizes
+};
+
+/// Packed attention's sizes, after its pointers: batch, heads, length,
+/// width, then causal (0 or 1).
+enum AttentionPackedCallSize : unsigned {
+  PackedBatch, PackedHeads, PackedLength, PackedWidth, PackedCausal,
+  PackedNumSizes
 };
 
 /// A decoding step's sizes, after its pointers: batch, heads, the caches'
