@@ -238,21 +238,13 @@ Status normalizeDataset(Dataset &data, double scale, const std::vector<double> &
   if (channels > 1 && (sample.empty() || sample[0] != channels))
     return errorf("%s: %lld normalisation channels but samples have shape %s",
                   data.name.c_str(), (long long)channels, shapeToString(sample).c_str());
+  InputTransform t{scale, mean, stddev};
   if (data.mapped) { // applied as each sample is read
-    data.mapped->transform = InputTransform{scale, mean, stddev};
+    data.mapped->transform = std::move(t);
     return Status::ok();
   }
-  int64_t per = data.sampleElements();
-  int64_t perChannel = channels > 1 ? per / channels : per;
-  float *x = data.inputs.as<float>();
-  // Runs of perChannel values share one channel's mean and deviation.
-  for (int64_t start = 0, e = data.inputs.numElements(); start < e; start += perChannel) {
-    int64_t c = channels > 1 ? (start % per) / perChannel : 0;
-    double m = channels ? mean[c] : 0.0, s = channels ? stddev[c] : 1.0;
-    float *run = x + start;
-    for (int64_t i = 0, n = std::min(perChannel, e - start); i < n; ++i)
-      run[i] = static_cast<float>((run[i] * scale - m) / s);
-  }
+  applyTransform(t, data.sampleElements(), data.inputs.as<float>(), 0,
+                 data.inputs.numElements());
   return Status::ok();
 }
 

@@ -41,11 +41,15 @@ Expected<Dataset> makeMappedDataset(std::string name, std::shared_ptr<const Mapp
 
 void applyTransform(const InputTransform &t, int64_t per, float *x, int64_t first, int64_t n) {
   int64_t channels = int64_t(t.mean.size());
-  int64_t perChannel = channels > 1 ? per / channels : per;
-  for (int64_t i = 0; i < n; ++i) {
-    int64_t c = channels > 1 ? ((first + i) % per) / perChannel : 0;
+  int64_t perChannel = std::max<int64_t>(channels > 1 ? per / channels : per, 1);
+  // Runs of values within one channel's plane share its mean and deviation.
+  for (int64_t i = 0; i < n;) {
+    int64_t at = first + i, c = channels > 1 ? (at % per) / perChannel : 0;
+    int64_t run = std::min(perChannel - at % perChannel, n - i);
     double m = channels ? t.mean[c] : 0.0, s = channels ? t.stddev[c] : 1.0;
-    x[i] = static_cast<float>((x[i] * t.scale - m) / s);
+    for (int64_t k = i; k < i + run; ++k)
+      x[k] = static_cast<float>((x[k] * t.scale - m) / s);
+    i += run;
   }
 }
 

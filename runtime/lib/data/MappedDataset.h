@@ -2,8 +2,8 @@
 //
 // Declares the parts of Dataset.cpp's operations that concern a dataset
 // whose samples stay in mapped NPY files (Dataset::mapped): the streaming
-// validation pass, the normalisation applied as samples are read, and the
-// reading of one sample or one sample's labels. Used by Dataset.cpp only.
+// validation pass, the reading of one sample or one sample's labels, and
+// the normalisation, which samples held in memory share.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MODELRT_LIB_DATA_MAPPEDDATASET_H
