@@ -104,7 +104,8 @@ double measureFmaPeak(CpuLevel level, int threads, double seconds) {
   // Calibrate on one thread, then three timed rounds.
   int64_t probe = 1 << 16;
   double t = timed(1, [&](int) { fmaLoop(level, probe); });
-  int64_t iterations = std::max<int64_t>(probe, int64_t(double(probe) * seconds / std::max(t, 1e-6)));
+  double scale = seconds / std::max(t, 1e-6);
+  int64_t iterations = std::max<int64_t>(probe, int64_t(double(probe) * scale));
   double best = 0;
   for (int round = 0; round < 3; ++round) {
     double flops[2] = {0, 0};

@@ -1,4 +1,4 @@
-//===- Dataset.cpp - In-memory datasets: validation, transforms, splits ----===//
+//===- Dataset.cpp - Datasets: validation, transforms, splits -------------===//
 //
 // Dataset.h's operations; a token stream's windows follow modelsupport/Text.h,
 // mapped NPY files are read by MappedDataset.cpp.

@@ -126,9 +126,10 @@ void MappedArray::release(int64_t first, int64_t count) const {
   // Whole pages around the range: a page shared with a neighbouring range
   // is read again from the page cache if it is touched later.
   uintptr_t page = uintptr_t(::sysconf(_SC_PAGESIZE));
-  uintptr_t lo = uintptr_t(data + size_t(first) * dtypeSize(stored)) & ~(page - 1);
-  uintptr_t hi = uintptr_t(data + size_t(first + count) * dtypeSize(stored));
-  hi = std::min((hi + page - 1) & ~(page - 1), uintptr_t(base) + ((length + page - 1) & ~(page - 1)));
+  auto down = [&](uintptr_t a) { return a & ~(page - 1); };
+  uintptr_t lo = down(uintptr_t(data + size_t(first) * dtypeSize(stored)));
+  uintptr_t hi = down(uintptr_t(data + size_t(first + count) * dtypeSize(stored)) + page - 1);
+  hi = std::min(hi, down(uintptr_t(base) + length + page - 1));
   if (hi > lo)
     ::madvise(reinterpret_cast<void *>(lo), hi - lo, MADV_DONTNEED);
 }

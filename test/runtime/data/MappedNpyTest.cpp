@@ -30,7 +30,8 @@ using namespace modelrt_test;
 namespace {
 
 /// An NPY v1.0 file: header dict \p dict (padded), then \p data.
-std::vector<unsigned char> npyBytes(const std::string &dict, const std::vector<unsigned char> &data) {
+std::vector<unsigned char> npyBytes(const std::string &dict,
+                                    const std::vector<unsigned char> &data) {
   std::string header = dict;
   while ((10 + header.size() + 1) % 64)
     header += ' ';

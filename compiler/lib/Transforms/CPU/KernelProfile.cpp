@@ -3,8 +3,8 @@
 // Implements the instrumentation half of `modelc-outline-kernels`: the
 // declarations of the runtime hooks (runtime/include/modelrt/core/Profile.h),
 // the per-call FLOP and byte counts of a kernel, and the enter/exit calls
-// around a kernel call. The hooks return at once unless the executable runs with
-// `--profile`, so instrumented code costs two calls per kernel.
+// around a kernel call. The hooks return at once unless the executable runs
+// with `--profile`, so instrumented code costs two calls per kernel.
 //
 //===----------------------------------------------------------------------===//
 #include "KernelProfile.h"
@@ -167,13 +167,18 @@ Value emitKernelBytes(OpBuilder &b, Operation *op) {
     int64_t fixed = std::max<int64_t>(type.getElementTypeBitWidth() / 8, 1);
     for (int64_t d : type.getShape())
       fixed *= ShapedType::isDynamic(d) ? 1 : d;
-    Value bytes = arith::ConstantIntOp::create(b, loc, b.getI64Type(), fixed);
+    Value bytes =
+        arith::ConstantIntOp::create(b, loc, b.getI64Type(), fixed);
     for (unsigned i = 0; i < type.getRank(); ++i)
       if (type.isDynamicDim(i))
-        bytes = mulInto(b, loc, bytes, memref::DimOp::create(b, loc, buffer, i));
-    total = total ? arith::AddIOp::create(b, loc, total, bytes).getResult() : bytes;
+        bytes = mulInto(b, loc, bytes,
+                        memref::DimOp::create(b, loc, buffer, i));
+    total = total ? arith::AddIOp::create(b, loc, total, bytes).getResult()
+                  : bytes;
   }
-  return total ? total : arith::ConstantIntOp::create(b, loc, b.getI64Type(), 0);
+  if (!total) // no buffer
+    total = arith::ConstantIntOp::create(b, loc, b.getI64Type(), 0);
+  return total;
 }
 
 void declareProfileHooks(ModuleOp module) {

@@ -1,8 +1,9 @@
 //===- KernelProfile.h - Profiling hooks around outlined kernels -*- C++ -*-===//
 //
 // Declares the instrumentation helpers of `modelc-outline-kernels`
-// (implemented in KernelProfile.cpp): FLOP and byte counts of kernels and the calls
-// of the runtime's `modelrt_kernel_enter` / `modelrt_kernel_exit` hooks.
+// (implemented in KernelProfile.cpp): FLOP and byte counts of kernels and
+// the calls of the runtime's `modelrt_kernel_enter` / `modelrt_kernel_exit`
+// hooks.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MODELC_LIB_TRANSFORMS_CPU_KERNELPROFILE_H

@@ -1,4 +1,4 @@
-//===- Dataset.h - In-memory datasets: validation, transforms, splits ------===//
+//===- Dataset.h - Datasets: validation, transforms, splits ---------------===//
 //
 // Implements `Dataset` (inputs N x sample-shape as f32, or as i32/i64 ids;
 // labels N as i64 class indices, N x ... as i64 class indices per position
@@ -47,7 +47,7 @@ struct MappedSamples {
   InputTransform transform;         ///< applied to F32 samples as they are read
 };
 
-/// Samples and their labels, held in memory.
+/// Samples and their labels: held in memory, or mapped (`mapped`).
 struct Dataset {
   std::string name;  ///< used in messages, e.g. the input file path
   std::string labelsName; ///< the labels file, named in label messages (name if empty)

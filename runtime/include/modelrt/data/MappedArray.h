@@ -8,10 +8,11 @@
 // the file, and release() drops pages from this process once a scan has
 // used them. Reads drop every page of the array once kReadBudget bytes
 // have been read since the last drop, so the pages a process holds stay
-// under that budget however large the file and however long it trains. The header and the data's size are checked when the file is
-// opened (a truncated file, a header that claims more or fewer bytes than
-// the file holds, an object or pickled dtype, Fortran order are errors that
-// name the file). It does not read gzip or any other format.
+// under that budget however large the file and however long it trains.
+// The header and the data's size are checked when the file is opened (a
+// truncated file, a header that claims more or fewer bytes than the file
+// holds, an object or pickled dtype, Fortran order are errors that name
+// the file). It does not read gzip or any other format.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MODELRT_DATA_MAPPEDARRAY_H
