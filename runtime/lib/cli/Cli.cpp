@@ -42,6 +42,9 @@ const OptionSpec kBatch = {"--batch", "N", "batch size (default: the model's)"};
 const OptionSpec kHelp = {"--help", nullptr, "show this help"};
 const OptionSpec kProfile = {"--profile", nullptr,
                              "print the time per phase and per kernel (with GFLOP/s) at the end"};
+const OptionSpec kRoofline = {"--roofline", "FILE.svg",
+                              "also measure this CPU's FMA peak and memory bandwidth and write "
+                              "the kernels' roofline to FILE.svg (implies --profile)"};
 
 const std::vector<CommandSpec> &commands() {
   static const std::vector<CommandSpec> specs = {
@@ -59,10 +62,10 @@ const std::vector<CommandSpec> &commands() {
         {"--dump-gradients", "DIR", "write the first step's gradients to "
                                     "DIR/gradients.safetensors before training"},
         {"--overwrite-gradients", nullptr, "replace an existing DIR/gradients.safetensors"},
-        kProfile, kHelp}},
+        kProfile, kRoofline, kHelp}},
       {"eval", "eval --checkpoint PATH [options]", "evaluate a checkpoint on the test set",
        {{"--checkpoint", "PATH", "the checkpoint to load (required)"}, kBatch, kThreads, kDevice,
-        kDataDir, kProfile, kHelp}},
+        kDataDir, kProfile, kRoofline, kHelp}},
       {"predict", "predict --checkpoint PATH [options] INPUT...",
        "classify PNG, IDX, NPY or CSV inputs",
        {{"--checkpoint", "PATH", "the checkpoint to load (required)"},

@@ -1,7 +1,15 @@
 //===- CliCommands.cpp - The train and eval subcommands -------------------===//
+//
+// Implements `train` and `eval` (docs/cli.md) and what they share: the
+// device, the data directory, the configuration flags, and the profile
+// printed (and the roofline written, with --roofline) after a profiled run.
+//
+//===----------------------------------------------------------------------===//
 #include "CliInternal.h"
 
 #include "modelrt/core/Profile.h"
+#include "modelrt/core/Roofline.h"
+#include "modelrt/io/RooflinePlot.h"
 #include "modelrt/train/Trainer.h"
 
 #include <cstdio>
@@ -72,6 +80,38 @@ Status runConfig(const ModelrtProgram &p, const CliArgs &a, ModelrtTrainConfig &
   return applyConfigFlags(a, cfg);
 }
 
+/// Turns the profiler on for --profile or --roofline; an empty --roofline
+/// file name is an error.
+static Status startProfile(const CliArgs &a) {
+  auto it = a.flags.find("--roofline");
+  if (it != a.flags.end() && it->second.empty())
+    return errorf("option --roofline: the file name is empty");
+  setProfiling(a.flags.count("--profile") > 0 || it != a.flags.end());
+  return Status::ok();
+}
+
+/// After a profiled run of \p what: the report, then, with --roofline, this
+/// machine's roofs measured and the kernels' roofline written.
+static Status finishProfile(const ModelrtProgram &p, const CliArgs &a, const char *what) {
+  if (!profiling())
+    return Status::ok();
+  setProfiling(false);
+  writeProfileReport(stdout);
+  auto it = a.flags.find("--roofline");
+  if (it == a.flags.end())
+    return Status::ok();
+  MachineRoof roof = measureMachineRoof();
+  std::vector<KernelStats> kernels = kernelStats();
+  std::vector<RooflinePoint> points = placeKernels(kernels, roof);
+  std::string title = std::string(p.name ? p.name : "model") + ": roofline of " + what;
+  MODELRT_TRY(writeRoofline(it->second, points, roof, title, kernels.size() - points.size()));
+  std::printf("profile: roofline %s: FMA peak %.1f GFLOP/s (%s, %d threads), memory bandwidth "
+              "%.1f GB/s, ridge %.2f FLOP/B; %zu of %zu kernels placed\n",
+              it->second.c_str(), roof.peakGflops, roof.isa.c_str(), roof.threads,
+              roof.bandwidthGBs, ridgeIntensity(roof), points.size(), kernels.size());
+  return Status::ok();
+}
+
 Status runTrain(const ModelrtProgram &p, const CliArgs &a) {
   ModelrtTrainConfig cfg;
   std::vector<std::string> dataPaths;
@@ -96,7 +136,7 @@ Status runTrain(const ModelrtProgram &p, const CliArgs &a) {
   if (!device)
     return device.status();
   opts.device = *device;
-  setProfiling(a.flags.count("--profile") > 0);
+  MODELRT_TRY(startProfile(a));
   auto r = trainProgram(p, cfg, opts);
   if (!r)
     return r.status();
@@ -104,9 +144,7 @@ Status runTrain(const ModelrtProgram &p, const CliArgs &a) {
               (long long)r->epochs, (long long)r->steps, opts.checkpointDir.c_str());
   if (!r->deviceSummary.empty())
     std::fprintf(stderr, "%s: note: %s\n", a.self.c_str(), r->deviceSummary.c_str());
-  if (profiling())
-    writeProfileReport(stdout);
-  return Status::ok();
+  return finishProfile(p, a, "training");
 }
 
 Expected<ModelState> loadModel(const ModelrtProgram &p, const std::string &path) {
@@ -136,7 +174,7 @@ Status runEval(const ModelrtProgram &p, const CliArgs &a) {
   auto runner = selectRunner(p, a);
   if (!runner)
     return runner.status();
-  setProfiling(a.flags.count("--profile") > 0);
+  MODELRT_TRY(startProfile(a));
   auto r = evaluateDataset(p, *m, set, cfg.batch_size, cfg.data.one_hot, runner->get());
   if (!r)
     return r.status();
@@ -145,9 +183,7 @@ Status runEval(const ModelrtProgram &p, const CliArgs &a) {
   for (int32_t i = 0; i < p.num_metrics; ++i)
     std::printf(" %s %.6f", p.metric_names[i], r->metrics[i]);
   std::printf("\n");
-  if (profiling())
-    writeProfileReport(stdout);
-  return Status::ok();
+  return finishProfile(p, a, "evaluation");
 }
 
 } // namespace modelrt

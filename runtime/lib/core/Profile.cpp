@@ -70,12 +70,13 @@ void addPhaseTime(Phase phase, double seconds) {
   profiler().phases[int(phase)] += seconds;
 }
 
-void addKernelTime(const char *name, double seconds, double flops) {
+void addKernelTime(const char *name, double seconds, double flops, double bytes) {
   KernelStats &k = profiler().kernels[name];
   k.name = name;
   k.calls++;
   k.seconds += seconds;
   k.flops += flops;
+  k.bytes += bytes;
 }
 
 std::vector<KernelStats> kernelStats() {
@@ -194,7 +195,7 @@ extern "C" void modelrt_kernel_enter(const char *name) {
   p.kernelStart = std::chrono::steady_clock::now();
 }
 
-extern "C" void modelrt_kernel_exit(const char *name, int64_t flops) {
+extern "C" void modelrt_kernel_exit(const char *name, int64_t flops, int64_t bytes) {
   Profiler &p = profiler();
   if (!p.on.load(std::memory_order_relaxed))
     return;
@@ -205,4 +206,5 @@ extern "C" void modelrt_kernel_exit(const char *name, int64_t flops) {
   k.calls += 1;
   k.seconds += s;
   k.flops += double(flops);
+  k.bytes += double(bytes);
 }

@@ -1,7 +1,8 @@
 //===- DataLoader.cpp - Shuffled batches with augmentation and prefetch ----===//
 //
 // DataLoader.h's loader; a token stream's windows are cut from the stream
-// as each batch is assembled (modelsupport/Text.h).
+// as each batch is assembled (modelsupport/Text.h), and samples of mapped
+// files are read (converted, normalised) from the mapping the same way.
 //
 //===----------------------------------------------------------------------===//
 #include "modelrt/data/DataLoader.h"
@@ -37,13 +38,13 @@ Status DataLoader::validate() const {
     return errorf("%s: the augmentation's transform has %zu scales and %zu shifts for %lld "
                   "channels", data.name.c_str(), k, cfg.transform.shift.size(),
                   (long long)image->c);
-  if (!cfg.augment.empty() && data.inputs.dtype() != DType::F32)
+  if (!cfg.augment.empty() && data.inputType() != DType::F32)
     return errorf("%s: the samples are integer ids (%s), which are never augmented",
-                  data.name.c_str(), dtypeName(data.inputs.dtype()));
+                  data.name.c_str(), dtypeName(data.inputType()));
   if (cfg.workers < 1)
     return errorf("%s: the loader needs at least one worker, got %lld", data.name.c_str(),
                   (long long)cfg.workers);
-  if (cfg.oneHotClasses > 0 && (data.labels.dtype() != DType::I64 || data.labels.rank() != 1))
+  if (cfg.oneHotClasses > 0 && (data.labelType() != DType::I64 || !data.labelShape().empty()))
     return errorf("%s: one-hot labels need integer class labels", data.name.c_str());
   return Status::ok();
 }
@@ -168,11 +169,9 @@ Batch DataLoader::makeBatch(int64_t batchIndex) const {
   std::vector<int64_t> ishape = {b}, lshape = {b};
   for (int64_t d : data.sampleShape())
     ishape.push_back(d);
-  for (size_t d = 1; d < data.labels.shape().size(); ++d)
-    lshape.push_back(data.labels.dim(int64_t(d)));
-  if (data.window > 0)
-    lshape.push_back(data.window);
-  out.inputs = Tensor(data.inputs.dtype(), ishape);
+  for (int64_t d : data.labelShape())
+    lshape.push_back(d);
+  out.inputs = Tensor(data.inputType(), ishape);
   bool oneHot = cfg.oneHotClasses > 0;
   if (oneHot)
     lshape = {b, cfg.oneHotClasses};
@@ -209,33 +208,43 @@ static void copyWindow(const Dataset &data, int64_t s, Batch &out, int64_t k) {
       labels[i] = data.inputs.as<int32_t>()[s + 1 + i];
 }
 
+/// Sample \p s as f32 for augmentation: in place when held in memory, else
+/// read into \p buffer.
+static const float *floatSample(const Dataset &data, int64_t s, std::vector<float> &buffer) {
+  if (!data.mapped)
+    return data.inputs.as<float>() + s * data.sampleElements();
+  buffer.resize(size_t(data.sampleElements()));
+  data.readSample(s, buffer.data());
+  return buffer.data();
+}
+
 void DataLoader::fillSamples(Batch &out, int64_t start, int64_t from, int64_t to) const {
   int64_t per = data.sampleElements(), lper = data.labelElements();
-  size_t lbytes = lper * dtypeSize(data.labels.dtype());
-  size_t ibytes = size_t(per) * dtypeSize(data.inputs.dtype());
-  std::vector<float> scratch;
+  size_t lbytes = lper * dtypeSize(data.labelType());
+  size_t ibytes = size_t(per) * dtypeSize(data.inputType());
+  std::vector<float> scratch, sample;
   for (int64_t k = from; k < to; ++k) {
     int64_t s = perm[start + k];
     if (data.window > 0) {
       copyWindow(data, s, out, k);
       continue;
     }
-    if (!cfg.augment.empty() && data.inputs.dtype() == DType::F32) {
+    if (!cfg.augment.empty() && data.inputType() == DType::F32) {
       // One stream per (seed, epoch, sample index).
       Rng rng(mixSeed(mixSeed(cfg.seed, 0xa06e), static_cast<uint64_t>(pos.epoch),
                       static_cast<uint64_t>(s)));
       applyAugmentations(cfg.augment, image, cfg.transform, out.inputs.as<float>() + k * per,
-                         data.inputs.as<float>() + s * per, rng, scratch);
+                         floatSample(data, s, sample), rng, scratch);
     } else { // ids are never augmented
-      std::memcpy(static_cast<unsigned char *>(out.inputs.data()) + size_t(k) * ibytes,
-                  static_cast<const unsigned char *>(data.inputs.data()) + size_t(s) * ibytes,
-                  ibytes);
+      data.readSample(s, static_cast<unsigned char *>(out.inputs.data()) + size_t(k) * ibytes);
     }
-    if (cfg.oneHotClasses > 0)
-      out.labels.as<float>()[k * cfg.oneHotClasses + data.labels.as<int64_t>()[s]] = 1.0f;
-    else
-      std::memcpy(static_cast<unsigned char *>(out.labels.data()) + k * lbytes,
-                  static_cast<const unsigned char *>(data.labels.data()) + s * lbytes, lbytes);
+    if (cfg.oneHotClasses > 0) {
+      int64_t label = 0;
+      data.readLabels(s, &label);
+      out.labels.as<float>()[k * cfg.oneHotClasses + label] = 1.0f;
+    } else {
+      data.readLabels(s, static_cast<unsigned char *>(out.labels.data()) + k * lbytes);
+    }
   }
 }
 

@@ -1,9 +1,12 @@
-//===- Dataset.cpp - In-memory datasets: validation, transforms, splits ----===//
+//===- Dataset.cpp - Datasets: validation, transforms, splits -------------===//
 //
-// Dataset.h's operations; a token stream's windows follow modelsupport/Text.h.
+// Dataset.h's operations; a token stream's windows follow modelsupport/Text.h,
+// mapped NPY files are read by MappedDataset.cpp.
 //
 //===----------------------------------------------------------------------===//
 #include "modelrt/data/Dataset.h"
+
+#include "MappedDataset.h"
 
 #include "modelrt/core/Rng.h"
 
@@ -21,6 +24,8 @@ namespace modelrt {
 int64_t Dataset::size() const {
   if (window > 0)
     return modelsupport::text::epochWindows(inputs.numElements(), window);
+  if (mapped)
+    return mapped->allRows ? mapped->inputs->rows() : int64_t(mapped->rows.size());
   return inputs.rank() ? inputs.dim(0) : 0;
 }
 
@@ -31,6 +36,8 @@ int64_t Dataset::windowStarts() const {
 std::vector<int64_t> Dataset::sampleShape() const {
   if (window > 0)
     return {window};
+  if (mapped)
+    return mapped->sampleShape;
   if (inputs.rank() == 0)
     return {};
   return std::vector<int64_t>(inputs.shape().begin() + 1, inputs.shape().end());
@@ -41,9 +48,32 @@ int64_t Dataset::sampleElements() const { return shapeNumElements(sampleShape())
 int64_t Dataset::labelElements() const {
   if (window > 0)
     return window;
+  if (mapped)
+    return mapped->labels->rowElements();
   if (labels.rank() == 0)
     return 0;
   return labels.numElements() / labels.dim(0);
+}
+
+std::vector<int64_t> Dataset::labelShape() const {
+  if (window > 0)
+    return {window};
+  const std::vector<int64_t> &full = mapped ? mapped->labels->shape() : labels.shape();
+  return full.empty() ? full : std::vector<int64_t>(full.begin() + 1, full.end());
+}
+
+void Dataset::readSample(int64_t s, void *dst) const {
+  if (mapped)
+    return readMappedSample(*this, s, dst);
+  size_t bytes = size_t(sampleElements()) * dtypeSize(inputs.dtype());
+  std::memcpy(dst, static_cast<const unsigned char *>(inputs.data()) + size_t(s) * bytes, bytes);
+}
+
+void Dataset::readLabels(int64_t s, void *dst) const {
+  if (mapped)
+    return readMappedLabels(*this, s, dst);
+  size_t bytes = size_t(labelElements()) * dtypeSize(labels.dtype());
+  std::memcpy(dst, static_cast<const unsigned char *>(labels.data()) + size_t(s) * bytes, bytes);
 }
 
 static bool isFloatType(DType t) { return t == DType::F32 || t == DType::F64; }
@@ -173,8 +203,13 @@ Status validateDataset(Dataset &data, const DataRules &r) {
                     shapeToString(r.sampleShape).c_str());
     std::vector<int64_t> full = {data.size()};
     full.insert(full.end(), r.sampleShape.begin(), r.sampleShape.end());
-    data.inputs.reshape(full);
+    if (data.mapped)
+      data.mapped->sampleShape = r.sampleShape;
+    else
+      data.inputs.reshape(full);
   }
+  if (data.mapped)
+    return validateMapped(data, r);
   if (r.numClasses > 0)
     MODELRT_TRY(checkClassLabels(data, r));
   if (data.inputs.dtype() == DType::F32)
@@ -195,29 +230,38 @@ Status normalizeDataset(Dataset &data, double scale, const std::vector<double> &
   for (double s : stddev)
     if (!(s > 0))
       return errorf("%s: normalisation standard deviation must be > 0", data.name.c_str());
-  if (data.inputs.dtype() != DType::F32)
+  if (data.inputType() != DType::F32)
     return errorf("%s: the samples are integer ids (%s), which take no input transform",
-                  data.name.c_str(), dtypeName(data.inputs.dtype()));
+                  data.name.c_str(), dtypeName(data.inputType()));
   int64_t channels = static_cast<int64_t>(mean.size());
-  if (channels > 1 && (data.inputs.rank() < 2 || data.inputs.dim(1) != channels))
+  std::vector<int64_t> sample = data.sampleShape();
+  if (channels > 1 && (sample.empty() || sample[0] != channels))
     return errorf("%s: %lld normalisation channels but samples have shape %s",
-                  data.name.c_str(), (long long)channels,
-                  shapeToString(data.sampleShape()).c_str());
-  int64_t per = data.sampleElements();
-  int64_t perChannel = channels > 1 ? per / channels : per;
-  float *x = data.inputs.as<float>();
-  // Runs of perChannel values share one channel's mean and deviation.
-  for (int64_t start = 0, e = data.inputs.numElements(); start < e; start += perChannel) {
-    int64_t c = channels > 1 ? (start % per) / perChannel : 0;
-    double m = channels ? mean[c] : 0.0, s = channels ? stddev[c] : 1.0;
-    float *run = x + start;
-    for (int64_t i = 0, n = std::min(perChannel, e - start); i < n; ++i)
-      run[i] = static_cast<float>((run[i] * scale - m) / s);
+                  data.name.c_str(), (long long)channels, shapeToString(sample).c_str());
+  InputTransform t{scale, mean, stddev};
+  if (data.mapped) { // applied as each sample is read
+    data.mapped->transform = std::move(t);
+    return Status::ok();
   }
+  applyTransform(t, data.sampleElements(), data.inputs.as<float>(), 0,
+                 data.inputs.numElements());
   return Status::ok();
 }
 
+/// gatherDataset of mapped files: the rows of \p indices, nothing copied.
+static Dataset gatherMapped(const Dataset &data, const std::vector<int64_t> &indices) {
+  Dataset out = data;
+  std::vector<int64_t> &rows = out.mapped->rows;
+  rows.clear();
+  for (int64_t i : indices)
+    rows.push_back(data.mapped->allRows ? i : data.mapped->rows[size_t(i)]);
+  out.mapped->allRows = false;
+  return out;
+}
+
 Dataset gatherDataset(const Dataset &data, const std::vector<int64_t> &indices) {
+  if (data.mapped)
+    return gatherMapped(data, indices);
   Dataset out;
   out.name = data.name;
   out.labelsName = data.labelsName;

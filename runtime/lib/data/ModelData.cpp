@@ -2,7 +2,9 @@
 //
 // Reads the files named by a ModelrtDataConfig (IDX, NPY, CSV, an image
 // folder, or a token stream: text or a 1-D NPY array of ids), applies
-// the input transforms and validates shapes, classes, ids and finiteness. A
+// the input transforms and validates shapes, classes, ids and finiteness.
+// An npy(inputs, labels) pair is mapped (MappedArray.h), never read whole:
+// its samples are converted and normalised as batches are gathered. A
 // program with f32 targets gets its labels as f32 whatever the file's
 // element type, [N, target shape...] as the file holds them.
 //
@@ -10,6 +12,7 @@
 #include "modelrt/core/Model.h"
 
 #include "modelrt/data/ImageFolder.h"
+#include "modelrt/data/MappedArray.h"
 #include "modelrt/data/Readers.h"
 
 namespace modelrt {
@@ -29,27 +32,47 @@ Status applyInputTransforms(Dataset &data, const ModelrtDataConfig &c) {
 /// Checks that the inputs file holds samples and the labels file labels:
 /// class labels are integers of shape [N] (or [N, 1]) and the inputs have a
 /// sample dimension, naming which file is which when they look swapped.
-static Status checkPairKinds(const Tensor &x, const Tensor &y, const char *inputs,
-                             const char *labels, DType labelType) {
+static Status checkPairKinds(const std::vector<int64_t> &x, const std::vector<int64_t> &y,
+                             DType yType, const char *inputs, const char *labels,
+                             DType labelType) {
   if (labelType != DType::I64)
     return Status::ok();
-  bool yIsFloat = y.dtype() == DType::F32 || y.dtype() == DType::F64;
-  bool yLabels = y.rank() == 1 || (y.rank() == 2 && y.dim(1) == 1);
-  if (x.rank() == 1 && !yLabels)
+  bool yIsFloat = yType == DType::F32 || yType == DType::F64;
+  bool yLabels = y.size() == 1 || (y.size() == 2 && y[1] == 1);
+  if (x.size() == 1 && !yLabels)
     return errorf("the inputs and labels files look swapped: the inputs file %s holds shape %s "
                   "(labels) and the labels file %s holds shape %s (samples)", inputs,
-                  shapeToString(x.shape()).c_str(), labels, shapeToString(y.shape()).c_str());
-  if (x.rank() == 1)
+                  shapeToString(x).c_str(), labels, shapeToString(y).c_str());
+  if (x.size() == 1)
     return errorf("%s: the inputs file holds shape %s, one value per sample, which looks like "
                   "a labels file; give the samples (images) file as the inputs", inputs,
-                  shapeToString(x.shape()).c_str());
+                  shapeToString(x).c_str());
   if (!yLabels)
     return errorf("%s: the labels file holds shape %s, which looks like samples (images); "
-                  "class labels need shape [N]", labels, shapeToString(y.shape()).c_str());
+                  "class labels need shape [N]", labels, shapeToString(y).c_str());
   if (yIsFloat)
     return errorf("%s: class labels must be integers, the file holds %s", labels,
-                  dtypeName(y.dtype()));
+                  dtypeName(yType));
   return Status::ok();
+}
+
+/// Maps the NPY pair \p inputs, \p labels as a dataset of the program.
+static Expected<Dataset> mapNpyPair(const ModelrtProgram &p, const char *inputs,
+                                    const char *labels, DType labelType) {
+  auto x = MappedArray::open(inputs);
+  if (!x)
+    return x.status();
+  auto y = MappedArray::open(labels);
+  if (!y)
+    return y.status();
+  MODELRT_TRY(checkPairKinds((*x)->shape(), (*y)->shape(), (*y)->dtype(), inputs, labels,
+                             labelType));
+  bool floatLabels = (*y)->dtype() == DType::F32 || (*y)->dtype() == DType::F64;
+  DType stored = labelType == DType::F32 || floatLabels ? DType::F32 : DType::I64;
+  auto d = makeMappedDataset(inputs, x.take(), y.take(), inputType(p), stored);
+  if (d)
+    d->labelsName = labels;
+  return d;
 }
 
 /// Reads image folder \p dir as the program's samples.
@@ -113,16 +136,17 @@ static Expected<Dataset> readPair(const ModelrtProgram &p, const ModelrtDataConf
   }
   if (!labels)
     return errorf("%s: no labels file configured", inputs);
-  auto read = c.format == MODELRT_DATA_IDX ? readIdx : readNpy;
-  if (c.format != MODELRT_DATA_IDX && c.format != MODELRT_DATA_NPY)
+  if (c.format == MODELRT_DATA_NPY)
+    return mapNpyPair(p, inputs, labels, labelType);
+  if (c.format != MODELRT_DATA_IDX)
     return errorf("data: unknown data format %d", c.format);
-  auto x = read(inputs);
+  auto x = readIdx(inputs);
   if (!x)
     return x.status();
-  auto y = read(labels);
+  auto y = readIdx(labels);
   if (!y)
     return y.status();
-  MODELRT_TRY(checkPairKinds(*x, *y, inputs, labels, labelType));
+  MODELRT_TRY(checkPairKinds(x->shape(), y->shape(), y->dtype(), inputs, labels, labelType));
   Tensor targets = labelType == DType::F32 ? y->convertTo(DType::F32) : y.take();
   auto d = makeDataset(inputs, x.take(), std::move(targets), inputType(p));
   if (d)

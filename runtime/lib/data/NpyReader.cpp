@@ -2,7 +2,7 @@
 //
 // The header is read by modelsupport/Npy.h, the rules the compiler uses too;
 // here the data's size is checked against the limits and the file before
-// the tensor is allocated.
+// the tensor is allocated (parseNpyLayout, which MappedArray.cpp shares).
 //
 //===----------------------------------------------------------------------===//
 #include "modelrt/data/Readers.h"
@@ -25,31 +25,39 @@ static DType npyDType(modelsupport::npy::Elem e) {
                           : DType::U8;
 }
 
-Expected<Tensor> parseNpy(const std::vector<unsigned char> &b, const std::string &path) {
+Expected<NpyLayout> parseNpyLayout(const unsigned char *b, size_t size, const std::string &path,
+                                   uint64_t maxElements, uint64_t maxBytes) {
   const char *p = path.c_str();
   modelsupport::npy::Header h;
   size_t at = 0;
-  std::string err = modelsupport::npy::parseHeader(b.data(), b.size(), h, at);
+  std::string err = modelsupport::npy::parseHeader(b, size, h, at);
   if (!err.empty() && at == modelsupport::npy::kNoByte)
     return errorf("%s: %s", p, err.c_str());
   if (!err.empty())
     return errorf("%s: byte %zu: %s", p, at, err.c_str());
-  DType dtype = npyDType(h.elem);
+  NpyLayout out{npyDType(h.elem), h.shape, h.dataStart};
   // The claimed size is checked against the limits and the file before the
-  // tensor is allocated.
-  auto need = checkedDataBytes(h.shape, dtypeSize(dtype), UINT64_MAX, path);
+  // data is touched.
+  auto need = checkedDataBytes(h.shape, dtypeSize(out.dtype), UINT64_MAX, path, maxElements,
+                               maxBytes);
   if (!need)
     return need.status();
-  if (b.size() - h.dataStart < *need)
-    return errorf("%s: truncated NPY data: file ends at byte %zu, shape %s needs %llu", p,
-                  b.size(), shapeToString(h.shape).c_str(),
-                  (unsigned long long)(h.dataStart + *need));
-  if (b.size() - h.dataStart > *need)
+  if (size - h.dataStart < *need)
+    return errorf("%s: truncated NPY data: file ends at byte %zu, shape %s needs %llu", p, size,
+                  shapeToString(h.shape).c_str(), (unsigned long long)(h.dataStart + *need));
+  if (size - h.dataStart > *need)
     return errorf("%s: byte %llu: unexpected trailing bytes after NPY data", p,
                   (unsigned long long)(h.dataStart + *need));
-  Tensor t(dtype, h.shape);
+  return out;
+}
+
+Expected<Tensor> parseNpy(const std::vector<unsigned char> &b, const std::string &path) {
+  auto layout = parseNpyLayout(b.data(), b.size(), path);
+  if (!layout)
+    return layout.status();
+  Tensor t(layout->dtype, layout->shape);
   if (t.numBytes())
-    std::memcpy(t.data(), b.data() + h.dataStart, t.numBytes());
+    std::memcpy(t.data(), b.data() + layout->dataStart, t.numBytes());
   return t;
 }
 

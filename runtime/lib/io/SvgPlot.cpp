@@ -19,15 +19,6 @@ constexpr double kWidth = 640, kHeight = 400;
 constexpr double kLeft = 70, kRight = 20, kTop = 40, kBottom = 50;
 const char *const kColors[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e"};
 
-/// \p s with &, <, > and " escaped for XML text and attributes.
-std::string xmlEscape(const std::string &s) {
-  std::string out;
-  for (char c : s)
-    out += c == '&' ? "&amp;" : c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '"' ? "&quot;"
-                                                                         : std::string(1, c);
-  return out;
-}
-
 /// A number as a tick label: %g with 4 significant digits.
 std::string tickLabel(double v) {
   char buf[32];
@@ -137,6 +128,14 @@ void drawSeries(std::string &svg, const PlotSeries &s, size_t k, const Frame &f)
 }
 
 } // namespace
+
+std::string xmlEscape(const std::string &s) {
+  std::string out;
+  for (char c : s)
+    out += c == '&' ? "&amp;" : c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '"' ? "&quot;"
+                                                                         : std::string(1, c);
+  return out;
+}
 
 std::vector<double> niceTicks(double &lo, double &hi, int count) {
   if (!(hi > lo)) {

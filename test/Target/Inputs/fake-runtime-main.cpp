@@ -16,7 +16,7 @@ extern "C" void *_mlir_memref_to_llvm_aligned_alloc(size_t a, size_t n) {
 }
 extern "C" void _mlir_memref_to_llvm_free(void *p) { std::free(p); }
 extern "C" void modelrt_kernel_enter(const char *) {}
-extern "C" void modelrt_kernel_exit(const char *, int64_t) {}
+extern "C" void modelrt_kernel_exit(const char *, int64_t, int64_t) {}
 extern "C" void modelrt_parallel_for(void (*fn)(void *, int64_t, int64_t), void *ctx,
                                      int64_t begin, int64_t end, int64_t) {
   fn(ctx, begin, end);

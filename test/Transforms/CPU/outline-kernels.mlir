@@ -50,22 +50,31 @@ func.func @dense(%x: tensor<?x64xf32>, %w: tensor<64x32xf32>, %b: tensor<32xf32>
 // CHECK: return
 
 // With instrumentation, each call is bracketed by the runtime's hooks with
-// the kernel's label and its FLOPs: 2*M*N*K for the sgemm (M read at run
-// time), rows x 32 x 2 payload ops for the fused generic.
+// the kernel's label, its FLOPs: 2*M*N*K for the sgemm (M read at run
+// time), rows x 32 x 2 payload ops for the fused generic; and its bytes,
+// each buffer once: 256*rows (x) + 8192 (w) + 128*rows (the product) for
+// the sgemm, whose buffers are found behind its pointer arguments, and
+// 128*rows (the product, updated in place) + 128 (b) for the generic.
 // PROF-DAG: llvm.mlir.global internal constant @__modelc_kernel_dense_k0_matmul_cblas_sgemm("dense.k0.matmul.cblas_sgemm @ net.model:3\00")
 // PROF-DAG: llvm.mlir.global internal constant @__modelc_kernel_dense_k1_add_relu("dense.k1.add.relu @ net.model:3\00")
 // PROF-DAG: func.func private @modelrt_kernel_enter(!llvm.ptr)
-// PROF-DAG: func.func private @modelrt_kernel_exit(!llvm.ptr, i64)
+// PROF-DAG: func.func private @modelrt_kernel_exit(!llvm.ptr, i64, i64)
 // PROF-LABEL: func.func @dense(
 // PROF: %[[TWO_M:.*]] = arith.muli %c2_i64, %{{.*}} : i64
 // PROF: %[[TWO_MN:.*]] = arith.muli %[[TWO_M]], %{{.*}} : i64
 // PROF: %[[SGEMM_FLOPS:.*]] = arith.muli %[[TWO_MN]], %{{.*}} : i64
+// PROF: %[[X_BYTES:.*]] = arith.muli %c256_i64, %{{.*}} : i64
+// PROF: %[[XW_BYTES:.*]] = arith.addi %[[X_BYTES]], %c8192_i64 : i64
+// PROF: %[[P_BYTES:.*]] = arith.muli %c128_i64, %{{.*}} : i64
+// PROF: %[[SGEMM_BYTES:.*]] = arith.addi %[[XW_BYTES]], %[[P_BYTES]] : i64
 // PROF: %[[NAME0:.*]] = llvm.mlir.addressof @__modelc_kernel_dense_k0_matmul_cblas_sgemm
 // PROF: call @modelrt_kernel_enter(%{{.*}})
 // PROF-NEXT: call @dense.k0.matmul.cblas_sgemm(
-// PROF-NEXT: call @modelrt_kernel_exit(%{{.*}}, %[[SGEMM_FLOPS]])
+// PROF-NEXT: call @modelrt_kernel_exit(%{{.*}}, %[[SGEMM_FLOPS]], %[[SGEMM_BYTES]])
 // PROF: %[[F1:.*]] = arith.muli %c2_i64{{.*}}, %{{.*}} : i64
 // PROF: %[[GEN_FLOPS:.*]] = arith.muli %[[F1]], %{{.*}} : i64
+// PROF: %[[G_P:.*]] = arith.muli %c128_i64{{.*}}, %{{.*}} : i64
+// PROF: %[[GEN_BYTES:.*]] = arith.addi %[[G_P]], %c128_i64{{.*}} : i64
 // PROF: call @modelrt_kernel_enter(
 // PROF-NEXT: call @dense.k1.add.relu(
-// PROF-NEXT: call @modelrt_kernel_exit(%{{.*}}, %[[GEN_FLOPS]])
+// PROF-NEXT: call @modelrt_kernel_exit(%{{.*}}, %[[GEN_FLOPS]], %[[GEN_BYTES]])

@@ -1,7 +1,7 @@
 //===- ProfileTest.cpp - Tests of the kernel and phase profiler -----------===//
 //
 // Checks Profile.h: nothing is recorded while profiling is off; calls,
-// time and FLOPs add up per kernel name; the report lists phases and
+// time, FLOPs and bytes add up per kernel name; the report lists phases and
 // kernels slowest first with their GFLOP/s.
 //
 //===----------------------------------------------------------------------===//
@@ -19,11 +19,12 @@ namespace {
 const char kFast[] = "train_step.k0.relu @ net.model:3";
 const char kSlow[] = "train_step.k1.matmul.cblas_sgemm @ net.model:4";
 
-/// Runs kernel `name` for about `ms` milliseconds, `flops` of work.
-void runKernel(const char *name, int ms, int64_t flops) {
+/// Runs kernel `name` for about `ms` milliseconds, `flops` of work on
+/// `bytes`.
+void runKernel(const char *name, int ms, int64_t flops, int64_t bytes = 0) {
   modelrt_kernel_enter(name);
   std::this_thread::sleep_for(std::chrono::milliseconds(ms));
-  modelrt_kernel_exit(name, flops);
+  modelrt_kernel_exit(name, flops, bytes);
 }
 
 std::string report() {
@@ -46,11 +47,11 @@ TEST(ProfileTest, OffRecordsNothing) {
   EXPECT_TRUE(kernelStats().empty());
 }
 
-TEST(ProfileTest, SumsCallsTimeAndFlopsPerKernel) {
+TEST(ProfileTest, SumsCallsTimeFlopsAndBytesPerKernel) {
   resetProfile();
   setProfiling(true);
   for (int i = 0; i < 3; ++i)
-    runKernel(kFast, 1, 1000);
+    runKernel(kFast, 1, 1000, 4096);
   runKernel(kSlow, 30, int64_t(3e9));
   {
     PhaseTimer t(Phase::Update);
@@ -65,6 +66,8 @@ TEST(ProfileTest, SumsCallsTimeAndFlopsPerKernel) {
   EXPECT_EQ(ks[0].flops, 3e9);
   EXPECT_EQ(ks[1].calls, 3u);
   EXPECT_EQ(ks[1].flops, 3000.0);
+  EXPECT_EQ(ks[1].bytes, 3 * 4096.0);
+  EXPECT_EQ(ks[0].bytes, 0.0);
   EXPECT_GE(ks[1].seconds, 0.003);
 
   std::string r = report();

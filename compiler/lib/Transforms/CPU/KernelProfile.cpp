@@ -2,9 +2,9 @@
 //
 // Implements the instrumentation half of `modelc-outline-kernels`: the
 // declarations of the runtime hooks (runtime/include/modelrt/core/Profile.h),
-// the per-call FLOP count of a kernel, and the enter/exit calls around a
-// kernel call. The hooks return at once unless the executable runs with
-// `--profile`, so instrumented code costs two calls per kernel.
+// the per-call FLOP and byte counts of a kernel, and the enter/exit calls
+// around a kernel call. The hooks return at once unless the executable runs
+// with `--profile`, so instrumented code costs two calls per kernel.
 //
 //===----------------------------------------------------------------------===//
 #include "KernelProfile.h"
@@ -16,7 +16,10 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/SetVector.h"
 #include "mlir/IR/BuiltinOps.h"
 
 using namespace mlir;
@@ -128,6 +131,62 @@ Value emitKernelFlops(OpBuilder &b, Operation *op) {
   return acc;
 }
 
+/// The memref whose element pointer \p v is (LibraryCalls.cpp's
+/// elementPointer: extract_aligned_pointer_as_index, an offset, a cast and
+/// inttoptr), searched a few definitions back; null when none.
+static Value pointerSource(Value v, unsigned depth = 5) {
+  Operation *def = v.getDefiningOp();
+  if (!def || depth == 0)
+    return {};
+  if (auto aligned = dyn_cast<memref::ExtractAlignedPointerAsIndexOp>(def))
+    return aligned.getSource();
+  for (Value operand : def->getOperands())
+    if (Value source = pointerSource(operand, depth - 1))
+      return source;
+  return {};
+}
+
+/// The buffers kernel \p op reads or writes, each once: its memref operands
+/// and the memrefs its regions use from above; for a library call, the
+/// memrefs its pointer arguments point into.
+static llvm::SetVector<Value> kernelBuffers(Operation *op) {
+  llvm::SetVector<Value> used, buffers;
+  for (Value v : op->getOperands())
+    used.insert(v);
+  for (Region &r : op->getRegions())
+    getUsedValuesDefinedAbove(r, used);
+  for (Value v : used) {
+    if (isa<MemRefType>(v.getType()))
+      buffers.insert(v);
+    else if (isa<LLVM::LLVMPointerType>(v.getType()))
+      if (Value source = pointerSource(v))
+        buffers.insert(source);
+  }
+  return buffers;
+}
+
+Value emitKernelBytes(OpBuilder &b, Operation *op) {
+  Location loc = op->getLoc();
+  Value total;
+  for (Value buffer : kernelBuffers(op)) {
+    auto type = cast<MemRefType>(buffer.getType());
+    int64_t fixed = std::max<int64_t>(type.getElementTypeBitWidth() / 8, 1);
+    for (int64_t d : type.getShape())
+      fixed *= ShapedType::isDynamic(d) ? 1 : d;
+    Value bytes =
+        arith::ConstantIntOp::create(b, loc, b.getI64Type(), fixed);
+    for (unsigned i = 0; i < type.getRank(); ++i)
+      if (type.isDynamicDim(i))
+        bytes = mulInto(b, loc, bytes,
+                        memref::DimOp::create(b, loc, buffer, i));
+    total = total ? arith::AddIOp::create(b, loc, total, bytes).getResult()
+                  : bytes;
+  }
+  if (!total) // no buffer
+    total = arith::ConstantIntOp::create(b, loc, b.getI64Type(), 0);
+  return total;
+}
+
 void declareProfileHooks(ModuleOp module) {
   OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
   auto ptr = LLVM::LLVMPointerType::get(module.getContext());
@@ -139,11 +198,11 @@ void declareProfileHooks(ModuleOp module) {
     fn.setPrivate();
   };
   declare(EnterName, {ptr});
-  declare(ExitName, {ptr, b.getI64Type()});
+  declare(ExitName, {ptr, b.getI64Type(), b.getI64Type()});
 }
 
 void instrumentKernelCall(func::CallOp call, StringRef site, StringRef label,
-                          Value flops) {
+                          Value flops, Value bytes) {
   OpBuilder b(call);
   Location loc = call.getLoc();
   std::string global = ("__modelc_kernel_" + site).str();
@@ -157,7 +216,7 @@ void instrumentKernelCall(func::CallOp call, StringRef site, StringRef label,
   func::CallOp::create(b, loc, EnterName, TypeRange{}, ValueRange{name});
   b.setInsertionPointAfter(call);
   func::CallOp::create(b, loc, ExitName, TypeRange{},
-                       ValueRange{name, flops});
+                       ValueRange{name, flops, bytes});
 }
 
 } // namespace modelc

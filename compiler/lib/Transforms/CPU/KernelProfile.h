@@ -1,8 +1,9 @@
 //===- KernelProfile.h - Profiling hooks around outlined kernels -*- C++ -*-===//
 //
 // Declares the instrumentation helpers of `modelc-outline-kernels`
-// (implemented in KernelProfile.cpp): FLOP counts of kernels and the calls
-// of the runtime's `modelrt_kernel_enter` / `modelrt_kernel_exit` hooks.
+// (implemented in KernelProfile.cpp): FLOP and byte counts of kernels and
+// the calls of the runtime's `modelrt_kernel_enter` / `modelrt_kernel_exit`
+// hooks.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MODELC_LIB_TRANSFORMS_CPU_KERNELPROFILE_H
@@ -21,8 +22,15 @@ namespace modelc {
 /// movement.
 mlir::Value emitKernelFlops(mlir::OpBuilder &b, mlir::Operation *op);
 
-/// Declares `modelrt_kernel_enter(ptr)` and `modelrt_kernel_exit(ptr, i64)`
-/// in `module` unless present.
+/// Emits, before `op`, the i64 bytes kernel `op` moves, as the roofline
+/// counts them: the size of every distinct buffer it reads or writes (its
+/// memref operands, the memrefs its body uses from above, the memrefs a
+/// library call's pointers point into), each counted once.
+mlir::Value emitKernelBytes(mlir::OpBuilder &b, mlir::Operation *op);
+
+/// Declares `modelrt_kernel_enter(ptr)` and
+/// `modelrt_kernel_exit(ptr, i64 flops, i64 bytes)` in `module` unless
+/// present.
 void declareProfileHooks(mlir::ModuleOp module);
 
 /// Brackets `call` with the hooks; `label` names the kernel in the report
@@ -30,7 +38,7 @@ void declareProfileHooks(mlir::ModuleOp module);
 /// name, unique in the module: calls of one shared kernel differ in it).
 void instrumentKernelCall(mlir::func::CallOp call, llvm::StringRef site,
                           llvm::StringRef label,
-                          mlir::Value flops);
+                          mlir::Value flops, mlir::Value bytes);
 
 } // namespace modelc
 

@@ -15,12 +15,14 @@
 // call, not to the function.
 //
 // With `instrument`, each kernel call is bracketed by
-//   modelrt_kernel_enter(name) / modelrt_kernel_exit(name, flops)
+//   modelrt_kernel_enter(name) / modelrt_kernel_exit(name, flops, bytes)
 // (runtime/include/modelrt/core/Profile.h), where `name` points at a constant
 // string "<entry>.k<N>.<names> @ file:line" and `flops` is the kernel's
 // arithmetic work for this call: for a linalg op, the iteration-domain size
 // times the arithmetic ops of its payload; for sgemm, 2*M*N*K; for a
-// convolution, 2*N*O*OH*OW*C*KH*KW; for pooling, N*C*OH*OW*KH*KW.
+// convolution, 2*N*O*OH*OW*C*KH*KW; for pooling, N*C*OH*OW*KH*KW; `bytes`
+// is the size of every distinct buffer the kernel reads or writes, each
+// counted once (KernelProfile.h, emitKernelBytes).
 //
 //===----------------------------------------------------------------------===//
 #include "KernelProfile.h"
@@ -178,10 +180,11 @@ struct OutlineKernelsPass : impl::OutlineKernelsPassBase<OutlineKernelsPass> {
       std::string where;
       bool backward = false;
       describeLoc(op->getLoc(), names, where, &backward);
-      Value flops;
+      Value flops, bytes;
       if (instrument) {
         OpBuilder b(op);
         flops = emitKernelFlops(b, op);
+        bytes = emitKernelBytes(b, op);
       }
       auto [call, kernel] = outline(op, name, fn);
       if (auto shared = outlined.unique(kernel); shared != kernel) {
@@ -192,7 +195,7 @@ struct OutlineKernelsPass : impl::OutlineKernelsPassBase<OutlineKernelsPass> {
       if (backward)
         label += " (backward)";
       if (instrument)
-        instrumentKernelCall(call, name, label, flops);
+        instrumentKernelCall(call, name, label, flops, bytes);
     }
   }
 };

@@ -5,7 +5,9 @@
 // modelrt_kernel_enter / modelrt_kernel_exit (compiler/lib/Pipelines/
 // KernelProfile.cpp): `name` is a constant string naming the kernel
 // ("train_step.k7.relu.max_pool @ cnn.model:6"), `flops` its arithmetic
-// work for this call; labels of backward-pass kernels end in "(backward)".
+// work for this call and `bytes` the size of the distinct buffers it reads
+// or writes (each counted once; the roofline's traffic, Roofline.h); labels
+// of backward-pass kernels end in "(backward)".
 // The runtime times the phases of a run (data, step = forward + backward,
 // update, evaluation) with PhaseTimer, and splits the step's kernel time
 // into forward and backward by those labels. Both cost one
@@ -25,8 +27,9 @@ extern "C" {
 /// Called by generated code before a kernel runs.
 void modelrt_kernel_enter(const char *name);
 /// Called by generated code after the kernel `name` ran; `flops` is its
-/// arithmetic work (0 for data movement).
-void modelrt_kernel_exit(const char *name, int64_t flops);
+/// arithmetic work (0 for data movement), `bytes` the size of the buffers
+/// it read or wrote.
+void modelrt_kernel_exit(const char *name, int64_t flops, int64_t bytes);
 }
 
 namespace modelrt {
@@ -82,11 +85,13 @@ struct KernelStats {
   uint64_t calls = 0;
   double seconds = 0;
   double flops = 0;
+  double bytes = 0; ///< buffers read or written, summed over calls
 };
 
 /// Adds one call of kernel \p name (a string that outlives the profile) that
-/// took \p seconds and did \p flops: the GPU layer's device times.
-void addKernelTime(const char *name, double seconds, double flops);
+/// took \p seconds and did \p flops on \p bytes: the GPU layer's device
+/// times.
+void addKernelTime(const char *name, double seconds, double flops, double bytes = 0);
 
 /// The kernels seen so far, slowest total first.
 std::vector<KernelStats> kernelStats();

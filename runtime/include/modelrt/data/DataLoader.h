@@ -16,7 +16,9 @@
 // A token stream (Dataset::window > 0) has no permutation: each training
 // epoch draws its windows' starts from the same stream (uniform over every
 // start, with replacement), evaluation takes the non-overlapping windows;
-// the windows are copied out of the stream batch by batch.
+// the windows are copied out of the stream batch by batch. Samples of
+// mapped NPY files (Dataset::mapped) are likewise read from the mapping,
+// converted and normalised as each batch is assembled.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MODELRT_DATA_DATALOADER_H

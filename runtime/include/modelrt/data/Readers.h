@@ -32,14 +32,16 @@ constexpr uint64_t kMaxDataElements = uint64_t(1) << 32;
 constexpr uint64_t kMaxDataBytes = uint64_t(1) << 34;
 
 /// Stats \p path without opening it: errors unless it is a regular file of at
-/// most kMaxDataBytes; returns its size.
-Expected<uint64_t> statDataFile(const std::string &path);
+/// most \p maxBytes; returns its size.
+Expected<uint64_t> statDataFile(const std::string &path, uint64_t maxBytes = kMaxDataBytes);
 
 /// The bytes of a \p shape array of \p elemSize-byte elements, computed with
 /// overflow checks; errors (naming \p path and the numbers) when it exceeds
-/// kMaxDataElements or kMaxDataBytes or the \p available bytes of the file.
+/// \p maxElements or \p maxBytes or the \p available bytes of the file.
 Expected<uint64_t> checkedDataBytes(const std::vector<int64_t> &shape, uint64_t elemSize,
-                                    uint64_t available, const std::string &path);
+                                    uint64_t available, const std::string &path,
+                                    uint64_t maxElements = kMaxDataElements,
+                                    uint64_t maxBytes = kMaxDataBytes);
 
 /// Reads a whole regular file (statDataFile first).
 Expected<std::vector<unsigned char>> readDataFile(const std::string &path);
@@ -94,6 +96,20 @@ Expected<Tensor> decodeImage(const std::vector<unsigned char> &bytes, const std:
 /// line and column); without, one per byte (ids 0..255). An empty file is
 /// an error.
 Expected<Tensor> readTextTokens(const std::string &path, const std::vector<uint32_t> &vocab);
+
+/// Where an NPY file's array lies: its element type, shape and first byte.
+struct NpyLayout {
+  DType dtype = DType::F32;
+  std::vector<int64_t> shape;
+  size_t dataStart = 0;
+};
+/// Parses the header of the \p size bytes of an NPY file at \p bytes (the
+/// whole file) and checks that the data fills the rest of it exactly, with
+/// the element limits given; \p path is only used in messages.
+Expected<NpyLayout> parseNpyLayout(const unsigned char *bytes, size_t size,
+                                   const std::string &path,
+                                   uint64_t maxElements = kMaxDataElements,
+                                   uint64_t maxBytes = kMaxDataBytes);
 
 /// Reads an NPY file.
 Expected<Tensor> readNpy(const std::string &path);

@@ -28,6 +28,9 @@ struct PlotSpec {
   std::vector<PlotSeries> series;
 };
 
+/// \p s with &, <, > and " escaped for XML text and attributes.
+std::string xmlEscape(const std::string &s);
+
 /// About \p count round tick values covering [lo, hi] (steps of 1, 2 or 5
 /// times a power of ten); lo and hi are widened to the outer ticks.
 std::vector<double> niceTicks(double &lo, double &hi, int count);

@@ -1,0 +1,55 @@
+#!/usr/bin/env python3
+"""Checks a roofline SVG written by `train|eval --roofline FILE.svg`.
+
+check_roofline.py SVG REPORT: SVG must parse as XML (xml.dom.minidom) and
+hold both roofs (id roof-memory and roof-compute, labelled with the
+bandwidth and the peak) and one circle per placed kernel; REPORT is the
+run's standard output, whose kernel table's rows with a GFLOP/s rate are
+the kernels that did FLOPs: each of those that moved bytes (every CPU
+kernel) must be named by a circle's <title>, and the count of placed
+kernels must be the one the run printed. Prints what it found, one fact a
+line, for FileCheck; exits 1 on the first failure.
+"""
+import re
+import sys
+import xml.dom.minidom
+
+
+def fail(message):
+    print("FAIL: " + message)
+    sys.exit(1)
+
+
+def main():
+    dom = xml.dom.minidom.parse(sys.argv[1])
+    report = open(sys.argv[2]).read()
+    print("parsed: " + dom.documentElement.tagName)
+    lines = {l.getAttribute("id"): l for l in dom.getElementsByTagName("line")}
+    texts = [t.firstChild.data for t in dom.getElementsByTagName("text") if t.firstChild]
+    for roof, label in (("roof-memory", "memory bandwidth"), ("roof-compute", "FMA peak")):
+        if roof not in lines:
+            fail("no line with id " + roof)
+        if not any(t.startswith(label) for t in texts):
+            fail("no label '%s'" % label)
+        print("roof: " + roof + " " + next(t for t in texts if t.startswith(label)))
+    titles = [c.getElementsByTagName("title")[0].firstChild.data
+              for c in dom.getElementsByTagName("circle")]
+    placed = re.search(r"profile: roofline .*; (\d+) of (\d+) kernels placed", report)
+    if not placed or int(placed.group(1)) != len(titles):
+        fail("%d circles, the run says %s" % (len(titles), placed and placed.group(0)))
+    table = report[report.index("profile: kernels ("):]
+    table = table[:re.search(r"^profile: (by op|CPU)", table, re.M).start()]
+    rated = re.findall(r"^ +[0-9.]+ +[0-9.]+% +\d+ +[0-9.]+  (.+)$", table, re.M)
+    for name in rated:
+        if not any(t.startswith(name + ": ") for t in titles):
+            fail("kernel with a rate but no circle: " + name)
+    print("circles: %d, every kernel with a GFLOP/s rate among them (%d listed)"
+          % (len(titles), len(rated)))
+    for t in titles:
+        if "cblas_sgemm" in t:
+            print("sgemm: " + t.split(": ")[0])
+            break
+
+
+if __name__ == "__main__":
+    main()
