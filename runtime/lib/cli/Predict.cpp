@@ -26,6 +26,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
 
@@ -204,7 +205,20 @@ Expected<Tensor> readIds(const ModelrtProgram &p, const std::string &path, bool 
                              : readIdArray(path);
   if (!t)
     return t.status();
-  return t->convertTo(inputType(p));
+  return t->convertTo(DType::I64); // narrowed after validation (readPredictInput)
+}
+
+/// Refuses an id that the model's i32 input cannot hold (\p ids is I64),
+/// naming the file, the sample and the element, before anything narrows it.
+Status checkFitsI32(const Tensor &ids, const std::string &path) {
+  int64_t per = ids.dim(0) > 0 ? ids.numElements() / ids.dim(0) : 1;
+  const int64_t *v = ids.as<int64_t>();
+  for (int64_t i = 0; i < ids.numElements(); ++i)
+    if (v[i] < INT32_MIN || v[i] > INT32_MAX)
+      return errorf("%s: sample %lld, element %lld: id %lld does not fit the model's i32 input",
+                    path.c_str(), (long long)(i / per), (long long)(i % per),
+                    (long long)v[i]);
+  return Status::ok();
 }
 
 /// Reads one INPUT as [N, input...] f32 (or ids), transformed like the
@@ -232,7 +246,9 @@ Expected<Dataset> readPredictInput(const ModelrtProgram &p, const std::string &p
   }
   if (!t)
     return t.status();
-  Tensor x = t->convertTo(inputType(p));
+  // Ids stay i64 until they are checked: narrowing first could turn an id
+  // out of range into one in range.
+  Tensor x = t->convertTo(inputType(p) == DType::F32 ? DType::F32 : DType::I64);
   MODELRT_TRY(fitSamples(x, sample, csv, path));
   Dataset d;
   d.name = path;
@@ -242,6 +258,10 @@ Expected<Dataset> readPredictInput(const ModelrtProgram &p, const std::string &p
   DataRules rules = dataRules(p);
   rules.numClasses = 0; // no labels
   MODELRT_TRY(validateDataset(d, rules));
+  if (inputType(p) == DType::I32) {
+    MODELRT_TRY(checkFitsI32(d.inputs, path));
+    d.inputs = d.inputs.convertTo(DType::I32);
+  }
   return d;
 }
 

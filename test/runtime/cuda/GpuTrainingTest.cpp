@@ -117,6 +117,19 @@ RunOptions onDevice(Fixture &fx, const std::string &sub, Device d) {
   return o;
 }
 
+/// Every sample of \p data as one [N, sample...] tensor (read through the
+/// dataset: the fixture's NPY files are mapped, `inputs` stays empty).
+Tensor allInputs(const Dataset &data) {
+  std::vector<int64_t> shape = {data.size()};
+  for (int64_t d : data.sampleShape())
+    shape.push_back(d);
+  Tensor inputs(data.inputType(), shape);
+  size_t bytes = size_t(data.sampleElements()) * dtypeSize(data.inputType());
+  for (int64_t s = 0; s < data.size(); ++s)
+    data.readSample(s, static_cast<unsigned char *>(inputs.data()) + size_t(s) * bytes);
+  return inputs;
+}
+
 } // namespace
 
 class GpuTrainingTest : public FakeDriverTest {};
@@ -233,8 +246,9 @@ TEST_F(GpuTrainingTest, EvalAndPredictThroughTheGpuRunnerEqualTheCpu) {
   EXPECT_EQ(ec->loss, eg->loss);
   EXPECT_EQ(ec->metrics, eg->metrics);
   EXPECT_EQ(eg->samples, 30);
-  auto pc = predictTensor(fx.prog, trained->model, data->inputs, 11, cpu->get());
-  auto pg = predictTensor(fx.prog, trained->model, data->inputs, 11, gpu->get());
+  Tensor inputs = allInputs(*data);
+  auto pc = predictTensor(fx.prog, trained->model, inputs, 11, cpu->get());
+  auto pg = predictTensor(fx.prog, trained->model, inputs, 11, gpu->get());
   ASSERT_TRUE(pc && pg) << pg.message();
   ASSERT_EQ(pc->numBytes(), pg->numBytes());
   EXPECT_EQ(0, std::memcmp(pc->data(), pg->data(), pc->numBytes()));
@@ -373,7 +387,8 @@ TEST_F(GpuTrainingTest, EvaluationAndPredictionWarmUpOnceBeforeTheirFirstBatch) 
   auto cpu = StepRunner::create(fx.prog, Device::Cpu);
   auto gpu = StepRunner::create(fx.prog, Device::Cuda);
   ASSERT_TRUE(cpu && gpu);
-  ASSERT_NE(data->inputs.as<float>()[0], 0.0f); // tells the warm-up's zeros apart
+  Tensor inputs = allInputs(*data);
+  ASSERT_NE(inputs.as<float>()[0], 0.0f); // tells the warm-up's zeros apart
   gEvalCalls.clear();
   auto ec = evaluateDataset(fx.prog, trained->model, *data, 7, false, cpu->get());
   EXPECT_TRUE(gEvalCalls.empty()); // the CPU runner has nothing to warm up
@@ -400,11 +415,11 @@ TEST_F(GpuTrainingTest, EvaluationAndPredictionWarmUpOnceBeforeTheirFirstBatch) 
   EXPECT_EQ(gEvalCalls, (std::vector<std::pair<int64_t, bool>>{{30, true}, {30, false}}));
   // Prediction warms up its own step, once per size too.
   gPredictCalls.clear();
-  auto pg = predictTensor(fx.prog, trained->model, data->inputs, 11, gpu->get());
+  auto pg = predictTensor(fx.prog, trained->model, inputs, 11, gpu->get());
   ASSERT_TRUE(pg) << pg.message();
   EXPECT_EQ(gPredictCalls, (std::vector<std::pair<int64_t, bool>>{
                                {11, true}, {11, false}, {11, false}, {8, false}}));
-  auto pc = predictTensor(fx.prog, trained->model, data->inputs, 11, cpu->get());
+  auto pc = predictTensor(fx.prog, trained->model, inputs, 11, cpu->get());
   ASSERT_TRUE(pc);
   EXPECT_EQ(0, std::memcmp(pc->data(), pg->data(), pc->numBytes()));
 }
