@@ -88,7 +88,10 @@ parseText(llvm::SourceMgr &sourceMgr, llvm::StringRef text,
   llvm::raw_string_ostream os(error);
   DiagnosticEngine diags(sourceMgr, os, /*errorLimit=*/1);
   std::unique_ptr<Module> module = parseModule(diags, id, &comments);
-  return diags.hasErrors() ? nullptr : std::move(module);
+  if (!diags.hasErrors())
+    return module;
+  error = llvm::StringRef(error).split('\n').first.str(); // The message only.
+  return nullptr;
 }
 
 llvm::Error modelc::verifyFormatted(DiagnosticEngine &diags, unsigned bufferId,

@@ -108,12 +108,8 @@ void Printer::printSignature(const FuncDecl &func) {
   const std::optional<TypeRef> &result = func.getResultType();
   if (!result)
     return;
-  llvm::SMLoc before =
-      params.empty() ? func.getNameRange().End : params.back().range.End;
-  if (!flat && w.sourceBreak(before, result->range.Start))
-    w.breakBefore(result->range.Start);
-  else
-    w.space();
+  keepBreak(params.empty() ? func.getNameRange().End : params.back().range.End,
+            result->range.Start);
   w.token("->");
   w.space();
   printType(*result);
@@ -136,11 +132,7 @@ void Printer::printBlock(llvm::SMLoc closeLoc, bool hasItems,
 }
 
 void Printer::printAssigned(llvm::SMLoc after, const Expr &value) {
-  llvm::SMLoc start = exprStart(value);
-  if (!flat && w.sourceBreak(after, start))
-    w.breakBefore(start);
-  else
-    w.space();
+  keepBreak(after, exprStart(value));
   printExpr(value);
 }
 

@@ -3,8 +3,8 @@
 // Expressions with canonical spacing (`a + b`, `f(x, k=1)`, `x[1:3]`, `-x`),
 // the parentheses the author wrote (plus any the precedence needs), kept
 // line breaks after ',' and open brackets and around operators, and
-// pipelines broken at every `|>` when the source broke them or when they do
-// not fit in the width. Continuation lines inside brackets align with the
+// pipelines broken where the author broke them, or before every `|>` when
+// one written on a line does not fit in the width. Continuation lines inside brackets align with the
 // column after the bracket; a broken pipeline's stages are indented two
 // columns past its statement.
 //
@@ -77,18 +77,13 @@ static unsigned levelOf(const Expr &expr) {
 void Printer::openBracket(llvm::StringRef text, llvm::SMLoc loc,
                           llvm::SMLoc first) {
   w.token(text, loc);
-  bool breakAfter = !flat && loc.isValid() &&
-                    w.sourceBreak(llvm::SMLoc::getFromPointer(
-                                      loc.getPointer() + 1),
-                                  first);
-  if (!breakAfter) {
-    unsigned column = w.column();
-    w.push({column, column});
-    return;
-  }
-  unsigned column = w.lineIndent() + 4;
+  llvm::SMLoc after =
+      loc.isValid() ? llvm::SMLoc::getFromPointer(loc.getPointer() + 1) : loc;
+  bool breakAfter = !flat && loc.isValid() && w.sourceBreak(after, first);
+  unsigned column = breakAfter ? w.lineIndent() + 4 : w.column();
   w.push({column, column});
-  w.breakBefore(first);
+  if (breakAfter)
+    keepBreak(after, first);
 }
 
 void Printer::closeBracket(llvm::StringRef text, llvm::SMLoc loc) {
@@ -96,13 +91,19 @@ void Printer::closeBracket(llvm::StringRef text, llvm::SMLoc loc) {
   w.pop();
 }
 
-void Printer::separate(llvm::SMLoc prevEnd, llvm::SMLoc nextStart) {
-  w.token(",");
-  w.flush(nextStart);
-  if (!flat && w.sourceBreak(prevEnd, nextStart))
+void Printer::keepBreak(llvm::SMLoc prevEnd, llvm::SMLoc next) {
+  if (flat)
+    return w.space();
+  w.flush(next);
+  if (w.sourceBreakSinceWritten(prevEnd, next))
     w.newline();
   else
     w.space();
+}
+
+void Printer::separate(llvm::SMLoc prevEnd, llvm::SMLoc nextStart) {
+  w.token(",");
+  keepBreak(prevEnd, nextStart);
 }
 
 unsigned Printer::flatWidth(const Expr &expr, unsigned minLevel) {
@@ -183,24 +184,28 @@ void Printer::printPipe(const PipeExpr &pipe) {
     head = &inner->getLHS();
   }
   std::reverse(chain.begin(), chain.end());
-  bool broken = false;
+  // Where the author broke the chain, it stays broken; a chain written on
+  // one line that does not fit is broken before every `|>`.
+  std::vector<bool> breaks;
   llvm::SMLoc prevEnd = exprEnd(*head);
   for (const PipeExpr *stage : chain) {
-    broken |= w.sourceBreak(prevEnd, exprStart(stage->getRHS()));
+    breaks.push_back(!flat &&
+                     w.sourceBreak(prevEnd, exprStart(stage->getRHS())));
     prevEnd = exprEnd(stage->getRHS());
   }
-  broken = !flat && (broken || w.column() + flatWidth(pipe, kPipe) >
-                                   options.width);
+  if (!flat && !llvm::is_contained(breaks, true) &&
+      w.column() + flatWidth(pipe, kPipe) > options.width)
+    breaks.assign(chain.size(), true);
   printExpr(*head, kCompare);
   w.push({w.top().base, w.top().base + 2});
-  for (const PipeExpr *stage : chain) {
-    if (broken)
-      w.breakBefore(stage->getOpLoc());
+  for (size_t i = 0; i < chain.size(); ++i) {
+    if (breaks[i])
+      w.breakBefore(chain[i]->getOpLoc());
     else
       w.space();
-    w.token("|>", stage->getOpLoc());
+    w.token("|>", chain[i]->getOpLoc());
     w.space();
-    printExpr(stage->getRHS(), kPostfix);
+    printExpr(chain[i]->getRHS(), kPostfix);
   }
   w.pop();
 }
@@ -217,18 +222,10 @@ void Printer::printBinary(const BinaryExpr &binary) {
   printExpr(binary.getLHS(), lhsMin);
   llvm::StringRef spelling = getBinaryOpSpelling(op);
   llvm::SMLoc opLoc = binary.getOpLoc();
-  if (!flat && w.sourceBreak(exprEnd(binary.getLHS()), opLoc))
-    w.breakBefore(opLoc);
-  else
-    w.space();
+  keepBreak(exprEnd(binary.getLHS()), opLoc);
   w.token(spelling, opLoc);
-  llvm::SMLoc opEnd =
-      llvm::SMLoc::getFromPointer(opLoc.getPointer() + spelling.size());
-  llvm::SMLoc rhsStart = exprStart(binary.getRHS());
-  if (!flat && w.sourceBreak(opEnd, rhsStart))
-    w.breakBefore(rhsStart);
-  else
-    w.space();
+  keepBreak(llvm::SMLoc::getFromPointer(opLoc.getPointer() + spelling.size()),
+            exprStart(binary.getRHS()));
   printExpr(binary.getRHS(), rhsMin);
 }
 

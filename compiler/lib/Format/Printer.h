@@ -4,9 +4,9 @@
 // Writer. PrintDecl.cpp holds declarations, statements, fields and their
 // alignment; PrintExpr.cpp expressions and types. Line breaks the author
 // made at a break point (after ',', '(', '[' or '=', around an operator or
-// before '->') are kept; a pipeline is broken at every `|>` when the source
-// broke it or when it does not fit in the width; every other line break and
-// space is the canonical one.
+// before '->', around `|>`) are kept; a pipeline written on one line that
+// does not fit in the width is broken before every `|>`; every other line
+// break and space is the canonical one.
 //
 //===----------------------------------------------------------------------===//
 
@@ -96,6 +96,10 @@ private:
   void openBracket(llvm::StringRef text, llvm::SMLoc loc, llvm::SMLoc first);
   void closeBracket(llvm::StringRef text, llvm::SMLoc loc);
   void separate(llvm::SMLoc prevEnd, llvm::SMLoc nextStart);
+  /// Writes the comments before `next`, then ends the line when the source
+  /// breaks it between `prevEnd` (or the last comment) and `next`, or else
+  /// puts a space.
+  void keepBreak(llvm::SMLoc prevEnd, llvm::SMLoc next);
   unsigned flatWidth(const Expr &expr, unsigned minLevel);
 
   Writer &w;

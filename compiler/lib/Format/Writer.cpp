@@ -92,6 +92,12 @@ bool Writer::sourceBreak(llvm::SMLoc from, llvm::SMLoc to) const {
       .contains('\n');
 }
 
+bool Writer::sourceBreakSinceWritten(llvm::SMLoc from, llvm::SMLoc to) const {
+  if (lastSource && from.isValid() && lastSource > from.getPointer())
+    from = llvm::SMLoc::getFromPointer(lastSource);
+  return sourceBreak(from, to);
+}
+
 bool Writer::hasCommentBefore(llvm::SMLoc loc) const {
   return nextComment < comments.size() &&
          comments[nextComment].range.Start.getPointer() < loc.getPointer();

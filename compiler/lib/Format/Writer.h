@@ -82,6 +82,9 @@ public:
   unsigned lineIndent() const { return indent; }
   /// True when the source has a line break between `from` and `to`.
   bool sourceBreak(llvm::SMLoc from, llvm::SMLoc to) const;
+  /// True when the source has a line break between `from` (or the end of
+  /// the last source text written, if later) and `to`.
+  bool sourceBreakSinceWritten(llvm::SMLoc from, llvm::SMLoc to) const;
   /// True when a comment not yet written starts before `loc`.
   bool hasCommentBefore(llvm::SMLoc loc) const;
   /// True when a comment (with `ownLineOnly`: a comment on a line of its

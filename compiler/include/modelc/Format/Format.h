@@ -25,7 +25,8 @@ namespace modelc {
 
 /// Settings of the formatter.
 struct FormatOptions {
-  /// The line width beyond which a pipeline is broken at every `|>`.
+  /// The line width beyond which a pipeline written on one line is broken
+  /// before every `|>`.
   unsigned width = 80;
   /// Test hook: damages the formatted text before it is verified, so tests
   /// can show that a faulty result is refused ("" = off, "ast": changes
