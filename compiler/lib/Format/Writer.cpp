@@ -162,10 +162,36 @@ void Writer::writeTrailing(const Comment &comment, llvm::StringRef text) {
     return;
   }
   // A `//` comment keeps its source column when the code leaves room.
-  unsigned target = std::max(sourceColumn(text.begin()), col + 1);
+  unsigned source = sourceColumn(text.begin());
+  unsigned target = std::max(source, col + 1);
   gap(target - col);
+  trailing.push_back({out.size(), target, source});
   write(text);
   newline();
+}
+
+void Writer::alignTrailingComments() {
+  // End-of-line comments that shared a source column, one after the other
+  // with no blank line between them, end up in one column: the furthest any
+  // of them was pushed. Only spaces are added, from the end of the text so
+  // earlier offsets stay valid.
+  auto together = [&](const TrailingComment &a, const TrailingComment &b) {
+    return a.sourceColumn == b.sourceColumn &&
+           llvm::StringRef(out)
+                   .slice(a.offset, b.offset)
+                   .find("\n\n") == llvm::StringRef::npos;
+  };
+  size_t end = trailing.size();
+  while (end > 0) {
+    size_t begin = end - 1;
+    unsigned column = trailing[begin].column;
+    while (begin > 0 && together(trailing[begin - 1], trailing[begin]))
+      column = std::max(column, trailing[--begin].column);
+    for (size_t k = end; k-- > begin;)
+      out.insert(trailing[k].offset, column - trailing[k].column, ' ');
+    end = begin;
+  }
+  trailing.clear();
 }
 
 void Writer::emitComment(const Comment &comment, bool asItem,
@@ -208,4 +234,5 @@ void Writer::finish() {
   endItems(llvm::SMLoc::getFromPointer(source.end()), 0);
   while (llvm::StringRef(out).ends_with("\n\n"))
     out.pop_back();
+  alignTrailingComments();
 }

@@ -5,7 +5,8 @@
 // statement, bracket, pipeline) and re-inserts the source's comments by
 // position: before a token at source location L it writes every comment that
 // starts before L. A comment that had a token before it on its line stays at
-// the end of the output line (at its source column when there is room); any
+// the end of the output line (at its source column when there is room, and
+// still aligned with the nearby comments that shared its source column); any
 // other comment gets a line of its own. It also keeps blank lines between
 // items (declarations, statements, fields), collapsed to one.
 //
@@ -129,6 +130,15 @@ private:
   const char *lastSource = nullptr;
   std::vector<Context> contexts;
   size_t itemOffset = 0;
+
+  /// A `//` comment written at the end of a line.
+  struct TrailingComment {
+    size_t offset;         ///< Where it starts in `out`.
+    unsigned column;       ///< Its output column.
+    unsigned sourceColumn; ///< Its column in the source.
+  };
+  std::vector<TrailingComment> trailing;
+  void alignTrailingComments();
 };
 
 /// The number of code points in `text` (its width in columns).
