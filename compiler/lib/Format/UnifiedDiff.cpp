@@ -96,12 +96,9 @@ static void writeHunk(llvm::raw_ostream &os, const std::vector<Edit> &edits,
   }
 }
 
-std::string modelc::unifiedDiff(llvm::StringRef before, llvm::StringRef after,
-                                llvm::StringRef beforeName,
-                                llvm::StringRef afterName, unsigned context) {
-  if (before == after)
-    return "";
-  std::vector<llvm::StringRef> a = splitLines(before), b = splitLines(after);
+/// The edit script turning `a` into `b`.
+static std::vector<Edit> buildEdits(const std::vector<llvm::StringRef> &a,
+                                    const std::vector<llvm::StringRef> &b) {
   size_t head = 0;
   while (head < a.size() && head < b.size() && a[head] == b[head])
     ++head;
@@ -115,7 +112,31 @@ std::string modelc::unifiedDiff(llvm::StringRef before, llvm::StringRef after,
   diffMiddle(a, b, head, a.size() - tail, head, b.size() - tail, edits);
   for (size_t k = tail; k-- > 0;)
     edits.push_back({' ', a.size() - 1 - k, b.size() - 1 - k});
+  return edits;
+}
 
+/// The end of the hunk holding the change at `k`: it takes in the next
+/// changes closer than 2 * `context` lines, then `context` lines more.
+static size_t hunkEnd(const std::vector<Edit> &edits, size_t k,
+                      unsigned context) {
+  size_t last = k + 1;
+  while (true) {
+    size_t gap = last;
+    while (gap < edits.size() && edits[gap].op == ' ')
+      ++gap;
+    if (gap == edits.size() || gap - last > 2 * context)
+      return std::min(edits.size(), last + context);
+    last = gap + 1;
+  }
+}
+
+std::string modelc::unifiedDiff(llvm::StringRef before, llvm::StringRef after,
+                                llvm::StringRef beforeName,
+                                llvm::StringRef afterName, unsigned context) {
+  if (before == after)
+    return "";
+  std::vector<llvm::StringRef> a = splitLines(before), b = splitLines(after);
+  std::vector<Edit> edits = buildEdits(a, b);
   std::string result;
   llvm::raw_string_ostream os(result);
   os << "--- " << beforeName << "\n+++ " << afterName << "\n";
@@ -125,20 +146,8 @@ std::string modelc::unifiedDiff(llvm::StringRef before, llvm::StringRef after,
       ++k;
       continue;
     }
-    // A hunk: this change, and the next ones closer than 2*context lines.
-    size_t first = k > context ? k - context : 0;
-    size_t last = k;
-    while (last < edits.size()) {
-      size_t gap = last;
-      while (gap < edits.size() && edits[gap].op == ' ')
-        ++gap;
-      if (gap == edits.size() || gap - last > 2 * context) {
-        last = std::min(edits.size(), last + context);
-        break;
-      }
-      last = gap + 1;
-    }
-    writeHunk(os, edits, first, last, a, b);
+    size_t last = hunkEnd(edits, k, context);
+    writeHunk(os, edits, k > context ? k - context : 0, last, a, b);
     k = last;
   }
   return result;

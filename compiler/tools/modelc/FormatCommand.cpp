@@ -35,7 +35,7 @@ struct FormatCommandOptions {
                "formatted and exit with 1 if there is one"),
       cl::cat(category)};
   cl::opt<bool> inPlace{"in-place",
-                        cl::desc("Rewrite the files instead of printing"),
+                        cl::desc("Rewrite the files instead of printing (also -i)"),
                         cl::cat(category)};
   cl::alias inPlaceShort{"i", cl::desc("Alias for --in-place"),
                          cl::aliasopt(inPlace), cl::cat(category)};

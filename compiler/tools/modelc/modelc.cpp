@@ -226,7 +226,8 @@ int main(int argc, char **argv) {
   cl::SetVersionPrinter(printVersion);
   if (!cl::ParseCommandLineOptions(argc, argv,
                                    "modelc: compiles a .model file (network, "
-                                   "data, training) into an executable\n",
+                                   "data, training) into an executable\n"
+                                   "(`modelc fmt --help`: the formatter)\n",
                                    &llvm::errs()))
     return 1;
   triggerInternalError(opts.debugInternalError);
