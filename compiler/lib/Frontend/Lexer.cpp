@@ -23,7 +23,9 @@ static bool isIdentStart(char c) {
 static bool isDigit(char c) { return c >= '0' && c <= '9'; }
 static bool isIdentChar(char c) { return isIdentStart(c) || isDigit(c); }
 
-Lexer::Lexer(DiagnosticEngine &diags, unsigned bufferId) : diags(diags) {
+Lexer::Lexer(DiagnosticEngine &diags, unsigned bufferId,
+             std::vector<Comment> *comments)
+    : diags(diags), comments(comments) {
   const llvm::MemoryBuffer *buf =
       diags.getSourceMgr().getMemoryBuffer(bufferId);
   cur = buf->getBufferStart();
@@ -32,6 +34,17 @@ Lexer::Lexer(DiagnosticEngine &diags, unsigned bufferId) : diags(diags) {
 
 static llvm::SMLoc locOf(const char *p) {
   return llvm::SMLoc::getFromPointer(p);
+}
+
+void Lexer::recordComment(const char *start, const char *stop, bool isBlock,
+                          bool ownLine) {
+  if (!comments)
+    return;
+  Comment comment;
+  comment.range = llvm::SMRange(locOf(start), locOf(stop));
+  comment.ownLine = ownLine;
+  comment.isBlock = isBlock;
+  comments->push_back(comment);
 }
 
 void Lexer::skipSpaceAndComments() {
@@ -43,10 +56,17 @@ void Lexer::skipSpaceAndComments() {
     } else if (c == ' ' || c == '\t' || c == '\r') {
       ++cur;
     } else if (c == '/' && cur + 1 < end && cur[1] == '/') {
+      const char *start = cur;
       while (cur < end && *cur != '\n')
         ++cur;
+      // A CR before the newline is line-ending whitespace, not comment text.
+      const char *stop = cur;
+      if (stop - start > 2 && stop[-1] == '\r')
+        --stop;
+      recordComment(start, stop, /*isBlock=*/false, atLineStart);
     } else if (c == '/' && cur + 1 < end && cur[1] == '*') {
       const char *start = cur;
+      bool startsLine = atLineStart;
       cur += 2;
       while (cur < end && !(*cur == '*' && cur + 1 < end && cur[1] == '/')) {
         if (*cur == '\n')
@@ -59,6 +79,7 @@ void Lexer::skipSpaceAndComments() {
         return;
       }
       cur += 2;
+      recordComment(start, cur, /*isBlock=*/true, startsLine);
     } else {
       return;
     }

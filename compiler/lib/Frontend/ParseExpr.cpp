@@ -339,6 +339,7 @@ ExprPtr ParserImpl::parseParenOrList() {
       errorUnclosed(TokenKind::RParen, "parenthesized expression", open);
       return nullptr;
     }
+    inner->setParenRange(rangeFrom(open));
     return inner;
   }
   consume(); // '['

@@ -14,8 +14,9 @@
 using namespace modelc;
 using namespace modelc::detail;
 
-ParserImpl::ParserImpl(DiagnosticEngine &diags, unsigned bufferId)
-    : diags(diags), bufferId(bufferId), lexer(diags, bufferId) {
+ParserImpl::ParserImpl(DiagnosticEngine &diags, unsigned bufferId,
+                       std::vector<Comment> *comments)
+    : diags(diags), bufferId(bufferId), lexer(diags, bufferId, comments) {
   tok = lexer.next();
   prevEnd = tok.getLoc();
 }
@@ -370,7 +371,8 @@ bool ParserImpl::parseDim(TypeRef &type, llvm::SMLoc &ellipsisLoc) {
 }
 
 std::unique_ptr<Module> modelc::parseModule(DiagnosticEngine &diags,
-                                            unsigned bufferId) {
-  ParserImpl parser(diags, bufferId);
+                                            unsigned bufferId,
+                                            std::vector<Comment> *comments) {
+  ParserImpl parser(diags, bufferId, comments);
   return parser.parseModule();
 }

@@ -25,7 +25,9 @@ enum class BlockKind { Function, Data, Train };
 /// Recursive-descent parser over a Lexer with unbounded lookahead.
 class ParserImpl {
 public:
-  ParserImpl(DiagnosticEngine &diags, unsigned bufferId);
+  /// Parses buffer `bufferId`; comments go to `comments` when it is given.
+  ParserImpl(DiagnosticEngine &diags, unsigned bufferId,
+             std::vector<Comment> *comments = nullptr);
 
   /// Parses the whole buffer.
   std::unique_ptr<Module> parseModule();

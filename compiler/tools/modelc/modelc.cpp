@@ -4,11 +4,13 @@
 // [--target-cpu=CPU] [--no-main]`: reads the source, runs the pipeline
 // stages (Stages.h) up to the requested one and prints its product; without
 // --emit it links an executable (-o, default: the input's name without
-// .model). Exit codes: 0 success, 1 user error (bad source, missing file, bad
-// option), 2 internal error (fatal error or crash inside the compiler).
+// .model). `modelc fmt ...` formats files instead (FormatCommand.h). Exit
+// codes: 0 success, 1 user error (bad source, missing file, bad option), 2
+// internal error (fatal error or crash inside the compiler).
 //
 //===----------------------------------------------------------------------===//
 
+#include "FormatCommand.h"
 #include "Stages.h"
 
 #include "modelc/Frontend/SearchPath.h"
@@ -217,12 +219,15 @@ static std::string defaultExecutableName(llvm::StringRef input) {
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   installCrashHandlers();
+  if (argc >= 2 && llvm::StringRef(argv[1]) == "fmt")
+    return runFormatCommand(argc, argv);
   Options opts(buildEmitHelp());
   cl::HideUnrelatedOptions(opts.category);
   cl::SetVersionPrinter(printVersion);
   if (!cl::ParseCommandLineOptions(argc, argv,
                                    "modelc: compiles a .model file (network, "
-                                   "data, training) into an executable\n",
+                                   "data, training) into an executable\n"
+                                   "(`modelc fmt --help`: the formatter)\n",
                                    &llvm::errs()))
     return 1;
   triggerInternalError(opts.debugInternalError);

@@ -55,6 +55,44 @@ TEST(Lexer, ValuesAndLineStarts) {
   EXPECT_FALSE(src.diags.hasErrors());
 }
 
+TEST(Lexer, RecordsCommentsWhenAsked) {
+  Source src("// own\nx = 1 // end\r\ny /* a\nb */ z\n/* alone */");
+  std::vector<Comment> comments;
+  std::vector<Token> toks = Lexer(src.diags, src.id, &comments).lexAll();
+  EXPECT_EQ(toks.size(), 6u); // x = 1 y z Eof: comments are not tokens.
+  ASSERT_EQ(comments.size(), 4u);
+  auto text = [](const Comment &c) {
+    return llvm::StringRef(c.range.Start.getPointer(),
+                           c.range.End.getPointer() -
+                               c.range.Start.getPointer());
+  };
+  EXPECT_EQ(text(comments[0]), "// own");
+  EXPECT_TRUE(comments[0].ownLine);
+  EXPECT_EQ(text(comments[1]), "// end"); // The CR is not comment text.
+  EXPECT_FALSE(comments[1].ownLine);
+  EXPECT_EQ(text(comments[2]), "/* a\nb */");
+  EXPECT_TRUE(comments[2].isBlock);
+  EXPECT_FALSE(comments[2].ownLine);
+  EXPECT_TRUE(comments[3].ownLine);
+}
+
+TEST(Parser, KeepsParenthesesAroundExpressions) {
+  Source src("fn f(x: f32) {\n  return ((x + 1)) * 2\n}\n");
+  std::unique_ptr<Module> module = parseModule(src.diags, src.id);
+  ASSERT_FALSE(src.diags.hasErrors());
+  const auto &func = llvm::cast<FuncDecl>(*module->getDecls().front());
+  const auto &ret = llvm::cast<ReturnStmt>(*func.getBody().front());
+  const auto &mul = llvm::cast<BinaryExpr>(ret.getValue());
+  EXPECT_FALSE(mul.getParenRange().isValid());
+  llvm::SMRange parens = mul.getLHS().getParenRange();
+  ASSERT_TRUE(parens.isValid());
+  // The outermost pair: "((x + 1))".
+  EXPECT_EQ(llvm::StringRef(parens.Start.getPointer(),
+                            parens.End.getPointer() -
+                                parens.Start.getPointer()),
+            "((x + 1))");
+}
+
 TEST(Lexer, KeywordsAreNotIdentifiers) {
   Source src("model models on one");
   std::vector<Token> toks = Lexer(src.diags, src.id).lexAll();

@@ -53,6 +53,12 @@ public:
   llvm::SMRange getRange() const { return range; }
   /// The first character of the expression.
   llvm::SMLoc getLoc() const { return range.Start; }
+  /// The outermost parentheses written around the expression, '(' through
+  /// ')'; invalid when there are none. Syntax only (the formatter keeps
+  /// them): the tree's shape already says how the expression groups.
+  llvm::SMRange getParenRange() const { return parenRange; }
+  /// Records the parentheses around the expression (used by the parser).
+  void setParenRange(llvm::SMRange range) { parenRange = range; }
 
 protected:
   Expr(Kind kind, llvm::SMRange range) : kind(kind), range(range) {}
@@ -60,6 +66,7 @@ protected:
 private:
   Kind kind;
   llvm::SMRange range;
+  llvm::SMRange parenRange;
 };
 
 /// Owning pointer to an expression.

@@ -3,7 +3,8 @@
 // Turns one SourceMgr buffer into Tokens. Lexical errors (bad characters,
 // malformed numbers, strings or comments) are reported through the
 // DiagnosticEngine; the lexer then carries on with a best-effort token so the
-// parser can keep going and report further errors.
+// parser can keep going and report further errors. Comments are skipped, or
+// recorded for the formatter when it asks.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,7 +22,10 @@ namespace modelc {
 class Lexer {
 public:
   /// Lexes buffer `bufferId` of `diags.getSourceMgr()`.
-  Lexer(DiagnosticEngine &diags, unsigned bufferId);
+  /// When `comments` is given, every comment is appended to it in source
+  /// order (comments are otherwise skipped like whitespace).
+  Lexer(DiagnosticEngine &diags, unsigned bufferId,
+        std::vector<Comment> *comments = nullptr);
 
   /// Returns the next token; returns Eof forever at the end.
   Token next();
@@ -31,6 +35,8 @@ public:
 
 private:
   void skipSpaceAndComments();
+  void recordComment(const char *start, const char *stop, bool isBlock,
+                     bool ownLine);
   Token makeToken(TokenKind kind, const char *start);
   Token lexIdentifier(const char *start);
   Token lexNumber(const char *start);
@@ -41,6 +47,8 @@ private:
   void fillNumberValue(Token &tok, bool isFloat);
 
   DiagnosticEngine &diags;
+  /// Where comments are recorded (null: not recorded).
+  std::vector<Comment> *comments;
   const char *cur;
   const char *end;
   /// True until the first token on the current line has been produced.

@@ -12,15 +12,18 @@
 
 #include "modelc/Frontend/AST.h"
 #include "modelc/Frontend/Diagnostics.h"
+#include "modelc/Frontend/Token.h"
 
 #include <memory>
+#include <vector>
 
 namespace modelc {
 
 /// Parses buffer `bufferId` of `diags.getSourceMgr()`. Always returns a
-/// Module; check diags.hasErrors() before using it.
-std::unique_ptr<Module> parseModule(DiagnosticEngine &diags,
-                                    unsigned bufferId);
+/// Module; check diags.hasErrors() before using it. When `comments` is given,
+/// the buffer's comments are appended to it in source order.
+std::unique_ptr<Module> parseModule(DiagnosticEngine &diags, unsigned bufferId,
+                                    std::vector<Comment> *comments = nullptr);
 
 } // namespace modelc
 

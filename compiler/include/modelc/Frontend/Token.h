@@ -4,6 +4,7 @@
 // spelling (a view into the source buffer), source range and whether the
 // token is the first on its line (the parser uses that to decide that a '('
 // on a new line does not continue a call, and to resynchronise after errors).
+// Comment: a comment's range, recorded by the lexer for the formatter.
 //
 //===----------------------------------------------------------------------===//
 
@@ -104,6 +105,17 @@ struct Token {
   /// A phrase describing the token for diagnostics: "identifier 'x'",
   /// "keyword 'model'", "'}'", "integer literal '3'", "end of file".
   std::string describe() const;
+};
+
+/// A comment kept for tools that reproduce the source (the formatter): the
+/// lexer records it when asked to, and the parser ignores it.
+struct Comment {
+  /// The comment's text, `//` or `/*` included (no trailing newline).
+  llvm::SMRange range;
+  /// True when no token precedes it on its line.
+  bool ownLine = false;
+  /// True for a `/* */` comment, false for a `//` one.
+  bool isBlock = false;
 };
 
 } // namespace modelc

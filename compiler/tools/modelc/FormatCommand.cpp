@@ -1,0 +1,122 @@
+//===- FormatCommand.cpp - The `modelc fmt` subcommand --------------------===//
+//
+// Reads each file (or standard input for `-`), formats it, and prints the
+// result, rewrites the file (-i), or with --check prints a unified diff for
+// each file that is not formatted. A file with a syntax error gets the
+// compiler's located diagnostic and is never written; neither is a result
+// that fails the formatter's own verification.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FormatCommand.h"
+
+#include "modelc/Format/Format.h"
+#include "modelc/Format/UnifiedDiff.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+
+using namespace modelc;
+namespace cl = llvm::cl;
+
+namespace {
+/// The options of `modelc fmt`.
+struct FormatCommandOptions {
+  cl::OptionCategory category{"modelc fmt options"};
+  cl::list<std::string> inputs{cl::Positional, cl::desc("<.model files>"),
+                               cl::cat(category)};
+  cl::opt<bool> check{
+      "check",
+      cl::desc("Change nothing; print a diff for each file that is not "
+               "formatted and exit with 1 if there is one"),
+      cl::cat(category)};
+  cl::opt<bool> inPlace{"in-place",
+                        cl::desc("Rewrite the files instead of printing (also -i)"),
+                        cl::cat(category)};
+  cl::alias inPlaceShort{"i", cl::desc("Alias for --in-place"),
+                         cl::aliasopt(inPlace), cl::cat(category)};
+  cl::opt<std::string> debugCorrupt{
+      "debug-fmt-corrupt", cl::Hidden,
+      cl::desc("Test hook: damage the result before verification "
+               "(ast|comment)"),
+      cl::cat(category)};
+};
+} // namespace
+
+/// Prints "modelc: error: <message>" and returns `code`.
+static int fail(const llvm::Twine &message, int code = 1) {
+  llvm::WithColor::error(llvm::errs(), "modelc") << message << "\n";
+  return code;
+}
+
+/// Writes `text` to `path` through a temporary file renamed over it.
+static int writeFile(llvm::StringRef path, llvm::StringRef text) {
+  llvm::Error error = llvm::writeToOutput(path, [&](llvm::raw_ostream &os) {
+    os << text;
+    return llvm::Error::success();
+  });
+  if (!error)
+    return 0;
+  return fail("cannot write '" + path + "': " + toString(std::move(error)));
+}
+
+/// Formats one file as the options say; returns its exit code.
+static int formatFile(const FormatCommandOptions &opts, llvm::StringRef path) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      llvm::MemoryBuffer::getFileOrSTDIN(path, /*IsText=*/true);
+  if (std::error_code ec = buffer.getError())
+    return fail("cannot read '" + path + "': " + ec.message());
+  std::string original = (*buffer)->getBuffer().str();
+  llvm::SourceMgr sourceMgr;
+  unsigned id = sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
+  DiagnosticEngine diags(sourceMgr);
+  FormatOptions options;
+  options.debugCorrupt = opts.debugCorrupt;
+  llvm::Expected<std::string> text = formatBuffer(diags, id, options);
+  if (!text) {
+    std::string why = toString(text.takeError());
+    if (diags.hasErrors())
+      return 1; // The syntax errors are already reported.
+    return fail(path + ": " + why + "; the file is left unchanged (this is "
+                "a bug in the formatter: please report it)",
+                2);
+  }
+  if (opts.check) {
+    std::string label = path == "-" ? "<stdin>" : path.str();
+    llvm::outs() << unifiedDiff(original, *text, label,
+                                label + " (formatted)");
+    return original == *text ? 0 : 1;
+  }
+  if (!opts.inPlace) {
+    llvm::outs() << *text;
+    return 0;
+  }
+  return original == *text ? 0 : writeFile(path, *text);
+}
+
+int runFormatCommand(int argc, char **argv) {
+  FormatCommandOptions opts;
+  cl::HideUnrelatedOptions(opts.category);
+  std::vector<const char *> args{"modelc fmt"};
+  args.insert(args.end(), argv + 2, argv + argc);
+  if (!cl::ParseCommandLineOptions(
+          args.size(), args.data(),
+          "modelc fmt: formats .model files in the canonical layout\n",
+          &llvm::errs()))
+    return 1;
+  if (opts.inputs.empty())
+    return fail("no input file (usage: modelc fmt [--check | -i] "
+                "FILE.model...)");
+  if (opts.check && opts.inPlace)
+    return fail("--check and --in-place cannot be combined");
+  if (opts.inPlace && llvm::is_contained(opts.inputs, "-"))
+    return fail("--in-place cannot rewrite standard input");
+  int status = 0;
+  for (const std::string &path : opts.inputs)
+    status = std::max(status, formatFile(opts, path));
+  return status;
+}
