@@ -12,6 +12,9 @@ PACKAGES=(
   python3 python3-numpy python3-torch python3-sklearn python3-pil
   dataset-fashion-mnist
   fortunes  # /usr/share/games/fortunes: the text of the language-model example
+  # ONNX export: protobuf and onnx.proto (python3-onnx) to write models,
+  # the ONNX checker to test them.
+  libprotobuf-dev protobuf-compiler python3-onnx
 )
 
 # CUDA 13 is not a Debian package: the project expects its toolkit at
@@ -36,13 +39,32 @@ done
 
 if [ ${#missing[@]} -eq 0 ]; then
   echo "setup: all ${#PACKAGES[@]} packages present"
-  exit 0
+else
+  echo "setup: installing ${missing[*]}"
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  echo "setup: done"
 fi
 
-echo "setup: installing ${missing[*]}"
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
-echo "setup: done"
+# ONNX Runtime, which the ONNX export tests compare against: the npm package
+# onnxruntime-node carries the Linux x64 libonnxruntime.so.1. Installed into
+# third_party/onnxruntime (git-ignored); --ignore-scripts skips its install
+# script, which only downloads the optional CUDA provider.
+ORT_VERSION=1.30.0
+ORT_DIR="$(cd "$(dirname "$0")/.." && pwd)/third_party/onnxruntime"
+if [ ! -f "$ORT_DIR/node_modules/onnxruntime-node/package.json" ] ||
+   ! grep -q "\"version\": \"$ORT_VERSION\"" \
+     "$ORT_DIR/node_modules/onnxruntime-node/package.json"; then
+  if ! command -v npm >/dev/null; then
+    SUDO=""
+    if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+    $SUDO apt-get install -y -qq --no-install-recommends nodejs npm
+  fi
+  echo "setup: installing onnxruntime-node $ORT_VERSION into $ORT_DIR"
+  mkdir -p "$ORT_DIR"
+  npm install --prefix "$ORT_DIR" --no-audit --no-fund --no-save \
+    --ignore-scripts "onnxruntime-node@$ORT_VERSION" >/dev/null
+fi

@@ -47,3 +47,9 @@ if os.path.exists(fake_cuda):
 # MLIR's C runner utilities (printF32, ...) for mlir-runner tests.
 config.substitutions.append(("%mlir_c_runner_utils", os.path.join(
     os.path.dirname(config.llvm_tools_dir), "lib", "libmlir_c_runner_utils.so")))
+
+# ONNX Runtime from npm (onnxruntime-node), installed by scripts/setup.sh
+# into third_party/onnxruntime: the ONNX export tests run exported models
+# with it. No fallback: when it is missing those tests fail.
+config.substitutions.append(("%ort_modules", os.path.join(
+    config.modelc_src_root, "third_party", "onnxruntime", "node_modules")))

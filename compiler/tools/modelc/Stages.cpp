@@ -1,7 +1,8 @@
 //===- Stages.cpp - The modelc driver's pipeline of stages ----------------===//
 //
 // The table of stages and their run/emit functions: tokens, ast, sema
-// (semantic analysis), mlir (MLIR generation), then grad, linalg, fused, gpu, ptx, llvm and
+// (semantic analysis), mlir (MLIR generation), the onnx export branching
+// off there (ExportStages.cpp), then grad, linalg, fused, gpu, ptx, llvm and
 // obj (code generation, CodegenStages.cpp).
 //
 //===----------------------------------------------------------------------===//
@@ -106,6 +107,10 @@ static const Stage kStages[] = {
      "semantic analysis", runSema, emitSema},
     {"mlir", "the mdl dialect module", "MLIR generation", runMLIRGen,
      emitMLIR},
+    {"onnx",
+     "the evaluation graph with the --checkpoint weights as an ONNX model "
+     "(opset 17; use -o)",
+     "ONNX export", runOnnx, emitOnnx, /*branch=*/true},
     {"grad",
      "the mdl module after autodiff: @train_step, @eval_metrics, @predict",
      "autodiff", runGrad, emitGrad},

@@ -11,6 +11,7 @@
 #define MODELC_TOOLS_MODELC_STAGES_H
 
 #include "CodegenStages.h"
+#include "ExportStages.h"
 
 #include "modelc/Frontend/AST.h"
 #include "modelc/Frontend/Diagnostics.h"
@@ -64,6 +65,9 @@ struct Compilation {
   CodegenSettings codegenSettings;
   /// The stages after `mlir`: the training compiler and the LLVM module.
   std::shared_ptr<CodegenState> codegen;
+  /// Settings of the export stages (--checkpoint...) and their product.
+  ExportSettings exportSettings;
+  std::string exported;
 };
 
 /// One step of the pipeline.
@@ -79,6 +83,9 @@ struct Stage {
   bool (*run)(Compilation &);
   /// Prints the stage's product; false after reporting errors.
   bool (*emit)(Compilation &, llvm::raw_ostream &);
+  /// A branch off the pipeline (an export): its run happens only when it is
+  /// the requested stage, and later stages do not depend on it.
+  bool branch = false;
 };
 
 /// The stages in pipeline order.

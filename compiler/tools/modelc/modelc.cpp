@@ -98,6 +98,16 @@ struct Options {
       cl::desc("Test hook: the most instructions per function that register "
                "allocation sees"),
       cl::cat(category)};
+  cl::opt<std::string> checkpoint{
+      "checkpoint",
+      cl::desc("--emit=onnx: the trained weights (a .safetensors "
+               "checkpoint)"),
+      cl::value_desc("file"), cl::cat(category)};
+  cl::opt<bool> noInputTransform{
+      "no-input-transform",
+      cl::desc("--emit=onnx: leave the data block's input transform out of "
+               "the graph (it then takes transformed samples)"),
+      cl::cat(category)};
   cl::opt<std::string> debugInternalError{
       "debug-internal-error", cl::Hidden,
       cl::desc("Test hook: simulate an internal error (fatal|crash)"),
@@ -191,7 +201,7 @@ static int runPipeline(Compilation &c, const Stage *target,
                        llvm::StringRef outputPath) {
   for (const Stage &stage : getStages()) {
     bool isTarget = target == &stage;
-    if (stage.run && !stage.run(c))
+    if (stage.run && (!stage.branch || isTarget) && !stage.run(c))
       return 1;
     if (!isTarget)
       continue;
@@ -248,6 +258,9 @@ int main(int argc, char **argv) {
   c.codegenSettings.split = {opts.debugMaxBlockInstructions,
                              opts.debugMaxFunctionInstructions};
   c.codegenSettings.runtimeLibDir = getRuntimeLibDir(exe);
+  c.exportSettings.checkpoint = opts.checkpoint;
+  c.exportSettings.includeTransform = !opts.noInputTransform;
+  c.exportSettings.version = kVersion;
   if (opts.printImportPath) {
     for (const std::string &dir : c.importPath)
       llvm::outs() << dir << "\n";
