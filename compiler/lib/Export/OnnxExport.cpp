@@ -126,12 +126,14 @@ public:
   llvm::Error run(llvm::raw_ostream &os);
 
 private:
+  llvm::Error addBody(mlir::func::FuncOp fn);
   llvm::Error checkCheckpoint();
   llvm::Error checkTensor(llvm::StringRef key, mlir::Type type);
   void addInput(mlir::Value input);
   std::string addTransform(const std::string &input, mlir::Type type);
-  void addInitializer(mlir::Operation *op, llvm::StringRef prefix,
-                      llvm::StringRef symbol);
+  void bindStored(mlir::Operation *op, llvm::StringRef prefix,
+                  llvm::StringRef symbol);
+  void addInitializers();
   void addOutput(mlir::Value result);
   void addMetadata();
   /// The `mdl.config` dictionary and its `data` entry (null when absent).
@@ -143,7 +145,9 @@ private:
   const OnnxExportOptions &options;
   onnx::ModelProto model;
   OnnxBuilder b;
+  /// The parameters and state the graph reads: (prefix, symbol).
   std::set<std::string> initialised;
+  std::vector<std::pair<std::string, std::string>> stored;
 };
 } // namespace
 
@@ -265,13 +269,20 @@ std::string Exporter::addTransform(const std::string &input, mlir::Type type) {
   return b.unary("Div", {x, b.constF32(sdF, shape)});
 }
 
-void Exporter::addInitializer(mlir::Operation *op, llvm::StringRef prefix,
-                              llvm::StringRef symbol) {
+/// Binds a param or state_read to the initialiser named after its symbol,
+/// recorded for addInitializers.
+void Exporter::bindStored(mlir::Operation *op, llvm::StringRef prefix,
+                          llvm::StringRef symbol) {
   b.bind(op->getResult(0), symbol.str());
-  if (!initialised.insert(symbol.str()).second)
-    return;
-  const StoredTensor &t = checkpoint.tensors.at((prefix + symbol).str());
-  b.initializer(symbol.str(), onnx::TensorProto::FLOAT, t.shape, t.bytes);
+  if (initialised.insert(symbol.str()).second)
+    stored.push_back({prefix.str(), symbol.str()});
+}
+
+void Exporter::addInitializers() {
+  for (const auto &[prefix, symbol] : stored) {
+    const StoredTensor &t = checkpoint.tensors.at(prefix + symbol);
+    b.initializer(symbol, onnx::TensorProto::FLOAT, t.shape, t.bytes);
+  }
 }
 
 void Exporter::addOutput(mlir::Value result) {
@@ -297,13 +308,28 @@ void Exporter::addMetadata() {
   add("input_transform", options.includeTransform ? "included" : "left out");
 }
 
+/// Emits the body of @forward_eval; an op without an ONNX form is an error
+/// whatever the checkpoint.
+llvm::Error Exporter::addBody(mlir::func::FuncOp fn) {
+  addInput(fn.getArgument(0));
+  for (mlir::Operation &op : fn.getBody().front()) {
+    if (auto p = mlir::dyn_cast<mdl::ParamOp>(op))
+      bindStored(&op, "param/", p.getName());
+    else if (auto s = mlir::dyn_cast<mdl::StateReadOp>(op))
+      bindStored(&op, "state/", s.getName());
+    else if (auto ret = mlir::dyn_cast<mlir::func::ReturnOp>(op))
+      addOutput(ret.getOperand(0));
+    else if (llvm::Error e = emitOnnxOp(b, &op))
+      return e;
+  }
+  return llvm::Error::success();
+}
+
 llvm::Error Exporter::run(llvm::raw_ostream &os) {
   auto fn = module.lookupSymbol<mlir::func::FuncOp>("forward_eval");
   if (!fn || fn.getNumArguments() != 1 || fn.getNumResults() != 1)
     return llvm::createStringError(
         "the module has no evaluation function @forward_eval(x) -> y");
-  if (llvm::Error e = checkCheckpoint())
-    return e;
   model.set_ir_version(8);
   model.set_producer_name("modelc");
   model.set_producer_version(options.producerVersion);
@@ -311,17 +337,11 @@ llvm::Error Exporter::run(llvm::raw_ostream &os) {
   mlir::DictionaryAttr c = config();
   auto name = c ? c.getAs<mlir::StringAttr>("model") : nullptr;
   model.mutable_graph()->set_name(name ? name.str() : "model");
-  addInput(fn.getArgument(0));
-  for (mlir::Operation &op : fn.getBody().front()) {
-    if (auto p = mlir::dyn_cast<mdl::ParamOp>(op))
-      addInitializer(&op, "param/", p.getName());
-    else if (auto s = mlir::dyn_cast<mdl::StateReadOp>(op))
-      addInitializer(&op, "state/", s.getName());
-    else if (auto ret = mlir::dyn_cast<mlir::func::ReturnOp>(op))
-      addOutput(ret.getOperand(0));
-    else if (llvm::Error e = emitOnnxOp(b, &op))
-      return e;
-  }
+  if (llvm::Error e = addBody(fn))
+    return e;
+  if (llvm::Error e = checkCheckpoint())
+    return e;
+  addInitializers();
   addMetadata();
   std::string bytes;
   if (!model.SerializeToString(&bytes))

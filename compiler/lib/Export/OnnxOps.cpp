@@ -200,19 +200,50 @@ static void emitBroadcast(OnnxBuilder &b, mdl::BroadcastToOp op) {
   b.bind(op.getResult(), out);
 }
 
-/// A constant's elements as raw little-endian bytes.
+/// softmax(q @ k^T / sqrt(D) + mask) @ v; the causal mask (query i sees
+/// keys j <= i + Tk - Tq) is an additive constant of 0 and -inf.
+static void emitAttention(OnnxBuilder &b, mdl::AttentionOp op) {
+  auto q = mlir::cast<mlir::RankedTensorType>(op.getQuery().getType());
+  auto k = mlir::cast<mlir::RankedTensorType>(op.getKey().getType());
+  int64_t tq = q.getDimSize(2), tk = k.getDimSize(2), d = q.getDimSize(3);
+  std::string kt = b.fresh();
+  OnnxBuilder::attr(b.node("Transpose", {b.name(op.getKey())}, {kt}), "perm",
+                    llvm::ArrayRef<int64_t>{0, 1, 3, 2});
+  std::string scores = b.unary(
+      "Mul", {b.unary("MatMul", {b.name(op.getQuery()), kt}),
+              b.constF32({float(1.0 / std::sqrt(double(d)))}, {})});
+  if (op.getCausal()) {
+    std::vector<float> mask(size_t(tq * tk), 0.0f);
+    for (int64_t i = 0; i < tq; ++i)
+      for (int64_t j = i + tk - tq + 1; j < tk; ++j)
+        mask[size_t(i * tk + j)] = -std::numeric_limits<float>::infinity();
+    scores = b.unary("Add", {scores, b.constF32(mask, {tq, tk})});
+  }
+  std::string probs = b.fresh();
+  OnnxBuilder::attr(b.node("Softmax", {scores}, {probs}), "axis", int64_t(-1));
+  std::string out = b.fresh();
+  b.node("MatMul", {probs, b.name(op.getValue())}, {out});
+  b.bind(op.getResult(), out);
+}
+
+/// A constant's elements as raw little-endian bytes (i1: one byte each,
+/// where MLIR packs bits).
 static llvm::Error emitConstant(OnnxBuilder &b, mdl::ConstantOp op) {
   auto dense = mlir::dyn_cast<mlir::DenseElementsAttr>(op.getValue());
   auto type = mlir::cast<mlir::RankedTensorType>(op.getType());
   int dataType = onnxElementType(type.getElementType());
-  if (!dense || !dataType || type.getElementType().isInteger(1))
+  if (!dense || !dataType)
     return llvm::make_error<OnnxExportError>(
         op.getLoc(), "this constant has no ONNX form in modelc's exporter");
   std::string bytes;
-  unsigned width = type.getElementTypeBitWidth() / 8;
-  for (int64_t i = 0; i < type.getNumElements(); ++i) {
+  if (type.getElementType().isInteger(1)) {
+    for (bool v : dense.getValues<bool>())
+      bytes.push_back(char(v));
+  } else {
+    unsigned width = type.getElementTypeBitWidth() / 8;
     llvm::ArrayRef<char> raw = dense.getRawData();
-    bytes.append(raw.data() + (dense.isSplat() ? 0 : i * width), width);
+    for (int64_t i = 0; i < type.getNumElements(); ++i)
+      bytes.append(raw.data() + (dense.isSplat() ? 0 : i * width), width);
   }
   std::string out = b.fresh();
   b.initializer(out, dataType, type.getShape(), bytes);
@@ -282,6 +313,7 @@ static bool emitStructured(OnnxBuilder &b, mlir::Operation *op) {
         return true;
       })
       .Case([&](mdl::LayerNormOp o) { return emitLayerNorm(b, o), true; })
+      .Case([&](mdl::AttentionOp o) { return emitAttention(b, o), true; })
       .Case([&](mdl::EmbeddingOp o) { return emitEmbedding(b, o), true; })
       .Case([&](mdl::ReduceSumOp o) { return emitReduce(b, o, "ReduceSum"), true; })
       .Case([&](mdl::ReduceMeanOp o) { return emitReduce(b, o, "ReduceMean"), true; })
@@ -300,7 +332,7 @@ llvm::Error modelc::emitOnnxOp(OnnxBuilder &b, mlir::Operation *op) {
   if (emitStructured(b, op))
     return llvm::Error::success();
   return llvm::make_error<OnnxExportError>(
-      op->getLoc(), "'" + op->getName().getStringRef().str() +
+      op->getLoc(), "'" + op->getName().stripDialect().str() +
                         "' has no ONNX form in modelc's exporter (opset " +
                         std::to_string(kOnnxOpset) + ")");
 }
