@@ -202,6 +202,50 @@ static void emitMain(llvm::Module &m, llvm::GlobalVariable *program) {
   b.CreateRet(b.CreateCall(rtMain, {fn->getArg(0), fn->getArg(1), program}));
 }
 
+/// PREFIX_load(path) -> modelrt_embed_load(&program, path), and
+/// PREFIX_predict / _input_shape / _output_shape / _free / _last_error
+/// forwarding their arguments.
+static void emitLibraryApi(llvm::Module &m, llvm::GlobalVariable *program,
+                           llvm::StringRef prefix) {
+  llvm::LLVMContext &ctx = m.getContext();
+  llvm::Type *p = llvm::PointerType::getUnqual(ctx);
+  llvm::Type *i32 = llvm::Type::getInt32Ty(ctx);
+  llvm::Type *i64 = llvm::Type::getInt64Ty(ctx);
+  llvm::Type *voidTy = llvm::Type::getVoidTy(ctx);
+  auto forward = [&](llvm::StringRef name, llvm::FunctionType *type,
+                     bool withProgram) {
+    llvm::SmallVector<llvm::Type *> calleeParams;
+    if (withProgram)
+      calleeParams.push_back(p);
+    calleeParams.append(type->param_begin(), type->param_end());
+    llvm::FunctionCallee callee = m.getOrInsertFunction(
+        ("modelrt_embed_" + name).str(),
+        llvm::FunctionType::get(type->getReturnType(), calleeParams, false));
+    auto *fn = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage,
+                                      prefix + "_" + name, m);
+    llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", fn));
+    llvm::SmallVector<llvm::Value *> args;
+    if (withProgram)
+      args.push_back(program);
+    for (llvm::Argument &a : fn->args())
+      args.push_back(&a);
+    llvm::CallInst *call = b.CreateCall(callee, args);
+    if (type->getReturnType()->isVoidTy())
+      b.CreateRetVoid();
+    else
+      b.CreateRet(call);
+  };
+  forward("load", llvm::FunctionType::get(p, {p}, false), true);
+  forward("predict", llvm::FunctionType::get(i32, {p, p, i64, p}, false),
+          false);
+  forward("input_shape", llvm::FunctionType::get(i32, {p, p, i32}, false),
+          false);
+  forward("output_shape", llvm::FunctionType::get(i32, {p, p, i32}, false),
+          false);
+  forward("free", llvm::FunctionType::get(voidTy, {p}, false), false);
+  forward("last_error", llvm::FunctionType::get(p, {}, false), false);
+}
+
 llvm::Error modelc::emitProgram(llvm::Module &m, const ProgramSpec &spec,
                                 const ProgramEmitOptions &options) {
   llvm::Expected<EntryAdapters> adapters = emitAdapters(m, spec);
@@ -252,5 +296,7 @@ llvm::Error modelc::emitProgram(llvm::Module &m, const ProgramSpec &spec,
       llvm::ConstantStruct::get(c.layout.program, fields), kProgramSymbol);
   if (options.emitMain)
     emitMain(m, program);
+  if (!options.libraryPrefix.empty())
+    emitLibraryApi(m, program, options.libraryPrefix);
   return llvm::Error::success();
 }

@@ -67,6 +67,7 @@ static CodegenState &state(Compilation &c) {
     options.target.cpu = c.codegenSettings.targetCpu;
     options.target.split = c.codegenSettings.split;
     options.program.emitMain = c.codegenSettings.emitMain;
+    options.program.libraryPrefix = c.codegenSettings.libraryPrefix;
     options.gpu = c.codegenSettings.gpu;
     options.emulateGpu = c.codegenSettings.emulateGpu;
     c.codegen->compiler =
@@ -180,6 +181,16 @@ bool modelc::emitObject(Compilation &c, llvm::raw_ostream &os) {
     return false;
   os.write(buffer.data(), buffer.size());
   return true;
+}
+
+bool modelc::writeObjectFile(Compilation &c, llvm::StringRef path) {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  if (ec) {
+    inputError(c) << "cannot write '" << path << "': " << ec.message() << "\n";
+    return false;
+  }
+  return report(c, state(c).compiler->writeObject(*state(c).llvmModule, os));
 }
 
 bool modelc::linkProgramExecutable(Compilation &c, llvm::StringRef outputPath) {

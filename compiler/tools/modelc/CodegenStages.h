@@ -34,6 +34,8 @@ struct CodegenSettings {
   bool gpu = true;
   /// --debug-gpu-emulation: the CPU entry points run the GPU kernels' code.
   bool emulateGpu = false;
+  /// --emit=lib: the prefix of the library API's functions (empty: none).
+  std::string libraryPrefix;
   /// --debug-max-{block,function}-instructions.
   CodeSplitLimits split;
 };
@@ -70,6 +72,8 @@ bool runLLVM(Compilation &c);
 bool emitLLVM(Compilation &c, llvm::raw_ostream &os);
 /// Writes the object file (refuses to write binary to a terminal).
 bool emitObject(Compilation &c, llvm::raw_ostream &os);
+/// Writes the object file to \p path (for the library stage).
+bool writeObjectFile(Compilation &c, llvm::StringRef path);
 /// Links the executable at `outputPath`.
 bool linkProgramExecutable(Compilation &c, llvm::StringRef outputPath);
 

@@ -3,12 +3,13 @@
 // The table of stages and their run/emit functions: tokens, ast, sema
 // (semantic analysis), mlir (MLIR generation), the onnx export branching
 // off there (ExportStages.cpp), then grad, linalg, fused, gpu, ptx, llvm and
-// obj (code generation, CodegenStages.cpp).
+// obj (code generation, CodegenStages.cpp), and lib (LibraryStage.cpp).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Stages.h"
 #include "CodegenStages.h"
+#include "LibraryStage.h"
 
 #include "modelc/Frontend/ASTDump.h"
 #include "modelc/Frontend/Lexer.h"
@@ -110,7 +111,7 @@ static const Stage kStages[] = {
     {"onnx",
      "the evaluation graph with the --checkpoint weights as an ONNX model "
      "(opset 17; use -o)",
-     "ONNX export", runOnnx, emitOnnx, /*branch=*/true},
+     "ONNX export", runOnnx, emitOnnx, /*write=*/nullptr, /*branch=*/true},
     {"grad",
      "the mdl module after autodiff: @train_step, @eval_metrics, @predict",
      "autodiff", runGrad, emitGrad},
@@ -130,6 +131,10 @@ static const Stage kStages[] = {
      "LLVM code generation", runLLVM, emitLLVM},
     {"obj", "an object file (use -o; never written to a terminal)",
      "object emission", nullptr, emitObject},
+    {"lib",
+     "the model as a library, -o libNAME.a or libNAME.so, with NAME.h "
+     "beside it: NAME_load, NAME_predict, NAME_free (CPU only)",
+     "library emission", nullptr, nullptr, writeLibrary},
 };
 
 llvm::ArrayRef<Stage> modelc::getStages() { return kStages; }

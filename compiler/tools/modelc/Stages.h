@@ -83,6 +83,9 @@ struct Stage {
   bool (*run)(Compilation &);
   /// Prints the stage's product; false after reporting errors.
   bool (*emit)(Compilation &, llvm::raw_ostream &);
+  /// Writes the stage's product to the -o path itself (a library and its
+  /// header) instead of printing it; false after reporting errors.
+  bool (*write)(Compilation &, llvm::StringRef outputPath) = nullptr;
   /// A branch off the pipeline (an export): its run happens only when it is
   /// the requested stage, and later stages do not depend on it.
   bool branch = false;

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FormatCommand.h"
+#include "LibraryStage.h"
 #include "Stages.h"
 
 #include "modelc/Frontend/SearchPath.h"
@@ -205,6 +206,8 @@ static int runPipeline(Compilation &c, const Stage *target,
       return 1;
     if (!isTarget)
       continue;
+    if (stage.write)
+      return stage.write(c, outputPath) ? 0 : 1;
     std::error_code ec;
     llvm::ToolOutputFile out(outputPath, ec, llvm::sys::fs::OF_Text);
     if (ec)
@@ -284,6 +287,15 @@ int main(int argc, char **argv) {
   gInputName = opts.input == "-" ? std::string("<stdin>") : opts.input;
   c.mainBuffer =
       c.sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
+  if (target && llvm::StringRef(target->name) == "lib") {
+    // A library: no main, the NAME_* API, CPU code only.
+    if (opts.output == "-")
+      return userError("--emit=lib writes a file: -o libNAME.a or "
+                       "-o libNAME.so");
+    c.codegenSettings.emitMain = false;
+    c.codegenSettings.gpu = false;
+    c.codegenSettings.libraryPrefix = libraryPrefix(opts.output);
+  }
   std::string output = opts.output;
   if (!target && output == "-")
     output = defaultExecutableName(opts.input);

@@ -35,6 +35,12 @@ struct ProgramEmitOptions {
   /// GPU pipeline): emit the GPU adapters and fill the program's GPU entry
   /// points.
   bool withGpu = false;
+  /// Non-empty: also define the library API of `--emit=lib`,
+  /// PREFIX_load / _predict / _input_shape / _output_shape / _free /
+  /// _last_error,
+  /// forwarding to modelrt_embed_* (modelrt/embed/Embed.h) with this
+  /// program.
+  std::string libraryPrefix;
 };
 
 /// Adds the adapters, `modelc_program` and `main` to `module`, which must
