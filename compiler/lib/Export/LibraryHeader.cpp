@@ -73,25 +73,9 @@ static void writeComment(llvm::raw_ostream &os, const LibraryHeaderInfo &i,
         "free a model another thread uses.\n */\n";
 }
 
-std::string modelc::libraryHeader(const LibraryHeaderInfo &i) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  std::string p = i.prefix, up = llvm::StringRef(p).upper();
-  writeComment(os, i, p);
-  os << "#ifndef " << up << "_H\n#define " << up << "_H\n\n"
-     << "#include <stdint.h>\n\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";
-  os << "/* One sample: input [" << joinShape(i.inputShape) << "], output ["
-     << joinShape(i.outputShape) << "]. */\n"
-     << "#define " << up << "_INPUT_SIZE " << product(i.inputShape) << "\n"
-     << "#define " << up << "_OUTPUT_SIZE " << product(i.outputShape) << "\n";
-  if (!i.classNames.empty()) {
-    os << "#define " << up << "_NUM_CLASSES " << i.classNames.size() << "\n"
-       << "static const char *const " << up << "_CLASS_NAMES[] = {";
-    for (size_t k = 0; k < i.classNames.size(); ++k)
-      os << (k ? ", " : "") << '"' << cEscape(i.classNames[k])
-         << '"';
-    os << "};\n";
-  }
+/// The API's declarations.
+static void writeDeclarations(llvm::raw_ostream &os, const std::string &p,
+                              const std::string &up) {
   os << "\n/* A loaded model (the checkpoint's weights). */\n"
      << "typedef struct " << p << "_model " << p << "_model;\n\n"
      << "/* Loads a checkpoint of this model; NULL on error. */\n"
@@ -111,7 +95,29 @@ std::string modelc::libraryHeader(const LibraryHeaderInfo &i) {
      << "/* Frees a model (NULL is allowed). */\n"
      << "void " << p << "_free(" << p << "_model *model);\n\n"
      << "/* Why the calling thread's last call failed (\"\" when none). */\n"
-     << "const char *" << p << "_last_error(void);\n\n"
-     << "#ifdef __cplusplus\n}\n#endif\n\n#endif /* " << up << "_H */\n";
+     << "const char *" << p << "_last_error(void);\n";
+}
+
+std::string modelc::libraryHeader(const LibraryHeaderInfo &i) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  std::string p = i.prefix, up = llvm::StringRef(p).upper();
+  writeComment(os, i, p);
+  os << "#ifndef " << up << "_H\n#define " << up << "_H\n\n"
+     << "#include <stdint.h>\n\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";
+  os << "/* One sample: input [" << joinShape(i.inputShape) << "], output ["
+     << joinShape(i.outputShape) << "]. */\n"
+     << "#define " << up << "_INPUT_SIZE " << product(i.inputShape) << "\n"
+     << "#define " << up << "_OUTPUT_SIZE " << product(i.outputShape) << "\n";
+  if (!i.classNames.empty()) {
+    os << "#define " << up << "_NUM_CLASSES " << i.classNames.size() << "\n"
+       << "static const char *const " << up << "_CLASS_NAMES[] = {";
+    for (size_t k = 0; k < i.classNames.size(); ++k)
+      os << (k ? ", " : "") << '"' << cEscape(i.classNames[k])
+         << '"';
+    os << "};\n";
+  }
+  writeDeclarations(os, p, up);
+  os << "\n#ifdef __cplusplus\n}\n#endif\n\n#endif /* " << up << "_H */\n";
   return text;
 }

@@ -251,8 +251,10 @@ static llvm::Error emitConstant(OnnxBuilder &b, mdl::ConstantOp op) {
   return llvm::Error::success();
 }
 
-/// Ops that reorder or reshape elements, or take one axis.
-static bool emitShapeOrAxisOp(OnnxBuilder &b, mlir::Operation *op) {
+static bool emitShapeOp(OnnxBuilder &b, mlir::Operation *op);
+
+/// Ops that take one axis.
+static bool emitAxisOp(OnnxBuilder &b, mlir::Operation *op) {
   return llvm::TypeSwitch<mlir::Operation *, bool>(op)
       .Case([&](mdl::SoftmaxOp o) {
         return OnnxBuilder::attr(direct(b, o, "Softmax"), "axis",
@@ -269,6 +271,12 @@ static bool emitShapeOrAxisOp(OnnxBuilder &b, mlir::Operation *op) {
         OnnxBuilder::attr(n, "axis", int64_t(o.getAxis()));
         return OnnxBuilder::attr(n, "keepdims", int64_t(o.getKeepdims())), true;
       })
+      .Default([&](mlir::Operation *) { return emitShapeOp(b, op); });
+}
+
+/// Ops that reorder, reshape or convert elements.
+static bool emitShapeOp(OnnxBuilder &b, mlir::Operation *op) {
+  return llvm::TypeSwitch<mlir::Operation *, bool>(op)
       .Case([&](mdl::ConcatOp o) {
         return OnnxBuilder::attr(direct(b, o, "Concat"), "axis",
                                  int64_t(o.getAxis())),
@@ -318,7 +326,7 @@ static bool emitStructured(OnnxBuilder &b, mlir::Operation *op) {
       .Case([&](mdl::ReduceSumOp o) { return emitReduce(b, o, "ReduceSum"), true; })
       .Case([&](mdl::ReduceMeanOp o) { return emitReduce(b, o, "ReduceMean"), true; })
       .Case([&](mdl::ReduceMaxOp o) { return emitReduce(b, o, "ReduceMax"), true; })
-      .Default([&](mlir::Operation *) { return emitShapeOrAxisOp(b, op); });
+      .Default([&](mlir::Operation *) { return emitAxisOp(b, op); });
 }
 
 llvm::Error modelc::emitOnnxOp(OnnxBuilder &b, mlir::Operation *op) {
