@@ -69,8 +69,8 @@ static void writeComment(llvm::raw_ostream &os, const LibraryHeaderInfo &i,
      << "_predict non-zero; " << p << "_last_error()\n"
      << " * then says why (per thread). Nothing is printed; nothing exits.\n"
      << " *\n * Thread safety: every function may be called from any thread;"
-        " predictions are\n * serialised by one lock per process. Do not "
-        "free a model another thread uses.\n */\n";
+        " loads, predictions\n * and frees are serialised by one lock per "
+        "process. Do not free a model another\n * thread uses.\n */\n";
 }
 
 /// The API's declarations.

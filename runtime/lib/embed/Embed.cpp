@@ -26,9 +26,9 @@ struct ModelrtEmbedded {
 
 namespace {
 thread_local std::string lastError;
-/// Serialises predictions: the runtime's buffer pool and thread team are
-/// shared by the whole process.
-std::mutex predictLock;
+/// Serialises loads, predictions and frees: the runtime's buffer pool and
+/// thread team are shared by the whole process.
+std::mutex runtimeLock;
 /// Samples per call of the compiled predict function.
 constexpr int64_t kBatch = 256;
 
@@ -50,6 +50,7 @@ extern "C" ModelrtEmbedded *modelrt_embed_load(const ModelrtProgram *program,
                 ": the model takes integer ids; this library API takes f32 "
                 "samples"),
            nullptr;
+  std::lock_guard<std::mutex> guard(runtimeLock);
   auto ck = readCheckpoint(checkpoint);
   if (!ck)
     return fail(ck.status().message()), nullptr;
@@ -81,7 +82,7 @@ extern "C" int modelrt_embed_predict(ModelrtEmbedded *h, const float *input,
   d.labels = Tensor(DType::I64, {n});
   if (Status st = applyInputTransforms(d, p.config.data); !st.isOk())
     return fail(st.message());
-  std::lock_guard<std::mutex> guard(predictLock);
+  std::lock_guard<std::mutex> guard(runtimeLock);
   auto out = predictTensor(p, h->model, d.inputs, std::min(n, kBatch));
   if (!out)
     return fail(out.status().message());
@@ -113,7 +114,10 @@ extern "C" int modelrt_embed_output_shape(const ModelrtEmbedded *h,
                    capacity);
 }
 
-extern "C" void modelrt_embed_free(ModelrtEmbedded *h) { delete h; }
+extern "C" void modelrt_embed_free(ModelrtEmbedded *h) {
+  std::lock_guard<std::mutex> guard(runtimeLock);
+  delete h;
+}
 
 extern "C" const char *modelrt_embed_last_error(void) {
   return lastError.c_str();

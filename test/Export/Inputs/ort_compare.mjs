@@ -4,7 +4,7 @@
 // node ort_compare.mjs ORT_MODULES MODEL.onnx INPUT.npy REFERENCE.npy
 //      [--softmax] [--rtol X]
 //
-// INPUT.npy: f32 [N, ...], fed as the model's only input. REFERENCE.npy:
+// INPUT.npy: f32, i64 or i32 [N, ...], fed as the model's only input. REFERENCE.npy:
 // f32 [N, K], the expected outputs (`--softmax`: probabilities, compared
 // with the softmax of the model's outputs over their last dimension). Per
 // sample, the largest difference over the largest reference magnitude must
@@ -16,20 +16,26 @@ import { createRequire } from "node:module";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 
-/// Reads a little-endian f32 .npy file: { shape, data: Float32Array }.
+/// The ONNX Runtime tensor type and typed array of each .npy dtype read.
+const kDtypes = { "<f4": ["float32", Float32Array], "<i8": ["int64", BigInt64Array],
+                  "<i4": ["int32", Int32Array] };
+
+/// Reads a little-endian f32, i64 or i32 .npy file: { shape, type, data }.
 function readNpy(file) {
   const buf = readFileSync(file);
   const headerLen = buf.readUInt16LE(8);
   const header = buf.toString("latin1", 10, 10 + headerLen);
-  if (!header.includes("'<f4'") || header.includes("'fortran_order': True"))
-    throw new Error(`${file}: expected a C-ordered little-endian f32 array`);
+  const descr = header.match(/'descr': '([^']*)'/)[1];
+  if (!(descr in kDtypes) || header.includes("'fortran_order': True"))
+    throw new Error(`${file}: expected a C-ordered little-endian f32, i64 or i32 array`);
+  const [type, Typed] = kDtypes[descr];
   const shape = header.match(/'shape': \(([^)]*)\)/)[1].split(",")
     .map((s) => s.trim()).filter((s) => s.length).map(Number);
   const start = 10 + headerLen;
   const bytes = buf.subarray(start);
-  const data = new Float32Array(bytes.buffer.slice(
+  const data = new Typed(bytes.buffer.slice(
     bytes.byteOffset, bytes.byteOffset + bytes.length));
-  return { shape, data };
+  return { shape, type, data };
 }
 
 function softmaxRows(data, k) {
@@ -58,7 +64,7 @@ const ort = createRequire(path.join(path.resolve(modules), "x.js"))("onnxruntime
 
 const input = readNpy(inputPath), ref = readNpy(refPath);
 const session = await ort.InferenceSession.create(modelPath);
-const feeds = { [session.inputNames[0]]: new ort.Tensor("float32", input.data, input.shape) };
+const feeds = { [session.inputNames[0]]: new ort.Tensor(input.type, input.data, input.shape) };
 const result = await session.run(feeds);
 const out = result[session.outputNames[0]];
 const n = ref.shape[0], k = ref.data.length / n;

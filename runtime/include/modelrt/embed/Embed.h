@@ -8,9 +8,9 @@
  * here, as `predict` does). Nothing is printed and nothing exits: a failing
  * call returns NULL or non-zero and modelrt_embed_last_error() says why.
  *
- * Thread safety: any thread may call any function; predictions are
- * serialised by one lock per process (each uses the runtime's threads), and
- * the last error is per thread. A handle must not be freed while another
+ * Thread safety: any thread may call any function; loads, predictions and
+ * frees are serialised by one lock per process (each prediction uses the
+ * runtime's threads), and the last error is per thread. A handle must not be freed while another
  * thread uses it.
  *
 \*===----------------------------------------------------------------------===*/
