@@ -5,7 +5,7 @@
 // accumulators and one tile's scores in registers; the block streams the
 // other side's rows through shared memory kAttentionGpuTile at a time.
 //  * forward: the online softmax (running maximum m and sum l, the
-//    accumulator rescaled once per tile), out = acc / l;
+//    accumulator rescaled when the maximum grows), out = acc / l;
 //  * backward (flash-attention 2): the query side recomputes each row's
 //    lse = m + log l and delta = dout . out, then dq = scale sum_j dS_ij k_j
 //    with P = exp(s - lse), dS = P (dout . v_j - delta); the key side reads
@@ -100,32 +100,24 @@ template <int W> __device__ void forward(const AttentionGpuArgs &a) {
     loadTile<W>(ks, a.k, p.b, p.h, k0, a.keys, a.width);
     loadTile<W>(vs, a.v, p.b, p.h, k0, a.keys, a.width);
     __syncthreads();
-    int64_t n = mine - k0;
-    if (n <= 0)
-      continue;
-    float s[kTile], tileMax = m;
+    int64_t n = mine - k0 < kTile ? mine - k0 : kTile;
+#pragma unroll 1
+    for (int r = 0; r < n; ++r) {
+      float s = a.scale * dot<W>(q, ks[r]);
+      if (s > m) { // a new maximum: rescale what was summed so far
+        float alpha = expf(m - s);
+        l *= alpha;
 #pragma unroll
-    for (int r = 0; r < kTile; ++r) {
-      s[r] = r < n ? a.scale * dot<W>(q, ks[r]) : 0.0f;
-      if (r < n)
-        tileMax = fmaxf(tileMax, s[r]);
-    }
-    float alpha = expf(m - tileMax);
-    l *= alpha;
-#pragma unroll
-    for (int w = 0; w < W; ++w)
-      acc[w] *= alpha;
-#pragma unroll
-    for (int r = 0; r < kTile; ++r) {
-      if (r >= n)
-        continue;
-      float e = expf(s[r] - tileMax);
+        for (int w = 0; w < W; ++w)
+          acc[w] *= alpha;
+        m = s;
+      }
+      float e = expf(s - m);
       l += e;
 #pragma unroll
       for (int w = 0; w < W; ++w)
         acc[w] = fmaf(e, vs[r][w], acc[w]);
     }
-    m = tileMax;
   }
   if (active)
     storeRow<W>(rowOf(a.out, p.b, p.h, i), acc, l > 0.0f ? 1.0f / l : 0.0f, a.width);
@@ -152,6 +144,7 @@ template <int W> __device__ void backwardQuery(const AttentionGpuArgs &a) {
     __syncthreads();
     loadTile<W>(ks, a.k, p.b, p.h, k0, a.keys, a.width);
     __syncthreads();
+#pragma unroll 1
     for (int r = 0; r < kTile && k0 + r < mine; ++r) {
       float s = a.scale * dot<W>(q, ks[r]);
       float mNew = fmaxf(m, s);
@@ -165,6 +158,7 @@ template <int W> __device__ void backwardQuery(const AttentionGpuArgs &a) {
     loadTile<W>(ks, a.k, p.b, p.h, k0, a.keys, a.width);
     loadTile<W>(vs, a.v, p.b, p.h, k0, a.keys, a.width);
     __syncthreads();
+#pragma unroll 1
     for (int r = 0; r < kTile && k0 + r < mine; ++r) {
       float prob = expf(a.scale * dot<W>(q, ks[r]) - lse);
       float ds = prob * (dot<W>(dout, vs[r]) - delta);
@@ -209,6 +203,7 @@ template <int W> __device__ void backwardKey(const AttentionGpuArgs &a) {
     __syncthreads();
     if (!active)
       continue;
+#pragma unroll 1
     for (int r = 0; r < kTile; ++r) {
       int64_t i = q0 + r;
       if (i >= a.queries)
