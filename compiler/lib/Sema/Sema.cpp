@@ -174,6 +174,8 @@ std::unique_ptr<Program> modelc::analyzeProgram(DiagnosticEngine &diags,
     if (el.elaborateModel(*fn, *main)) {
       program->models.push_back(std::move(g));
       modelDecls[fn->getName().str()] = fn;
+    } else if (options.keepPartial) {
+      program->models.push_back(std::move(g));
     }
   }
   std::map<std::string, DataConfig> datas;
@@ -225,7 +227,7 @@ std::unique_ptr<Program> modelc::analyzeProgram(DiagnosticEngine &diags,
     program->data = datas.begin()->second;
   }
   if (diags.getNumErrors() != before)
-    return nullptr;
+    return options.keepPartial ? std::move(program) : nullptr;
   for (const Graph &g : program->models)
     lintGraph(diags, g);
   if (const Graph *g = program->getMainModel())
