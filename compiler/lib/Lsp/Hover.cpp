@@ -150,7 +150,9 @@ static std::string definitionText(const Analysis &a, const Definition &d) {
     return codeBlock(signatureOf(*d.decl));
   case DefKind::ImportedFn: {
     std::string doc = d.module->docComment(*d.decl);
-    return codeBlock(d.module->boundName + "." + signatureOf(*d.decl)) +
+    std::string sig = signatureOf(*d.decl);
+    llvm::StringRef rest = llvm::StringRef(sig).drop_front(3); // "fn "
+    return codeBlock("fn " + d.module->boundName + "." + rest.str()) +
            (doc.empty() ? "" : "\n" + doc);
   }
   case DefKind::Import:
