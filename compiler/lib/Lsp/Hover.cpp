@@ -91,8 +91,7 @@ static std::string siteText(const Analysis &a, const ValueSite &site) {
     what = "result of `" + site.label + "`";
     break;
   case SiteKind::Binding:
-    what = "`" + site.label + "`";
-    break;
+    return codeBlock(site.label + ": " + typesText(types));
   }
   std::string s = codeBlock(typesText(types)) + "\n" + what;
   std::vector<LayerParam> params = a.layerParams(site.key);
