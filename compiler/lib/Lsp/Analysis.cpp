@@ -30,9 +30,7 @@ std::string ImportedModule::docComment(const Decl &decl) const {
       continue;
     if (end + 1 != line || it->isBlock || !it->ownLine)
       break;
-    llvm::StringRef text(it->range.Start.getPointer(),
-                         it->range.End.getPointer() -
-                             it->range.Start.getPointer());
+    llvm::StringRef text = textOf(it->range);
     lines.insert(lines.begin(), text.drop_front(2).trim().str());
     line = end;
   }
@@ -40,6 +38,14 @@ std::string ImportedModule::docComment(const Decl &decl) const {
   for (const std::string &l : lines)
     doc += (doc.empty() || l.empty() ? "" : " ") + l;
   return doc;
+}
+
+llvm::StringRef lsp::textOf(llvm::SMRange range) {
+  if (!range.Start.isValid() || !range.End.isValid() ||
+      range.End.getPointer() < range.Start.getPointer())
+    return "";
+  return llvm::StringRef(range.Start.getPointer(),
+                         range.End.getPointer() - range.Start.getPointer());
 }
 
 /// Parses the module that `imp` names, searched in `search`; null when it

@@ -61,9 +61,7 @@ static std::string paramsText(llvm::ArrayRef<LayerParam> params) {
 /// A declaration's header: its text up to the body's `{` (or its first
 /// line), whitespace runs folded.
 static std::string signatureOf(const Decl &d) {
-  llvm::StringRef text(d.getRange().Start.getPointer(),
-                       d.getRange().End.getPointer() -
-                           d.getRange().Start.getPointer());
+  llvm::StringRef text = textOf(d.getRange());
   text = text.substr(0, text.find('{')).rtrim();
   std::string out;
   for (char c : text) {
@@ -150,7 +148,8 @@ static std::string definitionText(const Analysis &a, const Definition &d) {
   case DefKind::ImportedFn: {
     std::string doc = d.module->docComment(*d.decl);
     std::string sig = signatureOf(*d.decl);
-    llvm::StringRef rest = llvm::StringRef(sig).drop_front(3); // "fn "
+    llvm::StringRef rest(sig);
+    rest.consume_front("fn ");
     return codeBlock("fn " + d.module->boundName + "." + rest.str()) +
            (doc.empty() ? "" : "\n" + doc);
   }

@@ -134,10 +134,7 @@ private:
     return callee.getRange();
   }
 
-  static std::string text(llvm::SMRange r) {
-    return std::string(r.Start.getPointer(),
-                       r.End.getPointer() - r.Start.getPointer());
-  }
+  static std::string text(llvm::SMRange r) { return textOf(r).str(); }
 
   void walkMember(const MemberExpr &m) {
     auto *base = llvm::dyn_cast<NameExpr>(&m.getBase());

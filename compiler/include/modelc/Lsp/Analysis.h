@@ -152,9 +152,13 @@ public:
   std::vector<LayerParam> layerParams(llvm::SMLoc key) const;
 };
 
-/// Fills `index` from the AST of `analysis` (SymbolIndex.cpp).
+/// The source text `range` covers; empty for an invalid or reversed range
+/// (a partial AST after syntax errors may hold one).
+llvm::StringRef textOf(llvm::SMRange range);
+
+/// Fills analysis.symbols from its AST (SymbolIndex.cpp).
 void buildSymbolIndex(Analysis &analysis);
-/// Fills the type index from the checked program (TypeIndex.cpp).
+/// Fills analysis.types from its checked program (TypeIndex.cpp).
 void buildTypeIndex(Analysis &analysis);
 
 } // namespace lsp
