@@ -204,17 +204,8 @@ private:
     }
     case Expr::Kind::Pipe:
       return walkPipe(llvm::cast<PipeExpr>(e), bound);
-    case Expr::Kind::Binary: {
-      auto &b = llvm::cast<BinaryExpr>(e);
-      walk(b.getLHS());
-      walk(b.getRHS());
-      llvm::StringRef op = getBinaryOpSpelling(b.getOp());
-      llvm::SMLoc end =
-          llvm::SMLoc::getFromPointer(b.getOpLoc().getPointer() + op.size());
-      idx.sites.push_back({SiteKind::Operator, {b.getOpLoc(), end},
-                           b.getOpLoc(), llvm::SMLoc(), op.str()});
-      return;
-    }
+    case Expr::Kind::Binary:
+      return walkBinary(llvm::cast<BinaryExpr>(e));
     case Expr::Kind::Unary:
       return walk(llvm::cast<UnaryExpr>(e).getOperand());
     case Expr::Kind::List:
@@ -227,6 +218,16 @@ private:
     default:
       return;
     }
+  }
+
+  void walkBinary(const BinaryExpr &b) {
+    walk(b.getLHS());
+    walk(b.getRHS());
+    llvm::StringRef op = getBinaryOpSpelling(b.getOp());
+    llvm::SMLoc end =
+        llvm::SMLoc::getFromPointer(b.getOpLoc().getPointer() + op.size());
+    idx.sites.push_back({SiteKind::Operator, {b.getOpLoc(), end},
+                         b.getOpLoc(), llvm::SMLoc(), op.str()});
   }
 
   void walkIndex(const IndexExpr &e) {
