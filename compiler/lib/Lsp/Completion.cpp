@@ -25,8 +25,7 @@ static const char *const kTrainFields[] = {
 #include "modelsupport/TrainConfig.def"
 };
 
-/// The documentation of train option `name` (empty for the others).
-static std::string trainOptionDoc(llvm::StringRef name) {
+std::string lsp::trainOptionDoc(llvm::StringRef name) {
 #define MODELRT_TRAIN_OPTION(NAME, TYPE, DEFAULT, LO, HI, BOUNDS, RANGE, ENC,  \
                              OMIT, ABI, DOC)                                   \
   if (name == #NAME)                                                           \
@@ -206,6 +205,7 @@ private:
       bool global = d.kind == DefKind::Model || d.kind == DefKind::Fn ||
                     d.kind == DefKind::Data || d.kind == DefKind::Import;
       bool local = (d.kind == DefKind::Let || d.kind == DefKind::Input ||
+                    d.kind == DefKind::Field ||
                     d.kind == DefKind::Param) &&
                    scope &&
                    scope->getRange().Start.getPointer() <=

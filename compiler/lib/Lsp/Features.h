@@ -59,6 +59,10 @@ std::vector<proto::Location> references(const Analysis &a,
 /// (Symbols.cpp).
 std::vector<proto::DocumentSymbol> documentSymbols(const Analysis &a);
 
+/// The documentation of the train block's option `name`: what it is, its
+/// valid values and default (empty for the other fields) (Completion.cpp).
+std::string trainOptionDoc(llvm::StringRef name);
+
 /// The completions at `pos` (Completion.cpp).
 proto::CompletionList complete(const Analysis &a, const proto::Position &pos);
 

@@ -18,13 +18,15 @@
 using namespace modelc;
 using namespace modelc::lsp;
 
-/// "f32[B, 10]", or one line per instantiation "f32[B, 64] (in block_0)".
-static std::string typesText(llvm::ArrayRef<TypeAt> types) {
+/// "f32[B, 10]", or one line per instantiation "f32[B, 64] (in block_0)";
+/// each line after `prefix` ("h: ").
+static std::string typesText(llvm::ArrayRef<TypeAt> types,
+                             llvm::StringRef prefix = "") {
   std::string s;
   for (const TypeAt &t : types) {
     if (!s.empty())
       s += "\n";
-    s += t.type;
+    s += prefix.str() + t.type;
     if (!t.context.empty())
       s += "    (in " + t.context + ")";
   }
@@ -89,7 +91,7 @@ static std::string siteText(const Analysis &a, const ValueSite &site) {
     what = "result of `" + site.label + "`";
     break;
   case SiteKind::Binding:
-    return codeBlock(site.label + ": " + typesText(types));
+    return codeBlock(typesText(types, site.label + ": "));
   }
   std::string s = codeBlock(typesText(types)) + "\n" + what;
   std::vector<LayerParam> params = a.layerParams(site.key);
@@ -128,15 +130,42 @@ static std::string dataText(const Analysis &a, const Decl &d) {
   return s;
 }
 
+/// The dimension variables each instantiation of the fn declaring input `d`
+/// bound: "\nin linear_0: I = 3136, N = 128".
+static std::string bindingsText(const Analysis &a, const Definition &d) {
+  std::string s;
+  if (!a.program)
+    return s;
+  for (const sema::Graph &g : a.program->models)
+    for (const sema::Instance &inst : g.instances) {
+      llvm::SMRange fn = inst.decl ? inst.decl->getRange() : llvm::SMRange();
+      if (!fn.isValid() ||
+          d.nameRange.Start.getPointer() < fn.Start.getPointer() ||
+          fn.End.getPointer() < d.nameRange.End.getPointer())
+        continue;
+      std::vector<std::string> dims;
+      for (const auto &[name, value] : inst.bindings)
+        dims.push_back(name + " = " + value);
+      s += "\nin " + inst.name + ": " + llvm::join(dims, ", ");
+    }
+  return s;
+}
+
 static std::string definitionText(const Analysis &a, const Definition &d) {
   switch (d.kind) {
   case DefKind::Let:
   case DefKind::Input:
   case DefKind::Param: {
     llvm::ArrayRef<TypeAt> types = a.types.lookup(d.nameRange.Start);
-    if (types.empty())
-      return codeBlock(d.name);
-    return codeBlock(d.name + ": " + typesText(types));
+    if (!types.empty())
+      return codeBlock(typesText(types, d.name + ": "));
+    if (d.kind == DefKind::Input)
+      return codeBlock(textOf(d.fullRange)) + bindingsText(a, d);
+    return codeBlock(d.name);
+  }
+  case DefKind::Field: {
+    std::string doc = trainOptionDoc(d.name);
+    return codeBlock(textOf(d.fullRange)) + (doc.empty() ? "" : "\n" + doc);
   }
   case DefKind::Model:
     return modelText(a, *d.decl);

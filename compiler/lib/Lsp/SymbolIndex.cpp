@@ -99,7 +99,7 @@ private:
     for (const Field &f : fields) {
       if (f.value)
         walk(*f.value);
-      define(DefKind::Let, f.name, f.nameRange, f.range);
+      define(DefKind::Field, f.name, f.nameRange, f.range);
     }
   }
 

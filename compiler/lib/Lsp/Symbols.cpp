@@ -41,6 +41,7 @@ static proto::SymbolKind symbolKind(DefKind kind) {
   case DefKind::Train:
     return proto::SymbolKind::Event;
   case DefKind::Param:
+  case DefKind::Field:
     return proto::SymbolKind::Field;
   default:
     return proto::SymbolKind::Variable;
@@ -69,6 +70,7 @@ std::vector<proto::DocumentSymbol> lsp::documentSymbols(const Analysis &a) {
                               toRange(a.sourceMgr, d.getNameRange()));
     for (const Definition &def : a.symbols.defs) {
       bool child = def.kind == DefKind::Let || def.kind == DefKind::Param ||
+                   def.kind == DefKind::Field ||
                    def.kind == DefKind::Input;
       if (!child || !within(def.nameRange, d.getRange()))
         continue;

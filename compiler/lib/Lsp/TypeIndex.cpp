@@ -40,8 +40,7 @@ public:
     indexInputs();
     for (const TableEntry &p : g.params)
       if (inMain(p.loc.getPointer()))
-        a.types.byLoc[p.loc.getPointer()].push_back(
-            {p.type.str(), contextName(p.instance), graphId, 0});
+        addParam(p);
   }
 
 private:
@@ -75,6 +74,16 @@ private:
         return;
       }
     types.push_back({g.nodes[node].type.str(), context, graphId, node});
+  }
+
+  /// A parameter, unless its node already gave its declaration a type.
+  void addParam(const TableEntry &p) {
+    std::vector<TypeAt> &types = a.types.byLoc[p.loc.getPointer()];
+    std::string context = contextName(p.instance);
+    for (const TypeAt &t : types)
+      if (t.context == context && t.graph == graphId)
+        return;
+    types.push_back({p.type.str(), context, graphId, 0});
   }
 
   /// The model's inputs, by the names of its signature.

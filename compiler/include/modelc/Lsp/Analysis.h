@@ -42,7 +42,9 @@ struct ImportedModule {
 };
 
 /// What a name denotes.
-enum class DefKind { Model, Fn, Data, Train, Let, Param, Input, Import, ImportedFn };
+enum class DefKind {
+  Model, Fn, Data, Train, Let, Param, Input, Field, Import, ImportedFn
+};
 
 /// A definition of a name.
 struct Definition {
