@@ -7,6 +7,9 @@ every STEP-th byte and with the whole text less the byte there, asking
 after each change for a hover, a completion, a definition, the inlay hints,
 the document symbols and a formatting at the cut.
 
+`fuzz_session.py gen-framed STEP FILE...` prints the same session with the
+protocol's Content-Length headers instead of `// -----` lines.
+
 `fuzz_session.py check SESSION REPLIES` reads the session and the server's
 output and prints how many requests were answered, or which were not.
 """
@@ -22,7 +25,7 @@ def position(text, offset):
     return {"line": line, "character": len(before) - (before.rfind("\n") + 1)}
 
 
-def session(step, files):
+def session(step, files, framed=False):
     messages = [{"jsonrpc": "2.0", "id": 0, "method": "initialize",
                  "params": {"processId": None, "rootUri": None,
                             "capabilities": {}}}]
@@ -68,12 +71,20 @@ def session(step, files):
                          "params": {"textDocument": doc}})
     request("shutdown", None)
     messages.append({"jsonrpc": "2.0", "method": "exit"})
+    if framed:
+        return "".join("Content-Length: %d\r\n\r\n%s" % (len(body), body)
+                       for body in map(json.dumps, messages))
     return "\n// -----\n".join(json.dumps(m) for m in messages) + "\n"
 
 
 def check(session_path, replies_path):
     ids = set()
-    for chunk in open(session_path).read().split("\n// -----\n"):
+    text = open(session_path).read()
+    chunks = (re.split(r"Content-Length: \d+\s*\n", text)
+              if text.startswith("Content-Length") else text.split("\n// -----\n"))
+    for chunk in chunks:
+        if not chunk.strip():
+            continue
         message = json.loads(chunk)
         if "id" in message:
             ids.add(message["id"])
@@ -93,7 +104,8 @@ def check(session_path, replies_path):
 
 
 if __name__ == "__main__":
-    if sys.argv[1] == "gen":
-        sys.stdout.write(session(int(sys.argv[2]), sys.argv[3:]))
+    if sys.argv[1] in ("gen", "gen-framed"):
+        sys.stdout.write(session(int(sys.argv[2]), sys.argv[3:],
+                                 framed=sys.argv[1] == "gen-framed"))
     else:
         sys.exit(check(sys.argv[2], sys.argv[3]))
