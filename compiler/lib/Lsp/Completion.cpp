@@ -146,12 +146,24 @@ private:
     return std::nullopt;
   }
 
-  void addKeywordArg(llvm::StringRef name, llvm::StringRef callee) {
+  /// `name=` for a call of `callee`; `detail` is the parameter as declared,
+  /// `doc` the callee's documentation.
+  void addKeywordArg(llvm::StringRef name, llvm::StringRef detail,
+                     llvm::StringRef doc) {
     proto::CompletionItem it = item(name.str() + "=",
                                     proto::CompletionItemKind::Property,
-                                    "keyword argument of " + callee.str());
+                                    detail, doc);
     it.insertText = name.str() + "=";
     list.items.push_back(std::move(it));
+  }
+
+  /// The parameters of fn `fn` (of module `m`, or this file when null).
+  void addFnKeywords(const FuncDecl &fn, const ImportedModule *m) {
+    std::string doc = "```modelc\n" + signatureOf(fn, m) + "\n```";
+    if (m && !m->docComment(fn).empty())
+      doc += "\n" + m->docComment(fn);
+    for (const Param &p : fn.getParams())
+      addKeywordArg(p.name, textOf(p.range), doc);
   }
 
   void addKeywords(llvm::StringRef callee) {
@@ -162,19 +174,18 @@ private:
           for (const DeclPtr &d : m->ast->getDecls())
             if (auto *fn = llvm::dyn_cast<FuncDecl>(d.get());
                 fn && fn->getName() == member)
-              for (const Param &p : fn->getParams())
-                addKeywordArg(p.name, callee);
+              addFnKeywords(*fn, m.get());
       return;
     }
     for (const sema::BuiltinDoc &b : sema::listBuiltins())
       if (b.name == callee)
         for (size_t i = 0; i < b.params.size(); ++i)
           if (b.optional[i])
-            addKeywordArg(b.params[i], callee);
+            addKeywordArg(b.params[i], "keyword argument of " + b.name,
+                          "builtin `" + b.signature + "`");
     for (const Definition &d : a.symbols.defs)
       if (d.kind == DefKind::Fn && d.name == callee)
-        for (const Param &p : llvm::cast<FuncDecl>(d.decl)->getParams())
-          addKeywordArg(p.name, callee);
+        addFnKeywords(*llvm::cast<FuncDecl>(d.decl), nullptr);
   }
 
   void addModuleMembers(llvm::StringRef module) {

@@ -38,6 +38,12 @@ std::vector<proto::Diagnostic> toDiagnostics(const Analysis &a,
 std::optional<proto::Hover> hover(const Analysis &a,
                                   const proto::Position &pos);
 
+/// A declaration's header: its text up to the body's `{`, whitespace runs
+/// folded; a function of an imported module with the module's name
+/// (`fn nn.linear(...)`) (Hover.cpp).
+std::string signatureOf(const Decl &decl,
+                        const ImportedModule *module = nullptr);
+
 /// The inlay hints in `range`: the type after each pipeline stage and each
 /// binding (InlayHints.cpp).
 std::vector<proto::InlayHint> inlayHints(const Analysis &a,

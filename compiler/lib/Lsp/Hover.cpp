@@ -60,9 +60,7 @@ static std::string paramsText(llvm::ArrayRef<LayerParam> params) {
   return s + "\n" + withCommas(total) + " parameters in all";
 }
 
-/// A declaration's header: its text up to the body's `{` (or its first
-/// line), whitespace runs folded.
-static std::string signatureOf(const Decl &d) {
+std::string lsp::signatureOf(const Decl &d, const ImportedModule *module) {
   llvm::StringRef text = textOf(d.getRange());
   text = text.substr(0, text.find('{')).rtrim();
   std::string out;
@@ -72,6 +70,9 @@ static std::string signatureOf(const Decl &d) {
       continue;
     out += space ? ' ' : c;
   }
+  llvm::StringRef rest(out);
+  if (module && rest.consume_front("fn "))
+    return "fn " + module->boundName + "." + rest.str();
   return out;
 }
 
@@ -176,10 +177,7 @@ static std::string definitionText(const Analysis &a, const Definition &d) {
     return codeBlock(signatureOf(*d.decl));
   case DefKind::ImportedFn: {
     std::string doc = d.module->docComment(*d.decl);
-    std::string sig = signatureOf(*d.decl);
-    llvm::StringRef rest(sig);
-    rest.consume_front("fn ");
-    return codeBlock("fn " + d.module->boundName + "." + rest.str()) +
+    return codeBlock(signatureOf(*d.decl, d.module)) +
            (doc.empty() ? "" : "\n" + doc);
   }
   case DefKind::Import:
