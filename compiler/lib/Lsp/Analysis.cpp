@@ -112,6 +112,7 @@ std::unique_ptr<Analysis> Analysis::run(llvm::StringRef path,
     if (options.importPath.size() > n)
       semaOptions.stdlibDir = options.importPath.back();
     semaOptions.keepPartial = true;
+    semaOptions.dataCache = options.dataCache;
     a->program = analyzeProgram(diags, *a->module, semaOptions);
   }
   buildSymbolIndex(*a);

@@ -186,8 +186,13 @@ private:
 };
 } // namespace
 
-int lsp::runServer(const ServerOptions &options, std::FILE *in,
+int lsp::runServer(const ServerOptions &serverOptions, std::FILE *in,
                    llvm::raw_ostream &out) {
+  // The data blocks of every document, checked once while unchanged.
+  sema::DataCache dataCache;
+  ServerOptions options = serverOptions;
+  if (!options.analysis.dataCache)
+    options.analysis.dataCache = &dataCache;
   proto::Logger::setLogLevel(proto::Logger::Level::Error);
   proto::JSONTransport transport(in, out,
                                  options.litTest ? proto::JSONStreamStyle::Delimited

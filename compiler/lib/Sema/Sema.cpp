@@ -153,6 +153,21 @@ static std::string dirOf(const Module &m) {
   return p.str().str();
 }
 
+/// Checks data block `data`, or takes it from the options' cache.
+static std::optional<DataConfig> checkOrReuseData(DiagnosticEngine &diags,
+                                                  const DataDecl &data,
+                                                  llvm::StringRef dir,
+                                                  const SemaOptions &options) {
+  if (options.dataCache)
+    if (std::optional<DataConfig> cached = options.dataCache->lookup(data, dir))
+      return cached;
+  unsigned before = diags.getNumErrors();
+  std::optional<DataConfig> cfg = checkData(diags, data, dir);
+  if (cfg && options.dataCache && diags.getNumErrors() == before)
+    options.dataCache->store(data, dir, *cfg);
+  return cfg;
+}
+
 std::unique_ptr<Program> modelc::analyzeProgram(DiagnosticEngine &diags,
                                                 const Module &mainModule,
                                                 const SemaOptions &options) {
@@ -181,7 +196,7 @@ std::unique_ptr<Program> modelc::analyzeProgram(DiagnosticEngine &diags,
   std::map<std::string, DataConfig> datas;
   for (const DeclPtr &d : mainModule.getDecls())
     if (auto *data = llvm::dyn_cast<DataDecl>(d.get()))
-      if (auto cfg = checkData(diags, *data, dirOf(mainModule)))
+      if (auto cfg = checkOrReuseData(diags, *data, dirOf(mainModule), options))
         datas[cfg->name] = *cfg;
   const TrainDecl *trainDecl = nullptr;
   for (const DeclPtr &d : mainModule.getDecls()) {

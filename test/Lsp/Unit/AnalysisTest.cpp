@@ -4,8 +4,9 @@
 // parameter counts of the CNN example (PyTorch's SimpleCNN of the same
 // layers has 320 + 18,496 + 401,536 + 1,290 = 421,642 parameters); one type
 // per instantiation of a shape-generic fn; the types kept when a later
-// statement has an error; and, for every example and stdlib file, a type at
-// every value site of every model that checks.
+// statement has an error; for every example and stdlib file, a type at
+// every value site of every model that checks; and the data blocks kept
+// between analyses while their text and files are unchanged.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +14,7 @@
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <gtest/gtest.h>
 
@@ -151,6 +153,47 @@ TEST(LspAnalysis, EveryModelSiteOfTheExamplesHasAType) {
               << a->sourceMgr.getLineAndColumn(s.key).first;
     }
   }
+}
+
+/// Writes `text` to `path`.
+void writeFile(const std::string &path, llvm::StringRef text) {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  ASSERT_FALSE(ec) << path;
+  os << text;
+}
+
+TEST(LspAnalysis, DataBlocksAreReusedWhileUnchanged) {
+  llvm::SmallString<128> dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("lsp-data-cache", dir));
+  std::string corpus = (dir + "/corpus.txt").str();
+  writeFile(corpus, "abcabcabcabcabcabc\n");
+  std::string source = "data D {\n  train = text(\"corpus.txt\", seq=4)\n}\n";
+  std::string path = (dir + "/m.model").str();
+  sema::DataCache cache;
+  AnalysisOptions options = stdlibOptions();
+  options.dataCache = &cache;
+  auto first = Analysis::run(path, source, options);
+  ASSERT_TRUE(first->program && first->program->data);
+  EXPECT_EQ(first->program->data->numClasses, 4); // a, b, c and the newline
+  EXPECT_EQ(cache.getHits(), 0u);
+
+  // A keystroke elsewhere: the block is reused, its location in the new text.
+  auto second = Analysis::run(path, source + "// typed\n", options);
+  ASSERT_TRUE(second->program && second->program->data);
+  EXPECT_EQ(cache.getHits(), 1u);
+  EXPECT_EQ(second->program->data->numClasses, 4);
+  EXPECT_EQ(second->sourceMgr.FindBufferContainingLoc(
+                second->program->data->loc),
+            second->mainBuffer);
+
+  // The corpus changes: the block is checked again.
+  writeFile(corpus, "abcdabcdabcdabcdabcdx\n");
+  auto third = Analysis::run(path, source, options);
+  ASSERT_TRUE(third->program && third->program->data);
+  EXPECT_EQ(cache.getHits(), 1u);
+  EXPECT_EQ(third->program->data->numClasses, 6);
+  llvm::sys::fs::remove_directories(dir);
 }
 
 } // namespace

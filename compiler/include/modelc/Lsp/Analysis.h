@@ -14,6 +14,7 @@
 
 #include "modelc/Frontend/AST.h"
 #include "modelc/Frontend/Token.h"
+#include "modelc/Sema/DataCache.h"
 #include "modelc/Sema/Program.h"
 
 #include "llvm/Support/SourceMgr.h"
@@ -118,6 +119,8 @@ struct AnalysisOptions {
   std::vector<std::string> importPath;
   /// How many of importPath are -I directories (the rest: the stdlib).
   size_t numIncludeDirs = 0;
+  /// Data blocks checked by earlier analyses (null: none kept).
+  sema::DataCache *dataCache = nullptr;
 };
 
 /// One analysed version of a document.

@@ -13,6 +13,7 @@
 
 #include "modelc/Frontend/AST.h"
 #include "modelc/Frontend/Diagnostics.h"
+#include "modelc/Sema/DataCache.h"
 #include "modelc/Sema/Program.h"
 
 #include <memory>
@@ -32,6 +33,9 @@ struct SemaOptions {
   /// and the parts of models that were checked before the errors (for the
   /// language server's hovers). Such a program must not reach later stages.
   bool keepPartial = false;
+  /// Data blocks checked by earlier analyses, reused when unchanged (and
+  /// filled); null: every data block is checked.
+  sema::DataCache *dataCache = nullptr;
 };
 
 /// Checks `mainModule` (already parsed from a buffer of
