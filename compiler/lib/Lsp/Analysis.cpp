@@ -61,8 +61,8 @@ loadImport(const Import &imp, llvm::ArrayRef<std::string> search) {
   auto m = std::make_unique<ImportedModule>();
   m->boundName = imp.getBoundName().str();
   m->path = *found;
-  unsigned id = m->sourceMgr.AddNewSourceBuffer(std::move(*buffer),
-                                                llvm::SMLoc());
+  unsigned id =
+      m->sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
   m->sourceMgr.setDiagHandler([](const llvm::SMDiagnostic &, void *) {});
   llvm::raw_null_ostream null;
   DiagnosticEngine diags(m->sourceMgr, null);

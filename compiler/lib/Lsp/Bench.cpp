@@ -42,10 +42,9 @@ lsp::measureKeystrokes(llvm::StringRef file, unsigned runs,
                        const AnalysisOptions &options) {
   auto buffer = llvm::MemoryBuffer::getFile(file, /*IsText=*/true);
   if (!buffer)
-    return llvm::createStringError(buffer.getError(), "cannot read '" + file +
-                                                          "': " +
-                                                          buffer.getError()
-                                                              .message());
+    return llvm::createStringError(buffer.getError(),
+                                   "cannot read '" + file +
+                                       "': " + buffer.getError().message());
   llvm::SmallString<256> path(file);
   llvm::sys::fs::make_absolute(path);
   llvm::Expected<proto::URIForFile> uri = proto::URIForFile::fromFile(path);

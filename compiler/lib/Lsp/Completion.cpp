@@ -34,10 +34,9 @@ std::string lsp::trainOptionDoc(llvm::StringRef name) {
   return "";
 }
 
-static const char *const kKeywords[] = {"import", "as",     "fn",
-                                        "model",  "data",   "train",
-                                        "on",     "param",  "return",
-                                        "true",   "false"};
+static const char *const kKeywords[] = {"import", "as",    "fn",   "model",
+                                        "data",   "train", "on",   "param",
+                                        "return", "true",  "false"};
 
 static bool isIdentChar(char c) { return llvm::isAlnum(c) || c == '_'; }
 
@@ -48,8 +47,8 @@ static proto::CompletionItem item(llvm::StringRef label,
   proto::CompletionItem it(label, kind);
   it.detail = detail.str();
   if (!doc.empty())
-    it.documentation = proto::MarkupContent{proto::MarkupKind::Markdown,
-                                            doc.str()};
+    it.documentation =
+        proto::MarkupContent{proto::MarkupKind::Markdown, doc.str()};
   return it;
 }
 
@@ -113,8 +112,7 @@ private:
     // A train block still being typed: the last `train` keyword before the
     // cursor has an opening brace and no closing one after it.
     size_t at = head.rfind("train ");
-    return at != llvm::StringRef::npos &&
-           head.drop_front(at).contains('{') &&
+    return at != llvm::StringRef::npos && head.drop_front(at).contains('{') &&
            !head.drop_front(at).contains('}');
   }
 
@@ -135,8 +133,8 @@ private:
         return std::nullopt;
       else if (c == '(') {
         size_t end = i, start = i;
-        while (start > 0 && (isIdentChar(head[start - 1]) ||
-                             head[start - 1] == '.'))
+        while (start > 0 &&
+               (isIdentChar(head[start - 1]) || head[start - 1] == '.'))
           --start;
         if (start == end)
           return std::nullopt;
@@ -150,9 +148,8 @@ private:
   /// `doc` the callee's documentation.
   void addKeywordArg(llvm::StringRef name, llvm::StringRef detail,
                      llvm::StringRef doc) {
-    proto::CompletionItem it = item(name.str() + "=",
-                                    proto::CompletionItemKind::Property,
-                                    detail, doc);
+    proto::CompletionItem it = item(
+        name.str() + "=", proto::CompletionItemKind::Property, detail, doc);
     it.insertText = name.str() + "=";
     list.items.push_back(std::move(it));
   }
@@ -194,30 +191,27 @@ private:
         continue;
       for (const DeclPtr &d : m->ast->getDecls())
         if (llvm::isa<FuncDecl>(d.get()))
-          list.items.push_back(item(d->getName(),
-                                    proto::CompletionItemKind::Function,
-                                    m->boundName + "." + d->getName().str(),
-                                    m->docComment(*d)));
+          list.items.push_back(
+              item(d->getName(), proto::CompletionItemKind::Function,
+                   m->boundName + "." + d->getName().str(), m->docComment(*d)));
     }
   }
 
   void addGeneral() {
     for (const char *k : kKeywords)
-      list.items.push_back(item(k, proto::CompletionItemKind::Keyword,
-                                "keyword"));
+      list.items.push_back(
+          item(k, proto::CompletionItemKind::Keyword, "keyword"));
     for (const sema::BuiltinDoc &b : sema::listBuiltins())
-      list.items.push_back(item(b.name, proto::CompletionItemKind::Function,
-                                b.signature,
-                                "builtin `" + b.signature + "`" +
-                                    (b.op.empty() ? "" : " (op `" + b.op +
-                                                             "`)")));
+      list.items.push_back(
+          item(b.name, proto::CompletionItemKind::Function, b.signature,
+               "builtin `" + b.signature + "`" +
+                   (b.op.empty() ? "" : " (op `" + b.op + "`)")));
     const Decl *scope = enclosingDecl();
     for (const Definition &d : a.symbols.defs) {
       bool global = d.kind == DefKind::Model || d.kind == DefKind::Fn ||
                     d.kind == DefKind::Data || d.kind == DefKind::Import;
       bool local = (d.kind == DefKind::Let || d.kind == DefKind::Input ||
-                    d.kind == DefKind::Field ||
-                    d.kind == DefKind::Param) &&
+                    d.kind == DefKind::Field || d.kind == DefKind::Param) &&
                    scope &&
                    scope->getRange().Start.getPointer() <=
                        d.nameRange.Start.getPointer() &&

@@ -14,8 +14,8 @@ std::vector<proto::Location> lsp::definition(const Analysis &a,
                                              const proto::URIForFile &uri,
                                              const proto::Position &pos) {
   llvm::SMLoc loc = toLoc(a, pos);
-  std::optional<unsigned> id = loc.isValid() ? a.definitionAt(loc)
-                                             : std::nullopt;
+  std::optional<unsigned> id =
+      loc.isValid() ? a.definitionAt(loc) : std::nullopt;
   if (!id)
     return {};
   const Definition &d = a.symbols.defs[*id];

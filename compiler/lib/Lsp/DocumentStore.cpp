@@ -98,8 +98,7 @@ DocumentStore::refresh(const proto::URIForFile &uri) {
     auto it = docs.find(uri);
     if (it == docs.end())
       return nullptr;
-    if (it->second.analysedVersion == it->second.version &&
-        it->second.analysis)
+    if (it->second.analysedVersion == it->second.version && it->second.analysis)
       return it->second.analysis;
     text = it->second.text;
     version = it->second.version;

@@ -19,9 +19,9 @@ using namespace modelc::lsp;
 static proto::Position endOf(llvm::StringRef text) {
   size_t lastNewline = text.rfind('\n');
   int line = int(text.count('\n'));
-  int character = int(lastNewline == llvm::StringRef::npos
-                           ? text.size()
-                           : text.size() - lastNewline - 1);
+  int character =
+      int(lastNewline == llvm::StringRef::npos ? text.size()
+                                               : text.size() - lastNewline - 1);
   return proto::Position(line, character);
 }
 
@@ -45,8 +45,8 @@ lsp::formatDocument(llvm::StringRef path, llvm::StringRef text) {
   llvm::Expected<std::string> formatted = formatBuffer(diags, id);
   if (!formatted) {
     std::string why = llvm::toString(formatted.takeError());
-    return llvm::createStringError(
-        "cannot format: " + (firstError.empty() ? why : firstError));
+    return llvm::createStringError("cannot format: " +
+                                   (firstError.empty() ? why : firstError));
   }
   if (*formatted == text)
     return std::vector<proto::TextEdit>();

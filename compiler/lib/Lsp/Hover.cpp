@@ -53,8 +53,7 @@ static std::string paramsText(llvm::ArrayRef<LayerParam> params) {
   int64_t total = 0;
   std::string s = "\n\n**parameters**\n";
   for (const LayerParam &p : params) {
-    s += "- `" + p.name + "`: `" + p.type + "` (" + withCommas(p.count) +
-         ")\n";
+    s += "- `" + p.name + "`: `" + p.type + "` (" + withCommas(p.count) + ")\n";
     total += p.count;
   }
   return s + "\n" + withCommas(total) + " parameters in all";

@@ -86,9 +86,8 @@ private:
     };
     if (hints)
       caps["inlayHintProvider"] = true;
-    reply(json::Object{
-        {"capabilities", std::move(caps)},
-        {"serverInfo", json::Object{{"name", "modelc-lsp"}}}});
+    reply(json::Object{{"capabilities", std::move(caps)},
+                       {"serverInfo", json::Object{{"name", "modelc-lsp"}}}});
   }
 
   void onIgnored(const RawParams &) {}
@@ -119,9 +118,9 @@ private:
                                              Reply &reply) {
     std::shared_ptr<const Analysis> a = store.get(uri);
     if (!a)
-      reply(llvm::make_error<proto::LSPError>(
-          "the document is not open: " + uri.uri().str(),
-          proto::ErrorCode::InvalidParams));
+      reply(llvm::make_error<proto::LSPError>("the document is not open: " +
+                                                  uri.uri().str(),
+                                              proto::ErrorCode::InvalidParams));
     return a;
   }
 
@@ -141,8 +140,7 @@ private:
 
   void onReferences(const proto::ReferenceParams &params, Reply reply) {
     if (auto a = analysisOf(params.textDocument.uri, reply))
-      reply(json::Value(references(*a, params.textDocument.uri,
-                                   params.position,
+      reply(json::Value(references(*a, params.textDocument.uri, params.position,
                                    params.context.includeDeclaration)));
   }
 
@@ -195,8 +193,9 @@ int lsp::runServer(const ServerOptions &serverOptions, std::FILE *in,
     options.analysis.dataCache = &dataCache;
   proto::Logger::setLogLevel(proto::Logger::Level::Error);
   proto::JSONTransport transport(in, out,
-                                 options.litTest ? proto::JSONStreamStyle::Delimited
-                                                 : proto::JSONStreamStyle::Standard,
+                                 options.litTest
+                                     ? proto::JSONStreamStyle::Delimited
+                                     : proto::JSONStreamStyle::Standard,
                                  /*PrettyOutput=*/options.litTest);
   bool shutdown = false;
   llvm::Error error = llvm::Error::success();

@@ -21,8 +21,11 @@ public:
 
   void run() {
     for (const std::unique_ptr<ImportedModule> &m : a.imports)
-      globals[m->boundName] = addDef({DefKind::Import, m->boundName,
-                                      findImportRange(*m), {}, nullptr,
+      globals[m->boundName] = addDef({DefKind::Import,
+                                      m->boundName,
+                                      findImportRange(*m),
+                                      {},
+                                      nullptr,
                                       m.get()});
     for (const DeclPtr &d : a.module->getDecls())
       if (!llvm::isa<TrainDecl>(d.get()))
@@ -115,12 +118,11 @@ private:
         define(DefKind::Let, let->getName(), let->getNameRange(),
                let->getRange());
         idx.sites.push_back({SiteKind::Binding, let->getNameRange(),
-                             let->getNameRange().Start,
-                             let->getNameRange().End, let->getName().str()});
+                             let->getNameRange().Start, let->getNameRange().End,
+                             let->getName().str()});
       } else if (auto *p = llvm::dyn_cast<ParamStmt>(s.get())) {
         walk(p->getInit());
-        define(DefKind::Param, p->getName(), p->getNameRange(),
-               p->getRange());
+        define(DefKind::Param, p->getName(), p->getNameRange(), p->getRange());
       } else if (auto *r = llvm::dyn_cast<ReturnStmt>(s.get())) {
         walk(r->getValue());
       }
@@ -182,9 +184,11 @@ private:
       walk(rhs);
     }
     llvm::SMRange name = calleeNameRange(*callee);
-    idx.sites.push_back(
-        {SiteKind::Stage, {p.getOpLoc(), name.End}, p.getOpLoc(),
-         bound ? llvm::SMLoc() : rhs.getRange().End, text(callee->getRange())});
+    idx.sites.push_back({SiteKind::Stage,
+                         {p.getOpLoc(), name.End},
+                         p.getOpLoc(),
+                         bound ? llvm::SMLoc() : rhs.getRange().End,
+                         text(callee->getRange())});
   }
 
   void walk(const Expr &e, bool bound = false) {
@@ -226,15 +230,18 @@ private:
     llvm::StringRef op = getBinaryOpSpelling(b.getOp());
     llvm::SMLoc end =
         llvm::SMLoc::getFromPointer(b.getOpLoc().getPointer() + op.size());
-    idx.sites.push_back({SiteKind::Operator, {b.getOpLoc(), end},
-                         b.getOpLoc(), llvm::SMLoc(), op.str()});
+    idx.sites.push_back({SiteKind::Operator,
+                         {b.getOpLoc(), end},
+                         b.getOpLoc(),
+                         llvm::SMLoc(),
+                         op.str()});
   }
 
   void walkIndex(const IndexExpr &e) {
     walk(e.getBase());
     for (const IndexItem &item : e.getItems())
-      for (const ExprPtr *p : {&item.index, &item.start, &item.stop,
-                               &item.step})
+      for (const ExprPtr *p :
+           {&item.index, &item.start, &item.stop, &item.step})
         if (*p)
           walk(**p);
   }

@@ -15,8 +15,8 @@ std::vector<proto::Location> lsp::references(const Analysis &a,
                                              const proto::Position &pos,
                                              bool withDeclaration) {
   llvm::SMLoc loc = toLoc(a, pos);
-  std::optional<unsigned> id = loc.isValid() ? a.definitionAt(loc)
-                                             : std::nullopt;
+  std::optional<unsigned> id =
+      loc.isValid() ? a.definitionAt(loc) : std::nullopt;
   std::vector<proto::Location> out;
   if (!id)
     return out;
@@ -58,10 +58,10 @@ std::vector<proto::DocumentSymbol> lsp::documentSymbols(const Analysis &a) {
   std::vector<proto::DocumentSymbol> out;
   for (const DeclPtr &decl : a.module->getDecls()) {
     const Decl &d = *decl;
-    DefKind kind = llvm::isa<TrainDecl>(d)   ? DefKind::Train
-                   : llvm::isa<DataDecl>(d) ? DefKind::Data
+    DefKind kind = llvm::isa<TrainDecl>(d)             ? DefKind::Train
+                   : llvm::isa<DataDecl>(d)            ? DefKind::Data
                    : llvm::cast<FuncDecl>(d).isModel() ? DefKind::Model
-                                                        : DefKind::Fn;
+                                                       : DefKind::Fn;
     std::string name = d.getName().str();
     if (auto *t = llvm::dyn_cast<TrainDecl>(&d))
       name = "train " + name + " on " + t->getDataName().str();
@@ -70,13 +70,11 @@ std::vector<proto::DocumentSymbol> lsp::documentSymbols(const Analysis &a) {
                               toRange(a.sourceMgr, d.getNameRange()));
     for (const Definition &def : a.symbols.defs) {
       bool child = def.kind == DefKind::Let || def.kind == DefKind::Param ||
-                   def.kind == DefKind::Field ||
-                   def.kind == DefKind::Input;
+                   def.kind == DefKind::Field || def.kind == DefKind::Input;
       if (!child || !within(def.nameRange, d.getRange()))
         continue;
-      llvm::SMRange full = within(def.nameRange, def.fullRange)
-                               ? def.fullRange
-                               : def.nameRange;
+      llvm::SMRange full =
+          within(def.nameRange, def.fullRange) ? def.fullRange : def.nameRange;
       sym.children.emplace_back(def.name, symbolKind(def.kind),
                                 toRange(a.sourceMgr, full),
                                 toRange(a.sourceMgr, def.nameRange));

@@ -92,8 +92,7 @@ private:
       auto *fn = llvm::dyn_cast<FuncDecl>(d.get());
       if (!fn || !fn->isModel() || fn->getName() != g.modelName)
         continue;
-      for (size_t i = 0; i < fn->getParams().size() && i < g.inputs.size();
-           ++i)
+      for (size_t i = 0; i < fn->getParams().size() && i < g.inputs.size(); ++i)
         add(fn->getParams()[i].nameRange.Start.getPointer(), g.inputs[i], -1);
     }
   }
@@ -131,8 +130,8 @@ std::vector<LayerParam> Analysis::layerParams(llvm::SMLoc key) const {
         continue;
       for (const TableEntry &p : g.params)
         if (within(g, p.instance, i))
-          params.push_back({p.name, p.type.str(),
-                            numElements(p.type.shape).value_or(0)});
+          params.push_back(
+              {p.name, p.type.str(), numElements(p.type.shape).value_or(0)});
       return params;
     }
   }

@@ -32,8 +32,9 @@ static std::vector<llvm::SMLoc *> locsOf(DataConfig &c) {
 }
 
 /// Appends the stamp of `path`, and for a folder those of its sub-folders.
-static void stampPath(const std::string &path, bool folders,
-                      std::vector<std::pair<std::string, llvm::sys::fs::file_status>> &out) {
+static void stampPath(
+    const std::string &path, bool folders,
+    std::vector<std::pair<std::string, llvm::sys::fs::file_status>> &out) {
   llvm::sys::fs::file_status st;
   if (llvm::sys::fs::status(path, st))
     return out.push_back({path, st});
@@ -55,11 +56,10 @@ DataCache::stampFiles(const DataConfig &config) {
         stampPath(path, /*folders=*/true, found);
   std::vector<FileStamp> stamps;
   for (const auto &[path, st] : found)
-    stamps.push_back(
-        {path, st.getSize(),
-         std::chrono::duration_cast<std::chrono::nanoseconds>(
-             st.getLastModificationTime().time_since_epoch())
-             .count()});
+    stamps.push_back({path, st.getSize(),
+                      std::chrono::duration_cast<std::chrono::nanoseconds>(
+                          st.getLastModificationTime().time_since_epoch())
+                          .count()});
   return stamps;
 }
 
@@ -94,8 +94,7 @@ void DataCache::store(const DataDecl &decl, llvm::StringRef baseDir,
   entry.config = config;
   llvm::SMRange r = decl.getRange();
   for (llvm::SMLoc *loc : locsOf(entry.config)) {
-    bool inside = loc->isValid() &&
-                  r.Start.getPointer() <= loc->getPointer() &&
+    bool inside = loc->isValid() && r.Start.getPointer() <= loc->getPointer() &&
                   loc->getPointer() <= r.End.getPointer();
     entry.offsets.push_back(inside ? loc->getPointer() - r.Start.getPointer()
                                    : -1);

@@ -19,7 +19,6 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/WithColor.h"
 
-
 using namespace modelc;
 namespace cl = llvm::cl;
 

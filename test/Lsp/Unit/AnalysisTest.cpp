@@ -66,10 +66,10 @@ TEST(LspAnalysis, CnnShapesAndParameters) {
                 "max_pool: f32[B, 64, 7, 7]", "dropout: f32[B, 64, 7, 7]",
                 "nn.linear: f32[B, 128]", "relu: f32[B, 128]",
                 "dropout: f32[B, 128]"}));
-  EXPECT_EQ(sitesOf(*a, SiteKind::Binding),
-            (std::vector<std::string>{"h: f32[B, 32, 14, 14]",
-                                      "h: f32[B, 64, 7, 7]",
-                                      "h: f32[B, 128]"}));
+  EXPECT_EQ(
+      sitesOf(*a, SiteKind::Binding),
+      (std::vector<std::string>{"h: f32[B, 32, 14, 14]", "h: f32[B, 64, 7, 7]",
+                                "h: f32[B, 128]"}));
   std::vector<int64_t> counts;
   for (const ValueSite &s : a->symbols.sites) {
     std::vector<LayerParam> params = a->layerParams(s.key);
@@ -183,9 +183,9 @@ TEST(LspAnalysis, DataBlocksAreReusedWhileUnchanged) {
   ASSERT_TRUE(second->program && second->program->data);
   EXPECT_EQ(cache.getHits(), 1u);
   EXPECT_EQ(second->program->data->numClasses, 4);
-  EXPECT_EQ(second->sourceMgr.FindBufferContainingLoc(
-                second->program->data->loc),
-            second->mainBuffer);
+  EXPECT_EQ(
+      second->sourceMgr.FindBufferContainingLoc(second->program->data->loc),
+      second->mainBuffer);
 
   // The corpus changes: the block is checked again.
   writeFile(corpus, "abcdabcdabcdabcdabcdx\n");

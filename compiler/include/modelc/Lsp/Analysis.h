@@ -44,7 +44,16 @@ struct ImportedModule {
 
 /// What a name denotes.
 enum class DefKind {
-  Model, Fn, Data, Train, Let, Param, Input, Field, Import, ImportedFn
+  Model,
+  Fn,
+  Data,
+  Train,
+  Let,
+  Param,
+  Input,
+  Field,
+  Import,
+  ImportedFn
 };
 
 /// A definition of a name.
