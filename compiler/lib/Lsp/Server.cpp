@@ -109,8 +109,10 @@ private:
                            params.textDocument.uri.file());
   }
 
+  /// Forgets the document and clears its diagnostics in the client.
   void onClose(const proto::DidCloseTextDocumentParams &params) {
     store.close(params.textDocument.uri);
+    publish(proto::PublishDiagnosticsParams(params.textDocument.uri, 0));
   }
 
   /// The current analysis of `uri`, or an error reply.
