@@ -136,12 +136,16 @@ static std::string bindingsText(const Analysis &a, const Definition &d) {
   std::string s;
   if (!a.program)
     return s;
+  // The main file's fn declaring `d` (instances of imported fns point to
+  // declarations sema no longer holds: they are compared, never read).
+  const Decl *owner = nullptr;
+  for (const DeclPtr &decl : a.module->getDecls())
+    if (decl->getRange().Start.getPointer() <= d.nameRange.Start.getPointer() &&
+        d.nameRange.End.getPointer() <= decl->getRange().End.getPointer())
+      owner = decl.get();
   for (const sema::Graph &g : a.program->models)
     for (const sema::Instance &inst : g.instances) {
-      llvm::SMRange fn = inst.decl ? inst.decl->getRange() : llvm::SMRange();
-      if (!fn.isValid() ||
-          d.nameRange.Start.getPointer() < fn.Start.getPointer() ||
-          fn.End.getPointer() < d.nameRange.End.getPointer())
+      if (!owner || inst.decl != owner)
         continue;
       std::vector<std::string> dims;
       for (const auto &[name, value] : inst.bindings)
