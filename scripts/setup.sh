@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # scripts/setup.sh — installs every Debian package modelc needs to build,
-# test and run its examples. Idempotent: packages already present are skipped,
-# so a second run costs one dpkg query.
+# test and run its examples, and the editor extension's npm packages.
+# Idempotent: what is already present is skipped, so a second run costs one
+# dpkg query.
 set -euo pipefail
 
 PACKAGES=(
@@ -36,6 +37,11 @@ for p in "${PACKAGES[@]}"; do
     missing+=("$p")
   fi
 done
+# Node.js and npm, for the editor extension (editors/vscode) and its grammar
+# test: Debian's, unless a node and npm are already installed.
+if ! command -v npm > /dev/null; then
+  missing+=(nodejs npm)
+fi
 
 if [ ${#missing[@]} -eq 0 ]; then
   echo "setup: all ${#PACKAGES[@]} packages present"
@@ -49,20 +55,26 @@ else
   echo "setup: done"
 fi
 
+# The editor extension's npm packages (vscode-languageclient; the grammar
+# test's vscode-tmgrammar-test; @vscode/vsce to package it), as its
+# package-lock.json pins them; skipped when already installed.
+root=$(cd "$(dirname "$0")/.." && pwd)
+vscode="$root/editors/vscode"
+if [ ! -f "$vscode/node_modules/.package-lock.json" ] ||
+   [ "$vscode/package-lock.json" -nt "$vscode/node_modules/.package-lock.json" ]; then
+  echo "setup: npm ci in editors/vscode"
+  npm ci --prefix "$vscode" --no-audit --no-fund
+fi
+
 # ONNX Runtime, which the ONNX export tests compare against: the npm package
 # onnxruntime-node carries the Linux x64 libonnxruntime.so.1. Installed into
 # third_party/onnxruntime (git-ignored); --ignore-scripts skips its install
 # script, which only downloads the optional CUDA provider.
 ORT_VERSION=1.30.0
-ORT_DIR="$(cd "$(dirname "$0")/.." && pwd)/third_party/onnxruntime"
+ORT_DIR="$root/third_party/onnxruntime"
 if [ ! -f "$ORT_DIR/node_modules/onnxruntime-node/package.json" ] ||
    ! grep -q "\"version\": \"$ORT_VERSION\"" \
      "$ORT_DIR/node_modules/onnxruntime-node/package.json"; then
-  if ! command -v npm >/dev/null; then
-    SUDO=""
-    if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-    $SUDO apt-get install -y -qq --no-install-recommends nodejs npm
-  fi
   echo "setup: installing onnxruntime-node $ORT_VERSION into $ORT_DIR"
   mkdir -p "$ORT_DIR"
   npm install --prefix "$ORT_DIR" --no-audit --no-fund --no-save \
