@@ -9,10 +9,12 @@
 
 #include "modelrt/core/Profile.h"
 #include "modelrt/core/Roofline.h"
+#include "modelrt/dist/Collective.h"
 #include "modelrt/io/RooflinePlot.h"
 #include "modelrt/train/Trainer.h"
 
 #include <cstdio>
+#include <cstdlib>
 
 namespace modelrt {
 
@@ -112,7 +114,70 @@ static Status finishProfile(const ModelrtProgram &p, const CliArgs &a, const cha
   return Status::ok();
 }
 
+/// The seconds a rank waits for the others (MODELC_DIST_TIMEOUT, default
+/// 300).
+static Expected<double> distTimeout() {
+  const char *v = std::getenv("MODELC_DIST_TIMEOUT");
+  if (!v || !*v)
+    return 300.0;
+  char *end = nullptr;
+  double t = std::strtod(v, &end);
+  if (*end || !(t > 0))
+    return errorf("MODELC_DIST_TIMEOUT: '%s' is not a positive number of seconds", v);
+  return t;
+}
+
+/// What the ranks of a run compare besides the model and the data: the
+/// executable and the command line.
+static Expected<RunIdentity> cliIdentity(const CliArgs &a) {
+  auto exe = hashFile("/proc/self/exe");
+  if (!exe)
+    return exe.status();
+  std::string line = a.command;
+  for (const auto &[k, v] : a.flags)
+    line += "\n" + k + "=" + v;
+  return RunIdentity{{"executable", *exe}, {"command line", hashBytes(line.data(), line.size())}};
+}
+
+/// Joins a data-parallel run when the launcher says there is one: rank 0
+/// keeps the console, the others print nothing but errors.
+static Status joinRanks(const CliArgs &a, Collective &ranks, RunOptions &opts) {
+  opts.collective = &ranks;
+  if (ranks.size() <= 1)
+    return Status::ok();
+  auto id = cliIdentity(a);
+  if (!id)
+    return id.status();
+  opts.identity = id.take();
+  if (ranks.rank() != 0) {
+    static FILE *null = std::fopen("/dev/null", "w");
+    opts.console = null;
+  }
+  return Status::ok();
+}
+
+static Status runTrainWith(const ModelrtProgram &p, const CliArgs &a, Collective &ranks);
+
 Status runTrain(const ModelrtProgram &p, const CliArgs &a) {
+  auto timeout = distTimeout();
+  if (!timeout)
+    return timeout.status();
+  auto ranks = collectiveFromEnvironment(*timeout);
+  if (!ranks)
+    return ranks.status();
+  Collective &world = **ranks;
+  Status st = runTrainWith(p, a, world);
+  if (!st.isOk() && world.size() > 1) { // the others stop now, not at their timeout
+    std::fprintf(stderr, "%s: error: rank %d of %d: %s\n", a.self.c_str(), world.rank(),
+                 world.size(), st.message().c_str());
+    std::fflush(stderr);
+    world.abort(1);
+  }
+  return st;
+}
+
+/// `train` in the world of \p ranks.
+static Status runTrainWith(const ModelrtProgram &p, const CliArgs &a, Collective &ranks) {
   ModelrtTrainConfig cfg;
   std::vector<std::string> dataPaths;
   MODELRT_TRY(runConfig(p, a, cfg, dataPaths));
@@ -136,10 +201,13 @@ Status runTrain(const ModelrtProgram &p, const CliArgs &a) {
   if (!device)
     return device.status();
   opts.device = *device;
+  MODELRT_TRY(joinRanks(a, ranks, opts));
   MODELRT_TRY(startProfile(a));
   auto r = trainProgram(p, cfg, opts);
   if (!r)
     return r.status();
+  if (ranks.rank() != 0)
+    return Status::ok();
   std::printf("trained %lld epochs (%lld steps); checkpoint %s/last.safetensors\n",
               (long long)r->epochs, (long long)r->steps, opts.checkpointDir.c_str());
   if (!r->deviceSummary.empty())
