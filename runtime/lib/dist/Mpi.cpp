@@ -178,8 +178,8 @@ Status MpiCollective::waitAll(const char *what) {
   if (done)
     return failed;
   std::string silent = silentRanks();
-  return errorf("rank %d: %s did not complete within %.0f s (MODELC_DIST_TIMEOUT); %s", myRank,
-                what, timeout, silent.c_str());
+  return errorf("%s did not complete within %g s (MODELC_DIST_TIMEOUT); %s", what, timeout,
+                silent.c_str());
 }
 
 /// After a timeout: every rank that also timed out sends its rank to every
