@@ -128,14 +128,16 @@ static Expected<double> distTimeout() {
 }
 
 /// What the ranks of a run compare besides the model and the data: the
-/// executable and the command line.
+/// executable and the command line, but for the directories, which may
+/// differ (the data are compared by content; only rank 0 writes).
 static Expected<RunIdentity> cliIdentity(const CliArgs &a) {
   auto exe = hashFile("/proc/self/exe");
   if (!exe)
     return exe.status();
   std::string line = a.command;
   for (const auto &[k, v] : a.flags)
-    line += "\n" + k + "=" + v;
+    if (k != "--data-dir" && k != "--checkpoint-dir" && k != "--log-dir")
+      line += "\n" + k + "=" + v;
   return RunIdentity{{"executable", *exe}, {"command line", hashBytes(line.data(), line.size())}};
 }
 
