@@ -27,6 +27,17 @@ Status DataParallel::reduceStep(StepFigures &f, float *const *g) {
   return Status::ok();
 }
 
+Status DataParallel::averageState(ModelState &model) {
+  for (std::vector<float> &s : model.state)
+    MODELRT_TRY(coll.startSum(s.data(), s.size()));
+  MODELRT_TRY(coll.waitAll("the mean of the model's state"));
+  float scale = 1.0f / float(coll.size());
+  for (std::vector<float> &s : model.state)
+    for (float &v : s)
+      v *= scale;
+  return Status::ok();
+}
+
 uint64_t hashBytes(const void *bytes, size_t n, uint64_t seed) {
   const uint64_t prime = 0x100000001b3ull;
   uint64_t lanes[4] = {seed ^ 0xcbf29ce484222325ull, seed + 1, seed + 2, seed + 3};

@@ -548,6 +548,8 @@ Expected<bool> finishEpoch(Run &r, int64_t epoch, const EvalResult &train, doubl
   for (int32_t i = 0; i < prog.num_metrics; ++i)
     metrics.emplace_back(std::string("train_") + prog.metric_names[i], train.metrics[i]);
   double monitored = train.loss;
+  if (r.dp && r.opts.device == Device::Cpu) // running statistics: the ranks' mean
+    MODELRT_TRY(r.dp->averageState(r.model));
   if (r.data.validation) {
     auto val = evaluateDataset(prog, r.model, *r.data.validation, r.cfg.batch_size,
                                r.cfg.data.one_hot, r.runner.get(), r.opts.collective);

@@ -90,3 +90,17 @@ TEST(DataParallel, LauncherWithoutMpiIsAnError) {
             0u)
       << many.message();
 }
+
+TEST(DataParallel, StateIsTheRanksMean) {
+  ThreadGroup group(3);
+  std::vector<std::vector<float>> out(3);
+  group.run([&](Collective &c) {
+    ModelState m;
+    m.state = {{float(c.rank()), 3.0f * float(c.rank() + 1)}, {}};
+    DataParallel dp(c, {});
+    ASSERT_TRUE(dp.averageState(m).isOk());
+    out[size_t(c.rank())] = m.state[0];
+  });
+  for (const auto &s : out)
+    EXPECT_EQ(s, (std::vector<float>{1.0f, 6.0f})); // (0+1+2)/3, (3+6+9)/3
+}

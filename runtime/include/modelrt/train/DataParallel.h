@@ -4,7 +4,8 @@
 // (docs/distributed.md): `DataParallel` sums each step's figures (loss,
 // counted labels, samples, metric sums) and gradients over the ranks so
 // that every rank holds the gradient of the global batch's mean loss and
-// takes the same optimizer step; it sums evaluation figures the same way.
+// takes the same optimizer step; it averages the model's state (running
+// statistics) over the ranks before evaluation and checkpoints.
 // `checkSameRun` refuses, before the first step, ranks that do not run the
 // same executable, model, command line and data (compared by hash).
 //
@@ -12,6 +13,7 @@
 #ifndef MODELRT_TRAIN_DATAPARALLEL_H
 #define MODELRT_TRAIN_DATAPARALLEL_H
 
+#include "modelrt/core/Model.h"
 #include "modelrt/data/Dataset.h"
 #include "modelrt/dist/GradReduce.h"
 
@@ -42,6 +44,9 @@ public:
   /// gradient of its mean loss) by the gradient of the global batch's mean
   /// loss: the sum over ranks of grads * counted / (the global count).
   Status reduceStep(StepFigures &figures, float *const *grads);
+  /// Replaces the model's state (batch norm's running statistics, which
+  /// each rank updates from its own slices) by its mean over the ranks.
+  Status averageState(ModelState &model);
   /// The bytes of gradients each rank sends into the sums of one step.
   size_t gradientBytes() const { return grads.bytesPerStep(); }
 
