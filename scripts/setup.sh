@@ -12,6 +12,7 @@ PACKAGES=(
   python3 python3-numpy python3-torch python3-sklearn python3-pil
   dataset-fashion-mnist
   fortunes  # /usr/share/games/fortunes: the text of the language-model example
+  openmpi-bin  # mpirun and libmpi.so.40 (libopenmpi3), which data-parallel runs load at run time
 )
 
 # CUDA 13 is not a Debian package: the project expects its toolkit at
