@@ -1,6 +1,7 @@
 //===- CliCommands.cpp - The train and eval subcommands -------------------===//
 //
-// Implements `train` and `eval` (docs/cli.md) and what they share: the
+// Implements `train` and `eval` (docs/cli.md; under mpirun, data-parallel:
+// docs/distributed.md) and what they share: the
 // device, the data directory, the configuration flags, and the profile
 // printed (and the roofline written, with --roofline) after a profiled run.
 //
@@ -15,6 +16,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 
 namespace modelrt {
 
@@ -153,14 +155,17 @@ static Status joinRanks(const CliArgs &a, Collective &ranks, RunOptions &opts) {
   opts.identity = id.take();
   if (ranks.rank() != 0) {
     static FILE *null = std::fopen("/dev/null", "w");
+    if (!null)
+      return errorf("rank %d: cannot open /dev/null for its console", ranks.rank());
     opts.console = null;
   }
   return Status::ok();
 }
 
-static Status runTrainWith(const ModelrtProgram &p, const CliArgs &a, Collective &ranks);
-
-Status runTrain(const ModelrtProgram &p, const CliArgs &a) {
+/// Runs \p command in the world of the ranks the launcher started (one
+/// process without one); a rank's error ends every rank at once, not at
+/// their timeout.
+static Status onRanks(const CliArgs &a, const std::function<Status(Collective &)> &command) {
   auto timeout = distTimeout();
   if (!timeout)
     return timeout.status();
@@ -168,14 +173,20 @@ Status runTrain(const ModelrtProgram &p, const CliArgs &a) {
   if (!ranks)
     return ranks.status();
   Collective &world = **ranks;
-  Status st = runTrainWith(p, a, world);
-  if (!st.isOk() && world.size() > 1) { // the others stop now, not at their timeout
+  Status st = command(world);
+  if (!st.isOk() && world.size() > 1) {
     std::fprintf(stderr, "%s: error: rank %d of %d: %s\n", a.self.c_str(), world.rank(),
                  world.size(), st.message().c_str());
     std::fflush(stderr);
     world.abort(1);
   }
   return st;
+}
+
+static Status runTrainWith(const ModelrtProgram &p, const CliArgs &a, Collective &ranks);
+
+Status runTrain(const ModelrtProgram &p, const CliArgs &a) {
+  return onRanks(a, [&](Collective &ranks) { return runTrainWith(p, a, ranks); });
 }
 
 /// `train` in the world of \p ranks.
@@ -227,7 +238,15 @@ Expected<ModelState> loadModel(const ModelrtProgram &p, const std::string &path)
   return m;
 }
 
+static Status runEvalWith(const ModelrtProgram &p, const CliArgs &a, Collective &ranks);
+
 Status runEval(const ModelrtProgram &p, const CliArgs &a) {
+  return onRanks(a, [&](Collective &ranks) { return runEvalWith(p, a, ranks); });
+}
+
+/// `eval`; with several ranks, each evaluates its slice of every batch and
+/// rank 0 prints the sums.
+static Status runEvalWith(const ModelrtProgram &p, const CliArgs &a, Collective &ranks) {
   ModelrtTrainConfig cfg = p.config;
   std::vector<std::string> dataPaths;
   cfg.data = applyDataDir(cfg.data, a, dataPaths);
@@ -245,9 +264,12 @@ Status runEval(const ModelrtProgram &p, const CliArgs &a) {
   if (!runner)
     return runner.status();
   MODELRT_TRY(startProfile(a));
-  auto r = evaluateDataset(p, *m, set, cfg.batch_size, cfg.data.one_hot, runner->get());
+  auto r = evaluateDataset(p, *m, set, cfg.batch_size, cfg.data.one_hot, runner->get(),
+                           ranks.size() > 1 ? &ranks : nullptr);
   if (!r)
     return r.status();
+  if (ranks.rank() != 0)
+    return Status::ok();
   std::printf("eval on %s (%lld samples): loss %.6f", set.name.c_str(), (long long)r->samples,
               r->loss);
   for (int32_t i = 0; i < p.num_metrics; ++i)
