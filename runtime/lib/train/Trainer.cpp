@@ -292,7 +292,6 @@ Expected<EvalResult> trainEpoch(Run &r, int64_t epoch) {
   GradAccumulator acc(r.model.paramSizes(), r.cfg.optimizer.accumulate);
   EvalResult sums;
   sums.metrics.assign(r.prog.num_metrics, 0.0);
-  std::vector<double> ms(r.prog.num_metrics); // only its size is used
   Progress bar = Progress::forStream(r.opts.console, "epoch " + std::to_string(epoch + 1),
                                      r.loader->batchesPerEpoch());
   int64_t batchIndex = r.loader->position().batchIndex;
@@ -302,7 +301,7 @@ Expected<EvalResult> trainEpoch(Run &r, int64_t epoch) {
   }
   for (BatchCursor cursor(*r.loader, *r.runner); cursor.valid(); cursor.advance()) {
     StepFigures f;
-    f.metrics.assign(ms.size(), 0.0);
+    f.metrics.assign(size_t(r.prog.num_metrics), 0.0);
     uint64_t seed = stepSeed(r.cfg.seed, r.step, acc.pending());
     Status st = trainOnBatch(r, cursor.batch(), seed, f);
     if (st.isOk())
@@ -317,7 +316,7 @@ Expected<EvalResult> trainEpoch(Run &r, int64_t epoch) {
       MODELRT_TRY(applyStep(r, acc));
     }
     sums.loss += double(f.loss) * f.counted; // the step's loss is their mean
-    for (size_t i = 0; i < ms.size(); ++i)
+    for (size_t i = 0; i < f.metrics.size(); ++i)
       sums.metrics[i] += f.metrics[i];
     sums.samples += f.samples;
     sums.counted += f.counted;

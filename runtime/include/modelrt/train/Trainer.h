@@ -9,7 +9,10 @@
 // (CheckpointStore: epoch files, last and best), metrics logs (LOG/metrics.csv,
 // LOG/metrics.jsonl and a TensorBoard event file with per-epoch and per-N-step
 // scalars), resuming bit-identically from a checkpoint, and on request the
-// first step's gradients written to a file before training starts.
+// first step's gradients written to a file before training starts. With
+// several ranks (RunOptions::collective, under mpirun) the loop is
+// data-parallel: each rank trains on its slice of every batch, the step's
+// figures and gradients are summed (train/DataParallel.h), rank 0 writes.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MODELRT_TRAIN_TRAINER_H
