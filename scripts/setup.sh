@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # scripts/setup.sh — installs every Debian package modelc needs to build,
-# test and run its examples. Idempotent: packages already present are skipped,
-# so a second run costs one dpkg query.
+# test and run its examples, and the editor extension's npm packages.
+# Idempotent: what is already present is skipped, so a second run costs one
+# dpkg query.
 set -euo pipefail
 
 PACKAGES=(
@@ -34,16 +35,31 @@ for p in "${PACKAGES[@]}"; do
     missing+=("$p")
   fi
 done
+# Node.js and npm, for the editor extension (editors/vscode) and its grammar
+# test: Debian's, unless a node and npm are already installed.
+if ! command -v npm > /dev/null; then
+  missing+=(nodejs npm)
+fi
 
 if [ ${#missing[@]} -eq 0 ]; then
   echo "setup: all ${#PACKAGES[@]} packages present"
-  exit 0
+else
+  echo "setup: installing ${missing[*]}"
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  echo "setup: done"
 fi
 
-echo "setup: installing ${missing[*]}"
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
-echo "setup: done"
+# The editor extension's npm packages (vscode-languageclient; the grammar
+# test's vscode-tmgrammar-test; @vscode/vsce to package it), as its
+# package-lock.json pins them; skipped when already installed.
+root=$(cd "$(dirname "$0")/.." && pwd)
+vscode="$root/editors/vscode"
+if [ ! -f "$vscode/node_modules/.package-lock.json" ] ||
+   [ "$vscode/package-lock.json" -nt "$vscode/node_modules/.package-lock.json" ]; then
+  echo "setup: npm ci in editors/vscode"
+  npm ci --prefix "$vscode" --no-audit --no-fund
+fi

@@ -12,6 +12,7 @@
 #include "modelc/Transforms/CPU/Passes.h"
 #include "modelc/Transforms/GPU/Passes.h"
 #include "modelc/Transforms/Linalg/Passes.h"
+#include "modelrt/cuda/AttentionKernels.h"
 
 #include "mlir/Conversion/SCFToGPU/SCFToGPUPass.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -86,9 +87,11 @@ void buildGpuLoweringPipeline(OpPassManager &pm,
                               const GpuPipelineOptions &options) {
   if (!options.resumeAfterKernels) {
     // Convolutions as im2col + cuBLAS: the GPU calls no convolution library.
-    pm.addPass(createExpandLibraryOps());
+    // Attention stays for the runtime's fused kernels (AttentionKernels.h).
+    pm.addPass(createExpandLibraryOps({modelrt::kAttentionGpuMaxWidth}));
     addFusionStage(pm);
     addBufferizationStage(pm);
+    pm.addPass(createLibraryToCallsPass({/*gpu=*/true}));
     addKernelStage(pm, options);
   }
   if (options.stopAfter == GpuStage::Kernels)

@@ -153,6 +153,21 @@ static std::string dirOf(const Module &m) {
   return p.str().str();
 }
 
+/// Checks data block `data`, or takes it from the options' cache.
+static std::optional<DataConfig> checkOrReuseData(DiagnosticEngine &diags,
+                                                  const DataDecl &data,
+                                                  llvm::StringRef dir,
+                                                  const SemaOptions &options) {
+  if (options.dataCache)
+    if (std::optional<DataConfig> cached = options.dataCache->lookup(data, dir))
+      return cached;
+  unsigned before = diags.getNumErrors();
+  std::optional<DataConfig> cfg = checkData(diags, data, dir);
+  if (cfg && options.dataCache && diags.getNumErrors() == before)
+    options.dataCache->store(data, dir, *cfg);
+  return cfg;
+}
+
 std::unique_ptr<Program> modelc::analyzeProgram(DiagnosticEngine &diags,
                                                 const Module &mainModule,
                                                 const SemaOptions &options) {
@@ -174,12 +189,14 @@ std::unique_ptr<Program> modelc::analyzeProgram(DiagnosticEngine &diags,
     if (el.elaborateModel(*fn, *main)) {
       program->models.push_back(std::move(g));
       modelDecls[fn->getName().str()] = fn;
+    } else if (options.keepPartial) {
+      program->models.push_back(std::move(g));
     }
   }
   std::map<std::string, DataConfig> datas;
   for (const DeclPtr &d : mainModule.getDecls())
     if (auto *data = llvm::dyn_cast<DataDecl>(d.get()))
-      if (auto cfg = checkData(diags, *data, dirOf(mainModule)))
+      if (auto cfg = checkOrReuseData(diags, *data, dirOf(mainModule), options))
         datas[cfg->name] = *cfg;
   const TrainDecl *trainDecl = nullptr;
   for (const DeclPtr &d : mainModule.getDecls()) {
@@ -225,7 +242,7 @@ std::unique_ptr<Program> modelc::analyzeProgram(DiagnosticEngine &diags,
     program->data = datas.begin()->second;
   }
   if (diags.getNumErrors() != before)
-    return nullptr;
+    return options.keepPartial ? std::move(program) : nullptr;
   for (const Graph &g : program->models)
     lintGraph(diags, g);
   if (const Graph *g = program->getMainModel())

@@ -4,13 +4,15 @@
 // [--target-cpu=CPU] [--no-main]`: reads the source, runs the pipeline
 // stages (Stages.h) up to the requested one and prints its product; without
 // --emit it links an executable (-o, default: the input's name without
-// .model). `modelc fmt ...` formats files instead (FormatCommand.h). Exit
+// .model). `modelc fmt ...` formats files instead (FormatCommand.h), `modelc
+// lsp` runs the language server (LspCommand.h). Exit
 // codes: 0 success, 1 user error (bad source, missing file, bad option), 2
 // internal error (fatal error or crash inside the compiler).
 //
 //===----------------------------------------------------------------------===//
 
 #include "FormatCommand.h"
+#include "LspCommand.h"
 #include "Stages.h"
 
 #include "modelc/Frontend/SearchPath.h"
@@ -221,13 +223,16 @@ int main(int argc, char **argv) {
   installCrashHandlers();
   if (argc >= 2 && llvm::StringRef(argv[1]) == "fmt")
     return runFormatCommand(argc, argv);
+  if (argc >= 2 && llvm::StringRef(argv[1]) == "lsp")
+    return runLspCommand(argc, argv);
   Options opts(buildEmitHelp());
   cl::HideUnrelatedOptions(opts.category);
   cl::SetVersionPrinter(printVersion);
   if (!cl::ParseCommandLineOptions(argc, argv,
                                    "modelc: compiles a .model file (network, "
                                    "data, training) into an executable\n"
-                                   "(`modelc fmt --help`: the formatter)\n",
+                                   "(`modelc fmt --help`: the formatter; `modelc lsp --help`: the "
+                                   "language server)\n",
                                    &llvm::errs()))
     return 1;
   triggerInternalError(opts.debugInternalError);

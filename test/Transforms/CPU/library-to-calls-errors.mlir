@@ -19,3 +19,14 @@ module {
     return
   }
 }
+
+// -----
+
+// On the GPU, only attention has a runtime entry point: a convolution must
+// have been expanded (modelc-expand-library-ops) before bufferization.
+// RUN: not modelc-opt %s -split-input-file --modelc-library-to-calls=gpu=true 2>&1 | FileCheck %s --check-prefix=GPU
+// GPU: library-to-calls-errors.mlir:[[@LINE+2]]:3: error: 'mdl.lib_conv2d' op has no GPU entry point: the GPU pipeline expands it before bufferization
+func.func @conv_on_gpu(%x: memref<2x1x5x5xf32>, %w: memref<4x1x3x3xf32>, %y: memref<2x4x3x3xf32>) {
+  mdl.lib_conv2d %x, %w, %y : memref<2x1x5x5xf32>, memref<4x1x3x3xf32>, memref<2x4x3x3xf32>
+  return
+}

@@ -5,6 +5,8 @@
 // code MLIR 22 generated from GeneratedHostCode.mlir (PTX JIT-loaded by the
 // driver), modelrt_cuda_sgemm against a double-precision CPU reference for
 // both orders, all transpositions and odd shapes (split-K products too),
+// the fused attention kernels against the CPU's (every width class, both
+// layouts, causal or not, fewer queries than keys),
 // the pool's reuse, an
 // asynchronous upload, the scratch cells, CUDA graph capture and replay, and
 // last a sticky error. Prints one
@@ -13,6 +15,8 @@
 // timing (for a run against the fake driver of the unit tests).
 //
 //===----------------------------------------------------------------------===//
+#include "modelrt/core/Attention.h"
+#include "modelrt/cuda/AttentionKernels.h"
 #include "modelrt/cuda/Cuda.h"
 #include "modelrt/cuda/GpuAbi.h"
 
@@ -299,6 +303,142 @@ void timeSgemm() {
   report(ok, "sgemm timing run");
 }
 
+/// Device copies of host vectors, and the largest relative difference of a
+/// device result from the CPU's.
+struct AttentionCase {
+  std::vector<DeviceBuffer> buffers;
+  bool ok = true;
+
+  float *upload(const std::vector<float> &host) {
+    Expected<DeviceBuffer> b = DeviceBuffer::allocate(host.size() * 4);
+    if (!b || !uploadFloats(*b, host.data(), host.size())) {
+      ok = false;
+      return nullptr;
+    }
+    buffers.push_back(std::move(*b));
+    return buffers.back().floats();
+  }
+  double worst(float *device, const std::vector<float> &want) {
+    std::vector<float> got(want.size());
+    if (!ok || !downloadFloats(got.data(), *findBuffer(device), got.size()))
+      return 1e9;
+    double w = 0;
+    for (size_t i = 0; i < got.size(); ++i)
+      w = std::max(w, std::fabs(double(got[i]) - want[i]) / (1.0 + std::fabs(want[i])));
+    return w;
+  }
+  DeviceBuffer *findBuffer(float *device) {
+    for (DeviceBuffer &b : buffers)
+      if (b.floats() == device)
+        return &b;
+    return nullptr;
+  }
+};
+
+std::vector<float> randomFloats(size_t n, std::mt19937 &rng) {
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  std::vector<float> v(n);
+  for (float &x : v)
+    x = dist(rng);
+  return v;
+}
+
+/// One head-major case, forward and backward; the worst relative error.
+double attentionCase(int64_t batch, int64_t heads, int64_t queries, int64_t keys,
+                     int64_t width, int64_t causal, std::mt19937 &rng) {
+  size_t qn = size_t(batch * heads * queries * width), kn = size_t(batch * heads * keys * width);
+  std::vector<float> q = randomFloats(qn, rng), k = randomFloats(kn, rng),
+                     v = randomFloats(kn, rng), dout = randomFloats(qn, rng);
+  std::vector<float> out(qn), grads(qn + 2 * kn);
+  modelrt_attention_forward(q.data(), k.data(), v.data(), out.data(), batch, heads, queries,
+                            keys, width, causal);
+  modelrt_attention_backward(q.data(), k.data(), v.data(), out.data(), dout.data(),
+                             grads.data(), batch, heads, queries, keys, width, causal);
+  AttentionCase c;
+  float *dq = c.upload(q), *dk = c.upload(k), *dv = c.upload(v), *ddout = c.upload(dout);
+  float *dout2 = c.upload(std::vector<float>(qn)), *dgrads = c.upload(std::vector<float>(grads.size()));
+  if (!c.ok)
+    return 1e9;
+  modelrt_cuda_attention_forward(dq, dk, dv, dout2, batch, heads, queries, keys, width, causal);
+  modelrt_cuda_attention_backward(dq, dk, dv, dout2, ddout, dgrads, batch, heads, queries, keys,
+                                  width, causal);
+  return std::max(c.worst(dout2, out), c.worst(dgrads, grads));
+}
+
+/// The packed layout at the char-LM's sizes; the worst relative error.
+double packedAttentionCase(int64_t batch, int64_t heads, int64_t length, int64_t width,
+                           std::mt19937 &rng) {
+  size_t n = size_t(batch * length * 3 * heads * width), on = size_t(batch * length * heads * width);
+  std::vector<float> qkv = randomFloats(n, rng), dout = randomFloats(on, rng);
+  std::vector<float> out(on), grads(n);
+  modelrt_attention_packed_forward(qkv.data(), out.data(), batch, heads, length, width, 1);
+  modelrt_attention_packed_backward(qkv.data(), out.data(), dout.data(), grads.data(), batch,
+                                    heads, length, width, 1);
+  AttentionCase c;
+  float *dqkv = c.upload(qkv), *ddout = c.upload(dout);
+  float *dout2 = c.upload(std::vector<float>(on)), *dgrads = c.upload(std::vector<float>(n));
+  if (!c.ok)
+    return 1e9;
+  modelrt_cuda_attention_packed_forward(dqkv, dout2, batch, heads, length, width, 1);
+  modelrt_cuda_attention_packed_backward(dqkv, dout2, ddout, dgrads, batch, heads, length,
+                                         width, 1);
+  return std::max(c.worst(dout2, out), c.worst(dgrads, grads));
+}
+
+void checkAttention() {
+  std::mt19937 rng(13);
+  double worst = 0;
+  int cases = 0;
+  struct Shape {
+    int64_t batch, heads, queries, keys, width;
+  };
+  for (Shape s : {Shape{2, 3, 5, 7, 6}, Shape{1, 2, 130, 130, 32}, Shape{2, 2, 70, 200, 64},
+                  Shape{1, 1, 3, 66, 100}, Shape{1, 2, 9, 4, 128}})
+    for (int64_t causal : {0, 1}) {
+      worst = std::max(worst, attentionCase(s.batch, s.heads, s.queries, s.keys, s.width,
+                                            causal, rng));
+      ++cases;
+    }
+  worst = std::max(worst, packedAttentionCase(4, 4, 128, 32, rng));
+  ++cases;
+  char line[160];
+  std::snprintf(line, sizeof(line),
+                "modelrt_cuda_attention: %d cases, worst relative error %.2e", cases, worst);
+  report(statusOk() && worst < 1e-4, line);
+}
+
+/// Forward + backward of the char-LM's attention (batch 64, 4 heads,
+/// context 128 and 512, width 32, causal): milliseconds and GFLOP/s.
+void timeAttention() {
+  for (int64_t length : {128, 512}) {
+    const int64_t batch = 64, heads = 4, width = 32;
+    size_t n = size_t(batch * length * 3 * heads * width), on = size_t(batch * length * heads * width);
+    Expected<DeviceBuffer> qkv = DeviceBuffer::allocate(n * 4), grads = DeviceBuffer::allocate(n * 4);
+    Expected<DeviceBuffer> out = DeviceBuffer::allocate(on * 4), dout = DeviceBuffer::allocate(on * 4);
+    if (!qkv || !grads || !out || !dout)
+      return;
+    auto step = [&] {
+      modelrt_cuda_attention_packed_forward(qkv->floats(), out->floats(), batch, heads, length,
+                                            width, 1);
+      modelrt_cuda_attention_packed_backward(qkv->floats(), out->floats(), dout->floats(),
+                                             grads->floats(), batch, heads, length, width, 1);
+    };
+    step(); // warm-up (module load)
+    synchronize();
+    auto start = std::chrono::steady_clock::now();
+    for (int i = 0; i < 20; ++i)
+      step();
+    bool ok = synchronize().isOk();
+    double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / 20;
+    // Causal: half the scores; forward 2 products, backward 5 (incl. the recomputation).
+    double flops = 7.0 * 2 * batch * heads * double(length) * length * width / 2;
+    std::printf("INFO attention fwd+bwd, batch %lld, 4 heads, context %lld, width 32, causal: "
+                "%.3f ms, %.1f GFLOP/s\n",
+                (long long)batch, (long long)length, s * 1e3, flops / s / 1e9);
+    report(ok, "attention timing run, context " + std::to_string(length));
+  }
+}
+
 void checkStickyError() {
   static char image[] = "not a module";
   void *module = mgpuModuleLoad(image, sizeof(image));
@@ -326,8 +466,11 @@ int main(int argc, char **argv) {
   checkAsyncUpload();
   checkScratch();
   checkGraphs();
-  if (timing)
+  checkAttention();
+  if (timing) {
     timeSgemm();
+    timeAttention();
+  }
   checkStickyError(); // last: the error is sticky
   std::printf("%s: %d failure(s)\n", failures ? "FAILED" : "ALL PASSED",
               failures);

@@ -13,12 +13,14 @@
 //===----------------------------------------------------------------------===//
 #include "FakeCudaDriver.h"
 
+#include "modelrt/cuda/AttentionKernels.h"
 #include "modelrt/cuda/BlasKernels.h"
 #include "modelrt/cuda/OptimizerKernels.h"
 
 #include <cublas_v2.h>
 #include <cuda.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -175,6 +177,133 @@ void mlirFillKernel(void **params, long threads) {
 const uintptr_t opaqueTag = std::getenv("FAKE_CUDA_OPAQUE") ? uintptr_t(1) << 62 : 0;
 void *ptr(CUdeviceptr p) { return reinterpret_cast<void *>(p & ~CUdeviceptr(opaqueTag)); }
 
+/// The attention kernels (AttentionKernels.h), naively: every score of a
+/// row in double, then its softmax, whatever the grid. FakeAttention holds
+/// one launch's arguments with the device tags stripped.
+struct FakeAttention {
+  modelrt::AttentionGpuArgs a;
+
+  explicit FakeAttention(void **params) : a(*static_cast<modelrt::AttentionGpuArgs *>(params[0])) {
+    for (modelrt::AttentionGpuView *v : {&a.q, &a.k, &a.v, &a.out, &a.dout, &a.dq, &a.dk, &a.dv})
+      v->base = untag(v->base);
+    a.lse = untag(a.lse);
+    a.delta = untag(a.delta);
+  }
+  static float *untag(float *p) { return static_cast<float *>(ptr(reinterpret_cast<CUdeviceptr>(p))); }
+  float *row(const modelrt::AttentionGpuView &v, int64_t b, int64_t h, int64_t r) const {
+    return v.base + b * v.batch + h * v.head + r * v.row;
+  }
+  int64_t limit(int64_t i) const {
+    return a.causal ? std::max<int64_t>(0, std::min(a.keys, i + a.keys - a.queries + 1)) : a.keys;
+  }
+  double score(int64_t b, int64_t h, int64_t i, int64_t j) const {
+    double s = 0;
+    for (int64_t w = 0; w < a.width; ++w)
+      s += double(row(a.q, b, h, i)[w]) * row(a.k, b, h, j)[w];
+    return s * a.scale;
+  }
+  double dotRows(const float *x, const float *y) const {
+    double s = 0;
+    for (int64_t w = 0; w < a.width; ++w)
+      s += double(x[w]) * y[w];
+    return s;
+  }
+  /// The softmax of row i (empty when it sees no key), and its log-sum-exp.
+  std::vector<double> probs(int64_t b, int64_t h, int64_t i, double *lse) const {
+    std::vector<double> p(size_t(limit(i)));
+    double m = -INFINITY, sum = 0;
+    for (size_t j = 0; j < p.size(); ++j)
+      m = std::max(m, p[j] = score(b, h, i, int64_t(j)));
+    for (double &x : p)
+      sum += x = std::exp(x - m);
+    for (double &x : p)
+      x /= sum;
+    *lse = p.empty() ? INFINITY : m + std::log(sum);
+    return p;
+  }
+  template <typename Fn> void forEachRow(Fn fn) const {
+    for (int64_t b = 0; b < a.batch; ++b)
+      for (int64_t h = 0; h < a.heads; ++h)
+        for (int64_t i = 0; i < a.queries; ++i)
+          fn(b, h, i);
+  }
+};
+
+void attentionForwardKernel(void **params, long) {
+  FakeAttention f(params);
+  f.forEachRow([&](int64_t b, int64_t h, int64_t i) {
+    double lse;
+    std::vector<double> p = f.probs(b, h, i, &lse);
+    for (int64_t w = 0; w < f.a.width; ++w) {
+      double o = 0;
+      for (size_t j = 0; j < p.size(); ++j)
+        o += p[j] * f.row(f.a.v, b, h, int64_t(j))[w];
+      f.row(f.a.out, b, h, i)[w] = float(o);
+    }
+  });
+}
+
+void attentionBackwardQueryKernel(void **params, long) {
+  FakeAttention f(params);
+  const modelrt::AttentionGpuArgs &a = f.a;
+  f.forEachRow([&](int64_t b, int64_t h, int64_t i) {
+    double lse;
+    std::vector<double> p = f.probs(b, h, i, &lse);
+    double delta = f.dotRows(f.row(a.dout, b, h, i), f.row(a.out, b, h, i));
+    std::vector<double> dq(size_t(a.width), 0.0);
+    for (size_t j = 0; j < p.size(); ++j) {
+      double ds = p[j] * (f.dotRows(f.row(a.dout, b, h, i), f.row(a.v, b, h, int64_t(j))) - delta);
+      for (int64_t w = 0; w < a.width; ++w)
+        dq[size_t(w)] += ds * f.row(a.k, b, h, int64_t(j))[w];
+    }
+    for (int64_t w = 0; w < a.width; ++w)
+      f.row(a.dq, b, h, i)[w] = float(dq[size_t(w)] * a.scale);
+    int64_t cell = (b * a.heads + h) * a.queries + i;
+    a.lse[cell] = float(lse);
+    a.delta[cell] = float(delta);
+  });
+}
+
+void attentionBackwardKeyKernel(void **params, long) {
+  FakeAttention f(params);
+  const modelrt::AttentionGpuArgs &a = f.a;
+  for (int64_t b = 0; b < a.batch; ++b)
+    for (int64_t h = 0; h < a.heads; ++h)
+      for (int64_t j = 0; j < a.keys; ++j) {
+        std::vector<double> dk(size_t(a.width), 0.0), dv(size_t(a.width), 0.0);
+        for (int64_t i = 0; i < a.queries; ++i) {
+          if (j >= f.limit(i))
+            continue;
+          int64_t cell = (b * a.heads + h) * a.queries + i;
+          double p = std::exp(f.score(b, h, i, j) - a.lse[cell]);
+          const float *dout = f.row(a.dout, b, h, i);
+          double ds = p * (f.dotRows(dout, f.row(a.v, b, h, j)) - a.delta[cell]);
+          for (int64_t w = 0; w < a.width; ++w) {
+            dv[size_t(w)] += p * dout[w];
+            dk[size_t(w)] += ds * f.row(a.q, b, h, i)[w];
+          }
+        }
+        for (int64_t w = 0; w < a.width; ++w) {
+          f.row(a.dk, b, h, j)[w] = float(dk[size_t(w)] * a.scale);
+          f.row(a.dv, b, h, j)[w] = float(dv[size_t(w)]);
+        }
+      }
+}
+
+/// The fake of an attention kernel named \p name (any width class), or null.
+KernelFn attentionKernel(const char *name) {
+  using modelrt::AttentionGpuKernel;
+  static const std::pair<AttentionGpuKernel, KernelFn> table[] = {
+      {AttentionGpuKernel::Forward, attentionForwardKernel},
+      {AttentionGpuKernel::BackwardQuery, attentionBackwardQueryKernel},
+      {AttentionGpuKernel::BackwardKey, attentionBackwardKeyKernel}};
+  for (const auto &[kernel, fn] : table)
+    for (int widthClass : {32, 64, 128})
+      if (!std::strcmp(name, modelrt::attentionKernelName(kernel, widthClass)))
+        return fn;
+  return nullptr;
+}
+
 /// A kernel and the sizes of its parameters (a capture copies their values,
 /// as the driver does).
 struct FakeKernel {
@@ -203,6 +332,8 @@ const FakeKernel *findKernel(const char *name) {
     k = {splitKSumKernel, {8, 4, 4, 4, 4, 8, 4}};
   else if (KernelFn fn = optimizerKernel(name))
     k = {fn, {8, 8, 4, 8, sizeof(modelrt::StepCoeffs)}};
+  else if (KernelFn fn = attentionKernel(name))
+    k = {fn, {sizeof(modelrt::AttentionGpuArgs)}};
   if (!k.fn)
     return nullptr;
   return &kernels.emplace(name, k).first->second;

@@ -54,9 +54,18 @@ def ExpandLibraryOps : Pass<"modelc-expand-library-ops", "::mlir::ModuleOp"> {
     become the window generics convert-mdl-to-linalg emits for other
     pooling ops; `mdl.lib_attention` and `mdl.lib_attention_grad` the
     unfused products and softmax, built as mdl ops and lowered with
-    convert-mdl-to-linalg's patterns. An op already on memrefs is reported
-    and the pass fails.
+    convert-mdl-to-linalg's patterns. With `keep-attention-width=N` (the
+    GPU pipeline), the attention ops (`mdl.lib_attention`,
+    `mdl.lib_attention_packed` and their `_grad` adjoints) whose heads are
+    at most N wide stay, for the GPU's fused kernels. An op already on
+    memrefs is reported and the pass fails.
   }];
+  let options = [
+    Option<"keepAttentionWidth", "keep-attention-width", "int64_t",
+           /*default=*/"0",
+           "Keep the attention ops whose heads are at most this wide (0: "
+           "expand every one)">
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::cf::ControlFlowDialect",
     "::mlir::linalg::LinalgDialect", "::mlir::math::MathDialect",

@@ -13,6 +13,7 @@
 
 #include "modelc/Frontend/AST.h"
 #include "modelc/Frontend/Diagnostics.h"
+#include "modelc/Sema/DataCache.h"
 #include "modelc/Sema/Program.h"
 
 #include <memory>
@@ -28,12 +29,20 @@ struct SemaOptions {
   /// The standard library directory, searched last (after the importing
   /// file's own directory). May be empty.
   std::string stdlibDir;
+  /// When set, a program with errors is still returned: it holds the models
+  /// and the parts of models that were checked before the errors (for the
+  /// language server's hovers). Such a program must not reach later stages.
+  bool keepPartial = false;
+  /// Data blocks checked by earlier analyses, reused when unchanged (and
+  /// filled); null: every data block is checked.
+  sema::DataCache *dataCache = nullptr;
 };
 
 /// Checks `mainModule` (already parsed from a buffer of
 /// diags.getSourceMgr()) and the modules it imports, which are loaded into
 /// the same SourceMgr. Returns the checked program, or nullptr when an error
-/// was reported.
+/// was reported (unless options.keepPartial is set; then nullptr only when
+/// the imports could not be loaded).
 std::unique_ptr<sema::Program> analyzeProgram(DiagnosticEngine &diags,
                                               const Module &mainModule,
                                               const SemaOptions &options);

@@ -200,8 +200,26 @@ Value expand(OpBuilder &b, LibAttentionPackedGradOp op) {
                                   op.getGrad(), op.getCausal());
 }
 
+/// The head width of an attention op that a fused kernel may take (its
+/// first operand's innermost size, static in library ops), or 0.
+int64_t fusedAttentionWidth(Operation *op) {
+  if (!isa<LibAttentionOp, LibAttentionGradOp, LibAttentionPackedOp,
+           LibAttentionPackedGradOp>(op))
+    return 0;
+  auto type = cast<ShapedType>(op->getOperand(0).getType());
+  return type.isDynamicDim(type.getRank() - 1) ? 0 : type.getShape().back();
+}
+
 struct ExpandLibraryOpsPass
     : modelc::impl::ExpandLibraryOpsBase<ExpandLibraryOpsPass> {
+  using ExpandLibraryOpsBase::ExpandLibraryOpsBase;
+
+  /// True when `op` stays for a fused attention kernel.
+  bool keeps(Operation *op) {
+    int64_t width = fusedAttentionWidth(op);
+    return width > 0 && width <= keepAttentionWidth;
+  }
+
   void runOnOperation() override {
     SmallVector<Operation *> ops;
     getOperation().walk([&](Operation *op) {
@@ -209,7 +227,8 @@ struct ExpandLibraryOpsPass
               LibMaxPool2DOp, LibAvgPool2DOp, LibMaxPool2DGradOp,
               LibAvgPool2DGradOp, LibEmbeddingGradOp, LibAttentionOp,
               LibAttentionGradOp, LibAttentionDecodeOp,
-              LibAttentionPackedOp, LibAttentionPackedGradOp>(op))
+              LibAttentionPackedOp, LibAttentionPackedGradOp>(op) &&
+          !keeps(op))
         ops.push_back(op);
     });
     for (Operation *op : ops) {

@@ -23,6 +23,9 @@
 //                                  do, dqkv, ...)
 //   lib_attention_decode    -> modelrt_attention_decode(q, kc, vc, &pos, o,
 //                                  batch, heads, length, width)
+// With `gpu`, the four attention ops (not the decoding step) call their
+// modelrt_cuda_attention_* twins, with device pointers; any other library
+// op is an error there.
 // The runtime wants dense row-major buffers: an operand with another layout
 // is first copied into a fresh buffer (and the destination copied back). An
 // op still on tensors is reported: the pass runs after bufferization.
@@ -125,6 +128,24 @@ RuntimeCall describe(Operation *op) {
                            op->getOperand(1), Value()};
       })
       .Default([](Operation *) { return RuntimeCall(); });
+}
+
+/// The GPU entry point of `op`: the fused attention kernels' (the GPU
+/// pipeline expands every other library op); the callee is empty for any
+/// other op.
+RuntimeCall describeForGpu(Operation *op) {
+  RuntimeCall c = describe(op);
+  c.callee = TypeSwitch<Operation *, StringRef>(op)
+                 .Case([](mdl::LibAttentionOp) { return kCudaAttentionForwardCall; })
+                 .Case([](mdl::LibAttentionGradOp) { return kCudaAttentionBackwardCall; })
+                 .Case([](mdl::LibAttentionPackedOp) {
+                   return kCudaAttentionPackedForwardCall;
+                 })
+                 .Case([](mdl::LibAttentionPackedGradOp) {
+                   return kCudaAttentionPackedBackwardCall;
+                 })
+                 .Default([](Operation *) { return StringRef(); });
+  return c;
 }
 
 /// The runtime's signature for `op`: one pointer per operand, then the
@@ -233,12 +254,19 @@ void rewriteToCall(Operation *op, const RuntimeCall &c) {
 
 struct LibraryToCallsPass
     : impl::LibraryToCallsPassBase<LibraryToCallsPass> {
+  using LibraryToCallsPassBase::LibraryToCallsPassBase;
+
   void runOnOperation() final {
     SmallVector<std::pair<Operation *, RuntimeCall>> work;
     WalkResult walk = getOperation().walk([&](Operation *op) {
       RuntimeCall c = describe(op);
       if (c.callee.empty())
         return WalkResult::advance();
+      if (gpu && (c = describeForGpu(op)).callee.empty()) {
+        op->emitOpError("has no GPU entry point: the GPU pipeline expands "
+                        "it before bufferization");
+        return WalkResult::interrupt();
+      }
       if (op->getNumResults() != 0) {
         op->emitOpError("is still on tensors: library calls are made after "
                         "bufferization");

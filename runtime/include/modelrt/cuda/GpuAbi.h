@@ -30,6 +30,26 @@ void modelrt_cuda_sgemm(int32_t order, int32_t transA, int32_t transB,
                         int32_t M, int32_t N, int32_t K, float alpha,
                         const float *A, int32_t lda, const float *B,
                         int32_t ldb, float beta, float *C, int32_t ldc);
+/// Fused attention on the GPU (device pointers, the compute stream): the
+/// same arguments and results as modelrt_attention_forward / _backward /
+/// _packed_forward / _packed_backward of modelrt/core/Attention.h, for
+/// heads of width at most kAttentionGpuMaxWidth (AttentionKernels.h).
+/// Errors are sticky.
+void modelrt_cuda_attention_forward(const float *q, const float *k, const float *v,
+                                    float *out, int64_t batch, int64_t heads,
+                                    int64_t queries, int64_t keys, int64_t width,
+                                    int64_t causal);
+void modelrt_cuda_attention_backward(const float *q, const float *k, const float *v,
+                                     const float *out, const float *dout, float *dqkv,
+                                     int64_t batch, int64_t heads, int64_t queries,
+                                     int64_t keys, int64_t width, int64_t causal);
+void modelrt_cuda_attention_packed_forward(const float *qkv, float *out, int64_t batch,
+                                           int64_t heads, int64_t length, int64_t width,
+                                           int64_t causal);
+void modelrt_cuda_attention_packed_backward(const float *qkv, const float *out,
+                                            const float *dout, float *dqkv, int64_t batch,
+                                            int64_t heads, int64_t length, int64_t width,
+                                            int64_t causal);
 /// A device pointer to the persistent, zero-initialised 64-byte cell \p slot
 /// (0..63), for scalars (seed, loss, counts). Null (and a sticky error) when
 /// the GPU is not usable or the slot is out of range.

@@ -51,8 +51,16 @@ def LibraryToCallsPass : Pass<"modelc-library-to-calls", "::mlir::ModuleOp"> {
     KW, OH, OW, the strides, paddings and dilations as i64. An operand whose
     layout is not the identity is copied into a dense buffer first (the
     output back afterwards). A library op still on tensors, or a symbol of
-    one of those names with another signature, is an error.
+    one of those names with another signature, is an error. With `gpu`
+    (the GPU pipeline, on device buffers), the attention ops call the
+    runtime's fused GPU kernels instead (`modelrt_cuda_attention_*`, the
+    same arguments), and any other library op is an error: the GPU pipeline
+    expands those first.
   }];
+  let options = [
+    Option<"gpu", "gpu", "bool", /*default=*/"false",
+           "Call the GPU entry points (attention only)">
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",
                            "::mlir::LLVM::LLVMDialect",

@@ -62,6 +62,16 @@ inline constexpr llvm::StringLiteral kAttentionPackedBackwardCall =
 /// vcache, position, out, sizes...), the position by pointer (an int64_t).
 inline constexpr llvm::StringLiteral kAttentionDecodeCall =
     "modelrt_attention_decode";
+/// The same four attention calls on the GPU (device pointers, the same
+/// arguments; runtime/include/modelrt/cuda/GpuAbi.h).
+inline constexpr llvm::StringLiteral kCudaAttentionForwardCall =
+    "modelrt_cuda_attention_forward";
+inline constexpr llvm::StringLiteral kCudaAttentionBackwardCall =
+    "modelrt_cuda_attention_backward";
+inline constexpr llvm::StringLiteral kCudaAttentionPackedForwardCall =
+    "modelrt_cuda_attention_packed_forward";
+inline constexpr llvm::StringLiteral kCudaAttentionPackedBackwardCall =
+    "modelrt_cuda_attention_packed_backward";
 /// The prefixes of the convolution and of the pooling entry points.
 inline constexpr llvm::StringLiteral kConvCallPrefix = "modelrt_conv2d_";
 inline constexpr llvm::StringLiteral kMaxPoolCallPrefix = "modelrt_max_pool2d_";

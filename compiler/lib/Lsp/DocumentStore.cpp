@@ -1,0 +1,144 @@
+//===- DocumentStore.cpp - Open documents, re-analysed when changed -------===//
+//
+// Implements the document store: the text of each open document, its
+// latest analysis, and the worker thread that runs the debounced
+// re-analyses (the earliest due first) and publishes them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DocumentStore.h"
+
+using namespace modelc;
+using namespace modelc::lsp;
+namespace proto = llvm::lsp;
+
+DocumentStore::DocumentStore(AnalysisOptions options, unsigned debounceMs,
+                             Callback onAnalysed)
+    : options(std::move(options)), debounce(debounceMs),
+      onAnalysed(std::move(onAnalysed)) {
+  if (debounceMs != 0)
+    worker = std::thread([this] { workerLoop(); });
+}
+
+DocumentStore::~DocumentStore() {
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    stopping = true;
+  }
+  wake.notify_all();
+  if (worker.joinable())
+    worker.join();
+}
+
+void DocumentStore::open(const proto::URIForFile &uri, std::string text,
+                         int64_t version) {
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    Document &doc = docs[uri];
+    doc = Document();
+    doc.text = std::move(text);
+    doc.version = version;
+  }
+  refresh(uri);
+}
+
+bool DocumentStore::change(
+    const proto::URIForFile &uri,
+    llvm::ArrayRef<proto::TextDocumentContentChangeEvent> changes,
+    int64_t version) {
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = docs.find(uri);
+    if (it == docs.end())
+      return false;
+    std::string text = it->second.text;
+    if (llvm::failed(
+            proto::TextDocumentContentChangeEvent::applyTo(changes, text)))
+      return false;
+    it->second.text = std::move(text);
+    it->second.version = version;
+    if (debounce.count() != 0) {
+      schedule(it->second);
+      return true;
+    }
+  }
+  refresh(uri);
+  return true;
+}
+
+void DocumentStore::close(const proto::URIForFile &uri) {
+  std::lock_guard<std::mutex> lock(mutex);
+  docs.erase(uri);
+}
+
+void DocumentStore::schedule(Document &doc) {
+  doc.due = Clock::now() + debounce;
+  wake.notify_all();
+}
+
+std::shared_ptr<const Analysis>
+DocumentStore::get(const proto::URIForFile &uri) {
+  return refresh(uri);
+}
+
+std::optional<std::string> DocumentStore::text(const proto::URIForFile &uri) {
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = docs.find(uri);
+  if (it == docs.end())
+    return std::nullopt;
+  return it->second.text;
+}
+
+std::shared_ptr<const Analysis>
+DocumentStore::refresh(const proto::URIForFile &uri) {
+  std::string text;
+  int64_t version;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = docs.find(uri);
+    if (it == docs.end())
+      return nullptr;
+    if (it->second.analysedVersion == it->second.version && it->second.analysis)
+      return it->second.analysis;
+    text = it->second.text;
+    version = it->second.version;
+  }
+  std::shared_ptr<const Analysis> analysis =
+      Analysis::run(uri.file(), text, options);
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = docs.find(uri);
+    if (it == docs.end() || it->second.version != version)
+      return analysis;
+    if (it->second.analysedVersion == version)
+      return it->second.analysis;
+    it->second.analysis = analysis;
+    it->second.analysedVersion = version;
+    it->second.due.reset();
+  }
+  onAnalysed(uri, version, *analysis);
+  return analysis;
+}
+
+void DocumentStore::workerLoop() {
+  std::unique_lock<std::mutex> lock(mutex);
+  while (!stopping) {
+    const proto::URIForFile *next = nullptr;
+    for (auto &[uri, doc] : docs)
+      if (doc.due && (!next || *doc.due < *docs[*next].due))
+        next = &uri;
+    if (!next) {
+      wake.wait(lock);
+      continue;
+    }
+    if (Clock::now() < *docs[*next].due) {
+      wake.wait_until(lock, *docs[*next].due);
+      continue;
+    }
+    proto::URIForFile uri = *next;
+    docs[uri].due.reset();
+    lock.unlock();
+    refresh(uri);
+    lock.lock();
+  }
+}

@@ -1,0 +1,87 @@
+//===- DocumentStore.h - Open documents, re-analysed when changed -*- C++ -*-=//
+//
+// The documents the client has open, their text and latest analysis. A
+// change schedules a re-analysis after a quiet period (the debounce); a
+// worker thread runs it and hands the result to a callback (which publishes
+// the diagnostics). A request that needs the analysis of the current text
+// before then runs it at once.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MODELC_LIB_LSP_DOCUMENTSTORE_H
+#define MODELC_LIB_LSP_DOCUMENTSTORE_H
+
+#include "modelc/Lsp/Analysis.h"
+
+#include "llvm/Support/LSP/Protocol.h"
+
+#include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+namespace modelc {
+namespace lsp {
+
+/// The open documents.
+class DocumentStore {
+public:
+  /// Called with each new analysis of a document version, from the thread
+  /// that ran it.
+  using Callback = std::function<void(const llvm::lsp::URIForFile &,
+                                      int64_t version, const Analysis &)>;
+
+  /// With `debounceMs` 0, open and change analyse before returning.
+  DocumentStore(AnalysisOptions options, unsigned debounceMs,
+                Callback onAnalysed);
+  /// Stops the worker thread.
+  ~DocumentStore();
+
+  void open(const llvm::lsp::URIForFile &uri, std::string text,
+            int64_t version);
+  /// Applies `changes` to the text; false (and no change) when one does not
+  /// fit the text.
+  bool change(const llvm::lsp::URIForFile &uri,
+              llvm::ArrayRef<llvm::lsp::TextDocumentContentChangeEvent> changes,
+              int64_t version);
+  void close(const llvm::lsp::URIForFile &uri);
+
+  /// The analysis of the document's current text (run now if stale); null
+  /// for a document that is not open.
+  std::shared_ptr<const Analysis> get(const llvm::lsp::URIForFile &uri);
+  /// The document's current text, if open.
+  std::optional<std::string> text(const llvm::lsp::URIForFile &uri);
+
+private:
+  using Clock = std::chrono::steady_clock;
+  struct Document {
+    std::string text;
+    int64_t version = 0;
+    std::shared_ptr<const Analysis> analysis;
+    int64_t analysedVersion = -1;
+    /// When the pending re-analysis is due (unset: none pending).
+    std::optional<Clock::time_point> due;
+  };
+
+  /// Analyses `uri` if its analysis is stale; publishes a new one.
+  std::shared_ptr<const Analysis> refresh(const llvm::lsp::URIForFile &uri);
+  void schedule(Document &doc);
+  void workerLoop();
+
+  AnalysisOptions options;
+  std::chrono::milliseconds debounce;
+  Callback onAnalysed;
+  std::mutex mutex;
+  std::condition_variable wake;
+  std::map<llvm::lsp::URIForFile, Document> docs;
+  bool stopping = false;
+  std::thread worker;
+};
+
+} // namespace lsp
+} // namespace modelc
+
+#endif // MODELC_LIB_LSP_DOCUMENTSTORE_H
