@@ -16,6 +16,7 @@ PACKAGES=(
   # ONNX export: protobuf and onnx.proto (python3-onnx) to write models,
   # the ONNX checker to test them.
   libprotobuf-dev protobuf-compiler python3-onnx
+  openmpi-bin  # mpirun and libmpi.so.40 (libopenmpi3), which data-parallel runs load at run time
 )
 
 # CUDA 13 is not a Debian package: the project expects its toolkit at

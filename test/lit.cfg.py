@@ -53,3 +53,15 @@ config.substitutions.append(("%mlir_c_runner_utils", os.path.join(
 # with it. No fallback: when it is missing those tests fail.
 config.substitutions.append(("%ort_modules", os.path.join(
     config.modelc_src_root, "third_party", "onnxruntime", "node_modules")))
+
+# Open MPI's launcher for the data-parallel tests (test/e2e/distributed-*):
+# `%mpirun N prog ...` runs N ranks on this machine, more ranks than cores
+# allowed, as root in containers, idle ranks yielding the CPU. scripts/setup.sh
+# installs openmpi-bin; no fallback: without mpirun those tests fail.
+config.substitutions.append(("%mpirun", "mpirun --oversubscribe -np"))
+for name, value in {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
+                    "OMPI_MCA_rmaps_base_oversubscribe": "1",
+                    "OMPI_MCA_mpi_yield_when_idle": "1",
+                    "OMPI_MCA_btl_vader_single_copy_mechanism": "none",
+                    "OMPI_MCA_btl": "self,vader"}.items():
+    config.environment[name] = value

@@ -1,6 +1,7 @@
 //===- CliCommands.cpp - The train and eval subcommands -------------------===//
 //
-// Implements `train` and `eval` (docs/cli.md) and what they share: the
+// Implements `train` and `eval` (docs/cli.md; under mpirun, data-parallel:
+// docs/distributed.md) and what they share: the
 // device, the data directory, the configuration flags, and the profile
 // printed (and the roofline written, with --roofline) after a profiled run.
 //
@@ -9,10 +10,13 @@
 
 #include "modelrt/core/Profile.h"
 #include "modelrt/core/Roofline.h"
+#include "modelrt/dist/Collective.h"
 #include "modelrt/io/RooflinePlot.h"
 #include "modelrt/train/Trainer.h"
 
 #include <cstdio>
+#include <cstdlib>
+#include <functional>
 
 namespace modelrt {
 
@@ -112,7 +116,81 @@ static Status finishProfile(const ModelrtProgram &p, const CliArgs &a, const cha
   return Status::ok();
 }
 
+/// The seconds a rank waits for the others (MODELC_DIST_TIMEOUT, default
+/// 300).
+static Expected<double> distTimeout() {
+  const char *v = std::getenv("MODELC_DIST_TIMEOUT");
+  if (!v || !*v)
+    return 300.0;
+  char *end = nullptr;
+  double t = std::strtod(v, &end);
+  if (*end || !(t > 0))
+    return errorf("MODELC_DIST_TIMEOUT: '%s' is not a positive number of seconds", v);
+  return t;
+}
+
+/// What the ranks of a run compare besides the model and the data: the
+/// executable and the command line, but for the directories, which may
+/// differ (the data are compared by content; only rank 0 writes).
+static Expected<RunIdentity> cliIdentity(const CliArgs &a) {
+  auto exe = hashFile("/proc/self/exe");
+  if (!exe)
+    return exe.status();
+  std::string line = a.command;
+  for (const auto &[k, v] : a.flags)
+    if (k != "--data-dir" && k != "--checkpoint-dir" && k != "--log-dir")
+      line += "\n" + k + "=" + v;
+  return RunIdentity{{"executable", *exe}, {"command line", hashBytes(line.data(), line.size())}};
+}
+
+/// Joins a data-parallel run when the launcher says there is one: rank 0
+/// keeps the console, the others print nothing but errors.
+static Status joinRanks(const CliArgs &a, Collective &ranks, RunOptions &opts) {
+  opts.collective = &ranks;
+  if (ranks.size() <= 1)
+    return Status::ok();
+  auto id = cliIdentity(a);
+  if (!id)
+    return id.status();
+  opts.identity = id.take();
+  if (ranks.rank() != 0) {
+    static FILE *null = std::fopen("/dev/null", "w");
+    if (!null)
+      return errorf("rank %d: cannot open /dev/null for its console", ranks.rank());
+    opts.console = null;
+  }
+  return Status::ok();
+}
+
+/// Runs \p command in the world of the ranks the launcher started (one
+/// process without one); a rank's error ends every rank at once, not at
+/// their timeout.
+static Status onRanks(const CliArgs &a, const std::function<Status(Collective &)> &command) {
+  auto timeout = distTimeout();
+  if (!timeout)
+    return timeout.status();
+  auto ranks = collectiveFromEnvironment(*timeout);
+  if (!ranks)
+    return ranks.status();
+  Collective &world = **ranks;
+  Status st = command(world);
+  if (!st.isOk() && world.size() > 1) {
+    std::fprintf(stderr, "%s: error: rank %d of %d: %s\n", a.self.c_str(), world.rank(),
+                 world.size(), st.message().c_str());
+    std::fflush(stderr);
+    world.abort(1);
+  }
+  return st;
+}
+
+static Status runTrainWith(const ModelrtProgram &p, const CliArgs &a, Collective &ranks);
+
 Status runTrain(const ModelrtProgram &p, const CliArgs &a) {
+  return onRanks(a, [&](Collective &ranks) { return runTrainWith(p, a, ranks); });
+}
+
+/// `train` in the world of \p ranks.
+static Status runTrainWith(const ModelrtProgram &p, const CliArgs &a, Collective &ranks) {
   ModelrtTrainConfig cfg;
   std::vector<std::string> dataPaths;
   MODELRT_TRY(runConfig(p, a, cfg, dataPaths));
@@ -136,10 +214,13 @@ Status runTrain(const ModelrtProgram &p, const CliArgs &a) {
   if (!device)
     return device.status();
   opts.device = *device;
+  MODELRT_TRY(joinRanks(a, ranks, opts));
   MODELRT_TRY(startProfile(a));
   auto r = trainProgram(p, cfg, opts);
   if (!r)
     return r.status();
+  if (ranks.rank() != 0)
+    return Status::ok();
   std::printf("trained %lld epochs (%lld steps); checkpoint %s/last.safetensors\n",
               (long long)r->epochs, (long long)r->steps, opts.checkpointDir.c_str());
   if (!r->deviceSummary.empty())
@@ -157,7 +238,15 @@ Expected<ModelState> loadModel(const ModelrtProgram &p, const std::string &path)
   return m;
 }
 
+static Status runEvalWith(const ModelrtProgram &p, const CliArgs &a, Collective &ranks);
+
 Status runEval(const ModelrtProgram &p, const CliArgs &a) {
+  return onRanks(a, [&](Collective &ranks) { return runEvalWith(p, a, ranks); });
+}
+
+/// `eval`; with several ranks, each evaluates its slice of every batch and
+/// rank 0 prints the sums.
+static Status runEvalWith(const ModelrtProgram &p, const CliArgs &a, Collective &ranks) {
   ModelrtTrainConfig cfg = p.config;
   std::vector<std::string> dataPaths;
   cfg.data = applyDataDir(cfg.data, a, dataPaths);
@@ -175,9 +264,12 @@ Status runEval(const ModelrtProgram &p, const CliArgs &a) {
   if (!runner)
     return runner.status();
   MODELRT_TRY(startProfile(a));
-  auto r = evaluateDataset(p, *m, set, cfg.batch_size, cfg.data.one_hot, runner->get());
+  auto r = evaluateDataset(p, *m, set, cfg.batch_size, cfg.data.one_hot, runner->get(),
+                           ranks.size() > 1 ? &ranks : nullptr);
   if (!r)
     return r.status();
+  if (ranks.rank() != 0)
+    return Status::ok();
   std::printf("eval on %s (%lld samples): loss %.6f", set.name.c_str(), (long long)r->samples,
               r->loss);
   for (int32_t i = 0; i < p.num_metrics; ++i)

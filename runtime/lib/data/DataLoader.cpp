@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "modelrt/data/DataLoader.h"
 
+#include "modelrt/data/Shard.h"
+
 #include <algorithm>
 #include <cstring>
 #include <numeric>
@@ -163,9 +165,12 @@ Status DataLoader::restore(const LoaderPosition &position) {
 
 Batch DataLoader::makeBatch(int64_t batchIndex) const {
   int64_t start = batchIndex * cfg.batchSize;
-  int64_t b = std::min(cfg.batchSize, data.size() - start);
+  int64_t global = std::min(cfg.batchSize, data.size() - start);
+  ShardSlice slice = shardSlice(global, cfg.shardRank, cfg.shardCount);
+  start += slice.offset;
+  int64_t b = slice.count;
   Batch out;
-  out.size = b;
+  out.size = b, out.globalSize = global;
   std::vector<int64_t> ishape = {b}, lshape = {b};
   for (int64_t d : data.sampleShape())
     ishape.push_back(d);
@@ -176,7 +181,8 @@ Batch DataLoader::makeBatch(int64_t batchIndex) const {
   if (oneHot)
     lshape = {b, cfg.oneHotClasses};
   out.labels = Tensor(oneHot ? DType::F32 : data.labelType(), lshape);
-  int64_t parts = cfg.augment.empty() ? 1 : std::clamp<int64_t>(cfg.workers, 1, b);
+  int64_t parts = cfg.augment.empty() ? 1 : std::clamp<int64_t>(cfg.workers, 1,
+                                                                 std::max<int64_t>(b, 1));
   if (parts == 1) {
     fillSamples(out, start, 0, b);
     return out;

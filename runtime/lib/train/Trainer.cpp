@@ -8,6 +8,7 @@
 #include "modelrt/io/GradientDump.h"
 #include "modelrt/io/MetricsLog.h"
 #include "modelrt/io/TensorBoard.h"
+#include "modelrt/train/DataParallel.h"
 
 #include <chrono>
 #include <cmath>
@@ -45,6 +46,10 @@ struct Run {
   std::unique_ptr<EarlyStopping> early;
   std::unique_ptr<DataLoader> loader;
   std::unique_ptr<StepRunner> runner;
+  /// Set when the run has several ranks (RunOptions::collective).
+  std::unique_ptr<DataParallel> dp;
+  /// True on the rank that writes checkpoints and logs (rank 0).
+  bool writes() const { return !dp || dp->rank() == 0; }
   bool deviceUpdates = false; ///< the runner adopted the optimizer (GPU)
   std::vector<std::vector<float>> grads;
   std::vector<float *> gradPtrs;
@@ -246,23 +251,40 @@ public:
       fetchNext(false);
     fetched = false;
     std::swap(current, next);
-    more = current.size > 0;
+    more = nextMore;
   }
 
 private:
   void fetchNext(bool stage) {
     fetched = true;
-    if (!nextBatch(loader, next))
-      next.size = 0; // the end of the epoch
-    else if (stage)
+    nextMore = nextBatch(loader, next);
+    if (nextMore && stage && next.size > 0)
       stageStatus = runner.stage(next);
   }
   DataLoader &loader;
   StepRunner &runner;
   Batch current, next;
-  bool more = false, fetched = false;
+  bool more = false, fetched = false, nextMore = false;
   Status stageStatus;
 };
+
+/// One step's loss, gradients (r.grads) and metrics on \p b: this rank's,
+/// then, with several ranks, the global batch's (zero for an empty slice).
+Status trainOnBatch(Run &r, const Batch &b, uint64_t seed, StepFigures &f) {
+  f.samples = b.size, f.counted = b.size > 0 ? countedLabels(r.prog, b) : 0;
+  if (b.size > 0) {
+    PhaseTimer timer(Phase::Step);
+    MODELRT_TRY(r.runner->train(r.model, b, seed, r.step, &f.loss, r.gradPtrs.data(),
+                                f.metrics.data()));
+  } else {
+    for (std::vector<float> &g : r.grads)
+      std::fill(g.begin(), g.end(), 0.0f);
+  }
+  if (!r.dp)
+    return Status::ok();
+  PhaseTimer timer(Phase::Update);
+  return r.dp->reduceStep(f, r.gradPtrs.data());
+}
 
 /// One epoch of training; returns the mean loss and metrics.
 Expected<EvalResult> trainEpoch(Run &r, int64_t epoch) {
@@ -270,7 +292,6 @@ Expected<EvalResult> trainEpoch(Run &r, int64_t epoch) {
   GradAccumulator acc(r.model.paramSizes(), r.cfg.optimizer.accumulate);
   EvalResult sums;
   sums.metrics.assign(r.prog.num_metrics, 0.0);
-  std::vector<double> ms(r.prog.num_metrics);
   Progress bar = Progress::forStream(r.opts.console, "epoch " + std::to_string(epoch + 1),
                                      r.loader->batchesPerEpoch());
   int64_t batchIndex = r.loader->position().batchIndex;
@@ -279,32 +300,26 @@ Expected<EvalResult> trainEpoch(Run &r, int64_t epoch) {
     r.stepsTimed = true;
   }
   for (BatchCursor cursor(*r.loader, *r.runner); cursor.valid(); cursor.advance()) {
-    const Batch &b = cursor.batch();
-    float loss = 0;
-    std::fill(ms.begin(), ms.end(), 0.0);
+    StepFigures f;
+    f.metrics.assign(size_t(r.prog.num_metrics), 0.0);
     uint64_t seed = stepSeed(r.cfg.seed, r.step, acc.pending());
-    Status st;
-    {
-      PhaseTimer timer(Phase::Step);
-      st = r.runner->train(r.model, b, seed, r.step, &loss, r.gradPtrs.data(), ms.data());
-    }
+    Status st = trainOnBatch(r, cursor.batch(), seed, f);
     if (st.isOk())
       st = cursor.staged();
     if (!st.isOk())
       return errorf("step %lld (epoch %lld): %s", (long long)r.step + 1, (long long)epoch + 1,
                     st.message().c_str());
-    MODELRT_TRY(checkFinite(r, loss, epoch, batchIndex));
-    r.windowLoss += loss, r.windowBatches += 1, r.windowSamples += b.size;
+    MODELRT_TRY(checkFinite(r, f.loss, epoch, batchIndex));
+    r.windowLoss += f.loss, r.windowBatches += 1, r.windowSamples += f.samples;
     if (acc.add(r.gradPtrs.data())) {
       PhaseTimer timer(Phase::Update);
       MODELRT_TRY(applyStep(r, acc));
     }
-    int64_t counted = countedLabels(r.prog, b); // the step's loss is their mean
-    sums.loss += double(loss) * counted;
-    for (size_t i = 0; i < ms.size(); ++i)
-      sums.metrics[i] += ms[i];
-    sums.samples += b.size;
-    sums.counted += counted;
+    sums.loss += double(f.loss) * f.counted; // the step's loss is their mean
+    for (size_t i = 0; i < f.metrics.size(); ++i)
+      sums.metrics[i] += f.metrics[i];
+    sums.samples += f.samples;
+    sums.counted += f.counted;
     ++batchIndex;
     char suffix[64];
     std::snprintf(suffix, sizeof suffix, "loss %.4f",
@@ -431,6 +446,30 @@ Status checkGradientDump(Run &r, int64_t startEpoch) {
   return checkGradientDumpPath(r.opts.dumpGradientsDir, r.opts.overwriteGradients);
 }
 
+/// With several ranks (RunOptions::collective): the gradient sums, after
+/// checking that every rank runs the same executable, model and data.
+Status startDataParallel(Run &r) {
+  Collective *c = r.opts.collective;
+  if (!c || c->size() <= 1)
+    return Status::ok();
+  if (!r.opts.dumpGradientsDir.empty())
+    return errorf("--dump-gradients runs in one process, not under mpirun (%d ranks)",
+                  c->size());
+  RunIdentity id = r.opts.identity;
+  id.emplace_back("model", programFingerprint(r.prog));
+  for (const Dataset *d : {&r.data.train, r.data.validation ? &*r.data.validation : nullptr}) {
+    if (!d)
+      continue;
+    auto h = hashDataset(*d);
+    if (!h)
+      return h.status();
+    id.emplace_back(d == &r.data.train ? "training data" : "validation data", *h);
+  }
+  MODELRT_TRY(checkSameRun(*c, id));
+  r.dp = std::make_unique<DataParallel>(*c, r.model.paramSizes());
+  return Status::ok();
+}
+
 Status setup(Run &r, int64_t &startEpoch) {
   MODELRT_TRY(validateProgram(r.prog));
   if (r.cfg.batch_size <= 0 || r.cfg.epochs < 0)
@@ -444,7 +483,10 @@ Status setup(Run &r, int64_t &startEpoch) {
   if (!runner)
     return runner.status();
   r.runner = runner.take();
+  MODELRT_TRY(startDataParallel(r));
   LoaderConfig lc = trainLoaderConfig(r);
+  if (r.dp)
+    lc.shardRank = r.dp->rank(), lc.shardCount = r.dp->size();
   r.loader = std::make_unique<DataLoader>(r.data.train, lc);
   MODELRT_TRY(r.loader->validate());
   OptimizerConfig oc = toOptimizerConfig(r.cfg.optimizer);
@@ -471,14 +513,15 @@ Status setup(Run &r, int64_t &startEpoch) {
     MODELRT_TRY(dumpFirstStep(r, lc));
   // The GPU runner keeps the model on the device and updates it there,
   // except with gradient accumulation or clipping (host updates).
-  if (r.cfg.optimizer.accumulate <= 1 && !(r.cfg.optimizer.clip_norm > 0)) {
+  if (r.cfg.optimizer.accumulate <= 1 && !(r.cfg.optimizer.clip_norm > 0) && !r.dp) {
     auto adopted = r.runner->adoptOptimizer(r.model, *r.opt);
     if (!adopted)
       return adopted.status();
     r.deviceUpdates = *adopted;
   }
   MODELRT_TRY(r.runner->planMemory(r.model, r.cfg.batch_size));
-  MODELRT_TRY(openOutputs(r, startEpoch));
+  if (r.writes())
+    MODELRT_TRY(openOutputs(r, startEpoch));
   if (r.gradientDump.empty())
     return Status::ok();
   MODELRT_TRY(writeGradientDump(r.opts.dumpGradientsDir, r.gradientDump));
@@ -504,9 +547,11 @@ Expected<bool> finishEpoch(Run &r, int64_t epoch, const EvalResult &train, doubl
   for (int32_t i = 0; i < prog.num_metrics; ++i)
     metrics.emplace_back(std::string("train_") + prog.metric_names[i], train.metrics[i]);
   double monitored = train.loss;
+  if (r.dp && r.opts.device == Device::Cpu) // running statistics: the ranks' mean
+    MODELRT_TRY(r.dp->averageState(r.model));
   if (r.data.validation) {
     auto val = evaluateDataset(prog, r.model, *r.data.validation, r.cfg.batch_size,
-                               r.cfg.data.one_hot, r.runner.get());
+                               r.cfg.data.one_hot, r.runner.get(), r.opts.collective);
     if (!val)
       return val.status();
     result.lastValidation = *val;
@@ -524,16 +569,18 @@ Expected<bool> finishEpoch(Run &r, int64_t epoch, const EvalResult &train, doubl
     line += buf;
   }
   std::fprintf(r.opts.console, "%s\n", line.c_str());
-  MODELRT_TRY(appendMetricsLog(r.logDir, prog, epoch + 1, r.step, lr, train,
-                               result.lastValidation));
-  MODELRT_TRY(logEpochEvents(r, metrics, lr, train.samples / std::max(seconds, 1e-9)));
   bool isBest = !r.hasBestLoss || monitored < r.bestLoss;
   if (isBest)
     r.bestLoss = monitored, r.hasBestLoss = true;
-  CheckpointPolicy policy{r.opts.checkpointDir, r.opts.keep};
   MODELRT_TRY(r.runner->syncToHost(r.model, *r.opt));
-  MODELRT_TRY(saveEpochCheckpoint(policy, snapshot(r, epoch + 1, metrics), isBest));
   r.lastCheckpoint = r.opts.checkpointDir + "/last.safetensors";
+  if (!r.writes())
+    return stop;
+  MODELRT_TRY(appendMetricsLog(r.logDir, prog, epoch + 1, r.step, lr, train,
+                               result.lastValidation));
+  MODELRT_TRY(logEpochEvents(r, metrics, lr, train.samples / std::max(seconds, 1e-9)));
+  CheckpointPolicy policy{r.opts.checkpointDir, r.opts.keep};
+  MODELRT_TRY(saveEpochCheckpoint(policy, snapshot(r, epoch + 1, metrics), isBest));
   return stop;
 }
 
@@ -583,9 +630,19 @@ static Expected<StepRunner *> runnerOrCpu(const ModelrtProgram &prog, StepRunner
   return owned.get();
 }
 
+/// Sums the evaluation sums of every rank.
+static Status sumEvaluation(Collective &ranks, EvalResult &sums) {
+  std::vector<double> v = {sums.loss, double(sums.samples), double(sums.counted)};
+  v.insert(v.end(), sums.metrics.begin(), sums.metrics.end());
+  MODELRT_TRY(ranks.sum(v.data(), v.size(), "the sum of the evaluation"));
+  sums.loss = v[0], sums.samples = int64_t(v[1]), sums.counted = int64_t(v[2]);
+  std::copy(v.begin() + 3, v.end(), sums.metrics.begin());
+  return Status::ok();
+}
+
 Expected<EvalResult> evaluateDataset(const ModelrtProgram &prog, ModelState &model,
                                      const Dataset &data, int64_t batchSize, bool oneHot,
-                                     StepRunner *runner) {
+                                     StepRunner *runner, Collective *ranks) {
   std::unique_ptr<StepRunner> owned;
   auto steps = runnerOrCpu(prog, runner, owned);
   if (!steps)
@@ -593,6 +650,8 @@ Expected<EvalResult> evaluateDataset(const ModelrtProgram &prog, ModelState &mod
   LoaderConfig lc;
   lc.batchSize = batchSize, lc.shuffle = false, lc.prefetch = 0;
   lc.oneHotClasses = oneHot ? prog.num_classes : 0;
+  if (ranks)
+    lc.shardRank = ranks->rank(), lc.shardCount = ranks->size();
   DataLoader loader(data, lc);
   MODELRT_TRY(loader.validate());
   if (Status st = (*steps)->warmUp(model, StepRunner::StepKind::Eval,
@@ -604,6 +663,8 @@ Expected<EvalResult> evaluateDataset(const ModelrtProgram &prog, ModelState &mod
   std::vector<double> ms(prog.num_metrics);
   Batch b;
   while (loader.next(b)) {
+    if (b.size == 0) // this rank's slice of a small last batch
+      continue;
     float loss = 0;
     std::fill(ms.begin(), ms.end(), 0.0);
     PhaseTimer timer(Phase::Eval);
@@ -615,6 +676,8 @@ Expected<EvalResult> evaluateDataset(const ModelrtProgram &prog, ModelState &mod
     sums.samples += b.size;
     sums.counted += countedLabels(prog, b);
   }
+  if (ranks)
+    MODELRT_TRY(sumEvaluation(*ranks, sums));
   sums.loss /= double(std::max<int64_t>(sums.counted, 1));
   for (double &m : sums.metrics)
     m /= double(std::max<int64_t>(sums.counted, 1));

@@ -18,7 +18,9 @@
 // start, with replacement), evaluation takes the non-overlapping windows;
 // the windows are copied out of the stream batch by batch. Samples of
 // mapped NPY files (Dataset::mapped) are likewise read from the mapping,
-// converted and normalised as each batch is assembled.
+// converted and normalised as each batch is assembled. A sharded loader
+// (data-parallel training) draws the same permutation on every rank and
+// assembles only its rank's slice of each batch (data/Shard.h).
 //
 //===----------------------------------------------------------------------===//
 #ifndef MODELRT_DATA_DATALOADER_H
@@ -47,14 +49,19 @@ struct LoaderConfig {
   int64_t workers = 1;         ///< threads that augment one batch's samples
   int64_t oneHotClasses = 0;   ///< > 0: labels become one-hot F32 [b, classes]
   int64_t prefetch = 2;        ///< bounded queue depth; 0 = no worker thread
+  /// Data parallelism: every batch is this rank's slice (data/Shard.h) of
+  /// the global batch of batchSize samples split over shardCount ranks.
+  int64_t shardRank = 0, shardCount = 1;
 };
 
 /// One batch: inputs [b, sample...] F32 (or I32/I64 ids), labels I64
-/// [b, ...] or F32 [b, ...].
+/// [b, ...] or F32 [b, ...]. With sharding, b is this rank's part of the
+/// global batch (possibly 0) and globalSize the whole.
 struct Batch {
   Tensor inputs;
   Tensor labels;
   int64_t size = 0;
+  int64_t globalSize = 0;
 };
 
 /// A prefetch depth for batches of \p batchBytes: as many as fit in 8 MiB,

@@ -9,7 +9,10 @@
 // (CheckpointStore: epoch files, last and best), metrics logs (LOG/metrics.csv,
 // LOG/metrics.jsonl and a TensorBoard event file with per-epoch and per-N-step
 // scalars), resuming bit-identically from a checkpoint, and on request the
-// first step's gradients written to a file before training starts.
+// first step's gradients written to a file before training starts. With
+// several ranks (RunOptions::collective, under mpirun) the loop is
+// data-parallel: each rank trains on its slice of every batch, the step's
+// figures and gradients are summed (train/DataParallel.h), rank 0 writes.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MODELRT_TRAIN_TRAINER_H
@@ -17,6 +20,7 @@
 
 #include "modelrt/core/Device.h"
 #include "modelrt/core/Model.h"
+#include "modelrt/train/DataParallel.h"
 
 #include <cstdio>
 
@@ -36,6 +40,12 @@ struct RunOptions {
   /// DIR/gradients.safetensors before training (io/GradientDump.h).
   std::string dumpGradientsDir;
   bool overwriteGradients = false;  ///< replace an existing gradient dump
+  /// The ranks of a data-parallel run (null or one rank: this process
+  /// alone); rank 0 writes the checkpoints and logs.
+  Collective *collective = nullptr;
+  /// What the ranks compare before the first step besides the model and
+  /// data (the executable, the command line).
+  RunIdentity identity;
 };
 
 /// Loss and metric means over a data set.
@@ -70,10 +80,11 @@ struct TrainResult {
 Expected<TrainResult> trainProgram(const ModelrtProgram &program, const ModelrtTrainConfig &config,
                                    const RunOptions &options);
 /// Runs eval_step over \p data in batches of \p batchSize.
-/// Runs the steps on \p runner's device (null: the CPU).
+/// Runs the steps on \p runner's device (null: the CPU). With \p ranks,
+/// each rank evaluates its slice of every batch and the sums are summed.
 Expected<EvalResult> evaluateDataset(const ModelrtProgram &program, ModelState &model,
                                      const Dataset &data, int64_t batchSize, bool oneHot,
-                                     StepRunner *runner = nullptr);
+                                     StepRunner *runner = nullptr, Collective *ranks = nullptr);
 /// Runs predict on every sample of \p inputs ([N, input...] f32, transformed).
 Expected<Tensor> predictTensor(const ModelrtProgram &program, ModelState &model,
                                const Tensor &inputs, int64_t batchSize,
