@@ -48,6 +48,8 @@ static bool runSema(Compilation &c) {
   if (c.importPath.size() > n)
     options.stdlibDir = c.importPath.back();
   c.program = analyzeProgram(c.diags, *c.module, options);
+  if (c.program && c.program->train && !c.precisionOverride.empty())
+    c.program->train->precision = c.precisionOverride;
   return c.program != nullptr;
 }
 
