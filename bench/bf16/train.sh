@@ -23,5 +23,6 @@ for model in mlp cnn; do
     echo "== $model $precision"
     grep -E "^epoch $epochs " "$log" | tail -1 || true
     grep -iE "accuracy|bf16 products|matrix products|profile: CPU" "$log" | tail -5
+    "$exe" eval --checkpoint "$out/ck_${model}_$precision/last.safetensors" 2>&1 | tail -2
   done
 done
