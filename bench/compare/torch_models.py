@@ -331,8 +331,10 @@ def charlmMain(a):
     print(json.dumps(r))
 
 
-def trainEpoch(model, opt, x, y, batch, flip, gen):
-    """One epoch; returns (seconds, steady seconds, steady samples)."""
+def trainEpoch(model, opt, x, y, batch, flip, gen, autocast=False):
+    """One epoch; returns (seconds, steady seconds, steady samples). With
+    autocast, the forward pass and the loss run under
+    torch.autocast("cpu", dtype=torch.bfloat16)."""
     model.train()
     lossFn = nn.CrossEntropyLoss()
     n = x.shape[0]
@@ -350,7 +352,8 @@ def trainEpoch(model, opt, x, y, batch, flip, gen):
             mask = torch.rand(xb.shape[0], generator=gen) < 0.5
             xb = torch.where(mask[:, None, None, None], xb.flip(-1), xb)
         opt.zero_grad(set_to_none=True)
-        loss = lossFn(model(xb), yb)
+        with torch.autocast("cpu", dtype=torch.bfloat16, enabled=autocast):
+            loss = lossFn(model(xb), yb)
         loss.backward()
         opt.step()
     t1 = time.perf_counter()
@@ -418,6 +421,8 @@ def main():
     ap.add_argument("--lr", type=float, default=1e-3)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--autocast", action="store_true",
+                    help="train under torch.autocast bf16 (bench/bf16)")
     ap.add_argument("--eval-repeats", type=int, default=3)
     ap.add_argument("--batch1-images", type=int, default=2000)
     a = ap.parse_args()
@@ -438,13 +443,14 @@ def main():
     model = make()
     opt = torch.optim.Adam(model.parameters(), lr=a.lr, betas=(0.9, 0.999), eps=1e-8)
     gen = torch.Generator().manual_seed(a.seed)
-    secs, steadySecs, steadySamples = trainEpoch(model, opt, xTrain, yTrain, a.batch, flip, gen)
+    secs, steadySecs, steadySamples = trainEpoch(model, opt, xTrain, yTrain, a.batch, flip, gen,
+                                                 a.autocast)
     acc, loss = evaluate(model, xTest, yTest)
     rssTrain = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
     r = {
         "side": "pytorch", "model": a.model, "torch": torch.__version__,
-        "threads": torch.get_num_threads(), "seed": a.seed,
+        "threads": torch.get_num_threads(), "seed": a.seed, "autocast": a.autocast,
         "env": {k: os.environ[k] for k in ENV_KEYS if k in os.environ},
         "train_images": int(xTrain.shape[0]), "test_images": int(xTest.shape[0]),
         "batch": a.batch, "load_seconds": loadSeconds,

@@ -214,6 +214,8 @@ static void addTrain(mlir::Builder &b, DictBuilder &d, const TrainConfig &t) {
   for (const std::string &m : t.metrics)
     metrics.push_back(b.getStringAttr(m));
   d.add("metrics", b.getArrayAttr(metrics));
+  if (t.precision != "f32")
+    d.str("precision", t.precision);
 }
 
 mlir::DictionaryAttr modelc::buildConfigAttr(mlir::MLIRContext &ctx,

@@ -58,6 +58,7 @@ void modelc::buildTrainingStagePasses(mlir::OpPassManager &pm,
   case TrainingStage::Grad:
     pm.addPass(createMDLPackAttention());
     pm.addPass(createMDLAutodiff());
+    pm.addPass(createMDLAssignPrecision());
     pm.addPass(createPrepareEntryPointsPass());
     pm.addPass(mlir::createCanonicalizerPass());
     pm.addPass(mlir::createCSEPass());
@@ -150,6 +151,8 @@ llvm::Error TrainingCompiler::runStage(TrainingStage stage) {
   const char *name = stageName(stage);
   if (stage == TrainingStage::Fused)
     dropMdlAttributes(module);
+  if (stage == TrainingStage::LLVMDialect) // read by the fused stage's calls
+    module->removeAttr("mdl.precision");
   mlir::PassManager pm(module->getContext());
   buildTrainingStagePasses(pm, stage, options);
   if (mlir::failed(pm.run(module)))
@@ -170,6 +173,7 @@ llvm::Error TrainingCompiler::runStage(TrainingStage stage) {
       gpuModule = module.clone();
       dropDecodeStep(*gpuModule, nullptr);
       dropMdlAttributes(*gpuModule);
+      gpuModule->getOperation()->removeAttr("mdl.precision"); // f32 on the GPU
     }
   }
   return llvm::Error::success();

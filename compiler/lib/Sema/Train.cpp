@@ -328,6 +328,26 @@ static bool checkMetrics(DiagnosticEngine &diags, const Field &f,
   return true;
 }
 
+/// Reads `precision = f32 | bf16`.
+static bool checkPrecision(DiagnosticEngine &diags, const Field &f,
+                           TrainConfig &cfg) {
+  auto *n = llvm::dyn_cast<NameExpr>(f.value.get());
+  if (n && (n->getName() == "f32" || n->getName() == "bf16")) {
+    cfg.precision = n->getName().str();
+    return true;
+  }
+  if (n && (n->getName() == "tf32" || n->getName() == "f16"))
+    diags.error(f.value->getLoc(),
+                "precision " + n->getName().str() +
+                    " has no kernels in modelc yet; precision must be f32 "
+                    "or bf16",
+                {f.value->getRange()});
+  else
+    diags.error(f.value->getLoc(), "precision must be f32 or bf16",
+                {f.value->getRange()});
+  return false;
+}
+
 namespace {
 /// The fields of one train block as they are read.
 struct FieldState {
@@ -354,6 +374,8 @@ static bool checkField(DiagnosticEngine &diags, const Field &f, Graph &graph,
     return checkOption(diags, f, cfg);
   if (f.name == "metrics")
     return checkMetrics(diags, f, cfg, st.accuracy);
+  if (f.name == "precision")
+    return checkPrecision(diags, f, cfg);
   diags.error(f.nameRange.Start,
               "unknown field '" + f.name + "' in train block; expected " +
                   trainFieldList(),

@@ -16,6 +16,9 @@
 #include "modelc/Frontend/Parser.h"
 #include "modelc/MLIRGen/MLIRGen.h"
 #include "modelc/Sema/Sema.h"
+#include "modelc/Transforms/Passes.h"
+
+#include "mlir/Pass/PassManager.h"
 
 #include "mlir/IR/OperationSupport.h"
 
@@ -50,6 +53,8 @@ static bool runSema(Compilation &c) {
   if (c.importPath.size() > n)
     options.stdlibDir = c.importPath.back();
   c.program = analyzeProgram(c.diags, *c.module, options);
+  if (c.program && c.program->train && !c.precisionOverride.empty())
+    c.program->train->precision = c.precisionOverride;
   return c.program != nullptr;
 }
 
@@ -75,6 +80,13 @@ static bool runMLIRGen(Compilation &c) {
       generateMLIR(*c.mlirContext, *c.program, c.sourceMgr);
   if (module) {
     c.mlirModule = std::move(*module);
+    // The products' precision, visible in --emit=mlir (autodiff's
+    // gradient products get theirs when the grad stage runs the pass
+    // again).
+    mlir::PassManager pm(c.mlirContext.get());
+    pm.addPass(createMDLAssignPrecision());
+    if (mlir::failed(pm.run(*c.mlirModule)))
+      llvm::report_fatal_error("mdl-assign-precision failed on a checked program");
     return true;
   }
   llvm::handleAllErrors(

@@ -54,6 +54,9 @@ struct Compilation {
   /// the stdlib directory); semantic analysis searches the importing file's
   /// directory between the two.
   size_t numIncludeDirs = 0;
+  /// `--precision`: replaces the train block's precision after semantic
+  /// analysis (empty: the block's own).
+  std::string precisionOverride;
   /// The parsed main module (after the `ast` stage).
   std::unique_ptr<Module> module;
   /// The checked program (after the `sema` stage).

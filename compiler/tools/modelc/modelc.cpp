@@ -1,7 +1,7 @@
 //===- modelc.cpp - The modelc compiler driver ----------------------------===//
 //
 // `modelc FILE.model [-o OUT] [--emit=STAGE] [-I DIR]... [-O0..3]
-// [--target-cpu=CPU] [--no-main]`: reads the source, runs the pipeline
+// [--target-cpu=CPU] [--no-main] [--precision=f32|bf16]`: reads the source, runs the pipeline
 // stages (Stages.h) up to the requested one and prints its product; without
 // --emit it links an executable (-o, default: the input's name without
 // .model). `modelc fmt ...` formats files instead (FormatCommand.h), `modelc
@@ -84,6 +84,12 @@ struct Options {
       cl::desc("Leave out the GPU (CUDA) code: the executable runs on the "
                "CPU only (smaller, faster to compile)"),
       cl::cat(category)};
+  cl::opt<std::string> precision{
+      "precision",
+      cl::desc("Train at <precision>, overriding the train block's "
+               "`precision`: f32, or bf16 (products and convolutions with "
+               "bf16 operands and f32 accumulation)"),
+      cl::value_desc("precision"), cl::cat(category)};
   cl::opt<bool> debugGpuEmulation{
       "debug-gpu-emulation", cl::Hidden,
       cl::desc("Test hook: the CPU entry points run the GPU kernels' code "
@@ -219,6 +225,12 @@ static int runPipeline(Compilation &c, const Stage *target,
     out.keep();
     return 0;
   }
+  const auto &train = c.program->train;
+  if (train && train->precision == "bf16" && c.codegenSettings.gpu)
+    llvm::WithColor::warning(llvm::errs(), "modelc")
+        << (c.inputName == "-" ? "<stdin>" : c.inputName)
+        << ": precision = bf16 applies to the CPU code; the GPU code runs its "
+           "products in f32 (modelc has no bf16 GPU kernels yet)\n";
   return linkProgramExecutable(c, outputPath) ? 0 : 1;
 }
 
@@ -275,6 +287,12 @@ int main(int argc, char **argv) {
     return 0;
   }
 
+  if (opts.precision.getNumOccurrences()) {
+    if (opts.precision != "f32" && opts.precision != "bf16")
+      return userError("unknown --precision value '" + opts.precision +
+                       "' (valid values: f32, bf16)");
+    c.precisionOverride = opts.precision;
+  }
   const Stage *target = nullptr;
   if (opts.emit.getNumOccurrences() &&
       !(target = findStage(opts.emit)))

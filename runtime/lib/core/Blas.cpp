@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "modelrt/core/Blas.h"
+#include "modelrt/core/Bf16.h"
 #include "BlasBackends.h"
 #include "Gemv.h"
 #include "modelrt/core/CpuFeatures.h"
@@ -233,6 +234,7 @@ Expected<int> requestedLibrary() {
 /// useBlasLibrary stays).
 Status chooseLibrary() {
   MODELRT_TRY(cpuLevelCap().status());
+  MODELRT_TRY(bf16PathCap().status());
   if (active.load() >= 0)
     return Status::ok();
   Expected<int> want = requestedLibrary();

@@ -9,13 +9,16 @@
 // forward is W[O, CKK] x col, the weights' gradient accumulates dY[O, OHW]
 // x col^T over the images, and the data's gradient is col = W^T x dY
 // scattered back by col2im. Every sum runs in a fixed order, so the same
-// inputs give the same bits.
+// inputs give the same bits. The `_bf16` functions round their inputs to
+// bf16 and accumulate in f32 (Bf16.h): oneDNN's bf16 primitives on the
+// host's bf16 path, else the inputs rounded and convolved in f32.
 //
 //===----------------------------------------------------------------------===//
 #include "modelrt/core/Conv.h"
 #include "BlasBackends.h"
 #include "ConvBackends.h"
 #include "OneDnn.h"
+#include "modelrt/core/Bf16.h"
 #include "modelrt/core/Blas.h"
 
 #include <algorithm>
@@ -124,11 +127,32 @@ void requireBlas() {
   }
 }
 
-/// Runs \p kind: nothing (zeros for the weights' gradient) without images,
-/// else oneDNN's primitives when oneDNN is active and takes the shape, else
-/// im2col + sgemm.
+/// The element counts of \p kind's two inputs.
+struct ConvKindInputs {
+  int64_t sizeA, sizeB;
+};
+
+ConvKindInputs inputsOf(ConvKind kind, const ConvShape &s) {
+  int64_t image = s.n * s.c * s.h * s.w, weights = s.o * s.c * s.kh * s.kw,
+          output = s.n * s.o * s.oh * s.ow;
+  switch (kind) {
+  case ConvKind::Forward:
+    return {image, weights};
+  case ConvKind::BackwardData:
+    return {output, weights};
+  case ConvKind::BackwardWeights:
+    break;
+  }
+  return {image, output};
+}
+
+/// Which paths ran bf16 convolutions (for convolutionKernels()).
+std::atomic<bool> ranBf16OneDnn{false}, ranBf16Emulated{false};
+
+} // namespace
+
 void runConvolution(ConvKind kind, const ConvShape &s, const float *a, const float *b,
-                    float *out) {
+                    float *out, bool bf16) {
   ran = true;
   requireBlas();
   if (s.n == 0) {
@@ -136,15 +160,28 @@ void runConvolution(ConvKind kind, const ConvShape &s, const float *a, const flo
       std::fill(out, out + s.o * s.c * s.kh * s.kw, 0.0f);
     return;
   }
-  if (activeBlasLibrary() == BlasLibrary::OneDnn &&
-      oneDnnConvolution(kind, s,
-                        oneDnnThreadsForWork(convolutionMacs(s), kConvMacsForAllCores), a,
-                        b, out))
+  int threads = oneDnnThreadsForWork(convolutionMacs(s), kConvMacsForAllCores);
+  bool oneDnn = activeBlasLibrary() == BlasLibrary::OneDnn;
+  if (bf16 && hostBf16Choice().path != Bf16Path::Emulated && oneDnn &&
+      oneDnnConvolution(kind, s, threads, a, b, out, /*bf16=*/true)) {
+    ranBf16OneDnn = true;
+    return;
+  }
+  thread_local std::vector<float> roundedA, roundedB;
+  if (bf16) { // the emulation: the inputs rounded, then an f32 convolution
+    ranBf16Emulated = true;
+    const ConvKindInputs in = inputsOf(kind, s);
+    roundedA.resize(size_t(in.sizeA));
+    roundedB.resize(size_t(in.sizeB));
+    roundThroughBf16(a, roundedA.data(), in.sizeA);
+    roundThroughBf16(b, roundedB.data(), in.sizeB);
+    a = roundedA.data();
+    b = roundedB.data();
+  }
+  if (oneDnn && oneDnnConvolution(kind, s, threads, a, b, out))
     return;
   im2colConvolution(kind, s, a, b, out);
 }
-
-} // namespace
 
 double convolutionMacs(const ConvShape &s) {
   return double(s.n) * double(s.o) * double(s.oh * s.ow) * double(s.c * s.kh * s.kw);
@@ -192,6 +229,10 @@ std::string convolutionKernels() {
   if (int64_t refused = oneDnnRefusedShapes())
     text += "; im2col + sgemm for " + std::to_string(refused) +
             (refused == 1 ? " shape" : " shapes") + " oneDNN refused";
+  if (ranBf16OneDnn.load())
+    text += std::string("; bf16 on ") + bf16PathName(hostBf16Choice().path);
+  if (ranBf16Emulated.load())
+    text += "; bf16 emulated (rounded inputs, f32)";
   return text;
 }
 
@@ -230,3 +271,16 @@ extern "C" void modelrt_conv2d_backward_weights(const float *x, const float *dy,
   ConvShape s{n, c, h, w_, o, kh, kw, oh, ow, strideH, strideW, padH, padW, dilH, dilW};
   modelrt::runConvolution(ConvKind::BackwardWeights, s, x, dy, dw);
 }
+
+#define MODELRT_CONV_BF16(NAME, KIND, A, B, OUT)                                             \
+  extern "C" void NAME(const float *A, const float *B, float *OUT, int64_t n, int64_t c,      \
+                       int64_t h, int64_t w_, int64_t o, int64_t kh, int64_t kw, int64_t oh,  \
+                       int64_t ow, int64_t strideH, int64_t strideW, int64_t padH,            \
+                       int64_t padW, int64_t dilH, int64_t dilW) {                            \
+    ConvShape s{n, c, h, w_, o, kh, kw, oh, ow, strideH, strideW, padH, padW, dilH, dilW};    \
+    modelrt::runConvolution(ConvKind::KIND, s, A, B, OUT, /*bf16=*/true);                     \
+  }
+MODELRT_CONV_BF16(modelrt_conv2d_forward_bf16, Forward, x, w, y)
+MODELRT_CONV_BF16(modelrt_conv2d_backward_data_bf16, BackwardData, dy, w, dx)
+MODELRT_CONV_BF16(modelrt_conv2d_backward_weights_bf16, BackwardWeights, x, dy, dw)
+#undef MODELRT_CONV_BF16

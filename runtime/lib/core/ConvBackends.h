@@ -27,6 +27,15 @@ struct ConvShape {
   int64_t n, c, h, w, o, kh, kw, oh, ow, strideH, strideW, padH, padW, dilH, dilW;
 };
 
+/// Runs \p kind in f32: nothing (zeros for the weights' gradient) without
+/// images, else oneDNN's primitives when oneDNN is active and takes the
+/// shape, else im2col + sgemm. Opens the BLAS library first (aborting with
+/// its error when none opens). With \p bf16, the inputs are rounded to bf16
+/// and accumulated in f32: by oneDNN's bf16 primitives on the host's bf16
+/// path (Bf16.h), else emulated (the inputs rounded, then in f32).
+void runConvolution(ConvKind kind, const ConvShape &s, const float *a, const float *b,
+                    float *out, bool bf16 = false);
+
 /// N*O*OH*OW*C*KH*KW: the multiply-adds of each kind.
 double convolutionMacs(const ConvShape &s);
 
@@ -34,9 +43,10 @@ double convolutionMacs(const ConvShape &s);
 /// calling thread's current count), making them first if this kind, shape
 /// and count are new. Returns false, having written nothing that counts,
 /// when oneDNN has no convolutions or refused the shape (then the caller
-/// runs im2colConvolution). Needs N >= 1.
+/// runs im2colConvolution). Needs N >= 1. With \p bf16, the two inputs are
+/// rounded to bf16 and multiplied with f32 accumulation (Bf16.h).
 bool oneDnnConvolution(ConvKind kind, const ConvShape &s, int threads, const float *a,
-                       const float *b, float *out);
+                       const float *b, float *out, bool bf16 = false);
 
 /// The distinct implementations of the primitives made so far, in the
 /// order first made ("jit:avx512_core, x64:gemm:jit"); empty before any.

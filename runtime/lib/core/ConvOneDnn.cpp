@@ -4,8 +4,10 @@
 // (its instruction set capped at the runtime's level). oneDNN chooses the
 // layouts of every tensor (format `any`, forward_training) and the kernels;
 // the caller's plain NCHW / OIHW buffers are reordered into and out of
-// buffers owned by the cache entry when its layouts differ. One entry per
-// kind, the 15 sizes and the thread count holds the primitive, its
+// buffers owned by the cache entry when its layouts differ. In bf16 the
+// primitive's two inputs are bf16 (the reorders into them round to nearest
+// even) and its result f32. One entry per kind, the 15 sizes, the precision
+// and the thread count holds the primitive, its
 // scratchpad, the operands' memories and reorders and a stream: made once
 // (with the thread count already set, as oneDNN's kernels plan their split
 // when made), then each call sets the data handles and executes. A mutex
@@ -77,8 +79,8 @@ struct ConvPrimitive {
   Operand operands[3]; ///< the two inputs, then the result
 };
 
-/// The kind, the 15 sizes and the thread count.
-using CacheKey = std::array<int64_t, 17>;
+/// The kind, the 15 sizes, the thread count and whether the inputs are bf16.
+using CacheKey = std::array<int64_t, 18>;
 
 /// Every convolution made so far, and what the user is told about them.
 struct ConvCache {
@@ -103,13 +105,18 @@ struct TensorDescs {
   dnnl_memory_desc_t plain[3], any[3];
 };
 
-bool initDescs(const OneDnnConvApi &api, const ConvShape &s, TensorDescs &d) {
+/// The plain descriptors are f32 (the caller's buffers); in bf16, the
+/// primitive's two inputs of \p kind are bf16 (the reorders into them round)
+/// and its result f32.
+bool initDescs(const OneDnnConvApi &api, const ConvShape &s, ConvKind kind, bool bf16,
+               TensorDescs &d) {
   const dnnl_dims_t dims[3] = {
       {s.n, s.c, s.h, s.w}, {s.o, s.c, s.kh, s.kw}, {s.n, s.o, s.oh, s.ow}};
   for (int t = 0; t < 3; ++t) {
     dnnl_format_tag_t tag = t == Weights ? dnnl_oihw : dnnl_nchw;
+    dnnl_data_type_t inner = bf16 && t != specOf(kind).tensor[2] ? dnnl_bf16 : dnnl_f32;
     if (api.memoryDescInitByTag(&d.plain[t], 4, dims[t], dnnl_f32, tag) != dnnl_success ||
-        api.memoryDescInitByTag(&d.any[t], 4, dims[t], dnnl_f32, dnnl_format_tag_any) !=
+        api.memoryDescInitByTag(&d.any[t], 4, dims[t], inner, dnnl_format_tag_any) !=
             dnnl_success)
       return false;
   }
@@ -149,19 +156,20 @@ bool initConvDesc(const OneDnnConvApi &api, ConvKind kind, const ConvShape &s,
   return rc == dnnl_success;
 }
 
-/// The primitive descriptor of \p kind (a backward one with the forward one
-/// as its hint), with the scratchpad provided by the entry; null when
-/// oneDNN refuses.
+/// The primitive descriptor of \p kind on descriptors \p d (a backward
+/// one with the forward one, on \p forwardDescs, as its hint), with the
+/// scratchpad provided by the entry; null when oneDNN refuses.
 dnnl_primitive_desc_t makePrimitiveDesc(const OneDnnConvApi &api, dnnl_engine_t engine,
                                         ConvKind kind, const ConvShape &s,
-                                        const TensorDescs &d) {
+                                        const TensorDescs &d,
+                                        const TensorDescs &forwardDescs) {
   dnnl_primitive_attr_t attr = nullptr;
   if (api.attrCreate(&attr) != dnnl_success)
     return nullptr;
   dnnl_primitive_desc_t forward = nullptr, pd = nullptr;
   dnnl_convolution_desc_t cd;
   if (api.attrSetScratchpadMode(attr, dnnl_scratchpad_mode_user) == dnnl_success &&
-      initConvDesc(api, ConvKind::Forward, s, d, cd) &&
+      initConvDesc(api, ConvKind::Forward, s, forwardDescs, cd) &&
       api.primitiveDescCreate(&forward, &cd, attr, engine, nullptr) == dnnl_success) {
     if (kind == ConvKind::Forward)
       std::swap(pd, forward);
@@ -219,11 +227,11 @@ bool makeScratchpad(const OneDnnConvApi &api, dnnl_engine_t engine, dnnl_primiti
 /// Makes everything \p e runs; sets \p impl to the implementation oneDNN
 /// chose. False when oneDNN refuses any of it (\p e then holds what was made).
 bool makeEntry(const OneDnnConvApi &api, dnnl_engine_t engine, ConvKind kind,
-               const ConvShape &s, ConvPrimitive &e, std::string &impl) {
-  TensorDescs d;
-  if (!initDescs(api, s, d))
+               const ConvShape &s, bool bf16, ConvPrimitive &e, std::string &impl) {
+  TensorDescs d, forward;
+  if (!initDescs(api, s, kind, bf16, d) || !initDescs(api, s, ConvKind::Forward, bf16, forward))
     return false;
-  dnnl_primitive_desc_t pd = makePrimitiveDesc(api, engine, kind, s, d);
+  dnnl_primitive_desc_t pd = makePrimitiveDesc(api, engine, kind, s, d, forward);
   if (!pd)
     return false;
   const char *name = nullptr;
@@ -281,13 +289,13 @@ dnnl_engine_t engineOf(ConvCache &c, const OneDnnConvApi &api) {
   return c.engine;
 }
 
-/// The entry for \p kind, \p s and \p threads, made on first use.
+/// The entry for \p kind, \p s, \p bf16 and \p threads, made on first use.
 ConvPrimitive &entryFor(const OneDnnConvApi &api, ConvKind kind, const ConvShape &s,
-                        int threads) {
+                        bool bf16, int threads) {
   ConvCache &c = cache();
   CacheKey key = {int64_t(kind), s.n,       s.c,     s.h,       s.w,       s.o,
                   s.kh,          s.kw,      s.oh,    s.ow,      s.strideH, s.strideW,
-                  s.padH,        s.padW,    s.dilH,  s.dilW,    threads};
+                  s.padH,        s.padW,    s.dilH,  s.dilW,    threads,   bf16};
   std::lock_guard<std::mutex> hold(c.lock);
   std::unique_ptr<ConvPrimitive> &slot = c.entries[key];
   if (slot)
@@ -296,7 +304,7 @@ ConvPrimitive &entryFor(const OneDnnConvApi &api, ConvKind kind, const ConvShape
   bool (*refuse)(const ConvShape &) = refusal.load();
   dnnl_engine_t engine = engineOf(c, api);
   std::string impl;
-  if (!engine || (refuse && refuse(s)) || !makeEntry(api, engine, kind, s, *slot, impl)) {
+  if (!engine || (refuse && refuse(s)) || !makeEntry(api, engine, kind, s, bf16, *slot, impl)) {
     destroyEntry(api, *slot);
     slot->refused = true;
     ++c.refused;
@@ -340,14 +348,14 @@ bool run(const OneDnnConvApi &api, ConvPrimitive &e, const float *a, const float
 } // namespace
 
 bool oneDnnConvolution(ConvKind kind, const ConvShape &s, int threads, const float *a,
-                       const float *b, float *out) {
+                       const float *b, float *out, bool bf16) {
   const OneDnnLibrary &lib = oneDnnLibrary();
   if (!lib.status.isOk() || !lib.convStatus.isOk())
     return false;
   setOneDnnThreads(threads); // before making and before running
   if (threads <= 0)
     threads = lib.ompGetMaxThreads ? lib.ompGetMaxThreads() : 0;
-  ConvPrimitive &e = entryFor(lib.conv, kind, s, threads);
+  ConvPrimitive &e = entryFor(lib.conv, kind, s, bf16, threads);
   if (e.refused)
     return false;
   std::lock_guard<std::mutex> hold(e.running);

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 #include "OneDnn.h"
 #include "BlasBackends.h"
+#include "modelrt/core/Bf16.h"
 #include "modelrt/core/CpuFeatures.h"
 #include "modelrt/core/Parallel.h"
 
@@ -98,6 +99,34 @@ Status resolveConv(void *handle, const char *path, OneDnnConvApi &c) {
   return Status::ok();
 }
 
+/// Resolves the bf16 matmul's functions; the first missing one is an error.
+Status resolveMatmul(void *handle, const char *path, OneDnnMatmulApi &m) {
+#define MODELRT_RESOLVE(FIELD, NAME)                                                         \
+  if (!resolve(handle, #NAME, m.FIELD))                                                      \
+    return errorf("%s has no " #NAME, path);
+  MODELRT_RESOLVE(memoryDescInitByStrides, dnnl_memory_desc_init_by_strides)
+  MODELRT_RESOLVE(matmulDescInit, dnnl_matmul_desc_init)
+  MODELRT_RESOLVE(attrSetOutputScales, dnnl_primitive_attr_set_output_scales)
+  MODELRT_RESOLVE(attrSetPostOps, dnnl_primitive_attr_set_post_ops)
+  MODELRT_RESOLVE(postOpsCreate, dnnl_post_ops_create)
+  MODELRT_RESOLVE(postOpsAppendSum, dnnl_post_ops_append_sum)
+  MODELRT_RESOLVE(postOpsDestroy, dnnl_post_ops_destroy)
+#undef MODELRT_RESOLVE
+  return Status::ok();
+}
+
+/// The instruction set oneDNN is capped at: the runtime's level, and below
+/// AMX when MODELRT_BF16 asks for avx512_bf16 (dnnl_cpu_isa_all: no cap).
+dnnl_cpu_isa_t isaCap() {
+  CpuLevel level = hostKernels().level;
+  if (level < supportedLevel(hostCpuFeatures()))
+    return maxIsaFor(level);
+  Expected<Bf16Path> bf16 = bf16PathCap();
+  if (bf16 && *bf16 == Bf16Path::Avx512Bf16 && level == CpuLevel::Avx512)
+    return dnnl_cpu_isa_avx512_core_bf16;
+  return dnnl_cpu_isa_all;
+}
+
 /// Checks that \p handle is oneDNN 2.x, caps its instruction set and
 /// records its version; sets d.status and returns false when it cannot.
 bool configure(void *handle, const char *path, OneDnnLibrary &d) {
@@ -113,13 +142,12 @@ bool configure(void *handle, const char *path, OneDnnLibrary &d) {
                       "or dnnl_version: it is not oneDNN 2.x", path);
     return false;
   }
-  // Only when MODELRT_CPU_ISA narrows what the CPU has: otherwise oneDNN's
-  // own choice (and a user's ONEDNN_MAX_CPU_ISA) stands.
-  CpuLevel level = hostKernels().level;
-  if (level < supportedLevel(hostCpuFeatures()) &&
-      setMaxIsa(maxIsaFor(level)) != dnnl_success) {
+  // Only when MODELRT_CPU_ISA or MODELRT_BF16 narrows what the CPU has:
+  // otherwise oneDNN's own choice (and a user's ONEDNN_MAX_CPU_ISA) stands.
+  dnnl_cpu_isa_t cap = isaCap();
+  if (cap != dnnl_cpu_isa_all && setMaxIsa(cap) != dnnl_success) {
     d.status = errorf("%s refused to limit its kernels to %s (MODELRT_CPU_ISA=%s)", path,
-                      isaName(maxIsaFor(level)), cpuLevelName(level));
+                      isaName(cap), cpuLevelName(hostKernels().level));
     return false;
   }
   const dnnl_version_t *v = version();
@@ -147,6 +175,7 @@ OneDnnLibrary open() {
     return d;
   }
   d.convStatus = resolveConv(handle, path, d.conv);
+  d.matmulStatus = d.convStatus.isOk() ? resolveMatmul(handle, path, d.matmul) : d.convStatus;
   resolve(handle, "omp_set_num_threads", d.ompSetNumThreads);
   resolve(handle, "omp_get_max_threads", d.ompGetMaxThreads);
   if (d.ompSetNumThreads && !std::getenv("OMP_NUM_THREADS")) {

@@ -6,7 +6,9 @@
 // dlopen, its instruction set capped at the runtime's level
 // (MODELRT_CPU_ISA, CpuFeatures.h) before any primitive is made, its version,
 // the OpenMP thread setting it runs under, and every function either user
-// calls, each resolved with dlsym. The types and signatures come from
+// (and the bf16 products of GemmBf16OneDnn.cpp) calls, each resolved with
+// dlsym. The instruction set is capped at avx512_core_bf16 as well when
+// MODELRT_BF16 rules out AMX (Bf16.h). The types and signatures come from
 // oneDNN's own header (<oneapi/dnnl/dnnl.h>, Debian's libdnnl-dev); no dnnl
 // function is called directly, so executables do not link oneDNN.
 //
@@ -51,6 +53,18 @@ struct OneDnnConvApi {
   decltype(&dnnl_memory_set_data_handle) memorySetDataHandle = nullptr;
 };
 
+/// The functions the bf16 matmul primitive needs beyond the convolutions'
+/// (all resolved, or none).
+struct OneDnnMatmulApi {
+  decltype(&dnnl_memory_desc_init_by_strides) memoryDescInitByStrides = nullptr;
+  decltype(&dnnl_matmul_desc_init) matmulDescInit = nullptr;
+  decltype(&dnnl_primitive_attr_set_output_scales) attrSetOutputScales = nullptr;
+  decltype(&dnnl_primitive_attr_set_post_ops) attrSetPostOps = nullptr;
+  decltype(&dnnl_post_ops_create) postOpsCreate = nullptr;
+  decltype(&dnnl_post_ops_append_sum) postOpsAppendSum = nullptr;
+  decltype(&dnnl_post_ops_destroy) postOpsDestroy = nullptr;
+};
+
 /// The opened library.
 struct OneDnnLibrary {
   /// Ok when the library opened, is oneDNN 2.x and took the cap; the same
@@ -61,6 +75,10 @@ struct OneDnnLibrary {
   /// one missing (convolutions then run as im2col + sgemm).
   Status convStatus = Status::ok();
   OneDnnConvApi conv;
+  /// Ok when convStatus is and every function of `matmul` resolved
+  /// (bf16 products then run by the emulation).
+  Status matmulStatus = Status::ok();
+  OneDnnMatmulApi matmul;
   /// "oneDNN 2.6.3".
   std::string version;
   /// The instruction set oneDNN's kernels use, as ONEDNN_VERBOSE names it

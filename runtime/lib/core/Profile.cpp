@@ -6,6 +6,7 @@
 // the matrix products and, when any ran, the convolutions).
 //
 //===----------------------------------------------------------------------===//
+#include "modelrt/core/Bf16.h"
 #include "modelrt/core/Blas.h"
 #include "modelrt/core/Conv.h"
 #include "modelrt/core/CpuFeatures.h"
@@ -182,6 +183,9 @@ void writeProfileReport(FILE *f, size_t maxKernels) {
     std::fprintf(f, "profile: matrix products by %s\n", kernels.c_str());
   if (convolutionsRan())
     std::fprintf(f, "profile: convolutions by %s\n", convolutionKernels().c_str());
+  std::string bf16 = bf16Kernels();
+  if (!bf16.empty())
+    std::fprintf(f, "profile: %s\n", bf16.c_str());
 }
 
 } // namespace modelrt

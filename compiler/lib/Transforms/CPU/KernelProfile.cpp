@@ -81,7 +81,8 @@ CallFlops callFlops(func::CallOp call) {
       f.sizes.push_back(pointers + s);
     return f;
   };
-  if (callee == "cblas_sgemm" && call.getNumOperands() >= 6)
+  if ((callee == "cblas_sgemm" || callee == kGemmBf16Call) &&
+      call.getNumOperands() >= 6)
     return {2, {3, 4, 5}};
   if (callee.starts_with(kConvCallPrefix) &&
       call.getNumOperands() == pointers + ConvNumSizes)

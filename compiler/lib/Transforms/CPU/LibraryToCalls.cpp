@@ -25,7 +25,9 @@
 //                                  batch, heads, length, width)
 // With `gpu`, the four attention ops (not the decoding step) call their
 // modelrt_cuda_attention_* twins, with device pointers; any other library
-// op is an error there.
+// op is an error there. In a module whose `mdl.precision` is bf16
+// (mdl-assign-precision) the CPU's convolutions call the `_bf16` forms
+// (RuntimeCalls.h).
 // The runtime wants dense row-major buffers: an operand with another layout
 // is first copied into a fresh buffer (and the destination copied back). An
 // op still on tensors is reported: the pass runs after bufferization.
@@ -252,12 +254,26 @@ void rewriteToCall(Operation *op, const RuntimeCall &c) {
   op->erase();
 }
 
+/// The bf16 form of a convolution's entry point; \p callee itself for any
+/// other.
+StringRef bf16Form(StringRef callee) {
+  if (callee == kConvForwardCall)
+    return kConvForwardBf16Call;
+  if (callee == kConvBackwardDataCall)
+    return kConvBackwardDataBf16Call;
+  if (callee == kConvBackwardWeightsCall)
+    return kConvBackwardWeightsBf16Call;
+  return callee;
+}
+
 struct LibraryToCallsPass
     : impl::LibraryToCallsPassBase<LibraryToCallsPass> {
   using LibraryToCallsPassBase::LibraryToCallsPassBase;
 
   void runOnOperation() final {
     SmallVector<std::pair<Operation *, RuntimeCall>> work;
+    auto precision = getOperation()->getAttrOfType<StringAttr>("mdl.precision");
+    bool bf16 = precision && precision.getValue() == "bf16";
     WalkResult walk = getOperation().walk([&](Operation *op) {
       RuntimeCall c = describe(op);
       if (c.callee.empty())
@@ -267,6 +283,8 @@ struct LibraryToCallsPass
                         "it before bufferization");
         return WalkResult::interrupt();
       }
+      if (bf16 && !gpu)
+        c.callee = bf16Form(c.callee);
       if (op->getNumResults() != 0) {
         op->emitOpError("is still on tensors: library calls are made after "
                         "bufferization");

@@ -101,6 +101,7 @@ bool isKernel(Operation *op) {
     return false;
   if (auto call = dyn_cast<func::CallOp>(op))
     return call.getCallee().starts_with("cblas_") ||
+           call.getCallee() == kGemmBf16Call ||
            call.getCallee().starts_with(kConvCallPrefix) ||
            call.getCallee().starts_with(kMaxPoolCallPrefix) ||
            call.getCallee().starts_with(kAvgPoolCallPrefix) ||

@@ -10,7 +10,9 @@
 // a copy of a zero-filled buffer, which is erased, and the fill with it once
 // no copy reads it).
 // Anything else
-// is left for the generic loop lowering. Pointers are formed from the
+// is left for the generic loop lowering. In a module whose
+// `mdl.precision` is bf16 (mdl-assign-precision) the call is to
+// `bf16-callee` instead, with the same signature. Pointers are formed from the
 // memref's aligned pointer plus its offset; leading dimensions from its
 // strides.
 //
@@ -295,12 +297,17 @@ struct MatmulToBlasPass : impl::MatmulToBlasPassBase<MatmulToBlasPass> {
     });
     if (work.empty())
       return;
-    if (failed(declareLibraryFunction(getOperation(), callee,
+    auto precision =
+        getOperation()->getAttrOfType<StringAttr>("mdl.precision");
+    std::string target = precision && precision.getValue() == "bf16"
+                             ? bf16Callee.getValue()
+                             : callee.getValue();
+    if (failed(declareLibraryFunction(getOperation(), target,
                                       sgemmType(&getContext()),
                                       "cblas_sgemm's")))
       return signalPassFailure();
     for (auto &[op, plan] : work)
-      rewriteToSgemm(op, plan, callee);
+      rewriteToSgemm(op, plan, target);
   }
 };
 

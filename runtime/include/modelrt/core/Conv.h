@@ -63,6 +63,26 @@ void modelrt_conv2d_backward_weights(const float *x, const float *dy, float *dw,
                                      int64_t kw, int64_t oh, int64_t ow, int64_t strideH,
                                      int64_t strideW, int64_t padH, int64_t padW, int64_t dilH,
                                      int64_t dilW);
+
+/// The three functions above with their two inputs rounded to bf16 and f32
+/// accumulation (Bf16.h: AMX or AVX512-BF16 oneDNN primitives, else
+/// emulated); the result is f32.
+void modelrt_conv2d_forward_bf16(const float *x, const float *w, float *y, int64_t n,
+                                 int64_t c, int64_t h, int64_t w_, int64_t o, int64_t kh,
+                                 int64_t kw, int64_t oh, int64_t ow, int64_t strideH,
+                                 int64_t strideW, int64_t padH, int64_t padW, int64_t dilH,
+                                 int64_t dilW);
+void modelrt_conv2d_backward_data_bf16(const float *dy, const float *w, float *dx, int64_t n,
+                                       int64_t c, int64_t h, int64_t w_, int64_t o,
+                                       int64_t kh, int64_t kw, int64_t oh, int64_t ow,
+                                       int64_t strideH, int64_t strideW, int64_t padH,
+                                       int64_t padW, int64_t dilH, int64_t dilW);
+void modelrt_conv2d_backward_weights_bf16(const float *x, const float *dy, float *dw,
+                                          int64_t n, int64_t c, int64_t h, int64_t w_,
+                                          int64_t o, int64_t kh, int64_t kw, int64_t oh,
+                                          int64_t ow, int64_t strideH, int64_t strideW,
+                                          int64_t padH, int64_t padW, int64_t dilH,
+                                          int64_t dilW);
 }
 
 #endif // MODELRT_CORE_CONV_H

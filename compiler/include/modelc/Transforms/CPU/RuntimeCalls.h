@@ -25,6 +25,16 @@ inline constexpr llvm::StringLiteral kConvBackwardDataCall =
 /// dw from x and dy: (x, dy, dw, sizes...).
 inline constexpr llvm::StringLiteral kConvBackwardWeightsCall =
     "modelrt_conv2d_backward_weights";
+/// The convolutions' bf16 forms (same signatures: inputs rounded to bf16,
+/// f32 accumulation), called in a module whose `mdl.precision` is bf16.
+inline constexpr llvm::StringLiteral kConvForwardBf16Call =
+    "modelrt_conv2d_forward_bf16";
+inline constexpr llvm::StringLiteral kConvBackwardDataBf16Call =
+    "modelrt_conv2d_backward_data_bf16";
+inline constexpr llvm::StringLiteral kConvBackwardWeightsBf16Call =
+    "modelrt_conv2d_backward_weights_bf16";
+/// cblas_sgemm's bf16 form (same signature), MatmulToBlas's bf16 callee.
+inline constexpr llvm::StringLiteral kGemmBf16Call = "modelrt_gemm_bf16";
 /// y = maxpool(x): (x, y, sizes...).
 inline constexpr llvm::StringLiteral kMaxPoolForwardCall =
     "modelrt_max_pool2d_forward";

@@ -111,13 +111,18 @@ def MatmulToBlasPass : Pass<"modelc-matmul-to-blas", "::mlir::ModuleOp"> {
     with cblas_sgemm's signature: beta = 0 when the output starts as a zero
     fill (or a copy of one) that nothing else reads, which is then erased;
     beta = 1 otherwise. Other contractions are left for the loop lowering.
-    Fails, at the module, when `callee` already exists with another
-    signature.
+    In a module whose `mdl.precision` attribute is "bf16"
+    (mdl-assign-precision), the call is to `bf16-callee` (operands rounded
+    to bf16, f32 accumulation). Fails, at the module, when the function
+    called already exists with another signature.
   }];
   let options = [
     Option<"callee", "callee", "std::string", /*default=*/"\"cblas_sgemm\"",
            "The function called (cblas_sgemm's signature): cblas_sgemm on "
            "the CPU, modelrt_cuda_sgemm for the GPU">,
+    Option<"bf16Callee", "bf16-callee", "std::string",
+           /*default=*/"\"modelrt_gemm_bf16\"",
+           "The function called in a bf16 module (cblas_sgemm's signature)">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",

@@ -1,0 +1,88 @@
+//===- AssignPrecision.cpp - The precision of products and convolutions ---===//
+//
+// Implements the `mdl-assign-precision` pass (Passes.td): the training
+// precision, from the pass option or the `precision` key of `mdl.config`,
+// becomes, in bf16, the module attribute `mdl.precision`, and every f32
+// product that runs as a library call (matmul, conv2d and the
+// convolution's two gradients) is tagged `mdl.precision = "bf16"`; in f32
+// (the default) nothing is tagged. The CPU
+// lowering reads the module attribute (MatmulToBlas, LibraryToCalls).
+//
+//===----------------------------------------------------------------------===//
+#include "modelc/Transforms/Passes.h"
+
+#include "mdl/MDLOps.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+using namespace mlir;
+using namespace mlir::mdl;
+
+namespace modelc {
+#define GEN_PASS_DEF_MDLASSIGNPRECISION
+#include "modelc/Transforms/Passes.h.inc"
+
+namespace {
+
+/// The attribute on the module and on each tagged op.
+constexpr llvm::StringLiteral kPrecisionAttr = "mdl.precision";
+
+bool isKnownPrecision(StringRef p) { return p == "f32" || p == "bf16"; }
+
+/// The precision `mdl.config` names (f32 when it names none).
+StringRef configuredPrecision(ModuleOp module) {
+  auto config = module->getAttrOfType<DictionaryAttr>("mdl.config");
+  auto precision = config ? config.getAs<StringAttr>("precision") : nullptr;
+  return precision ? precision.getValue() : StringRef("f32");
+}
+
+/// True for the products the pass tags: f32 operands and results.
+bool isF32Product(Operation *op) {
+  if (!isa<MatmulOp, Conv2DOp, Conv2DGradInputOp, Conv2DGradWeightOp>(op))
+    return false;
+  auto isF32 = [](Type t) {
+    auto shaped = dyn_cast<ShapedType>(t);
+    return shaped && shaped.getElementType().isF32();
+  };
+  return llvm::all_of(op->getOperandTypes(), isF32) &&
+         llvm::all_of(op->getResultTypes(), isF32);
+}
+
+struct AssignPrecisionPass
+    : impl::MDLAssignPrecisionBase<AssignPrecisionPass> {
+  using MDLAssignPrecisionBase::MDLAssignPrecisionBase;
+
+  void runOnOperation() final {
+    ModuleOp module = getOperation();
+    std::string chosen =
+        precision.empty() ? configuredPrecision(module).str() : precision.getValue();
+    if (!isKnownPrecision(chosen)) {
+      module.emitError() << "unknown precision '" << chosen
+                         << "'; expected f32 or bf16";
+      return signalPassFailure();
+    }
+    WalkResult checked = module.walk([&](Operation *op) {
+      auto given = op->getAttrOfType<StringAttr>(kPrecisionAttr);
+      if (!given || op == module.getOperation() || isKnownPrecision(given))
+        return WalkResult::advance();
+      op->emitOpError() << "has unknown precision '" << given.getValue()
+                        << "'; expected f32 or bf16";
+      return WalkResult::interrupt();
+    });
+    if (checked.wasInterrupted())
+      return signalPassFailure();
+    // f32 is the default everywhere: nothing is tagged, and tags an
+    // earlier run left are removed.
+    bool bf16 = chosen == "bf16";
+    Builder b(module.getContext());
+    module.walk([&](Operation *op) {
+      if (!bf16)
+        op->removeAttr(kPrecisionAttr);
+      else if (isF32Product(op) || op == module.getOperation())
+        op->setAttr(kPrecisionAttr, b.getStringAttr(chosen));
+    });
+  }
+};
+
+} // namespace
+} // namespace modelc

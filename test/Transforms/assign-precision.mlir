@@ -1,0 +1,45 @@
+// RUN: modelc-opt %s --mdl-assign-precision --split-input-file | FileCheck %s
+// RUN: modelc-opt %s --mdl-assign-precision=precision=f32 --split-input-file | FileCheck %s --check-prefix=F32
+// mdl-assign-precision: in bf16 (here from mdl.config) the module gets mdl.precision = "bf16" and every f32
+// matmul, conv2d and convolution gradient is tagged; batch_matmul,
+// elementwise work, f64 products and everything else stay untagged (f32).
+// The option overrides the configuration; in f32 nothing is tagged and
+// earlier tags are removed.
+
+// CHECK: module attributes {{{.*}}mdl.precision = "bf16"
+// CHECK-LABEL: func.func @products
+// CHECK: mdl.matmul %{{.*}} {mdl.precision = "bf16"} : tensor<?x784xf32>, tensor<784x32xf32>
+// CHECK: mdl.conv2d %{{.*}} {mdl.precision = "bf16", padding
+// CHECK: mdl.conv2d_grad_weight %{{.*}} {mdl.precision = "bf16", padding
+// CHECK: mdl.batch_matmul %{{.*}} : tensor<2x2x4xf32>
+// CHECK: mdl.relu %{{.*}} : tensor
+// CHECK: mdl.matmul %{{.*}} : tensor<?x784xf64>
+// F32-NOT: mdl.precision
+module attributes {mdl.config = {precision = "bf16"}} {
+func.func @products(%x: tensor<?x784xf32>, %w: tensor<784x32xf32>,
+                    %img: tensor<?x3x6x6xf32>, %k: tensor<8x3x3x3xf32>, %b: tensor<8xf32>,
+                    %a: tensor<2x2x4xf32>, %q: tensor<2x4x2xf32>,
+                    %xd: tensor<?x784xf64>, %wd: tensor<784x32xf64>)
+    -> (tensor<?x32xf32>, tensor<8x3x3x3xf32>, tensor<2x2x2xf32>, tensor<?x32xf64>) {
+  %0 = mdl.matmul %x, %w : tensor<?x784xf32>, tensor<784x32xf32> -> tensor<?x32xf32>
+  %1 = mdl.conv2d %img, %k, %b {padding = array<i64: 1, 1>, stride = array<i64: 1, 1>} : tensor<?x3x6x6xf32>, tensor<8x3x3x3xf32>, tensor<8xf32> -> tensor<?x8x6x6xf32>
+  %2 = mdl.conv2d_grad_weight %1, %img, %k {padding = array<i64: 1, 1>} : tensor<?x8x6x6xf32>, tensor<?x3x6x6xf32>, tensor<8x3x3x3xf32> -> tensor<8x3x3x3xf32>
+  %3 = mdl.batch_matmul %a, %q : tensor<2x2x4xf32>, tensor<2x4x2xf32> -> tensor<2x2x2xf32>
+  %4 = mdl.relu %0 : tensor<?x32xf32>
+  %5 = mdl.matmul %xd, %wd : tensor<?x784xf64>, tensor<784x32xf64> -> tensor<?x32xf64>
+  return %4, %2, %3, %5 : tensor<?x32xf32>, tensor<8x3x3x3xf32>, tensor<2x2x2xf32>, tensor<?x32xf64>
+}
+}
+
+// -----
+
+// No precision in the configuration: f32, nothing tagged; a tag an earlier
+// run left is removed.
+// CHECK-LABEL: func.func @default
+// CHECK-NOT: mdl.precision
+module {
+func.func @default(%x: tensor<4x8xf32>, %w: tensor<8x2xf32>) -> tensor<4x2xf32> {
+  %0 = mdl.matmul %x, %w {mdl.precision = "bf16"} : tensor<4x8xf32>, tensor<8x2xf32> -> tensor<4x2xf32>
+  return %0 : tensor<4x2xf32>
+}
+}
