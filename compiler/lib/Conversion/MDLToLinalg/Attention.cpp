@@ -47,15 +47,25 @@ Value scalarOf(OpBuilder &b, Location loc, double value, Value like) {
       b, loc, DenseElementsAttr::get(type, b.getFloatAttr(element, value)));
 }
 
-/// The causal mask [Tq, Tk]: query i keeps key j when j <= i + Tk - Tq.
+/// The causal mask [Tq, Tk]: query i keeps key j when j <= i + Tk - Tq,
+/// computed from the indices (a generic, not a constant: a GPU kernel
+/// cannot read a constant held in host memory, and nothing is stored).
 Value causalMask(OpBuilder &b, Location loc, int64_t queries, int64_t keys) {
-  SmallVector<bool> keep;
-  keep.reserve(queries * keys);
-  for (int64_t i = 0; i < queries; ++i)
-    for (int64_t j = 0; j < keys; ++j)
-      keep.push_back(j <= i + keys - queries);
   auto type = RankedTensorType::get({queries, keys}, b.getI1Type());
-  return ConstantOp::create(b, loc, DenseElementsAttr::get(type, keep));
+  Value init = tensor::EmptyOp::create(b, loc, type.getShape(), b.getI1Type());
+  SmallVector<utils::IteratorType> parallel(2, utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
+      ArrayRef<AffineMap>{b.getMultiDimIdentityMap(2)}, parallel,
+      [&](OpBuilder &nb, Location l, ValueRange) {
+        Value i = linalg::IndexOp::create(nb, l, 0);
+        Value j = linalg::IndexOp::create(nb, l, 1);
+        Value offset = arith::ConstantIndexOp::create(nb, l, keys - queries);
+        Value last = arith::AddIOp::create(nb, l, i, offset);
+        Value keep = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::sle, j, last);
+        linalg::YieldOp::create(nb, l, keep);
+      });
+  return generic.getResult(0);
 }
 
 /// The attention weights P = softmax(Q @ K^T / sqrt(D) + mask) (mdl ops).
