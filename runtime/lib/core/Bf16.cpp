@@ -48,17 +48,6 @@ void noteOnce(const Bf16Choice &c) {
   });
 }
 
-/// Opens the BLAS library (the emulation's sgemm, and oneDNN) or aborts
-/// with its error, as cblas_sgemm does.
-void requireBlas() {
-  if (activeBlasLibrary())
-    return;
-  if (Status s = loadBlas(); !s.isOk()) {
-    std::fprintf(stderr, "modelrt: %s\n", s.message().c_str());
-    std::abort();
-  }
-}
-
 } // namespace
 
 namespace {

@@ -320,17 +320,22 @@ std::string blasCoreName() {
   return name ? name : "";
 }
 
+void requireBlas() {
+  if (active.load() >= 0)
+    return;
+  if (Status s = loadBlas(); !s.isOk()) {
+    std::fprintf(stderr, "modelrt: %s\n", s.message().c_str());
+    std::abort();
+  }
+}
+
 } // namespace modelrt
 
 extern "C" void cblas_sgemm(int order, int transA, int transB, int M, int N, int K,
                             float alpha, const float *A, int lda, const float *B, int ldb,
                             float beta, float *C, int ldc) {
   using namespace modelrt;
-  if (active.load() < 0)
-    if (Status s = loadBlas(); !s.isOk()) {
-      std::fprintf(stderr, "modelrt: %s\n", s.message().c_str());
-      std::abort();
-    }
+  requireBlas();
   if (order == RowMajor && M == 1 && transB == NoTrans) { // one row: the runtime's own
     GemvShape g{K, N, transA == Trans ? lda : 1, ldb};
     if (gemvApplies(g)) {

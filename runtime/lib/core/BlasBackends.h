@@ -34,6 +34,11 @@ constexpr double kConvMacsForAllCores = 1024.0 * 1024;
 /// opens none).
 std::optional<BlasLibrary> activeBlasLibrary();
 
+/// Makes sure a BLAS library is open: prints loadBlas()'s error and aborts
+/// when none can be (for the C entry points, which have nothing to report
+/// through: cblas_sgemm, the convolutions, the bf16 products).
+void requireBlas();
+
 /// Opens oneDNN (once) with its instruction set capped at the host's level;
 /// the same error on every call when it cannot.
 Status loadOneDnn();

@@ -116,17 +116,6 @@ float *columnBuffer(size_t elements) {
   return col.data();
 }
 
-/// Makes sure a BLAS library is open; prints loadBlas()'s error and aborts
-/// when none can be (the functions have nothing to report through).
-void requireBlas() {
-  if (activeBlasLibrary())
-    return;
-  if (Status s = loadBlas(); !s.isOk()) {
-    std::fprintf(stderr, "modelrt: %s\n", s.message().c_str());
-    std::abort();
-  }
-}
-
 /// The element counts of \p kind's two inputs.
 struct ConvKindInputs {
   int64_t sizeA, sizeB;

@@ -58,6 +58,25 @@ AttentionGpuArgs sizes(int64_t batch, int64_t heads, int64_t queries, int64_t ke
   return a;
 }
 
+/// The forward's operands, head-major: q [batch, heads, queries, width],
+/// k and v [batch, heads, keys, width], out like q.
+void viewHeadMajor(AttentionGpuArgs &a, const float *q, const float *k, const float *v,
+                   const float *out) {
+  a.q = headMajor(q, a.heads, a.queries, a.width);
+  a.k = headMajor(k, a.heads, a.keys, a.width);
+  a.v = headMajor(v, a.heads, a.keys, a.width);
+  a.out = headMajor(out, a.heads, a.queries, a.width);
+}
+
+/// The forward's operands, packed: q, k and v in qkv [batch, length, 3,
+/// heads, width], out [batch, length, heads, width].
+void viewPacked(AttentionGpuArgs &a, const float *qkv, const float *out) {
+  a.q = packedPart(qkv, 0, a.heads, a.queries, a.width);
+  a.k = packedPart(qkv, 1, a.heads, a.queries, a.width);
+  a.v = packedPart(qkv, 2, a.heads, a.queries, a.width);
+  a.out = rowMajor(out, a.heads, a.queries, a.width);
+}
+
 /// Checks what the kernels take; records a sticky error naming \p caller
 /// otherwise. False also when there is nothing to compute.
 bool launchable(const char *caller, const AttentionGpuArgs &a) {
@@ -143,10 +162,7 @@ extern "C" void modelrt_cuda_attention_forward(const float *q, const float *k, c
                                                int64_t queries, int64_t keys, int64_t width,
                                                int64_t causal) {
   AttentionGpuArgs a = sizes(batch, heads, queries, keys, width, causal);
-  a.q = headMajor(q, heads, queries, width);
-  a.k = headMajor(k, heads, keys, width);
-  a.v = headMajor(v, heads, keys, width);
-  a.out = headMajor(out, heads, queries, width);
+  viewHeadMajor(a, q, k, v, out);
   forward("modelrt_cuda_attention_forward", a);
 }
 
@@ -155,10 +171,7 @@ extern "C" void modelrt_cuda_attention_backward(const float *q, const float *k, 
                                                 int64_t batch, int64_t heads, int64_t queries,
                                                 int64_t keys, int64_t width, int64_t causal) {
   AttentionGpuArgs a = sizes(batch, heads, queries, keys, width, causal);
-  a.q = headMajor(q, heads, queries, width);
-  a.k = headMajor(k, heads, keys, width);
-  a.v = headMajor(v, heads, keys, width);
-  a.out = headMajor(out, heads, queries, width);
+  viewHeadMajor(a, q, k, v, out);
   a.dout = headMajor(dout, heads, queries, width);
   int64_t queryFloats = batch * heads * queries * width, keyFloats = batch * heads * keys * width;
   a.dq = headMajor(dqkv, heads, queries, width);
@@ -172,10 +185,7 @@ extern "C" void modelrt_cuda_attention_packed_forward(const float *qkv, float *o
                                                       int64_t length, int64_t width,
                                                       int64_t causal) {
   AttentionGpuArgs a = sizes(batch, heads, length, length, width, causal);
-  a.q = packedPart(qkv, 0, heads, length, width);
-  a.k = packedPart(qkv, 1, heads, length, width);
-  a.v = packedPart(qkv, 2, heads, length, width);
-  a.out = rowMajor(out, heads, length, width);
+  viewPacked(a, qkv, out);
   forward("modelrt_cuda_attention_packed_forward", a);
 }
 
@@ -185,10 +195,7 @@ extern "C" void modelrt_cuda_attention_packed_backward(const float *qkv, const f
                                                        int64_t length, int64_t width,
                                                        int64_t causal) {
   AttentionGpuArgs a = sizes(batch, heads, length, length, width, causal);
-  a.q = packedPart(qkv, 0, heads, length, width);
-  a.k = packedPart(qkv, 1, heads, length, width);
-  a.v = packedPart(qkv, 2, heads, length, width);
-  a.out = rowMajor(out, heads, length, width);
+  viewPacked(a, qkv, out);
   a.dout = rowMajor(dout, heads, length, width);
   a.dq = packedPart(dqkv, 0, heads, length, width);
   a.dk = packedPart(dqkv, 1, heads, length, width);
