@@ -3,7 +3,7 @@
 
     /usr/bin/python3 bench/compare/run.py [--quick] [--models mlp,cnn]
         [--repeats 3] [--cnn-train-images 2560] [--charlm-steps 200]
-        [--modelc BIN] [--work DIR]
+        [--precisions f32,bf16] [--modelc BIN] [--work DIR]
         [--report RESULTS.json]
 
 For each model (mlp: bench/compare/mlp.model, 784-256-128-10; cnn:
@@ -25,6 +25,10 @@ examples/fashion_mnist/cnn.model) and each repeat it
     image stay in;
   * runs torch_models.py (the same model, data in memory, batch 64, Adam,
     torch.set_num_threads(2)) once in each of six environments.
+With --precisions f32,bf16, each model runs twice: as above, then compiled
+with `--precision=bf16` beside PyTorch under torch.autocast bf16 in each
+environment (results key NAME-bf16); the bf16 section compares modelc bf16
+with PyTorch's best of f32 and autocast, and with modelc's own f32.
 Then prints Markdown tables: modelc against PyTorch's best environment for
 each figure, with the ratio and the issue's target, and every environment's
 figures. The raw results go to WORK/results.json.
@@ -323,21 +327,23 @@ def modelOnlyEval(net, checkpoint, batch, env):
             "flops_per_image": flops / n if n else None}
 
 
-def runTorch(name, cfg, env, seed, quick):
+def runTorch(name, cfg, env, seed, quick, autocast=False):
     cmd = [PYTHON, os.path.join(HERE, "torch_models.py"), "--model", name,
            "--train-images", str(cfg["train"]), "--test-images", str(cfg["test"]),
            "--seed", str(seed), "--eval-repeats", "1" if quick else str(cfg["torch_eval_repeats"]),
-           "--batch1-images", str(cfg["b1"][1] - cfg["b1"][0])]
+           "--batch1-images", str(cfg["b1"][1] - cfg["b1"][0])] + \
+        (["--autocast"] if autocast else [])
     secs, rss, out = timed(cmd, env=env)
     r = json.loads(out.strip().splitlines()[-1])
     r["command_seconds"] = secs
     return r
 
 
-def modelcRepeat(args, work, name, cfg, r, env, evalDirs, data, model):
+def modelcRepeat(args, work, name, cfg, r, env, evalDirs, data, model, precision):
     """Compile, train and eval once; returns a dict of figures."""
     net = os.path.join(work, name, name)
     extra = ["--target-cpu=haswell"] if args.config == "avx2" else []
+    extra += ["--precision=%s" % precision] if precision != "f32" else []
     compSecs, compRss, _ = timed([args.modelc, model, "-o", net] + extra)
     res = {"compile_seconds": compSecs, "compile_peak_rss_kb": compRss,
            "flops_per_sample": flopsPerSample(net)}
@@ -351,7 +357,10 @@ def modelcRepeat(args, work, name, cfg, r, env, evalDirs, data, model):
     return res
 
 
-def benchModel(args, work, name, envs, modelcEnv):
+def benchModel(args, work, name, envs, modelcEnv, precision="f32"):
+    """One model at one precision. bf16: modelc --precision=bf16, and PyTorch
+    under torch.autocast bf16 in each environment (the report compares it
+    with the f32 runs' environments too, when the run has them)."""
     cfg = dict(MODELS[name])
     if args.quick:
         cfg.update(QUICK[name])
@@ -359,18 +368,22 @@ def benchModel(args, work, name, envs, modelcEnv):
         cfg["train"] = args.cnn_train_images
     model, data = prepareData(work, name, cfg)
     evalDirs = {n: writeEvalSet(work, name, n) for n in set(cfg["b1000"] + cfg["b1"])}
-    out = {"config": {k: v for k, v in cfg.items() if k != "source"},
-           "source": cfg["source"], "modelc": [], "torch": {e: [] for e, _ in envs}}
+    autocast = precision == "bf16"
+    tag = ", autocast bf16" if autocast else ""
+    out = {"config": {k: v for k, v in cfg.items() if k != "source"}, "precision": precision,
+           "source": cfg["source"], "modelc": [], "torch": {e + tag: [] for e, _ in envs}}
     for r in range(args.repeats):
         # Each repeat's eval swaps eval sets in for the test set: restore it.
         placeSplit(data, "t10k", cfg["test"])
-        print("[%s] repeat %d: modelc" % (name, r + 1), file=sys.stderr, flush=True)
+        print("[%s %s] repeat %d: modelc" % (name, precision, r + 1), file=sys.stderr,
+              flush=True)
         out["modelc"].append(modelcRepeat(args, work, name, cfg, r, modelcEnv, evalDirs,
-                                          data, model))
+                                          data, model, precision))
         for envName, env in envs:
-            print("[%s] repeat %d: pytorch, %s" % (name, r + 1, envName), file=sys.stderr,
-                  flush=True)
-            out["torch"][envName].append(runTorch(name, cfg, env, r + 1, args.quick))
+            print("[%s %s] repeat %d: pytorch, %s%s" % (name, precision, r + 1, envName, tag),
+                  file=sys.stderr, flush=True)
+            out["torch"][envName + tag].append(runTorch(name, cfg, env, r + 1, args.quick,
+                                                        autocast))
     return out
 
 
@@ -500,6 +513,9 @@ def main():
                     help="CNN training subset (default 2560; 0 = all 60000)")
     ap.add_argument("--charlm-steps", type=int, default=200,
                     help="charlm: optimizer steps (one epoch of a slice of the fortunes)")
+    ap.add_argument("--precisions", default="f32",
+                    help="comma-separated: f32 and/or bf16 (modelc --precision=bf16 against "
+                         "PyTorch's best of f32 and torch.autocast bf16)")
     ap.add_argument("--modelc", default=os.path.join(ROOT, "build", "bin", "modelc"))
     ap.add_argument("--config", choices=("native", "avx2"), default="native",
                     help="native: every feature of the CPU; avx2: both sides limited to "
@@ -521,6 +537,10 @@ def main():
     for m in names:
         if m not in MODELS and m != "charlm":
             sys.exit("unknown model '%s' (mlp, cnn, charlm)" % m)
+    precisions = [p for p in args.precisions.split(",") if p]
+    for p in precisions:
+        if p not in ("f32", "bf16"):
+            sys.exit("unknown precision '%s' (f32, bf16)" % p)
     envs = environments(args.config)
     modelcEnv = modelcEnvironment(args.config)
     work = args.work or tempfile.mkdtemp(prefix="modelc-compare-")
@@ -538,7 +558,9 @@ def main():
         if m == "charlm":
             results["models"][m] = benchCharlm(args, work, envs, modelcEnv)
         else:
-            results["models"][m] = benchModel(args, work, m, envs, modelcEnv)
+            for p in precisions:
+                key = m if p == "f32" else m + "-bf16"
+                results["models"][key] = benchModel(args, work, m, envs, modelcEnv, p)
     results["load_after"] = os.getloadavg()
     results["minutes"] = (time.time() - started) / 60
     with open(os.path.join(work, "results.json"), "w") as f:

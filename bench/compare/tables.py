@@ -13,7 +13,12 @@ TARGETS = {  # issue 18
             "eval_b1_images_per_s": 3.0},
     "cnn": {"train_samples_per_s": 1.5, "eval_b1000_images_per_s": 3.0,
             "eval_b1_images_per_s": 3.0, "compile_seconds": 3.0},
+    # issue 23: bf16 CNN training >= 3x PyTorch's best (f32 or autocast bf16)
+    "mlp-bf16": {},
+    "cnn-bf16": {"train_samples_per_s": 3.0},
 }
+# issue 23: modelc's bf16 training against its own f32 (same run).
+OWN_F32_TARGETS = {"cnn-bf16": 3.0}
 
 
 def fmaPeak(results):
@@ -157,9 +162,37 @@ def kernelLines(res, results):
     return lines
 
 
+def bf16Rows(name, mc, results):
+    """modelc bf16 against modelc f32 from the same run (training)."""
+    base = results["models"].get(name[:-len("-bf16")])
+    if not base:
+        return []
+    rows = []
+    for key, label in THROUGHPUTS[:2]:
+        ours, f32 = median(mc, key), median(base["modelc"], key)
+        ratio = ours / f32 if ours and f32 else None
+        target = OWN_F32_TARGETS.get(name) if key == "train_samples_per_s" else None
+        rows.append([label + ", against modelc f32", fmt(ours), fmt(f32), "modelc f32",
+                     fmt(ratio, 2), (">= %gx" % target) if target else "—",
+                     verdict(ratio >= target) if target and ratio else "—"])
+    return rows
+
+
+def comparedEnvironments(name, res, results):
+    """PyTorch's runs to compare with: a bf16 section's autocast runs plus
+    the f32 section's (PyTorch's best is whichever is faster)."""
+    perEnv = dict(res["torch"])
+    if name.endswith("-bf16"):
+        base = results["models"].get(name[:-len("-bf16")])
+        perEnv.update(base["torch"] if base else {})
+    return perEnv
+
+
 def modelSection(name, res, envs, modelcEnv, results):
-    cfg, mc, perEnv = res["config"], res["modelc"], res["torch"]
-    lines = ["### %s (%s)" % (name.upper(), res["source"].split("/")[-1]), "",
+    cfg, mc = res["config"], res["modelc"]
+    perEnv = comparedEnvironments(name, res, results)
+    lines = ["### %s (%s%s)" % (name.upper(), res["source"].split("/")[-1],
+                                ", modelc --precision=bf16" if name.endswith("-bf16") else ""), "",
              "Training: %s images, 1 epoch, batch 64; accuracy on %s test images. "
              "modelc eval differential over N0/N1 = %d/%d images (batch 1000) and "
              "%d/%d (batch 1). modelc FLOPs per training sample (`info`): %s." % (
@@ -168,6 +201,7 @@ def modelSection(name, res, envs, modelcEnv, results):
     lines.append(table(["figure", "modelc", "PyTorch best", "best environment",
                         "modelc/PyTorch", "target", "met"],
                        throughputRows(name, mc, perEnv, fmaPeak(results)) +
+                       (bf16Rows(name, mc, results) if name.endswith("-bf16") else []) +
                        otherRows(name, mc, perEnv, fmaPeak(results))))
     lines += [""] + ["* " + l for l in kernelLines(res, results)]
     lines += ["", "Every environment (medians; PyTorch: torch.set_num_threads(2)):", ""]

@@ -25,3 +25,23 @@ func.func @step(%x: memref<?xf32>, %seed: memref<i64>) {
   memref.dealloc %buf : memref<?xf32>
   return
 }
+
+// A constant read inside a kernel stays there (outlining copies the global
+// into the device module): only the host's use of a global is refused
+// (gpu-device-memory-errors.mlir).
+// CHECK-LABEL: func.func @kernel_global
+// CHECK: gpu.launch
+// CHECK: memref.get_global @table
+memref.global "private" constant @table : memref<4xf32> = dense<2.0>
+func.func @kernel_global(%out: memref<4xf32>) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %c0 = arith.constant 0 : index
+    %t = memref.get_global @table : memref<4xf32>
+    %v = memref.load %t[%c0] : memref<4xf32>
+    memref.store %v, %out[%c0] : memref<4xf32>
+    gpu.terminator
+  }
+  return
+}

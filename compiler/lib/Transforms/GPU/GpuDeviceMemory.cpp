@@ -10,7 +10,11 @@
 //   * any other host access to memory is an error: every argument is device
 //     memory, the seed's cell included (modelc-gpu-sink-scalars has moved
 //     the seed's reads into the kernels that use it). An allocation inside a
-//     kernel is an error too.
+//     kernel is an error too;
+//   * so is a `memref.get_global` in the host code: a global there lives in
+//     host memory, and a kernel or library call given its address would
+//     read host memory from the GPU (a fault at run time). Inside a kernel
+//     the outlining copies the global into the device module.
 //
 //===----------------------------------------------------------------------===//
 #include "modelc/Transforms/GPU/Passes.h"
@@ -38,6 +42,12 @@ bool checkHostOp(Operation *op) {
     return op->emitError("GPU lowering: the host would read device memory"), false;
   if (isa<memref::StoreOp>(op))
     return op->emitError("GPU lowering: the host would write device memory"),
+           false;
+  if (auto global = dyn_cast<memref::GetGlobalOp>(op))
+    return op->emitError("GPU lowering: the constant @")
+               << global.getName()
+               << " lives in host memory, and the GPU code would read it "
+                  "there (compute it inside the kernel that uses it)",
            false;
   return true;
 }

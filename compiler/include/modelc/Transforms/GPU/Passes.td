@@ -124,7 +124,9 @@ def GpuDeviceMemoryPass : Pass<"modelc-gpu-device-memory", "::mlir::ModuleOp"> {
     In the host code of each function, memref.alloc becomes gpu.alloc and
     memref.dealloc gpu.dealloc (the runtime's device pool, on one stream).
     Any other host access to memory (memref.load, memref.store,
-    memref.alloca) is an error, and so is an allocation inside a kernel.
+    memref.alloca) is an error, and so is an allocation inside a kernel and
+    a memref.get_global in the host code (a host-memory constant that the
+    GPU code would read).
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
