@@ -215,9 +215,10 @@ def prepareData(work, name, cfg):
     placeSplit(data, "t10k", cfg["test"])
     with open(cfg["source"]) as f:
         text = f.read()
-    rewritten = text.replace('root  = "%s"' % SRC, 'root  = "%s"' % data)
+    rewritten = re.sub(r'(\broot\s*=\s*)"%s"' % re.escape(SRC),
+                       lambda m: '%s"%s"' % (m.group(1), data), text)
     if rewritten == text:
-        sys.exit("%s: no `root  = \"%s\"` line to rewrite" % (cfg["source"], SRC))
+        sys.exit("%s: no `root = \"%s\"` line to rewrite" % (cfg["source"], SRC))
     model = os.path.join(work, name, name + ".model")
     with open(model, "w") as f:
         f.write(rewritten)

@@ -158,7 +158,7 @@ def kernelLines(res, results):
         if k:
             lines.append("PyTorch (%s): ATen %s, OpenBLAS %s, oneDNN %s." % (
                 env, k.get("aten_cpu_capability", "?"), k.get("openblas_core", "not loaded"),
-                isa.get(env, "?")))
+                isa.get(env.replace(", autocast bf16", ""), "?")))
     return lines
 
 
