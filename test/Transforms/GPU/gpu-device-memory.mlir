@@ -45,3 +45,31 @@ func.func @kernel_global(%out: memref<4xf32>) {
   }
   return
 }
+
+// A constant taken in the host code and read by two kernels is copied into
+// each of them, and the host's copy is erased.
+// CHECK-LABEL: func.func @host_global_in_kernels
+// CHECK-NOT: memref.get_global
+// CHECK: gpu.launch
+// CHECK-NEXT: memref.get_global @weights
+// CHECK: gpu.launch
+// CHECK-NEXT: memref.get_global @weights
+memref.global "private" constant @weights : memref<4xf32> = dense<3.0>
+func.func @host_global_in_kernels(%out: memref<4xf32>) {
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  %w = memref.get_global @weights : memref<4xf32>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %v = memref.load %w[%c0] : memref<4xf32>
+    memref.store %v, %out[%c0] : memref<4xf32>
+    gpu.terminator
+  }
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %v = memref.load %w[%c1] : memref<4xf32>
+    memref.store %v, %out[%c1] : memref<4xf32>
+    gpu.terminator
+  }
+  return
+}

@@ -1,4 +1,4 @@
-// RUN: modelc-opt %s --modelc-gpu-merge-modules=name=all | FileCheck %s
+// RUN: modelc-opt %s --split-input-file --modelc-gpu-merge-modules=name=all | FileCheck %s
 
 // Two outlined kernels (both named @k in their own modules) move into one
 // module, renamed after their old modules; the launches follow. A third
@@ -51,6 +51,46 @@ module attributes {gpu.container_module} {
       %c0 = arith.constant 0 : index
       %x = arith.constant 1.0 : f32
       memref.store %x, %a[%c0] : memref<4xf32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// The constant the outlining copied into both kernels' modules moves into
+// the merged module once, so the kernels' memref.get_global still resolve.
+// CHECK-LABEL: func.func @g
+// CHECK: gpu.module @all
+// CHECK: memref.global "private" constant @table
+// CHECK-NOT: memref.global
+// CHECK-DAG: gpu.func @n0
+// CHECK-DAG: gpu.func @n1
+module attributes {gpu.container_module} {
+  memref.global "private" constant @table : memref<4xf32> = dense<2.0>
+  func.func @g(%a: memref<4xf32>) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @n0::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%a : memref<4xf32>)
+    gpu.launch_func @n1::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%a : memref<4xf32>)
+    return
+  }
+  gpu.module @n0 {
+    memref.global "private" constant @table : memref<4xf32> = dense<2.0>
+    gpu.func @k(%a: memref<4xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %t = memref.get_global @table : memref<4xf32>
+      %v = memref.load %t[%c0] : memref<4xf32>
+      memref.store %v, %a[%c0] : memref<4xf32>
+      gpu.return
+    }
+  }
+  gpu.module @n1 {
+    memref.global "private" constant @table : memref<4xf32> = dense<2.0>
+    gpu.func @k(%a: memref<4xf32>) kernel {
+      %c1 = arith.constant 1 : index
+      %t = memref.get_global @table : memref<4xf32>
+      %v = memref.load %t[%c1] : memref<4xf32>
+      memref.store %v, %a[%c1] : memref<4xf32>
       gpu.return
     }
   }

@@ -11,10 +11,11 @@
 //     memory, the seed's cell included (modelc-gpu-sink-scalars has moved
 //     the seed's reads into the kernels that use it). An allocation inside a
 //     kernel is an error too;
-//   * so is a `memref.get_global` in the host code: a global there lives in
-//     host memory, and a kernel or library call given its address would
-//     read host memory from the GPU (a fault at run time). Inside a kernel
-//     the outlining copies the global into the device module.
+//   * a `memref.get_global` in the host code whose uses are all inside
+//     kernels is copied into each kernel that uses it (the outlining then
+//     copies the global into the device module); one that a library call
+//     or other host code would use is an error: the global lives in host
+//     memory, and the GPU would read it there (a fault at run time).
 //
 //===----------------------------------------------------------------------===//
 #include "modelc/Transforms/GPU/Passes.h"
@@ -52,12 +53,40 @@ bool checkHostOp(Operation *op) {
   return true;
 }
 
+/// Copies each host `memref.get_global` into the kernels that use it, and
+/// erases it when no host use is left.
+void sinkGlobalsIntoKernels(func::FuncOp func) {
+  SmallVector<memref::GetGlobalOp> globals;
+  func.walk([&](memref::GetGlobalOp op) {
+    if (!op->getParentOfType<gpu::LaunchOp>())
+      globals.push_back(op);
+  });
+  OpBuilder builder(func.getContext());
+  for (memref::GetGlobalOp global : globals) {
+    DenseMap<Operation *, Value> copies; // one copy per kernel
+    for (OpOperand &use : llvm::make_early_inc_range(global->getUses())) {
+      auto launch = use.getOwner()->getParentOfType<gpu::LaunchOp>();
+      if (!launch)
+        continue;
+      Value &copy = copies[launch];
+      if (!copy) {
+        builder.setInsertionPointToStart(&launch.getBody().front());
+        copy = builder.clone(*global)->getResult(0);
+      }
+      use.set(copy);
+    }
+    if (global->use_empty())
+      global->erase();
+  }
+}
+
 struct GpuDeviceMemoryPass
     : impl::GpuDeviceMemoryPassBase<GpuDeviceMemoryPass> {
   using GpuDeviceMemoryPassBase::GpuDeviceMemoryPassBase;
 
   /// Rewrites the allocations of one function body; false on error.
   bool rewriteFunction(func::FuncOp func) {
+    sinkGlobalsIntoKernels(func);
     IRRewriter rewriter(&getContext());
     bool ok = true;
     func.walk<WalkOrder::PreOrder>([&](Operation *op) {

@@ -7,7 +7,10 @@
 // set up once at compile time instead of once per kernel, and the driver
 // JIT-compiles one module at run time. A kernel equivalent to one merged
 // before (EquivalentFunctions.h: the same attributes and body, locations
-// aside) is dropped and its launches go to the first.
+// aside) is dropped and its launches go to the first. The globals the
+// outlining copied into the old modules (constants a kernel reads) move
+// too, one per name: every copy of a name is a copy of the same host
+// global.
 //
 //===----------------------------------------------------------------------===//
 #include "modelc/Transforms/EquivalentFunctions.h"
@@ -68,8 +71,22 @@ struct GpuMergeModulesPass
         launch.setKernelAttr(SymbolRefAttr::get(
             merged.getSymNameAttr(), {FlatSymbolRefAttr::get(ctx, name)}));
     });
-    for (gpu::GPUModuleOp old : modules)
+    for (gpu::GPUModuleOp old : modules) {
+      moveGlobals(old, merged);
       old.erase();
+    }
+  }
+
+  /// Moves the symbols of \p old other than kernels (the constants the
+  /// outlining copied in) into \p merged, skipping names already there.
+  static void moveGlobals(gpu::GPUModuleOp old, gpu::GPUModuleOp merged) {
+    for (Operation &op : llvm::make_early_inc_range(old.getBody()->getOperations())) {
+      auto name = op.getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName());
+      if (!name || isa<gpu::GPUFuncOp>(op) ||
+          SymbolTable::lookupSymbolIn(merged, name))
+        continue;
+      op.moveBefore(merged.getBody(), merged.getBody()->begin());
+    }
   }
 };
 

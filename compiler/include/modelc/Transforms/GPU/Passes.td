@@ -124,9 +124,10 @@ def GpuDeviceMemoryPass : Pass<"modelc-gpu-device-memory", "::mlir::ModuleOp"> {
     In the host code of each function, memref.alloc becomes gpu.alloc and
     memref.dealloc gpu.dealloc (the runtime's device pool, on one stream).
     Any other host access to memory (memref.load, memref.store,
-    memref.alloca) is an error, and so is an allocation inside a kernel and
-    a memref.get_global in the host code (a host-memory constant that the
-    GPU code would read).
+    memref.alloca) is an error, and so is an allocation inside a kernel.
+    A memref.get_global in the host code is copied into each kernel that
+    uses it; one with any other use (a library call would read the
+    host-memory constant from the GPU) is an error.
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
