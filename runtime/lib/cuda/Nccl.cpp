@@ -133,9 +133,11 @@ Status NcclSums::sum(const std::vector<float *> &buffers, const std::vector<int6
   if (aborted)
     return errorf("%s: the NCCL communicator was aborted after an earlier error", what);
   nccl::RedOp op = 0;
-  MODELRT_TRY(check(api.redOpCreatePreMulSum(&op, &weight, nccl::kFloat32,
-                                             nccl::kScalarHostImmediate, comm),
-                    "ncclRedOpCreatePreMulSum"));
+  Status made = check(api.redOpCreatePreMulSum(&op, &weight, nccl::kFloat32,
+                                               nccl::kScalarHostImmediate, comm),
+                      "ncclRedOpCreatePreMulSum");
+  if (!made.isOk())
+    return errorf("%s on the GPUs: %s", what, made.message().c_str());
   void *stream = computeStream();
   Status st = check(api.groupStart(), "ncclGroupStart");
   for (size_t i = 0; i < buffers.size() && st.isOk(); ++i)
@@ -146,8 +148,8 @@ Status NcclSums::sum(const std::vector<float *> &buffers, const std::vector<int6
   Status ended = check(api.groupEnd(), "ncclGroupEnd");
   if (!aborted)
     api.redOpDestroy(op, comm); // allowed once the calls given it returned
-  MODELRT_TRY(st);
-  MODELRT_TRY(ended);
+  if (!st.isOk() || !ended.isOk())
+    return errorf("%s on the GPUs: %s", what, (st.isOk() ? ended : st).message().c_str());
   return wait(what);
 }
 

@@ -10,7 +10,9 @@
 // slot, waits for every rank, adds the slots in rank order into its result
 // (so every rank gets the same bits), and waits again before the slots are
 // reused. Everything happens in the call (the stream is ignored), so no
-// error is ever asynchronous. ncclGetVersion says 2.23.4.
+// error is ever asynchronous. ncclGetVersion says 2.23.4. For the tests of
+// faults, FAKE_NCCL_FAIL=RANK:CALL makes that rank's CALL-th ncclAllReduce
+// (1-based) fail at once with ncclRemoteError.
 //
 //===----------------------------------------------------------------------===//
 #include <fcntl.h>
@@ -21,12 +23,13 @@
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 
 namespace {
 
-constexpr int kSuccess = 0, kInvalidArgument = 4, kSystemError = 2;
+constexpr int kSuccess = 0, kInvalidArgument = 4, kSystemError = 2, kRemoteError = 6;
 constexpr int kFloat32 = 7, kSum = 0, kFirstCustomOp = 5;
 constexpr size_t kSlotFloats = size_t(1) << 16;
 
@@ -46,7 +49,16 @@ struct Comm {
   size_t bytes = 0;
   std::map<int, float> preMul; ///< custom operator -> its scalar
   int nextOp = kFirstCustomOp;
+  int allReduces = 0; ///< ncclAllReduce calls so far
 };
+
+/// True when FAKE_NCCL_FAIL=RANK:CALL names this rank and call.
+bool injectedFailure(const Comm &c) {
+  const char *v = std::getenv("FAKE_NCCL_FAIL");
+  int rank = -1, call = -1;
+  return v && std::sscanf(v, "%d:%d", &rank, &call) == 2 && rank == c.rank &&
+         call == c.allReduces;
+}
 
 void barrier(Comm &c) {
   int gen = c.shared->generation.load();
@@ -69,6 +81,8 @@ int ncclGetVersion(int *version) {
 }
 
 const char *ncclGetErrorString(int result) {
+  if (result == kRemoteError)
+    return "remote process exited or there was a network error (fake)";
   return result == kInvalidArgument ? "invalid argument (fake)" : "unhandled error (fake)";
 }
 
@@ -135,6 +149,8 @@ int ncclAllReduce(const void *send, void *recv, size_t count, int type, int op, 
   auto it = c->preMul.find(op);
   if (type != kFloat32 || (op != kSum && it == c->preMul.end()))
     return kInvalidArgument;
+  if (++c->allReduces, injectedFailure(*c))
+    return kRemoteError;
   float scale = op == kSum ? 1.0f : it->second;
   const float *in = static_cast<const float *>(send);
   float *out = static_cast<float *>(recv);
