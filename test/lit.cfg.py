@@ -40,6 +40,9 @@ config.substitutions.append(("%ptxas", os.path.join(cuda_root, "bin", "ptxas")))
 # the CUDA headers are there: compiled models' GPU host code runs on it.
 fake_cuda = os.path.join(config.modelc_obj_root, "test", "Unit", "lib", "libFakeCudaDriver.so")
 config.substitutions.append(("%fakecuda", fake_cuda))
+# Its fake libnccl (shared memory between the ranks of one machine).
+config.substitutions.append(("%fakenccl", os.path.join(
+    config.modelc_obj_root, "test", "Unit", "lib", "libFakeNccl.so")))
 config.substitutions.append(("%modelc_bindir", config.modelc_tools_dir))
 if os.path.exists(fake_cuda):
     config.available_features.add("fake-cuda")

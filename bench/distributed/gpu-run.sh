@@ -2,7 +2,8 @@
 # bench/distributed/gpu-run.sh — on the GPU machine, from the repository
 # root, with OUT set: BUNDLE/run.sh (copied there by gpu-bundle.sh) trains
 # the MLP and the CNN of the bundle for one epoch on 1, 2 and 3 ranks
-# sharing the GPU (--device cuda: the gradients through the host and MPI)
+# sharing the GPU (--device cuda, MODELRT_NCCL=none: the gradients through
+# pinned host memory and MPI)
 # and compares their loss curves (test/e2e/Inputs/compare_runs.py). Uses
 # the machine's mpirun, else the bundle's Open MPI (CARRIED=1 forces it).
 set -u
@@ -20,6 +21,8 @@ else
   MPIRUN=/tmp/ompi/usr/bin/orterun; echo "mpirun: carried Open MPI 4.1.4"
 fi
 export LD_LIBRARY_PATH=$B/libs:${LD_LIBRARY_PATH:-}
+# The ranks share one GPU, which NCCL refuses: their sums go through the host.
+export MODELRT_NCCL=none
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader
 export OMPI_MCA_btl_vader_single_copy_mechanism=none OMPI_MCA_rmaps_base_oversubscribe=1
 nvidia-smi -L 2>&1 | head -2; nproc; ldconfig -p | grep -c nccl

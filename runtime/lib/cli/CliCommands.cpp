@@ -215,6 +215,9 @@ static Status runTrainWith(const ModelrtProgram &p, const CliArgs &a, Collective
     return device.status();
   opts.device = *device;
   MODELRT_TRY(joinRanks(a, ranks, opts));
+  opts.note = [&a](const std::string &note) {
+    std::fprintf(stderr, "%s: note: %s\n", a.self.c_str(), note.c_str());
+  };
   MODELRT_TRY(startProfile(a));
   auto r = trainProgram(p, cfg, opts);
   if (!r)

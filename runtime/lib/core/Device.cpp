@@ -58,6 +58,29 @@ Status StepRunner::update(Optimizer &, double) {
 
 Status StepRunner::syncToHost(ModelState &, Optimizer &) { return Status::ok(); }
 
+Expected<std::vector<float *>> StepRunner::gradientBuffers(const std::vector<int64_t> &sizes) {
+  hostGradients.clear();
+  std::vector<float *> ptrs;
+  for (int64_t n : sizes)
+    hostGradients.emplace_back(size_t(n), 0.0f);
+  for (std::vector<float> &g : hostGradients)
+    ptrs.push_back(g.data());
+  return ptrs;
+}
+
+Expected<bool> StepRunner::sumOnDevice(Collective &, std::string &how) {
+  how.clear();
+  return false;
+}
+
+Status StepRunner::sumGradients(float) {
+  return errorf("internal error: sumGradients() on a runner that sums on the host");
+}
+
+Status StepRunner::averageState() {
+  return errorf("internal error: averageState() on a runner that sums on the host");
+}
+
 Status StepRunner::planMemory(ModelState &, int64_t) { return Status::ok(); }
 
 Batch zeroBatch(const ModelrtProgram &p, int64_t n) {

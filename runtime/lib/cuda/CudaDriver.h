@@ -30,7 +30,7 @@
   X(cuMemHostRegister) X(cuMemHostUnregister) X(cuMemcpyAsync)                 \
   X(cuMemcpyHtoDAsync) X(cuMemcpyDtoHAsync) X(cuMemcpyDtoDAsync)               \
   X(cuMemsetD32Async) X(cuMemsetD16Async) X(cuMemsetD8Async)                   \
-  X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize)                  \
+  X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize) X(cuStreamQuery)   \
   X(cuStreamWaitEvent) X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord)     \
   X(cuEventSynchronize) X(cuEventElapsedTime) X(cuModuleLoadData) X(cuModuleLoadDataEx)              \
   X(cuModuleUnload) X(cuModuleGetFunction) X(cuFuncSetAttribute)               \

@@ -22,10 +22,15 @@
 // The buffers are allocated once, at the first step (the batch buffers grow
 // to the largest batch), from the runtime's device pool. A CUDA error
 // anywhere becomes an error naming the step and the CUDA message.
+// Data parallelism (several ranks): with NCCL (sumOnDevice, Nccl.h) the
+// resident mode's gradients and running statistics are summed over the
+// ranks on the device; without it the trainer's host gradients, which the
+// mirrored mode downloads into, are page-locked (gradientBuffers).
 //
 //===----------------------------------------------------------------------===//
 #include "modelrt/core/Device.h"
 
+#include "Nccl.h"
 #include "StepGraphs.h"
 #include "modelrt/core/Profile.h"
 #include "modelrt/cuda/Cuda.h"
@@ -46,6 +51,7 @@ namespace {
 struct Mirror {
   std::vector<cuda::DeviceBuffer> buffers;
   std::vector<float *> ptrs;
+  std::vector<int64_t> sizes; ///< floats in each
 
   /// Allocates one buffer per host vector (once).
   Status allocate(const std::vector<std::vector<float>> &host) {
@@ -56,6 +62,7 @@ struct Mirror {
       if (!b)
         return b.status();
       ptrs.push_back(b->floats());
+      sizes.push_back(int64_t(t.size()));
       buffers.push_back(b.take());
     }
     return Status::ok();
@@ -148,6 +155,47 @@ public:
   }
 
   std::string summary() const override { return graphs.summary(); }
+
+  Expected<std::vector<float *>> gradientBuffers(const std::vector<int64_t> &sizes) override {
+    auto padded = [](int64_t n) { return uint64_t(n + 15) / 16 * 16; }; // 64-byte aligned
+    uint64_t total = 1;
+    for (int64_t n : sizes)
+      total += padded(n);
+    auto p = cuda::PinnedBuffer::allocate(total * sizeof(float));
+    if (!p)
+      return p.status();
+    pinnedGrads = p.take();
+    std::memset(pinnedGrads.data(), 0, total * sizeof(float));
+    std::vector<float *> ptrs;
+    float *at = static_cast<float *>(pinnedGrads.data());
+    for (int64_t n : sizes)
+      ptrs.push_back(at), at += padded(n);
+    return ptrs;
+  }
+
+  Expected<bool> sumOnDevice(Collective &ranks, std::string &how) override {
+    auto sums = cuda::NcclSums::join(ranks, how);
+    if (!sums)
+      return sums.status();
+    if (!*sums)
+      return false;
+    nccl = sums.take();
+    worldSize = ranks.size();
+    how = nccl->describe();
+    return true;
+  }
+
+  Status sumGradients(float weight) override {
+    if (weight == 0) // no sample here: the buffers hold an earlier step's gradients
+      for (size_t i = 0; i < gradMirror.ptrs.size(); ++i)
+        mgpuMemset32(gradMirror.ptrs[i], 0, size_t(gradMirror.sizes[i]), nullptr);
+    return nccl->sum(gradMirror.ptrs, gradMirror.sizes, weight, "the sum of the gradients");
+  }
+
+  Status averageState() override {
+    return nccl->sum(state.ptrs, state.sizes, 1.0f / float(worldSize),
+                     "the mean of the model's state");
+  }
 
   Status stage(const Batch &b) override {
     uint64_t inBytes = b.inputs.numBytes(), labBytes = b.labels.numBytes();
@@ -334,6 +382,9 @@ private:
   StagedBatch staged;
   Staging inputs, labels, results;
   std::unique_ptr<DeviceOptimizer> optimizer;
+  cuda::PinnedBuffer pinnedGrads; ///< gradientBuffers(): the host's gradients
+  std::unique_ptr<cuda::NcclSums> nccl; ///< sumOnDevice(): the sums over the ranks
+  int worldSize = 1;
   bool resident = false; ///< the device copies are the reference
 
   /// Bytes of one f32 sample of the given shape.

@@ -110,6 +110,7 @@ public:
     return waitAll("a broadcast");
   }
   Status waitAll(const char *what) override;
+  double timeoutSeconds() const override { return timeout; }
   void abort(int code) override {
     aborted = true;
     api.abort(api.commWorld, code);

@@ -11,6 +11,13 @@ DataParallel::DataParallel(Collective &collective, std::vector<int64_t> paramSiz
     : coll(collective), grads(collective, std::move(paramSizes)) {}
 
 Status DataParallel::reduceStep(StepFigures &f, float *const *g) {
+  auto weight = reduceFigures(f);
+  if (!weight)
+    return weight.status();
+  return grads.reduce(g, *weight);
+}
+
+Expected<float> DataParallel::reduceFigures(StepFigures &f) {
   // counted, loss * counted, samples, then the metric sums.
   scratch.assign(3 + f.metrics.size(), 0.0);
   scratch[0] = double(f.counted), scratch[1] = double(f.loss) * double(f.counted);
@@ -19,12 +26,11 @@ Status DataParallel::reduceStep(StepFigures &f, float *const *g) {
   MODELRT_TRY(coll.sum(scratch.data(), scratch.size(), "the sum of the step's loss"));
   double total = scratch[0];
   float weight = total > 0 ? float(double(f.counted) / total) : 0.0f;
-  MODELRT_TRY(grads.reduce(g, weight));
   f.counted = int64_t(total);
   f.loss = total > 0 ? float(scratch[1] / total) : 0.0f;
   f.samples = int64_t(scratch[2]);
   std::copy(scratch.begin() + 3, scratch.end(), f.metrics.begin());
-  return Status::ok();
+  return weight;
 }
 
 Status DataParallel::averageState(ModelState &model) {

@@ -51,8 +51,8 @@ struct Run {
   /// True on the rank that writes checkpoints and logs (rank 0).
   bool writes() const { return !dp || dp->rank() == 0; }
   bool deviceUpdates = false; ///< the runner adopted the optimizer (GPU)
-  std::vector<std::vector<float>> grads;
-  std::vector<float *> gradPtrs;
+  bool deviceSums = false;    ///< the runner sums the gradients over the ranks (NCCL)
+  std::vector<float *> gradPtrs; ///< the runner's host gradient buffers
   int64_t step = 0;
   int64_t epoch = 0; ///< the epoch in progress, 0-based
   std::string logDir;
@@ -101,12 +101,14 @@ Status checkFinite(Run &r, float loss, int64_t epoch, int64_t batch) {
   if (!std::isfinite(loss))
     what = std::string("loss is ") + (std::isnan(loss) ? "NaN" : "infinite");
   for (int32_t i = 0; i < r.prog.num_params && what.empty() && !gradsChecked; ++i) {
-    if (allFinite(r.grads[i].data(), r.grads[i].size()))
+    const float *g = r.gradPtrs[i];
+    size_t n = r.model.params[i].size();
+    if (allFinite(g, n))
       continue;
-    for (size_t j = 0; j < r.grads[i].size(); ++j)
-      if (!std::isfinite(r.grads[i][j])) {
+    for (size_t j = 0; j < n; ++j)
+      if (!std::isfinite(g[j])) {
         what = "gradient of parameter '" + std::string(r.prog.params[i].name) + "' (element " +
-               std::to_string(j) + ") is " + (std::isnan(r.grads[i][j]) ? "NaN" : "infinite");
+               std::to_string(j) + ") is " + (std::isnan(g[j]) ? "NaN" : "infinite");
         break;
       }
   }
@@ -268,7 +270,7 @@ private:
   Status stageStatus;
 };
 
-/// One step's loss, gradients (r.grads) and metrics on \p b: this rank's,
+/// One step's loss, gradients (r.gradPtrs) and metrics on \p b: this rank's,
 /// then, with several ranks, the global batch's (zero for an empty slice).
 Status trainOnBatch(Run &r, const Batch &b, uint64_t seed, StepFigures &f) {
   f.samples = b.size, f.counted = b.size > 0 ? countedLabels(r.prog, b) : 0;
@@ -277,13 +279,16 @@ Status trainOnBatch(Run &r, const Batch &b, uint64_t seed, StepFigures &f) {
     MODELRT_TRY(r.runner->train(r.model, b, seed, r.step, &f.loss, r.gradPtrs.data(),
                                 f.metrics.data()));
   } else {
-    for (std::vector<float> &g : r.grads)
-      std::fill(g.begin(), g.end(), 0.0f);
+    for (size_t i = 0; i < r.gradPtrs.size(); ++i)
+      std::fill_n(r.gradPtrs[i], r.model.params[i].size(), 0.0f);
   }
   if (!r.dp)
     return Status::ok();
   PhaseTimer timer(Phase::Update);
-  return r.dp->reduceStep(f, r.gradPtrs.data());
+  if (!r.deviceSums)
+    return r.dp->reduceStep(f, r.gradPtrs.data());
+  auto weight = r.dp->reduceFigures(f);
+  return weight ? r.runner->sumGradients(*weight) : weight.status();
 }
 
 /// One epoch of training; returns the mean loss and metrics.
@@ -446,6 +451,36 @@ Status checkGradientDump(Run &r, int64_t startEpoch) {
   return checkGradientDumpPath(r.opts.dumpGradientsDir, r.opts.overwriteGradients);
 }
 
+/// Why the optimizer must step on the host (gradient accumulation or
+/// clipping), or null when the device may step.
+const char *hostUpdatesOnly(const ModelrtTrainConfig &cfg) {
+  if (cfg.optimizer.accumulate > 1)
+    return "gradient accumulation runs on the host";
+  return cfg.optimizer.clip_norm > 0 ? "clipping runs on the host" : nullptr;
+}
+
+/// With several ranks on GPUs: the gradients summed on the devices (NCCL)
+/// or staged through pinned host memory and summed through MPI; rank 0's
+/// note says which, and why.
+Status chooseGradientSums(Run &r) {
+  if (!r.dp || r.opts.device != Device::Cuda)
+    return Status::ok();
+  std::string how;
+  if (const char *host = hostUpdatesOnly(r.cfg)) {
+    how = host;
+  } else {
+    auto onDevice = r.runner->sumOnDevice(r.dp->collective(), how);
+    if (!onDevice)
+      return onDevice.status();
+    r.deviceSums = *onDevice;
+  }
+  if (r.writes() && r.opts.note)
+    r.opts.note(r.deviceSums ? "gradients: summed on the GPUs by " + how
+                             : "gradients: pinned host staging through MPI (NCCL not used: " +
+                                   how + ")");
+  return Status::ok();
+}
+
 /// With several ranks (RunOptions::collective): the gradient sums, after
 /// checking that every rank runs the same executable, model and data.
 Status startDataParallel(Run &r) {
@@ -498,10 +533,11 @@ Status setup(Run &r, int64_t &startEpoch) {
   MODELRT_TRY(validateScheduleConfig(sc));
   r.sched = std::make_unique<Schedule>(sc, oc.lr);
   r.early = std::make_unique<EarlyStopping>(r.cfg.early_stop_patience, r.cfg.early_stop_min_delta);
-  for (int64_t s : r.model.paramSizes())
-    r.grads.emplace_back(s, 0.0f);
-  for (auto &g : r.grads)
-    r.gradPtrs.push_back(g.data());
+  auto grads = r.runner->gradientBuffers(r.model.paramSizes());
+  if (!grads)
+    return grads.status();
+  r.gradPtrs = grads.take();
+  MODELRT_TRY(chooseGradientSums(r));
   startEpoch = 0;
   if (!r.opts.resume.empty()) {
     MODELRT_TRY(resume(r, startEpoch));
@@ -512,8 +548,9 @@ Status setup(Run &r, int64_t &startEpoch) {
   if (!r.opts.dumpGradientsDir.empty()) // with the host's model, before the device adopts it
     MODELRT_TRY(dumpFirstStep(r, lc));
   // The GPU runner keeps the model on the device and updates it there,
-  // except with gradient accumulation or clipping (host updates).
-  if (r.cfg.optimizer.accumulate <= 1 && !(r.cfg.optimizer.clip_norm > 0) && !r.dp) {
+  // except with gradient accumulation or clipping (host updates) and with
+  // gradients summed over the ranks on the host.
+  if (hostUpdatesOnly(r.cfg) == nullptr && (!r.dp || r.deviceSums)) {
     auto adopted = r.runner->adoptOptimizer(r.model, *r.opt);
     if (!adopted)
       return adopted.status();
@@ -547,7 +584,9 @@ Expected<bool> finishEpoch(Run &r, int64_t epoch, const EvalResult &train, doubl
   for (int32_t i = 0; i < prog.num_metrics; ++i)
     metrics.emplace_back(std::string("train_") + prog.metric_names[i], train.metrics[i]);
   double monitored = train.loss;
-  if (r.dp && r.opts.device == Device::Cpu) // running statistics: the ranks' mean
+  if (r.deviceSums) // running statistics: the ranks' mean
+    MODELRT_TRY(r.runner->averageState());
+  else if (r.dp)
     MODELRT_TRY(r.dp->averageState(r.model));
   if (r.data.validation) {
     auto val = evaluateDataset(prog, r.model, *r.data.validation, r.cfg.batch_size,

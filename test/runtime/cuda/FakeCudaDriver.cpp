@@ -553,6 +553,8 @@ CUresult cuStreamSynchronize(CUstream s) {
   }
   return CUDA_SUCCESS;
 }
+/// Every stream's work is done (the fake runs it at once); a capture forbids it.
+CUresult cuStreamQuery(CUstream s) { return cuStreamSynchronize(s); }
 CUresult cuStreamWaitEvent(CUstream, CUevent, unsigned int) {
   counters.streamWaits++;
   return CUDA_SUCCESS;

@@ -23,8 +23,11 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace modelrt {
+
+class Collective;
 
 /// The devices a program can run on.
 enum class Device { Cpu, Cuda };
@@ -109,6 +112,26 @@ public:
   /// and so left the host's gradient buffers as they were (the GPU's
   /// resident mode): the caller has nothing to check there.
   bool gradientsCheckedFinite() const { return gradsFinite; }
+  /// Host memory for a training step's gradients (the train() argument),
+  /// \p sizes floats each, zeroed and owned by the runner: ordinary memory
+  /// on the CPU, page-locked on the GPU (cuMemAllocHost), so that the
+  /// gradients' downloads are direct copies.
+  virtual Expected<std::vector<float *>> gradientBuffers(const std::vector<int64_t> &sizes);
+  /// Data parallelism over \p ranks (collective: every rank calls it). True
+  /// when the runner sums the gradients over the ranks on the device from
+  /// now on (the GPU with NCCL, runtime/lib/cuda/Nccl.h): train() then
+  /// leaves them there, sumGradients() sums them and adoptOptimizer() may
+  /// keep the model there; \p how names the library. False when they are
+  /// summed on the host (DataParallel), \p how then saying why ("" on the
+  /// CPU).
+  virtual Expected<bool> sumOnDevice(Collective &ranks, std::string &how);
+  /// After sumOnDevice() and train(): replaces the device gradients by the
+  /// sum over the ranks of \p weight times them (0: this rank had no
+  /// sample, its contribution is zero), and waits for it.
+  virtual Status sumGradients(float weight);
+  /// After sumOnDevice(): replaces the model's state on the device (batch
+  /// norm's running statistics) by its mean over the ranks.
+  virtual Status averageState();
   /// One line on how the steps ran, for the user after training ("" when
   /// there is nothing to say; the GPU: its CUDA graphs).
   virtual std::string summary() const { return ""; }
@@ -122,6 +145,7 @@ protected:
   Device dev;
   std::function<void()> whileRunning;
   bool gradsFinite = false; ///< see gradientsCheckedFinite()
+  std::vector<std::vector<float>> hostGradients; ///< gradientBuffers() on the CPU
 };
 
 /// Creates the GPU runner (DeviceSteps.cpp; needs a usable GPU).

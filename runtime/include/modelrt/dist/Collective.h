@@ -40,6 +40,9 @@ public:
   virtual Status waitAll(const char *what) = 0;
   /// Copies \p bytes of \p buf on rank \p root to \p buf on every rank.
   virtual Status broadcast(void *buf, size_t bytes, int root) = 0;
+  /// The seconds a wait for the other ranks may last (MODELC_DIST_TIMEOUT);
+  /// 0 in a world of one rank, which never waits.
+  virtual double timeoutSeconds() const { return 0; }
   /// Ends every rank of the run with exit status \p code (returns only in a
   /// world of one rank).
   virtual void abort(int code) = 0;

@@ -44,6 +44,10 @@ public:
   /// gradient of its mean loss) by the gradient of the global batch's mean
   /// loss: the sum over ranks of grads * counted / (the global count).
   Status reduceStep(StepFigures &figures, float *const *grads);
+  /// The first half of reduceStep: sums \p figures over the ranks and
+  /// returns the weight of this rank's gradients (counted / the global
+  /// count), for gradients summed elsewhere (StepRunner::sumGradients).
+  Expected<float> reduceFigures(StepFigures &figures);
   /// Replaces the model's state (batch norm's running statistics, which
   /// each rank updates from its own slices) by its mean over the ranks.
   Status averageState(ModelState &model);

@@ -23,6 +23,8 @@
 #include "modelrt/train/DataParallel.h"
 
 #include <cstdio>
+#include <functional>
+#include <string>
 
 namespace modelrt {
 
@@ -46,6 +48,9 @@ struct RunOptions {
   /// What the ranks compare before the first step besides the model and
   /// data (the executable, the command line).
   RunIdentity identity;
+  /// Prints a note for the user (rank 0's choices at start-up, such as how
+  /// the gradients are summed on GPUs); null: none is printed.
+  std::function<void(const std::string &)> note;
 };
 
 /// Loss and metric means over a data set.
