@@ -142,16 +142,14 @@ void planLine(const char *what, double train, double eval) {
               eval < 0 ? "-" : formatBytes(eval).c_str());
 }
 
-/// The bf16 copies' line of the plan and what it counts.
-void printBf16Copies(const MemoryPlan &plan, double batch) {
-  std::string what = std::string("bf16 copies (") + bf16PathName(plan.bf16Path) + ")";
-  planLine(what.c_str(), plan.bf16Copies(batch), -1);
+/// What the plan's bf16 copies count, under the table.
+void printBf16CopiesNote(const MemoryPlan &plan) {
   if (plan.bf16Path == Bf16Path::Emulated)
-    std::printf("  (an f32 copy of the largest operands of the %d bf16 products, rounded; the "
-                "emulation reuses it)\n", plan.numBf16Products);
+    std::printf("  (bf16 copies: an f32 copy of the largest operands of the %d bf16 products, "
+                "rounded; the emulation reuses it)\n", plan.numBf16Products);
   else
-    std::printf("  (a bf16 copy of both operands of each of the %d bf16 products, kept by "
-                "oneDNN's cached primitives; at most)\n", plan.numBf16Products);
+    std::printf("  (bf16 copies: a bf16 copy of both operands of each of the %d bf16 products, "
+                "kept by oneDNN's cached primitives; at most)\n", plan.numBf16Products);
 }
 
 /// Prints both plans at \p batch.
@@ -168,9 +166,13 @@ void printPlans(const MemoryPlan &plan, OptimizerKind kind, int64_t batch) {
   planLine("input batch", b * plan.inputPerSample, -1);
   planLine("activations", b * plan.activationsPerSample,
            b * plan.largestPairPerSample);
+  if (plan.bf16Products) {
+    std::string copies = std::string("bf16 copies (") + bf16PathName(plan.bf16Path) + ")";
+    planLine(copies.c_str(), plan.bf16Copies(b), -1);
+  }
   planLine("total", plan.training(b), plan.evaluation(b));
   if (plan.bf16Products)
-    printBf16Copies(plan, b);
+    printBf16CopiesNote(plan);
 }
 
 /// The largest batch (at most modelsupport::kMaxBatch) whose training plan
