@@ -27,7 +27,9 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 import run as compare  # noqa: E402  (data subsets, FMA peak)
 
-KERNEL = re.compile(r"^\s+([0-9.]+)\s+([0-9.]+)%\s+(\d+)\s+([0-9.]+|-)\s+(.*)$")
+# time, share, calls, GFLOP/s, fraction of the peak, precision, kernel.
+KERNEL = re.compile(r"^\s+([0-9.]+)\s+([0-9.]+)%\s+(\d+)\s+([0-9.]+|-)\s+(?:[0-9.]+%|-)\s+"
+                    r"(?:-|f32|bf16 \S+)\s+(.*)$")
 
 
 def profileKernels(net, ck, env):

@@ -74,6 +74,8 @@ public:
   llvm::Constant *augments(const std::vector<AugmentSpec> &augment);
   /// The ModelrtLayerInfo array (NULL when empty).
   llvm::Constant *layerTable(const std::vector<LayerSpec> &layers);
+  /// The ModelrtProductOperands array (NULL when empty).
+  llvm::Constant *productTable(const std::vector<ProductOperandsSpec> &products);
   /// The ModelrtTrainConfig constant; its option fields follow the schema.
   llvm::Constant *config(const TrainDefaults &c);
 
@@ -135,6 +137,22 @@ llvm::Constant *ConstantBuilder::layerTable(const std::vector<LayerSpec> &layers
          i64(l.params), f64(l.flops), i64(l.activationBytes)}));
   auto *type = llvm::ArrayType::get(layout.layerInfo, infos.size());
   return global(llvm::ConstantArray::get(type, infos), "modelc.layers");
+}
+
+llvm::Constant *
+ConstantBuilder::productTable(const std::vector<ProductOperandsSpec> &products) {
+  if (products.empty())
+    return null();
+  auto *pairType = llvm::ArrayType::get(llvm::Type::getInt64Ty(ctx), 2);
+  auto pair = [&](const int64_t (&v)[2]) {
+    return llvm::ConstantArray::get(pairType, {i64(v[0]), i64(v[1])});
+  };
+  std::vector<llvm::Constant *> entries;
+  for (const ProductOperandsSpec &p : products)
+    entries.push_back(llvm::ConstantStruct::get(
+        layout.productOperands, {i32(p.kind), pair(p.fixed), pair(p.perSample)}));
+  auto *type = llvm::ArrayType::get(layout.productOperands, entries.size());
+  return global(llvm::ConstantArray::get(type, entries), "modelc.bf16_products");
 }
 
 void ConstantBuilder::put(Fields &f, int32_t v) { f.push_back(i32(v)); }
@@ -289,7 +307,9 @@ llvm::Error modelc::emitProgram(llvm::Module &m, const ProgramSpec &spec,
       c.i64(spec.ignoreIndex.value_or(0)),
       c.i32(int64_t(spec.config.vocab.size())), c.i32Array(spec.config.vocab),
       orNull(adapters->decodeStep), c.i32(int64_t(spec.caches.size())),
-      c.table(spec.caches), c.i64(spec.decodeLength)};
+      c.table(spec.caches), c.i64(spec.decodeLength),
+      c.i32(spec.bf16 ? MODELRT_PRECISION_BF16 : MODELRT_PRECISION_F32),
+      c.i32(int64_t(spec.bf16Products.size())), c.productTable(spec.bf16Products)};
   auto *program = new llvm::GlobalVariable(
       m, c.layout.program, /*isConstant=*/true,
       llvm::GlobalValue::ExternalLinkage,

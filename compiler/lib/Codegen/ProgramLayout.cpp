@@ -33,6 +33,10 @@ ProgramLayout ProgramLayout::get(llvm::LLVMContext &ctx) {
                         i64, i64});
   // name, rank, shape, num_params, flops, activation_bytes
   l.layerInfo = named(ctx, "ModelrtLayerInfo", {ptr, i32, ptr, i64, f64, i64});
+  // kind, fixed_elements, per_sample_elements
+  llvm::Type *i64Pair = llvm::ArrayType::get(i64, 2);
+  l.productOperands =
+      named(ctx, "ModelrtProductOperands", {i32, i64Pair, i64Pair});
   // The options' structs, field for field from the schema.
   auto add = [&](std::vector<llvm::Type *> &fields, AbiFieldType type) {
     switch (type) {
@@ -80,6 +84,7 @@ ProgramLayout ProgramLayout::get(llvm::LLVMContext &ctx) {
                      i32, ptr,        // num_layers, layers
                      i64, i32, i64,   // input_id_limit, ignore_index
                      i32, ptr,        // num_vocab, vocab
-                     ptr, i32, ptr, i64}); // decode_step .. decode_length
+                     ptr, i32, ptr, i64, // decode_step .. decode_length
+                     i32, i32, ptr});    // precision .. bf16_products
   return l;
 }

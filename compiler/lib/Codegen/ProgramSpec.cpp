@@ -12,6 +12,7 @@
 
 #include "modelc/Codegen/ProgramSpec.h"
 
+#include "Bf16Products.h"
 #include "ConfigReader.h"
 #include "FlopCount.h"
 
@@ -234,8 +235,13 @@ llvm::Expected<ProgramSpec> modelc::extractProgramSpec(mlir::ModuleOp module) {
                        "generation (supported: accuracy)");
   if (llvm::Error e = readTrainDefaults(config, spec.config))
     return std::move(e);
-  if (auto train = module.lookupSymbol<mlir::func::FuncOp>(kTrainStepName))
+  auto precision = module->getAttrOfType<mlir::StringAttr>("mdl.precision");
+  spec.bf16 = precision && precision.getValue() == "bf16";
+  if (auto train = module.lookupSymbol<mlir::func::FuncOp>(kTrainStepName)) {
     spec.trainFlopsPerSample = countTrainFlopsPerSample(train);
+    if (spec.bf16)
+      spec.bf16Products = collectBf16Products(train);
+  }
   spec.layers = readLayers(module);
   if (llvm::Error e = readDecodeStep(module, spec))
     return std::move(e);

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "CliInternal.h"
 
+#include "modelrt/core/Bf16.h"
 #include "modelrt/core/Blas.h"
 #include "modelrt/core/Conv.h"
 #include "modelrt/core/CpuFeatures.h"
@@ -34,14 +35,21 @@ struct MemoryPlan {
   double inputPerSample = 0;      ///< one input sample, f32
   double activationsPerSample = 0; ///< sum of the layers' outputs
   double largestPairPerSample = 0; ///< largest consecutive pair (input first)
+  const ModelrtProductOperands *bf16Products = nullptr; ///< none in f32
+  int32_t numBf16Products = 0;
+  Bf16Path bf16Path = Bf16Path::Emulated; ///< where the bf16 products run
 
+  /// Bytes of the bf16 products' rounded operand copies at \p batch.
+  double bf16Copies(double batch) const {
+    return bf16OperandCopyBytes(bf16Products, numBf16Products, batch, bf16Path);
+  }
   /// Bytes one training step holds at \p batch: parameters, gradients,
-  /// optimizer state, state, the input batch and every layer's output (an
+  /// optimizer state, state, the input batch, every layer's output (an
   /// estimate of the forward values the backward pass reads: views are
-  /// counted, the values inside a layer are not).
+  /// counted, the values inside a layer are not) and the bf16 copies.
   double training(double batch) const {
     return params + grads + optimizer + state +
-           batch * (inputPerSample + activationsPerSample);
+           batch * (inputPerSample + activationsPerSample) + bf16Copies(batch);
   }
   /// Bytes an evaluation step holds at \p batch: parameters, state and the
   /// largest pair of consecutive activations (a layer's input and output).
@@ -134,10 +142,21 @@ void planLine(const char *what, double train, double eval) {
               eval < 0 ? "-" : formatBytes(eval).c_str());
 }
 
+/// What the plan's bf16 copies count, under the table.
+void printBf16CopiesNote(const MemoryPlan &plan) {
+  if (plan.bf16Path == Bf16Path::Emulated)
+    std::printf("  (bf16 copies: an f32 copy of the largest operands of the %d bf16 products, "
+                "rounded; the emulation reuses it)\n", plan.numBf16Products);
+  else
+    std::printf("  (bf16 copies: a bf16 copy of both operands of each of the %d bf16 products, "
+                "kept by oneDNN's cached primitives; at most)\n", plan.numBf16Products);
+}
+
 /// Prints both plans at \p batch.
 void printPlans(const MemoryPlan &plan, OptimizerKind kind, int64_t batch) {
   double b = double(batch);
-  std::printf("\nmemory plan (batch %lld, f32):  %14s %14s\n", (long long)batch, "training",
+  std::printf("\nmemory plan (batch %lld, %s):  %14s %14s\n", (long long)batch,
+              plan.bf16Products ? "bf16 products, f32 values" : "f32", "training",
               "evaluation");
   planLine("parameters", plan.params, plan.params);
   planLine("gradients", plan.grads, -1);
@@ -147,18 +166,25 @@ void printPlans(const MemoryPlan &plan, OptimizerKind kind, int64_t batch) {
   planLine("input batch", b * plan.inputPerSample, -1);
   planLine("activations", b * plan.activationsPerSample,
            b * plan.largestPairPerSample);
+  if (plan.bf16Products) {
+    std::string copies = std::string("bf16 copies (") + bf16PathName(plan.bf16Path) + ")";
+    planLine(copies.c_str(), plan.bf16Copies(b), -1);
+  }
   planLine("total", plan.training(b), plan.evaluation(b));
+  if (plan.bf16Products)
+    printBf16CopiesNote(plan);
 }
 
 /// The largest batch (at most modelsupport::kMaxBatch) whose training plan
-/// fits in \p bytes; 0 when not even one sample fits. A sample takes at
-/// least its input's bytes, so the division is defined.
+/// fits in \p bytes; 0 when not even one sample fits. The plan grows with
+/// the batch (linearly but for the emulation's largest copies): bisection.
 int64_t largestBatch(const MemoryPlan &plan, double bytes) {
-  double perSample = plan.training(1) - plan.training(0);
-  double room = bytes - plan.training(0);
-  if (room < perSample)
-    return 0;
-  return int64_t(std::min(std::floor(room / perSample), double(modelsupport::kMaxBatch)));
+  int64_t fits = 0, over = modelsupport::kMaxBatch + 1;
+  while (over - fits > 1) {
+    int64_t mid = fits + (over - fits) / 2;
+    (plan.training(double(mid)) <= bytes ? fits : over) = mid;
+  }
+  return fits;
 }
 
 /// This machine's physical memory (sysconf: pages x page size), 0 if unknown.
@@ -231,6 +257,11 @@ void printTotals(const ModelrtProgram &p, int64_t batch, int64_t total, int64_t 
       names += (names.empty() ? "" : ", ") + n;
     std::printf("classes: %d (%s)\n", p.num_class_names, names.c_str());
   }
+  if (p.precision == MODELRT_PRECISION_BF16)
+    std::printf("precision: bf16 (products and convolutions take bf16 operands and accumulate in "
+                "f32; parameters, gradients, optimizer state and activations are f32)\n");
+  else
+    std::printf("precision: f32\n");
   if (p.train_flops_per_sample > 0)
     std::printf("FLOPs per training step (batch %lld): %.4g\n", (long long)batch,
                 p.train_flops_per_sample * double(batch));
@@ -290,6 +321,11 @@ Status runInfo(const ModelrtProgram &p, const CliArgs &a) {
   plan.state = 4.0 * double(stateTotal);
   plan.optimizer = 4.0 * double(optimState);
   planActivations(p, plan);
+  if (p.precision == MODELRT_PRECISION_BF16 && p.num_bf16_products > 0) {
+    plan.bf16Products = p.bf16_products;
+    plan.numBf16Products = p.num_bf16_products;
+    plan.bf16Path = loadBlas().isOk() ? bf16ProductPath() : Bf16Path::Emulated;
+  }
   printPlans(plan, oc.kind, batch);
   MODELRT_TRY(printLargestBatch(a, plan));
   printKernels(p);

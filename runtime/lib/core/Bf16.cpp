@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "modelrt/core/Bf16.h"
+#include "modelrt/core/Profile.h"
 #include "BlasBackends.h"
 #include "OneDnn.h"
 
@@ -148,6 +149,11 @@ const Bf16Choice &hostBf16Choice() {
   return choice;
 }
 
+Bf16Path bf16ProductPath() {
+  return activeBlasLibrary() == BlasLibrary::OneDnn ? hostBf16Choice().path
+                                                    : Bf16Path::Emulated;
+}
+
 std::string bf16Kernels() {
   std::string text;
   if (ranOneDnn.load()) {
@@ -159,6 +165,22 @@ std::string bf16Kernels() {
   if (ranEmulated.load())
     text += std::string(text.empty() ? "" : "; ") + "emulated (rounded operands, f32 sgemm)";
   return text.empty() ? "" : "bf16 products: " + text;
+}
+
+double bf16OperandCopyBytes(const ModelrtProductOperands *products, int32_t count, double batch,
+                            Bf16Path path) {
+  double sum = 0, largest[2][2] = {{0, 0}, {0, 0}}; // [matmul, conv][operand]
+  for (int32_t i = 0; i < count; ++i)
+    for (int o = 0; o < 2; ++o) {
+      const ModelrtProductOperands &p = products[i];
+      double n = double(p.fixed_elements[o]) + batch * double(p.per_sample_elements[o]);
+      sum += n;
+      double &l = largest[p.kind == MODELRT_PRODUCT_CONV][o];
+      l = std::max(l, n);
+    }
+  if (path != Bf16Path::Emulated)
+    return 2 * sum;
+  return 4 * (largest[0][0] + largest[0][1] + largest[1][0] + largest[1][1]);
 }
 
 void emulatedGemmBf16(bool tA, bool tB, int64_t M, int64_t N, int64_t K, float alpha,
@@ -189,12 +211,13 @@ extern "C" void modelrt_gemm_bf16(int order, int transA, int transB, int M, int 
   bool tA = transA == 112, tB = transB == 112;
   if (M == 0 || N == 0)
     return;
-  if (choice.path != Bf16Path::Emulated && K > 0 &&
-      activeBlasLibrary() == BlasLibrary::OneDnn &&
+  if (bf16ProductPath() != Bf16Path::Emulated && K > 0 &&
       oneDnnGemmBf16(tA, tB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc)) {
     ranOneDnn = true;
+    noteProductRun(true, choice.path);
     return;
   }
   ranEmulated = true;
+  noteProductRun(true, Bf16Path::Emulated);
   emulatedGemmBf16(tA, tB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
 }

@@ -18,6 +18,7 @@
 #include "BlasBackends.h"
 #include "Gemv.h"
 #include "modelrt/core/CpuFeatures.h"
+#include "modelrt/core/Profile.h"
 #include "modelrt/core/Parallel.h"
 
 #include <atomic>
@@ -336,6 +337,7 @@ extern "C" void cblas_sgemm(int order, int transA, int transB, int M, int N, int
                             float beta, float *C, int ldc) {
   using namespace modelrt;
   requireBlas();
+  noteProductRun(false);
   if (order == RowMajor && M == 1 && transB == NoTrans) { // one row: the runtime's own
     GemvShape g{K, N, transA == Trans ? lda : 1, ldb};
     if (gemvApplies(g)) {

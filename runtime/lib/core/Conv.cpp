@@ -20,6 +20,7 @@
 #include "OneDnn.h"
 #include "modelrt/core/Bf16.h"
 #include "modelrt/core/Blas.h"
+#include "modelrt/core/Profile.h"
 
 #include <algorithm>
 #include <atomic>
@@ -151,11 +152,13 @@ void runConvolution(ConvKind kind, const ConvShape &s, const float *a, const flo
   }
   int threads = oneDnnThreadsForWork(convolutionMacs(s), kConvMacsForAllCores);
   bool oneDnn = activeBlasLibrary() == BlasLibrary::OneDnn;
-  if (bf16 && hostBf16Choice().path != Bf16Path::Emulated && oneDnn &&
-      oneDnnConvolution(kind, s, threads, a, b, out, /*bf16=*/true)) {
+  Bf16Path path = bf16 ? bf16ProductPath() : Bf16Path::Emulated;
+  if (path != Bf16Path::Emulated && oneDnnConvolution(kind, s, threads, a, b, out, /*bf16=*/true)) {
     ranBf16OneDnn = true;
+    noteProductRun(true, path);
     return;
   }
+  noteProductRun(bf16, Bf16Path::Emulated);
   thread_local std::vector<float> roundedA, roundedB;
   if (bf16) { // the emulation: the inputs rounded, then an f32 convolution
     ranBf16Emulated = true;

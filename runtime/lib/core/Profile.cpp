@@ -2,8 +2,11 @@
 //
 // Implements Profile.h: kernel totals in a map keyed by the name pointer
 // (each kernel's name is one constant string in the executable), phase
-// totals in an array, and the report (which ends with the CPU and what runs
-// the matrix products and, when any ran, the convolutions).
+// totals in an array, the product runs of the running kernel (a bit set the
+// product functions add to, cleared when a kernel starts), and the report
+// (which rates the product kernels against this machine's peaks, and ends
+// with the peaks, the CPU and what runs the matrix products and, when any
+// ran, the convolutions).
 //
 //===----------------------------------------------------------------------===//
 #include "modelrt/core/Bf16.h"
@@ -11,6 +14,7 @@
 #include "modelrt/core/Conv.h"
 #include "modelrt/core/CpuFeatures.h"
 #include "modelrt/core/Profile.h"
+#include "modelrt/core/Roofline.h"
 
 #include <algorithm>
 #include <map>
@@ -28,6 +32,7 @@ struct Profiler {
   std::unordered_map<const char *, KernelStats> kernels;
   double phases[int(Phase::Count)] = {};
   std::chrono::steady_clock::time_point kernelStart;
+  unsigned kernelProductRuns = 0; ///< the running kernel's (noteProductRun)
 };
 
 Profiler &profiler() {
@@ -65,6 +70,16 @@ void resetProfile() {
   Profiler &p = profiler();
   p.kernels.clear();
   std::fill(std::begin(p.phases), std::end(p.phases), 0.0);
+}
+
+unsigned productRunBit(bool bf16, Bf16Path path) {
+  return bf16 ? 2u << unsigned(path) : 1u;
+}
+
+void noteProductRun(bool bf16, Bf16Path path) {
+  Profiler &p = profiler();
+  if (p.on.load(std::memory_order_relaxed))
+    p.kernelProductRuns |= productRunBit(bf16, path);
 }
 
 void addPhaseTime(Phase phase, double seconds) {
@@ -131,6 +146,37 @@ static void writeOpTotals(FILE *f, const std::vector<KernelStats> &ks,
   }
 }
 
+/// One row of the kernel table; sets \p products for a product kernel
+/// (whose rate is given as a fraction of its precision's peak).
+static void writeKernelRow(FILE *f, const KernelStats &k, double kernelTotal, bool &products) {
+  char rate[32] = "-", ofPeak[32] = "-";
+  if (k.flops > 0 && k.seconds > 0)
+    std::snprintf(rate, sizeof rate, "%.2f", k.flops / k.seconds * 1e-9);
+  ProductRate r;
+  if (k.productRuns) { // measures the peaks on the first product kernel
+    r = productRate(k, hostPeaks());
+    products = true;
+  }
+  if (r.fractionOfPeak > 0)
+    std::snprintf(ofPeak, sizeof ofPeak, "%.1f%%", 100 * r.fractionOfPeak);
+  std::fprintf(f, "  %10.2f %5.1f%% %9llu %10s %8s  %-16s  %s\n", k.seconds * 1e3,
+               kernelTotal > 0 ? 100 * k.seconds / kernelTotal : 0.0,
+               (unsigned long long)k.calls, rate, ofPeak,
+               r.precision.empty() ? "-" : r.precision.c_str(), k.name);
+}
+
+/// The peaks the product kernels' rates are fractions of.
+static void writePeaks(FILE *f) {
+  const MachinePeaks &p = hostPeaks();
+  std::fprintf(f, "profile: peaks: f32 %.1f GFLOP/s (FMA loop, %s, %d threads); ", p.f32Gflops,
+               p.isa.c_str(), p.threads);
+  if (p.bf16Path == Bf16Path::Emulated)
+    std::fprintf(f, "bf16 emulated: the f32 peak\n");
+  else
+    std::fprintf(f, "bf16 %s %.1f GFLOP/s (%s loop)\n", bf16PathName(p.bf16Path), p.bf16Gflops,
+                 p.bf16Path == Bf16Path::Amx ? "tdpbf16ps" : "vdpbf16ps");
+}
+
 void writeProfileReport(FILE *f, size_t maxKernels) {
   Profiler &p = profiler();
   double total = 0;
@@ -159,17 +205,11 @@ void writeProfileReport(FILE *f, size_t maxKernels) {
     kernelTotal += k.seconds;
   std::fprintf(f, "profile: kernels (%zu, %.1f ms in all; slowest first)\n", ks.size(),
                kernelTotal * 1e3);
-  std::fprintf(f, "  %10s %6s %9s %10s  %s\n", "time (ms)", "share", "calls", "GFLOP/s",
-               "kernel");
-  for (size_t i = 0; i < ks.size() && i < maxKernels; ++i) {
-    const KernelStats &k = ks[i];
-    char rate[32] = "-";
-    if (k.flops > 0 && k.seconds > 0)
-      std::snprintf(rate, sizeof rate, "%.2f", k.flops / k.seconds * 1e-9);
-    std::fprintf(f, "  %10.2f %5.1f%% %9llu %10s  %s\n", k.seconds * 1e3,
-                 kernelTotal > 0 ? 100 * k.seconds / kernelTotal : 0.0,
-                 (unsigned long long)k.calls, rate, k.name);
-  }
+  std::fprintf(f, "  %10s %6s %9s %10s %8s  %-16s  %s\n", "time (ms)", "share", "calls",
+               "GFLOP/s", "of peak", "precision", "kernel");
+  bool products = false;
+  for (size_t i = 0; i < ks.size() && i < maxKernels; ++i)
+    writeKernelRow(f, ks[i], kernelTotal, products);
   if (ks.size() > maxKernels)
     std::fprintf(f, "  ... %zu more kernels\n", ks.size() - maxKernels);
   if (ks.size() > maxKernels)
@@ -186,6 +226,8 @@ void writeProfileReport(FILE *f, size_t maxKernels) {
   std::string bf16 = bf16Kernels();
   if (!bf16.empty())
     std::fprintf(f, "profile: %s\n", bf16.c_str());
+  if (products)
+    writePeaks(f);
 }
 
 } // namespace modelrt
@@ -196,6 +238,7 @@ extern "C" void modelrt_kernel_enter(const char *name) {
   Profiler &p = profiler();
   if (!p.on.load(std::memory_order_relaxed))
     return;
+  p.kernelProductRuns = 0;
   p.kernelStart = std::chrono::steady_clock::now();
 }
 
@@ -211,4 +254,5 @@ extern "C" void modelrt_kernel_exit(const char *name, int64_t flops, int64_t byt
   k.seconds += s;
   k.flops += double(flops);
   k.bytes += double(bytes);
+  k.productRuns |= p.kernelProductRuns;
 }

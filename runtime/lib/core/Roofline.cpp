@@ -4,7 +4,10 @@
 // (enough to cover the FMA latency of current x86 cores with two FMA
 // units), each a = a * b + c, one function per level compiled for it with
 // a target attribute (bench/compare/fma_peak.c is the same loop as a
-// stand-alone program). The triad's arrays are touched before the timed
+// stand-alone program). The AVX512-BF16 loop is the same 12 chains of
+// a = vdpbf16ps(a, b, c); the AMX loop keeps four accumulator tiles and
+// four operand tiles in the eight tile registers (a 2x2 block, as GEMM
+// kernels do), each tdpbf16ps a 16x16x32 product. The triad's arrays are touched before the timed
 // passes. Both run on two threads through runInTwoParts when the kernels
 // do (Parallel.h).
 //
@@ -15,6 +18,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <string>
 #include <memory>
 
 #if defined(__x86_64__)
@@ -32,7 +36,9 @@ double now() {
 }
 
 /// The body of every FMA loop: 12 chains of a = fma(a, b, c) on vectors
-/// of type V, written out so that they stay in registers.
+/// of type V, written out so that they stay in registers. LANES is the
+/// multiply-adds of one FMA (the vector's lanes; twice its f32 lanes for
+/// vdpbf16ps, which adds two products per lane).
 #define MODELRT_FMA_CHAINS(V, SET1, FMA, ADD, STORE, LANES)                                   \
   V b = SET1(0.999999f), c = SET1(1e-7f);                                                   \
   V a0 = SET1(0), a1 = SET1(1), a2 = SET1(2), a3 = SET1(3), a4 = SET1(4), a5 = SET1(5);     \
@@ -64,6 +70,53 @@ __attribute__((target("avx2,fma"))) double fmaAvx2(int64_t iterations) {
 
 double fmaBaseline(int64_t iterations) {
   MODELRT_FMA_CHAINS(__m128, _mm_set1_ps, MODELRT_SSE_FMA, _mm_add_ps, _mm_storeu_ps, 4)
+}
+
+/// a + b c summed over pairs of bf16 lanes, with b and c f32 vectors rounded
+/// to bf16 (loop-invariant: the compiler converts them once).
+#define MODELRT_DPBF16(a, b, c)                                                            \
+  _mm512_dpbf16_ps(a, _mm512_cvtne2ps_pbh(b, b), _mm512_cvtne2ps_pbh(c, c))
+
+__attribute__((target("avx512f,avx512bf16"))) double dpbf16Avx512(int64_t iterations) {
+  MODELRT_FMA_CHAINS(__m512, _mm512_set1_ps, MODELRT_DPBF16, _mm512_add_ps, _mm512_storeu_ps,
+                     32)
+}
+
+/// The tile configuration `ldtilecfg` reads (palette 1): eight tiles of 16
+/// rows of 64 bytes (16 f32 or 32 bf16 values).
+struct alignas(64) TileConfig {
+  uint8_t palette = 1, startRow = 0;
+  uint8_t reserved[14] = {};
+  uint16_t bytesPerRow[16] = {64, 64, 64, 64, 64, 64, 64, 64};
+  uint8_t rows[16] = {16, 16, 16, 16, 16, 16, 16, 16};
+};
+
+/// Four accumulators C0..C3 (tmm0-3) += A0, A1 (tmm4, 5) x B0, B1 (tmm6,
+/// 7): four independent tdpbf16ps of 2 x 16 x 16 x 32 FLOPs per iteration.
+__attribute__((target("amx-tile,amx-bf16"))) double dpbf16Amx(int64_t iterations) {
+  TileConfig config;
+  alignas(64) uint16_t operand[16 * 32];
+  alignas(64) float result[16 * 16];
+  std::fill(std::begin(operand), std::end(operand), uint16_t(0x3a83)); // about 1e-3
+  _tile_loadconfig(&config);
+  _tile_loadd(4, operand, 64);
+  _tile_loadd(5, operand, 64);
+  _tile_loadd(6, operand, 64);
+  _tile_loadd(7, operand, 64);
+  _tile_zero(0);
+  _tile_zero(1);
+  _tile_zero(2);
+  _tile_zero(3);
+  for (int64_t it = 0; it < iterations; ++it) {
+    _tile_dpbf16ps(0, 4, 6);
+    _tile_dpbf16ps(1, 4, 7);
+    _tile_dpbf16ps(2, 5, 6);
+    _tile_dpbf16ps(3, 5, 7);
+  }
+  _tile_stored(0, result, 64);
+  _tile_release();
+  sink = result[0];
+  return 4 * 2.0 * 16 * 16 * 32 * double(iterations);
 }
 #else
 float scalarFma(float a, float b, float c) { return a * b + c; }
@@ -98,21 +151,60 @@ template <typename Work> double timed(int threads, Work work) {
   return now() - start;
 }
 
-} // namespace
-
-double measureFmaPeak(CpuLevel level, int threads, double seconds) {
-  // Calibrate on one thread, then three timed rounds.
+/// GFLOP/s of \p loop (iterations -> FLOPs) on \p threads threads: calibrated
+/// on one thread to about \p seconds, then the best of three timed rounds.
+template <typename Loop> double measureLoopPeak(int threads, double seconds, Loop loop) {
   int64_t probe = 1 << 16;
-  double t = timed(1, [&](int) { fmaLoop(level, probe); });
+  double t = timed(1, [&](int) { loop(probe); });
   double scale = seconds / std::max(t, 1e-6);
   int64_t iterations = std::max<int64_t>(probe, int64_t(double(probe) * scale));
   double best = 0;
   for (int round = 0; round < 3; ++round) {
     double flops[2] = {0, 0};
-    double s = timed(threads, [&](int part) { flops[part] = fmaLoop(level, iterations); });
+    double s = timed(threads, [&](int part) { flops[part] = loop(iterations); });
     best = std::max(best, (flops[0] + flops[1]) / s * 1e-9);
   }
   return best;
+}
+
+} // namespace
+
+double measureFmaPeak(CpuLevel level, int threads, double seconds) {
+  return measureLoopPeak(threads, seconds,
+                         [&](int64_t iterations) { return fmaLoop(level, iterations); });
+}
+
+double measureBf16Peak(Bf16Path path, int threads, double seconds) {
+#if defined(__x86_64__)
+  if (path == Bf16Path::Amx)
+    return measureLoopPeak(threads, seconds, dpbf16Amx);
+  if (path == Bf16Path::Avx512Bf16)
+    return measureLoopPeak(threads, seconds, dpbf16Avx512);
+#endif
+  (void)path;
+  return measureFmaPeak(hostKernels().level, threads, seconds);
+}
+
+const MachinePeaks &hostPeaks() {
+  static const MachinePeaks peaks = [] {
+    MachinePeaks p;
+    CpuLevel level = hostKernels().level;
+    p.threads = twoPartsInParallel() ? 2 : 1;
+    p.isa = cpuLevelName(level);
+    p.f32Gflops = measureFmaPeak(level, p.threads, 0.03);
+    p.bf16Path = hostBf16Choice().path;
+    p.bf16Gflops = p.bf16Path == Bf16Path::Emulated
+                       ? p.f32Gflops
+                       : measureBf16Peak(p.bf16Path, p.threads, 0.03);
+    return p;
+  }();
+  return peaks;
+}
+
+double peakGflopsFor(const MachinePeaks &peaks, bool bf16, Bf16Path path) {
+  if (!bf16 || path == Bf16Path::Emulated)
+    return peaks.f32Gflops;
+  return path == peaks.bf16Path ? peaks.bf16Gflops : 0;
 }
 
 double measureTriadBandwidth(int threads, int64_t elements, int repeats) {
@@ -147,12 +239,33 @@ double measureTriadBandwidth(int threads, int64_t elements, int repeats) {
 
 MachineRoof measureMachineRoof() {
   MachineRoof roof;
-  CpuLevel level = hostKernels().level;
-  roof.threads = twoPartsInParallel() ? 2 : 1;
-  roof.isa = cpuLevelName(level);
-  roof.peakGflops = measureFmaPeak(level, roof.threads, 0.03);
+  const MachinePeaks &peaks = hostPeaks();
+  roof.threads = peaks.threads;
+  roof.isa = peaks.isa;
+  roof.peakGflops = peaks.f32Gflops;
+  roof.bf16PeakGflops = peaks.bf16Gflops;
   roof.bandwidthGBs = measureTriadBandwidth(roof.threads, int64_t(1) << 24, 4);
   return roof;
+}
+
+ProductRate productRate(const KernelStats &k, const MachinePeaks &peaks) {
+  ProductRate r;
+  if (k.productRuns == 0)
+    return r;
+  for (Bf16Path path : {Bf16Path::Amx, Bf16Path::Avx512Bf16, Bf16Path::Emulated}) {
+    if (!(k.productRuns & productRunBit(true, path)))
+      continue;
+    if (r.precision.empty())
+      r.peakGflops = peakGflopsFor(peaks, true, path); // the widest path's
+    r.precision += std::string(r.precision.empty() ? "bf16 " : "+") + bf16PathName(path);
+  }
+  if (r.precision.empty()) {
+    r.precision = "f32";
+    r.peakGflops = peakGflopsFor(peaks, false, Bf16Path::Emulated);
+  }
+  if (r.peakGflops > 0 && k.flops > 0 && k.seconds > 0)
+    r.fractionOfPeak = k.flops / k.seconds * 1e-9 / r.peakGflops;
+  return r;
 }
 
 double arithmeticIntensity(double flops, double bytes) {

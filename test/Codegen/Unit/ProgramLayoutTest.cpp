@@ -73,6 +73,12 @@ TEST_F(ProgramLayoutTest, LayerInfo) {
          OFF(T, flops), OFF(T, activation_bytes)});
 }
 
+TEST_F(ProgramLayoutTest, ProductOperands) {
+  using T = ModelrtProductOperands;
+  check(ProgramLayout::get(ctx).productOperands, sizeof(T), alignof(T),
+        {OFF(T, kind), OFF(T, fixed_elements), OFF(T, per_sample_elements)});
+}
+
 TEST_F(ProgramLayoutTest, OptimizerConfig) {
   using T = ModelrtOptimizerConfig;
   check(ProgramLayout::get(ctx).optimizerConfig, sizeof(T), alignof(T),
@@ -135,7 +141,8 @@ TEST_F(ProgramLayoutTest, Program) {
       OFF(T, layers), OFF(T, input_id_limit), OFF(T, has_ignore_index),
       OFF(T, ignore_index), OFF(T, num_vocab), OFF(T, vocab),
       OFF(T, decode_step), OFF(T, num_caches), OFF(T, caches),
-      OFF(T, decode_length)};
+      OFF(T, decode_length), OFF(T, precision), OFF(T, num_bf16_products),
+      OFF(T, bf16_products)};
   ASSERT_EQ(offsets.size(), size_t(PF_Count));
   check(ProgramLayout::get(ctx).program, sizeof(T), alignof(T), offsets);
   EXPECT_EQ(offsets[PF_Config], offsetof(T, config));
@@ -144,6 +151,7 @@ TEST_F(ProgramLayoutTest, Program) {
   EXPECT_EQ(offsets[PF_InputDType], offsetof(T, input_dtype));
   EXPECT_EQ(offsets[PF_Vocab], offsetof(T, vocab));
   EXPECT_EQ(offsets[PF_DecodeLength], offsetof(T, decode_length));
+  EXPECT_EQ(offsets[PF_Bf16Products], offsetof(T, bf16_products));
 }
 
 } // namespace

@@ -39,7 +39,10 @@ def main():
         fail("%d circles, the run says %s" % (len(titles), placed and placed.group(0)))
     table = report[report.index("profile: kernels ("):]
     table = table[:re.search(r"^profile: (by op|CPU)", table, re.M).start()]
-    rated = re.findall(r"^ +[0-9.]+ +[0-9.]+% +\d+ +[0-9.]+  (.+)$", table, re.M)
+    # time, share, calls, GFLOP/s, fraction of the peak or "-", precision
+    # ("f32", "bf16 PATH") or "-", then the name.
+    rated = re.findall(r"^ +[0-9.]+ +[0-9.]+% +\d+ +[0-9.]+ +(?:[0-9.]+%|-)  "
+                       r"(?:-|f32|bf16 \S+) +(\S.*)$", table, re.M)
     for name in rated:
         if not any(t.startswith(name + ": ") for t in titles):
             fail("kernel with a rate but no circle: " + name)

@@ -2,8 +2,8 @@
 //
 // The bf16 layer of runtime/lib/core (Bf16.h): the rounding on hand-worked
 // values (ties to even, overflow, NaN, infinities, subnormals); the choice
-// of path from injected feature sets; and the kernels against the
-// emulation. A product of two bf16 values is exact in f32 (8 + 8
+// of path from injected feature sets; the kernels against the
+// emulation; and the operand copies `info` counts for each path. A product of two bf16 values is exact in f32 (8 + 8
 // significant bits), so the kernels and the emulation add the same terms
 // and may differ only by the order of the f32 accumulation: by at most
 // 2 K u32 sum|a_i b_i| per element (u32 = 2^-24, K terms; the classic
@@ -277,3 +277,22 @@ TEST(Bf16Conv, KernelsMatchTheEmulation) {
 }
 
 } // namespace
+
+// The copies info counts, on the MLP 784 -> 256 -> 10 at batch 128: the
+// forward x W1 (128*784 + 784*256 elements) and h W2 (128*256 + 256*10),
+// and a convolution's x (N*1*8*8 per sample) and weight (4*1*3*3).
+TEST(Bf16Copies, OneDnnKeepsEveryProductsEmulationTheLargest) {
+  ModelrtProductOperands p[3] = {{MODELRT_PRODUCT_MATMUL, {0, 200704}, {784, 0}},
+                                 {MODELRT_PRODUCT_MATMUL, {0, 2560}, {256, 0}},
+                                 {MODELRT_PRODUCT_CONV, {0, 36}, {64, 0}}};
+  // oneDNN: 2 bytes x (100352 + 200704 + 32768 + 2560 + 8192 + 36) = 2 x 344612.
+  EXPECT_EQ(bf16OperandCopyBytes(p, 3, 128, Bf16Path::Amx), 689224.0);
+  EXPECT_EQ(bf16OperandCopyBytes(p, 3, 128, Bf16Path::Avx512Bf16), 689224.0);
+  // Emulated: 4 bytes x (the largest matmul operands 100352 + 200704, the
+  // convolution's 8192 + 36) = 4 x 309284.
+  EXPECT_EQ(bf16OperandCopyBytes(p, 3, 128, Bf16Path::Emulated), 1237136.0);
+  // At batch 0 only the weights: 2 x (200704 + 2560 + 36); 4 x (200704 + 36).
+  EXPECT_EQ(bf16OperandCopyBytes(p, 3, 0, Bf16Path::Amx), 406600.0);
+  EXPECT_EQ(bf16OperandCopyBytes(p, 3, 0, Bf16Path::Emulated), 802960.0);
+  EXPECT_EQ(bf16OperandCopyBytes(nullptr, 0, 128, Bf16Path::Amx), 0.0);
+}

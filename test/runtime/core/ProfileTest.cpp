@@ -1,8 +1,10 @@
 //===- ProfileTest.cpp - Tests of the kernel and phase profiler -----------===//
 //
 // Checks Profile.h: nothing is recorded while profiling is off; calls,
-// time, FLOPs and bytes add up per kernel name; the report lists phases and
-// kernels slowest first with their GFLOP/s.
+// time, FLOPs and bytes add up per kernel name; the products a kernel runs
+// are recorded with their precision and path; the report lists phases and
+// kernels slowest first with their GFLOP/s, and a product kernel's
+// fraction of its peak and its precision.
 //
 //===----------------------------------------------------------------------===//
 #include "modelrt/core/Profile.h"
@@ -10,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <map>
 #include <string>
 #include <thread>
 
@@ -105,5 +108,36 @@ TEST(Profile, GpuDeviceTimesReplaceTheForwardBackwardSplit) {
   EXPECT_NE(r.find("profile: GPU kernels: 0.625 s of device time"), std::string::npos) << r;
   EXPECT_EQ(r.find("forward kernels"), std::string::npos) << r;
   EXPECT_NE(r.find("8.00"), std::string::npos) << r; // 1e9 FLOPs in 0.125 s
+  resetProfile();
+}
+
+TEST(Profile, ProductKernelsCarryTheirPrecision) {
+  const char bf16[] = "train_step.k2.matmul.modelrt_gemm_bf16 @ net.model:4";
+  resetProfile();
+  setProfiling(true);
+  modelrt_kernel_enter(bf16);
+  noteProductRun(true, Bf16Path::Emulated);
+  noteProductRun(false); // the emulation's own f32 product
+  std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  modelrt_kernel_exit(bf16, int64_t(1e6), 0);
+  runKernel(kFast, 1, 100); // after a product kernel: no product of its own
+  modelrt_kernel_enter(kSlow);
+  noteProductRun(false);
+  modelrt_kernel_exit(kSlow, int64_t(1e6), 0);
+  setProfiling(false);
+  noteProductRun(true, Bf16Path::Amx); // off: ignored
+  std::map<std::string, unsigned> runs;
+  for (const KernelStats &k : kernelStats())
+    runs[k.name] = k.productRuns;
+  ASSERT_EQ(runs.size(), 3u);
+  EXPECT_EQ(runs[bf16], productRunBit(true, Bf16Path::Emulated) | productRunBit(false));
+  EXPECT_EQ(runs[kSlow], productRunBit(false));
+  EXPECT_EQ(runs[kFast], 0u);
+  std::string r = report();
+  // Each product row: its fraction of the peak, its precision, its name.
+  EXPECT_NE(r.find("%  bf16 emulated     " + std::string(bf16)), std::string::npos) << r;
+  EXPECT_NE(r.find("%  f32               " + std::string(kSlow)), std::string::npos) << r;
+  EXPECT_NE(r.find("-  -                 " + std::string(kFast)), std::string::npos) << r;
+  EXPECT_NE(r.find("profile: peaks: f32 "), std::string::npos) << r;
   resetProfile();
 }

@@ -3,11 +3,14 @@
 // Checks Roofline.h and RooflinePlot.h against numbers worked out by hand:
 // intensity, the roof at an intensity and the ridge; which kernels are
 // placed and their rate, roof and time share; the decades a log axis
-// spans; where a point and the two roofs land in the SVG; and that the
-// measured peak and bandwidth of this machine are plausible.
+// spans; where a point and the two roofs land in the SVG; a product
+// kernel's precision and its fraction of that precision's peak; and that
+// the measured peaks (f32, and bf16 on the host's path) and bandwidth of
+// this machine are plausible.
 //
 //===----------------------------------------------------------------------===//
 #include "TestUtil.h"
+#include "modelrt/core/CpuFeatures.h"
 #include "modelrt/core/Roofline.h"
 #include "modelrt/io/RooflinePlot.h"
 
@@ -123,4 +126,74 @@ TEST(Roofline, MeasuredRoofsArePlausible) {
   EXPECT_FALSE(r.isa.empty());
   std::printf("measured: FMA peak %.1f GFLOP/s (%s, %d threads), triad %.1f GB/s\n",
               r.peakGflops, r.isa.c_str(), r.threads, r.bandwidthGBs);
+}
+
+/// A machine of 400 GFLOP/s in f32 and 1600 GFLOP/s on its AMX path.
+MachinePeaks handPeaks() {
+  MachinePeaks p;
+  p.f32Gflops = 400, p.bf16Gflops = 1600, p.bf16Path = Bf16Path::Amx;
+  p.threads = 2, p.isa = "avx512";
+  return p;
+}
+
+/// A product kernel of 2e9 FLOPs in 10 ms (200 GFLOP/s) that ran \p runs.
+KernelStats productKernel(unsigned runs) {
+  KernelStats k;
+  k.name = "train_step.k0.matmul.modelrt_gemm_bf16 @ m.model:4";
+  k.seconds = 0.01, k.flops = 2e9, k.calls = 1, k.productRuns = runs;
+  return k;
+}
+
+TEST(Roofline, ProductRateAgainstItsPrecisionsPeak) {
+  MachinePeaks peaks = handPeaks();
+  // f32: 200 of 400 GFLOP/s.
+  ProductRate f32 = productRate(productKernel(productRunBit(false)), peaks);
+  EXPECT_EQ(f32.precision, "f32");
+  EXPECT_DOUBLE_EQ(f32.peakGflops, 400);
+  EXPECT_DOUBLE_EQ(f32.fractionOfPeak, 0.5);
+  // AMX: 200 of 1600 GFLOP/s.
+  ProductRate amx = productRate(productKernel(productRunBit(true, Bf16Path::Amx)), peaks);
+  EXPECT_EQ(amx.precision, "bf16 amx");
+  EXPECT_DOUBLE_EQ(amx.fractionOfPeak, 0.125);
+  // The emulation runs f32 products inside: bf16 emulated, the f32 peak.
+  ProductRate emulated = productRate(
+      productKernel(productRunBit(true, Bf16Path::Emulated) | productRunBit(false)), peaks);
+  EXPECT_EQ(emulated.precision, "bf16 emulated");
+  EXPECT_DOUBLE_EQ(emulated.fractionOfPeak, 0.5);
+  // Two paths: both named, rated against the widest one's peak.
+  ProductRate both = productRate(
+      productKernel(productRunBit(true, Bf16Path::Amx) | productRunBit(true, Bf16Path::Emulated)),
+      peaks);
+  EXPECT_EQ(both.precision, "bf16 amx+emulated");
+  EXPECT_DOUBLE_EQ(both.fractionOfPeak, 0.125);
+  // A path that is not the host's was not measured: no fraction.
+  ProductRate other =
+      productRate(productKernel(productRunBit(true, Bf16Path::Avx512Bf16)), peaks);
+  EXPECT_EQ(other.precision, "bf16 avx512_bf16");
+  EXPECT_EQ(other.fractionOfPeak, 0);
+  // No product: nothing to say.
+  EXPECT_TRUE(productRate(productKernel(0), peaks).precision.empty());
+}
+
+TEST(Roofline, MeasuredBf16PeakIsPositive) {
+  const MachinePeaks &p = hostPeaks();
+  EXPECT_GT(p.f32Gflops, 1.0);
+  EXPECT_GT(p.bf16Gflops, 1.0);
+  EXPECT_EQ(&p, &hostPeaks()); // measured once
+  if (p.bf16Path == Bf16Path::Emulated)
+    EXPECT_EQ(p.bf16Gflops, p.f32Gflops);
+  std::printf("measured: f32 FMA peak %.1f GFLOP/s, bf16 %s peak %.1f GFLOP/s (%s, %d threads)\n",
+              p.f32Gflops, bf16PathName(p.bf16Path), p.bf16Gflops, p.isa.c_str(), p.threads);
+  // Each bf16 instruction this CPU has, on one thread.
+  const CpuFeatures &f = hostCpuFeatures();
+  if (supportedLevel(f) == CpuLevel::Avx512 && f.avx512bf16) {
+    double v = measureBf16Peak(Bf16Path::Avx512Bf16, 1, 0.01);
+    EXPECT_GT(v, 1.0);
+    std::printf("measured: vdpbf16ps loop, 1 thread: %.1f GFLOP/s\n", v);
+  }
+  if (p.bf16Path == Bf16Path::Amx) {
+    double v = measureBf16Peak(Bf16Path::Amx, 1, 0.01);
+    EXPECT_GT(v, 1.0);
+    std::printf("measured: tdpbf16ps loop, 1 thread: %.1f GFLOP/s\n", v);
+  }
 }

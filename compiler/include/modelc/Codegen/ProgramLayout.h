@@ -24,6 +24,7 @@ enum class AbiFieldType { I32, I64, U64, F64, I64_LIST };
 struct ProgramLayout {
   llvm::StructType *tensorDesc;
   llvm::StructType *layerInfo;
+  llvm::StructType *productOperands;
   llvm::StructType *optimizerConfig;
   llvm::StructType *scheduleConfig;
   llvm::StructType *dataConfig;
@@ -45,7 +46,8 @@ enum ProgramField : unsigned {
   PF_GpuPredict, PF_GpuTrainEnqueue, PF_GpuTrainFinish, PF_NumClassNames,
   PF_ClassNames, PF_NumLayers, PF_Layers, PF_InputIdLimit,
   PF_HasIgnoreIndex, PF_IgnoreIndex, PF_NumVocab, PF_Vocab, PF_DecodeStep,
-  PF_NumCaches, PF_Caches, PF_DecodeLength, PF_Count
+  PF_NumCaches, PF_Caches, PF_DecodeLength, PF_Precision, PF_NumBf16Products,
+  PF_Bf16Products, PF_Count
 };
 
 } // namespace modelc

@@ -49,6 +49,15 @@ struct LayerSpec {
   int64_t activationBytes = 0;
 };
 
+/// The operands of one bf16 product of train_step
+/// (ModelrtProductOperands): each operand's elements are fixed[i] +
+/// batch * perSample[i].
+struct ProductOperandsSpec {
+  int32_t kind = 0; ///< MODELRT_PRODUCT_*
+  int64_t fixed[2] = {0, 0};
+  int64_t perSample[2] = {0, 0};
+};
+
 /// The C++ types of the schema's ABI field types (TrainConfig.def).
 namespace abi {
 using I32 = int32_t;
@@ -152,6 +161,8 @@ struct ProgramSpec {
   TrainDefaults config;
   double trainFlopsPerSample = 0;
   std::vector<LayerSpec> layers; ///< from `mdl.layers`; empty = unknown
+  bool bf16 = false; ///< the module's `mdl.precision` is bf16
+  std::vector<ProductOperandsSpec> bf16Products; ///< train_step's, in order
   EntryAbi trainStep, evalStep, predict;
   /// The decoding step (@decode_step), absent when the model has none; its
   /// key/value caches ("cache<c>.key", "cache<c>.value", zeros) and the

@@ -24,6 +24,7 @@
 #define MODELRT_CORE_BF16_H
 
 #include "modelrt/core/CpuFeatures.h"
+#include "modelrt/core/Program.h"
 #include "modelrt/core/Status.h"
 
 #include <cstdint>
@@ -93,9 +94,25 @@ struct Bf16Choice {
 /// MODELRT_BF16 allows it).
 const Bf16Choice &hostBf16Choice();
 
+/// The path this process's bf16 products take: the host's choice when the
+/// matrix products are oneDNN's (after loadBlas(), Blas.h), else the
+/// emulation (a product oneDNN refuses to make is emulated too).
+Bf16Path bf16ProductPath();
+
 /// One line for `info` and `--profile`: "bf16 products: amx (oneDNN 2.6.3
 /// matmul, brg:avx512_core_amx)"; empty before any bf16 product ran.
 std::string bf16Kernels();
+
+/// The bytes of the rounded operand copies the bf16 products of a step
+/// keep at \p batch on \p path, from the operands of its \p count
+/// products: on oneDNN's paths (amx, avx512_bf16) a bf16 copy (2 bytes an
+/// element) of both operands of every product, each product's cached
+/// primitive keeping its own (products of the same sizes and layout share
+/// one: an upper bound); emulated, an f32 copy (4 bytes) of the largest
+/// first and of the largest second operand, per kind (matrix product,
+/// convolution), reused by every product on the training thread.
+double bf16OperandCopyBytes(const ModelrtProductOperands *products, int32_t count, double batch,
+                            Bf16Path path);
 
 /// Row-major C = alpha op(A) op(B) + beta C with A and B rounded to bf16
 /// and f32 accumulation, by the emulation: the operands rounded into f32

@@ -10,13 +10,19 @@
 // of backward-pass kernels end in "(backward)".
 // The runtime times the phases of a run (data, step = forward + backward,
 // update, evaluation) with PhaseTimer, and splits the step's kernel time
-// into forward and backward by those labels. Both cost one
-// flag test when profiling is off. Single-threaded use: kernels and phases
-// run on the training thread.
+// into forward and backward by those labels. The runtime's products
+// (cblas_sgemm, modelrt_gemm_bf16, the convolutions) record what they ran
+// on (f32, or bf16 on a path of Bf16.h) into the kernel that called them,
+// and the report rates each product kernel against the peak of that
+// precision (Roofline.h's productRate). All of it costs one flag test
+// when profiling is off. Single-threaded use: kernels and phases run on
+// the training thread.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MODELRT_CORE_PROFILE_H
 #define MODELRT_CORE_PROFILE_H
+
+#include "modelrt/core/Bf16.h"
 
 #include <chrono>
 #include <cstdint>
@@ -54,6 +60,10 @@ struct ProfilingPaused {
 /// Forgets everything collected so far.
 void resetProfile();
 
+/// Records that a product of the running kernel ran in f32 (\p bf16
+/// false) or in bf16 on \p path. A no-op when profiling is off.
+void noteProductRun(bool bf16, Bf16Path path = Bf16Path::Emulated);
+
 /// Adds \p seconds to \p phase.
 void addPhaseTime(Phase phase, double seconds);
 
@@ -86,7 +96,14 @@ struct KernelStats {
   double seconds = 0;
   double flops = 0;
   double bytes = 0; ///< buffers read or written, summed over calls
+  /// What its products ran on (noteProductRun), one bit each: productRunBit.
+  /// 0 for a kernel that called no product.
+  unsigned productRuns = 0;
 };
+
+/// The bit of KernelStats::productRuns for an f32 product (\p bf16 false)
+/// or a bf16 product on \p path.
+unsigned productRunBit(bool bf16, Bf16Path path = Bf16Path::Emulated);
 
 /// Adds one call of kernel \p name (a string that outlives the profile) that
 /// took \p seconds and did \p flops on \p bytes: the GPU layer's device
@@ -97,7 +114,8 @@ void addKernelTime(const char *name, double seconds, double flops, double bytes 
 std::vector<KernelStats> kernelStats();
 
 /// Writes the phase table and the \p maxKernels slowest kernels (time,
-/// share, calls, GFLOP/s) to \p f; when there are more kernels, also their
+/// share, calls, GFLOP/s, and for a product kernel its fraction of the
+/// peak and its precision: Roofline.h's productRate) to \p f; when there are more kernels, also their
 /// totals per op (gelu_grad, matmul.cblas_sgemm, ...), the largest half as
 /// many.
 void writeProfileReport(FILE *f, size_t maxKernels = 25);

@@ -18,7 +18,7 @@
 extern "C" {
 #endif
 
-#define MODELRT_ABI_VERSION 5
+#define MODELRT_ABI_VERSION 6
 
 /* Element types (same values as modelrt::DType). Parameters and state are
  * f32; inputs f32, or i32/i64 ids; labels i64 class indices or f32. */
@@ -202,6 +202,25 @@ typedef struct ModelrtLayerInfo {
   int64_t activation_bytes;        /* bytes of its output */
 } ModelrtLayerInfo;
 
+/* The precision of the CPU code's products and convolutions (ABI 6,
+ * docs/precision.md): f32, or bf16 operands with f32 accumulation. */
+enum { MODELRT_PRECISION_F32 = 0, MODELRT_PRECISION_BF16 = 1 };
+
+/* The kinds of product whose operands the runtime rounds to bf16. */
+enum { MODELRT_PRODUCT_MATMUL = 0, MODELRT_PRODUCT_CONV = 1 };
+
+/* The two operands of one bf16 product of train_step (ABI 6), for `info`'s
+ * memory plan: operand i holds fixed_elements[i] + batch *
+ * per_sample_elements[i] elements (a weight is fixed, an activation or a
+ * gradient per sample). Convolutions: the forward's input and weight, the
+ * input gradient's output gradient and weight, the weight gradient's
+ * output gradient and input. */
+typedef struct ModelrtProductOperands {
+  int32_t kind;                    /* MODELRT_PRODUCT_* */
+  int64_t fixed_elements[2];
+  int64_t per_sample_elements[2];
+} ModelrtProductOperands;
+
 /* One decoding step: the model's output at position `pos` of one sequence,
  * given that position's input alone (`input`: the elements of one position,
  * input_shape without its first dimension, of the input's element type)
@@ -301,6 +320,12 @@ typedef struct ModelrtProgram {
   int32_t num_caches;
   const ModelrtTensorDesc *caches;
   int64_t decode_length;
+  /* ABI 6. The precision of the CPU code's products (MODELRT_PRECISION_*)
+   * and, in bf16, the operands of train_step's bf16 products, in the order
+   * they compute (0/NULL in f32). */
+  int32_t precision;
+  int32_t num_bf16_products;
+  const ModelrtProductOperands *bf16_products;
 } ModelrtProgram;
 
 /* The executable's main: `train`, `eval`, `predict`, `info` (see docs/cli.md).
