@@ -7,19 +7,37 @@
 
 namespace modelrt {
 
+/// A communication thread for \p c when it has several ranks and allows one.
+static std::unique_ptr<CommThread> commThreadFor(Collective &c) {
+  if (c.size() <= 1 || !c.serializedThreads())
+    return nullptr;
+  return std::make_unique<CommThread>(c);
+}
+
 DataParallel::DataParallel(Collective &collective, std::vector<int64_t> paramSizes)
-    : coll(collective), grads(collective, std::move(paramSizes)) {}
+    : coll(collective), thread(commThreadFor(collective)),
+      grads(stepCollective(), std::move(paramSizes)) {}
+
+void DataParallel::beginStep(float *const *g, int64_t counted) {
+  grads.beginStep(g, float(counted));
+  begun = true;
+}
 
 Status DataParallel::reduceStep(StepFigures &f, float *const *g) {
-  // counted, loss * counted, samples, then the metric sums.
+  if (!begun)
+    beginStep(g, f.counted);
+  begun = false;
+  // counted, loss * counted, samples, then the metric sums; summed after
+  // every gradient bucket, and waited for with them.
   scratch.assign(3 + f.metrics.size(), 0.0);
   scratch[0] = double(f.counted), scratch[1] = double(f.loss) * double(f.counted);
   scratch[2] = double(f.samples);
   std::copy(f.metrics.begin(), f.metrics.end(), scratch.begin() + 3);
-  MODELRT_TRY(coll.sum(scratch.data(), scratch.size(), "the sum of the step's loss"));
+  grads.announceRest();
+  MODELRT_TRY(stepCollective().startSum(scratch.data(), scratch.size()));
+  MODELRT_TRY(grads.finishStep());
   double total = scratch[0];
-  float weight = total > 0 ? float(double(f.counted) / total) : 0.0f;
-  MODELRT_TRY(grads.reduce(g, weight));
+  grads.copyBack(total > 0 ? float(1.0 / total) : 0.0f);
   f.counted = int64_t(total);
   f.loss = total > 0 ? float(scratch[1] / total) : 0.0f;
   f.samples = int64_t(scratch[2]);
