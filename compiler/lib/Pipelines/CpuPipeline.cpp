@@ -156,6 +156,9 @@ void buildCpuLoweringPipeline(OpPassManager &pm,
   addBufferizationStage(pm);
   if (options.stopAfter == CpuStage::Bufferization)
     return;
+  // Before any op is rewritten into a call on extracted pointers: the
+  // buffers' last uses are still ops on memrefs.
+  pm.addPass(createGradReadyCallsPass());
   if (options.libraryOps)
     pm.addPass(createLibraryToCallsPass());
   if (options.useBlas || options.libraryOps) {

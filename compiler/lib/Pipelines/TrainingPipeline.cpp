@@ -12,6 +12,7 @@
 #include "modelc/Codegen/EntryPoints.h"
 #include "modelc/Conversion/Passes.h"
 #include "modelc/Target/Linker.h"
+#include "modelc/Transforms/CPU/RuntimeCalls.h"
 #include "modelc/Transforms/Passes.h"
 
 #include "mdl/MDLDialect.h"
@@ -147,10 +148,27 @@ static void dropDecodeStep(mlir::ModuleOp module, ProgramSpec *spec) {
   }
 }
 
+/// Marks the gradient results of the CPU training step with their
+/// parameter's index, for modelc-grad-ready-calls (after bufferization the
+/// marks are on the out-params).
+static void markGradients(mlir::ModuleOp module, const EntryAbi &trainStep) {
+  auto fn = module.lookupSymbol<mlir::func::FuncOp>(trainStep.symbol);
+  if (!fn)
+    return;
+  mlir::Builder b(module.getContext());
+  for (auto [i, slot] : llvm::enumerate(trainStep.results))
+    if (slot.kind == SlotKind::Grad && i < fn.getNumResults())
+      fn.setResultAttr(unsigned(i), kGradAttrName,
+                       b.getI64IntegerAttr(slot.index));
+}
+
 llvm::Error TrainingCompiler::runStage(TrainingStage stage) {
   const char *name = stageName(stage);
-  if (stage == TrainingStage::Fused)
+  if (stage == TrainingStage::Fused) {
     dropMdlAttributes(module);
+    if (!options.emulateGpu) // the GPU path sums after its step
+      markGradients(module, spec.trainStep);
+  }
   if (stage == TrainingStage::LLVMDialect) // read by the fused stage's calls
     module->removeAttr("mdl.precision");
   mlir::PassManager pm(module->getContext());

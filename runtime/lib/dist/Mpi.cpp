@@ -2,7 +2,8 @@
 //
 // Mpi.h's collective. Handles are Open MPI's (pointers to its predefined
 // globals); the functions are resolved from the library by name. Waits poll
-// MPI_Test, yielding the CPU between polls, until a deadline.
+// MPI_Test, yielding the CPU between polls, until a deadline. MPI is
+// initialised for MPI_THREAD_SERIALIZED.
 //
 //===----------------------------------------------------------------------===//
 #include "modelrt/dist/Mpi.h"
@@ -24,7 +25,7 @@ using Handle = void *; ///< MPI_Comm, MPI_Datatype, MPI_Op, MPI_Request...
 
 /// The MPI functions and handles the collective uses.
 struct MpiApi {
-  int (*init)(int *, char ***);
+  int (*initThread)(int *, char ***, int, int *);
   int (*finalize)();
   int (*commRank)(Handle, int *);
   int (*commSize)(Handle, int *);
@@ -39,6 +40,9 @@ struct MpiApi {
 };
 
 void *const kInPlace = reinterpret_cast<void *>(1); ///< Open MPI's MPI_IN_PLACE
+/// MPI_THREAD_SERIALIZED (the standard's order: SINGLE, FUNNELED,
+/// SERIALIZED, MULTIPLE are 0 to 3 in Open MPI).
+constexpr int kThreadSerialized = 2;
 
 /// Resolves \p name into \p out; false (with \p missing set) when absent.
 template <typename T> bool resolve(void *lib, const char *name, T &out, std::string &missing) {
@@ -50,7 +54,7 @@ template <typename T> bool resolve(void *lib, const char *name, T &out, std::str
 
 Status loadApi(void *lib, MpiApi &api) {
   std::string missing;
-  resolve(lib, "MPI_Init", api.init, missing);
+  resolve(lib, "MPI_Init_thread", api.initThread, missing);
   resolve(lib, "MPI_Finalize", api.finalize, missing);
   resolve(lib, "MPI_Comm_rank", api.commRank, missing);
   resolve(lib, "MPI_Comm_size", api.commSize, missing);
@@ -86,9 +90,14 @@ public:
     if (!aborted)
       api.finalize();
   }
+  /// MPI_Init_thread asking for MPI_THREAD_SERIALIZED (a CommThread calls
+  /// MPI during the steps, the main thread between them); a library that
+  /// grants less leaves serializedThreads() false.
   Status start() {
-    if (api.init(nullptr, nullptr) != 0)
-      return errorf("MPI_Init failed");
+    int provided = 0;
+    if (api.initThread(nullptr, nullptr, kThreadSerialized, &provided) != 0)
+      return errorf("MPI_Init_thread failed");
+    serialized = provided >= kThreadSerialized;
     api.setErrhandler(api.commWorld, api.errorsReturn);
     api.commRank(api.commWorld, &myRank);
     api.commSize(api.commWorld, &worldSize);
@@ -111,6 +120,12 @@ public:
   }
   Status waitAll(const char *what) override;
   double timeoutSeconds() const override { return timeout; }
+  Status progress(bool &done) override {
+    Status failed;
+    done = testAll(pending, failed);
+    return failed;
+  }
+  bool serializedThreads() const override { return serialized; }
   void abort(int code) override {
     aborted = true;
     api.abort(api.commWorld, code);
@@ -135,7 +150,7 @@ private:
   MpiApi api;
   double timeout;
   int myRank = 0, worldSize = 1;
-  bool aborted = false;
+  bool aborted = false, serialized = false;
   std::vector<Handle> pending;
 };
 

@@ -7,29 +7,61 @@
 
 namespace modelrt {
 
-DataParallel::DataParallel(Collective &collective, std::vector<int64_t> paramSizes)
-    : coll(collective), grads(collective, std::move(paramSizes)) {}
-
-Status DataParallel::reduceStep(StepFigures &f, float *const *g) {
-  auto weight = reduceFigures(f);
-  if (!weight)
-    return weight.status();
-  return grads.reduce(g, *weight);
+/// A communication thread for \p c when it has several ranks and allows one.
+static std::unique_ptr<CommThread> commThreadFor(Collective &c) {
+  if (c.size() <= 1 || !c.serializedThreads())
+    return nullptr;
+  return std::make_unique<CommThread>(c);
 }
 
-Expected<float> DataParallel::reduceFigures(StepFigures &f) {
+DataParallel::DataParallel(Collective &collective, std::vector<int64_t> paramSizes)
+    : coll(collective), thread(commThreadFor(collective)),
+      grads(stepCollective(), std::move(paramSizes)) {}
+
+void DataParallel::packFigures(const StepFigures &f) {
   // counted, loss * counted, samples, then the metric sums.
   scratch.assign(3 + f.metrics.size(), 0.0);
   scratch[0] = double(f.counted), scratch[1] = double(f.loss) * double(f.counted);
   scratch[2] = double(f.samples);
   std::copy(f.metrics.begin(), f.metrics.end(), scratch.begin() + 3);
-  MODELRT_TRY(coll.sum(scratch.data(), scratch.size(), "the sum of the step's loss"));
+}
+
+void DataParallel::unpackFigures(StepFigures &f) const {
   double total = scratch[0];
-  float weight = total > 0 ? float(double(f.counted) / total) : 0.0f;
   f.counted = int64_t(total);
   f.loss = total > 0 ? float(scratch[1] / total) : 0.0f;
   f.samples = int64_t(scratch[2]);
   std::copy(scratch.begin() + 3, scratch.end(), f.metrics.begin());
+}
+
+void DataParallel::beginStep(float *const *g, int64_t counted) {
+  grads.beginStep(g, float(counted));
+  begun = true;
+}
+
+Status DataParallel::reduceStep(StepFigures &f, float *const *g) {
+  if (!begun)
+    beginStep(g, f.counted);
+  begun = false;
+  // The figures are summed after every gradient bucket, and waited for
+  // with them.
+  packFigures(f);
+  grads.announceRest();
+  MODELRT_TRY(stepCollective().startSum(scratch.data(), scratch.size()));
+  MODELRT_TRY(grads.finishStep());
+  double total = scratch[0];
+  grads.copyBack(total > 0 ? float(1.0 / total) : 0.0f);
+  unpackFigures(f);
+  return Status::ok();
+}
+
+Expected<float> DataParallel::reduceFigures(StepFigures &f) {
+  packFigures(f);
+  MODELRT_TRY(stepCollective().sum(scratch.data(), scratch.size(),
+                                   "the sum of the step's loss"));
+  double total = scratch[0];
+  float weight = total > 0 ? float(double(f.counted) / total) : 0.0f;
+  unpackFigures(f);
   return weight;
 }
 

@@ -274,6 +274,8 @@ private:
 /// then, with several ranks, the global batch's (zero for an empty slice).
 Status trainOnBatch(Run &r, const Batch &b, uint64_t seed, StepFigures &f) {
   f.samples = b.size, f.counted = b.size > 0 ? countedLabels(r.prog, b) : 0;
+  if (r.dp && !r.deviceSums) // the sums start as the step announces each gradient
+    r.dp->beginStep(r.gradPtrs.data(), f.counted);
   if (b.size > 0) {
     PhaseTimer timer(Phase::Step);
     MODELRT_TRY(r.runner->train(r.model, b, seed, r.step, &f.loss, r.gradPtrs.data(),

@@ -64,6 +64,12 @@ public:
     return Status::ok();
   }
   Status waitAll(const char *) override;
+  /// A sum completes only when every rank waits for it.
+  Status progress(bool &done) override {
+    done = pending.empty();
+    return Status::ok();
+  }
+  bool serializedThreads() const override { return true; }
   Status broadcast(void *buf, size_t bytes, int root) override;
   void abort(int) override {}
 

@@ -9,7 +9,9 @@
 
 using namespace modelrt;
 
-TEST(DataParallel, StepIsTheGlobalBatchMean) {
+/// Runs one step of the four ranks below; with \p announce, the step is
+/// begun first and announces gradient 1 before reduceStep.
+static void checkGlobalBatchMean(bool announce) {
   // 64 samples split 22/21/21, and a fourth rank with an empty slice.
   const int64_t counted[] = {22, 21, 21, 0};
   const float loss[] = {1.5f, 2.0f, 0.5f, 0.0f};
@@ -24,6 +26,10 @@ TEST(DataParallel, StepIsTheGlobalBatchMean) {
     StepFigures f;
     f.loss = loss[r], f.counted = counted[r], f.samples = counted[r];
     f.metrics = {double(r), 1.0};
+    if (announce) {
+      dp.beginStep(ptrs, f.counted);
+      modelrt_grad_ready(1);
+    }
     ASSERT_TRUE(dp.reduceStep(f, ptrs).isOk());
     EXPECT_EQ(dp.gradientBytes(), 12u);
     out[size_t(r)] = f;
@@ -43,6 +49,10 @@ TEST(DataParallel, StepIsTheGlobalBatchMean) {
       EXPECT_NEAR(grads[size_t(r)][i], want[i], 1e-6) << "rank " << r << " element " << i;
   }
 }
+
+TEST(DataParallel, StepIsTheGlobalBatchMean) { checkGlobalBatchMean(false); }
+
+TEST(DataParallel, AnnouncedGradientsGiveTheSameStep) { checkGlobalBatchMean(true); }
 
 TEST(DataParallel, RanksThatDifferAreRefusedEverywhere) {
   ThreadGroup group(3);

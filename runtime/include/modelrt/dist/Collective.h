@@ -2,8 +2,8 @@
 //
 // Implements `Collective`, what data-parallel training needs from the
 // processes of one run (its ranks): this rank and their number, in-place
-// sums of float and double buffers over every rank (started, then waited
-// for under a deadline), a broadcast from a root and an abort of the whole
+// sums of float and double buffers over every rank (started, advanced,
+// then waited for under a deadline), a broadcast from a root and an abort of the whole
 // run. `singleProcess()` is the world of one rank (every operation a no-op);
 // `collectiveFromEnvironment()` picks MPI (dist/Mpi.h) when a launcher's
 // environment says the process is one rank of several, else that world.
@@ -38,6 +38,14 @@ public:
   /// completion: an error that names \p what and the ranks that did not
   /// answer (the run cannot continue).
   virtual Status waitAll(const char *what) = 0;
+  /// Advances the started sums without waiting for them (the transport is
+  /// polled once); sets \p done when none is left. An error when a sum
+  /// failed (the run cannot continue).
+  virtual Status progress(bool &done) = 0;
+  /// True when the operations may be called from any thread, one thread at
+  /// a time with a hand-over between them (MPI_THREAD_SERIALIZED): what a
+  /// CommThread (dist/CommThread.h) needs of the collective it drives.
+  virtual bool serializedThreads() const = 0;
   /// Copies \p bytes of \p buf on rank \p root to \p buf on every rank.
   virtual Status broadcast(void *buf, size_t bytes, int root) = 0;
   /// The seconds a wait for the other ranks may last (MODELC_DIST_TIMEOUT);

@@ -22,7 +22,7 @@ namespace modelrt {
 /// Loads \p library (a path or a soname), initialises MPI and returns the
 /// collective of MPI_COMM_WORLD whose waits end after \p timeoutSeconds.
 /// An error, naming the library and why, when it cannot be loaded, is not
-/// Open MPI, or MPI_Init fails.
+/// Open MPI, or MPI_Init_thread fails.
 Expected<std::unique_ptr<Collective>> openMpi(const std::string &library,
                                               double timeoutSeconds);
 

@@ -4,7 +4,9 @@
 // (docs/distributed.md): `DataParallel` sums each step's figures (loss,
 // counted labels, samples, metric sums) and gradients over the ranks so
 // that every rank holds the gradient of the global batch's mean loss and
-// takes the same optimizer step; it averages the model's state (running
+// takes the same optimizer step, the gradients' sums starting during the
+// step as it announces them (GradReduce, on a CommThread when the
+// collective allows one); it averages the model's state (running
 // statistics) over the ranks before evaluation and checkpoints.
 // `checkSameRun` refuses, before the first step, ranks that do not run the
 // same executable, model, command line and data (compared by hash).
@@ -15,8 +17,10 @@
 
 #include "modelrt/core/Model.h"
 #include "modelrt/data/Dataset.h"
+#include "modelrt/dist/CommThread.h"
 #include "modelrt/dist/GradReduce.h"
 
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -40,9 +44,17 @@ public:
   int rank() const { return coll.rank(); }
   int size() const { return coll.size(); }
   Collective &collective() { return coll; }
+  /// The collective of the operations during a step (from beginStep to
+  /// reduceStep): the CommThread when there is one (GradReduce.h).
+  Collective &stepCollective() { return thread ? *thread : coll; }
+  /// Before this rank's step on \p counted labels: its gradients \p grads
+  /// are summed as the step announces them (modelrt_grad_ready on this
+  /// thread).
+  void beginStep(float *const *grads, int64_t counted);
   /// Sums \p figures over the ranks, and replaces \p grads (this rank's
   /// gradient of its mean loss) by the gradient of the global batch's mean
-  /// loss: the sum over ranks of grads * counted / (the global count).
+  /// loss: the sum over ranks of grads * counted, divided by the global
+  /// count. Begins the step first if beginStep was not called.
   Status reduceStep(StepFigures &figures, float *const *grads);
   /// The first half of reduceStep: sums \p figures over the ranks and
   /// returns the weight of this rank's gradients (counted / the global
@@ -56,7 +68,14 @@ public:
 
 private:
   Collective &coll;
+  std::unique_ptr<CommThread> thread; ///< with several ranks, if allowed
   GradReduce grads;
+  /// Lays \p figures out in scratch for their sum over the ranks.
+  void packFigures(const StepFigures &figures);
+  /// Replaces \p figures by the summed ones in scratch (the global batch's).
+  void unpackFigures(StepFigures &figures) const;
+
+  bool begun = false; ///< beginStep was called for the step under way
   std::vector<double> scratch;
 };
 

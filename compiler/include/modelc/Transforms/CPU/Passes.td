@@ -1,8 +1,8 @@
 //===- Passes.td - Passes of the CPU lowering pipeline -----*- tablegen -*-===//
 //
 // Declares the passes only the CPU pipeline runs (one pass per file in
-// compiler/lib/Transforms/CPU): the runtime calls of the library
-// convolutions, kernel outlining with its profiling hooks,
+// compiler/lib/Transforms/CPU): the runtime calls that announce final
+// gradients and those of the library convolutions, kernel outlining with its profiling hooks,
 // the parallel split of the kernels' loops, the interleaving of short sums,
 // the strided-copy rewrite and the C-interface marking of entry points
 // (which the GPU pipeline's host code, CPU code too, also uses).
@@ -37,6 +37,29 @@ def OutlineKernelsPass : Pass<"modelc-outline-kernels", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",
                            "::mlir::LLVM::LLVMDialect"];
+}
+
+def GradReadyCallsPass : Pass<"modelc-grad-ready-calls", "::mlir::ModuleOp"> {
+  let summary = "Call the runtime once each gradient buffer of a training "
+                "step holds its final value";
+  let description = [{
+    After bufferization, on every function with arguments marked
+    `modelc.grad = N : i64` (the training step's gradient out-params, in
+    table order N; the training pipeline marks the results before
+    bufferization, whose out-param rewrite moves the marks onto the
+    arguments): a call `modelrt_grad_ready(N)` goes directly after the last
+    operation of the function's body that uses the buffer or any view or
+    cast of it (in a nested region: after the enclosing top-level op), so no
+    later operation of the step reads or writes it. Calls after one
+    operation come in the order of N; the gradients are thereby announced
+    in the order the backward pass finishes them. The marks are removed and
+    the runtime function declared. Errors: a marked function with more than
+    one block, a mark that is not an integer or on a value that is not a
+    memref, two marks with the same N, and a symbol `modelrt_grad_ready`
+    of another type. Functions without marks are left alone.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect"];
 }
 
 def LibraryToCallsPass : Pass<"modelc-library-to-calls", "::mlir::ModuleOp"> {

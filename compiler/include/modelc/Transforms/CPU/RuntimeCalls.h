@@ -82,6 +82,13 @@ inline constexpr llvm::StringLiteral kCudaAttentionPackedForwardCall =
     "modelrt_cuda_attention_packed_forward";
 inline constexpr llvm::StringLiteral kCudaAttentionPackedBackwardCall =
     "modelrt_cuda_attention_packed_backward";
+/// Gradient `index` of the training step is final: (index as i64). Inserted
+/// by modelc-grad-ready-calls (runtime/include/modelrt/dist/GradReduce.h).
+inline constexpr llvm::StringLiteral kGradReadyCall = "modelrt_grad_ready";
+/// The argument (result, before the out-param rewrite) attribute that marks
+/// a buffer of the training step as the gradient of parameter N: an i64.
+inline constexpr llvm::StringLiteral kGradAttrName = "modelc.grad";
+
 /// The prefixes of the convolution and of the pooling entry points.
 inline constexpr llvm::StringLiteral kConvCallPrefix = "modelrt_conv2d_";
 inline constexpr llvm::StringLiteral kMaxPoolCallPrefix = "modelrt_max_pool2d_";
