@@ -6,6 +6,7 @@
 # Uses the lead's build (build/bin/modelc; BUILD=DIR or MODELC=... to
 # choose another) to compile examples/fashion_mnist/{mlp,cnn}.model and bench/compare/mlp.model
 # (the issue's 784-256-128-10 benchmark MLP) into OUT_DIR/{mlp,cnn,benchmlp},
+# the last two also with --precision=bf16 and tf32 (OUT_DIR/cnn-bf16, ...),
 # and copies BUILD/bin/modelrt-optimizer-kernel-check (the optimizer
 # kernels' check) and BUILD/bin/CudaGpuCheck (the runtime's CUDA layer
 # against the real driver and cuBLAS; a warning when the build lacks one);
@@ -37,6 +38,12 @@ echo "compiling models with $MODELC"
 "$MODELC" "$ROOT/examples/fashion_mnist/mlp.model" -o "$OUT/mlp"
 "$MODELC" "$ROOT/examples/fashion_mnist/cnn.model" -o "$OUT/cnn"
 "$MODELC" "$ROOT/bench/compare/mlp.model" -o "$OUT/benchmlp"
+# bench/gpu/bf16.sh's: the CNN and the benchmark MLP in the GPU's other
+# precisions (PRECISIONS="" leaves them out).
+for p in ${PRECISIONS-bf16 tf32}; do
+  "$MODELC" --precision="$p" "$ROOT/examples/fashion_mnist/cnn.model" -o "$OUT/cnn-$p"
+  "$MODELC" --precision="$p" "$ROOT/bench/compare/mlp.model" -o "$OUT/benchmlp-$p"
+done
 
 for tool in modelrt-optimizer-kernel-check CudaGpuCheck; do
   check=$BUILD/bin/$tool

@@ -80,29 +80,10 @@ left() {
   echo "$l"
 }
 
-# The compiled models need OpenBLAS (and gfortran's libraries): the bundle
-# carries them compressed.
-if compgen -G "$BUNDLE/lib/*.gz" >/dev/null; then
-  mkdir -p "$OUT/lib"
-  for f in "$BUNDLE"/lib/*.gz; do
-    gzip -dc "$f" >"$OUT/lib/$(basename "$f" .gz)"
-  done
-  export LD_LIBRARY_PATH="$OUT/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-fi
-
-# cuBLAS: the runtime opens libcublas.so.13 (then /usr/local/cuda/lib64).
-# A machine whose cuBLAS lives elsewhere (a Python package's nvidia/cu13/lib,
-# say) gets that folder on LD_LIBRARY_PATH, cuBLASLt beside it included.
-if [ -z "${MODELRT_CUBLAS:-}" ] && ! ldconfig -p 2>/dev/null | grep -q 'libcublas\.so\.13 ' &&
-  [ ! -e /usr/local/cuda/lib64/libcublas.so.13 ]; then
-  found=$(find /usr/local /opt /usr/lib -maxdepth 9 -name 'libcublas.so.13' 2>/dev/null | head -n 1)
-  if [ -n "$found" ]; then
-    echo "note: cuBLAS found at $found"
-    export LD_LIBRARY_PATH="$(dirname "$found")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-  else
-    echo "note: no libcublas.so.13 found on this machine"
-  fi
-fi
+# The compiled models' libraries (OpenBLAS, gfortran's; the bundle carries
+# them compressed) and cuBLAS's folder on LD_LIBRARY_PATH.
+. "$BENCH/bundle-libs.sh"
+useBundleLibs "$BUNDLE" "$OUT"
 
 MODELS=()
 for m in mlp benchmlp cnn; do

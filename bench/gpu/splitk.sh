@@ -24,11 +24,8 @@ shift 3
 SETTINGS=${*:-"0 64 1024"}
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 PYTHON=${PYTHON:-python3}
-mkdir -p "$OUT/lib"
-for f in "$BUNDLE"/lib/*.gz; do
-  [ -e "$f" ] && gzip -dc "$f" >"$OUT/lib/$(basename "$f" .gz)"
-done
-export LD_LIBRARY_PATH="$OUT/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+. "$HERE/bundle-libs.sh"
+useBundleLibs "$BUNDLE" "$OUT"
 : >"$OUT/modelc.jsonl"
 for b in 64 512; do
   for s in default $SETTINGS; do

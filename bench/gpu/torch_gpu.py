@@ -15,7 +15,9 @@ that scripts/gpu-bundle.sh compiles, with the data already on the device:
 
 Loss: mean cross-entropy. For each model and training batch (default 64 and
 512) and each mode (eager; torch.compile with the default mode, model
-compiled, optimizer eager): WARMUP steps are run first (compilation
+compiled, optimizer eager; and for bench/gpu/bf16.sh, eager with the
+precision set: f32 with TF32 off for products and convolutions, tf32 with it
+on, autocast under torch.autocast("cuda", bfloat16) with TF32 off): WARMUP steps are run first (compilation
 included) and excluded; then one epoch of full batches (shuffled on the
 device) is timed between torch.cuda.synchronize() calls. Eval: images/s at
 batch 1000 over the 10k test images under torch.inference_mode() (one
@@ -24,12 +26,12 @@ pass, the mean loss and the accuracy, summed on the device and read once
 per pass.
 
 Prints one JSON line per figure, as soon as it is measured:
-  {"source": "torch", "mode": "eager"|"compile", "model": M, "kind":
+  {"source": "torch", "mode": "eager"|"compile"|"f32"|"tf32"|"autocast", "model": M, "kind":
    "train"|"eval", "batch": B, "samples_per_s": X, ...}
 or, when a mode cannot run, {"source": "torch", "mode": ..., "error": "..."}.
 
     python3 torch_gpu.py [--data DIR] [--device cuda|cpu] [--models mlp,cnn]
-        [--batches 64,512] [--modes eager,compile] [--quick]
+        [--batches 64,512] [--modes eager,compile,f32,tf32,autocast] [--quick]
 
 --quick: a few steps on 2048 training and 1000 test images (a smoke test
 of the script itself, e.g. on the CPU). Without --data, random images of
@@ -49,6 +51,21 @@ from torch import nn
 
 MEAN, STD = 0.2860, 0.3530
 MODELS = ("mlp", "benchmlp", "cnn")
+MODES = ("eager", "compile", "f32", "tf32", "autocast")
+DEFAULT_TF32 = (torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32)
+
+
+def setPrecision(mode, device):
+    """TF32 on or off for the eager precision modes (PyTorch's defaults for
+    eager and compile), and the autocast context the step runs in (None:
+    none)."""
+    tf32 = {"f32": (False, False), "tf32": (True, True), "autocast": (False, False)}
+    matmul, conv = tf32.get(mode, DEFAULT_TF32)
+    torch.backends.cuda.matmul.allow_tf32 = matmul
+    torch.backends.cudnn.allow_tf32 = conv
+    if mode == "autocast":
+        return lambda: torch.autocast(device.type, dtype=torch.bfloat16)
+    return None
 
 
 def readIdx(path):
@@ -110,7 +127,7 @@ def prepare(name, mode, device):
     net, makeOpt = makeModel(name)
     net = net.to(device)
     opt = makeOpt(net.parameters())
-    if mode == "eager":
+    if mode != "compile":
         return net, net, opt
     if not hasattr(torch, "compile"):
         raise RuntimeError("torch.compile does not exist in PyTorch %s" % torch.__version__)
@@ -124,6 +141,7 @@ def prepare(name, mode, device):
 def trainFigure(name, mode, batch, train, device, warmup, maxSteps):
     """Samples/s of one timed epoch of full batches (warm-up excluded)."""
     fn, net, opt = prepare(name, mode, device)
+    autocast = setPrecision(mode, device)
     x, y = train
     lossFn = nn.CrossEntropyLoss()
     net.train()
@@ -135,7 +153,11 @@ def trainFigure(name, mode, batch, train, device, warmup, maxSteps):
 
     def step(idx):
         opt.zero_grad(set_to_none=True)
-        loss = lossFn(fn(x[idx]), y[idx])
+        if autocast:
+            with autocast():
+                loss = lossFn(fn(x[idx]), y[idx])
+        else:
+            loss = lossFn(fn(x[idx]), y[idx])
         loss.backward()
         opt.step()
         return loss
@@ -161,6 +183,7 @@ def evalFigure(name, mode, batch, test, device, repeats):
     """Images/s at `batch` over the test images (inference mode): the loss
     and accuracy of each pass, as `NET eval` reports them."""
     fn, net, _ = prepare(name, mode, device)
+    autocast = setPrecision(mode, device)
     x, y = test
     lossFn = nn.CrossEntropyLoss(reduction="sum")
     net.eval()
@@ -172,7 +195,11 @@ def evalFigure(name, mode, batch, test, device, repeats):
         loss = torch.zeros((), device=x.device)
         correct = torch.zeros((), dtype=torch.int64, device=x.device)
         for s in range(0, n, batch):
-            out = fn(x[s:s + batch])
+            if autocast:
+                with autocast():
+                    out = fn(x[s:s + batch]).float()
+            else:
+                out = fn(x[s:s + batch])
             loss += lossFn(out, y[s:s + batch])
             correct += (out.argmax(1) == y[s:s + batch]).sum()
         return float(loss) / n, int(correct) / n  # one read per pass
@@ -251,8 +278,8 @@ def parseArgs(argv):
         if m not in MODELS:
             p.error("unknown model %r (known: %s)" % (m, ", ".join(MODELS)))
     for m in args.modes:
-        if m not in ("eager", "compile"):
-            p.error("unknown mode %r (eager, compile)" % m)
+        if m not in MODES:
+            p.error("unknown mode %r (%s)" % (m, ", ".join(MODES)))
     if args.quick:
         args.warmup, args.repeats, args.max_steps = 2, 1, 4
     return args

@@ -43,3 +43,20 @@ func.func @default(%x: tensor<4x8xf32>, %w: tensor<8x2xf32>) -> tensor<4x2xf32> 
   return %0 : tensor<4x2xf32>
 }
 }
+
+// -----
+
+// tf32 (the GPU's TF32 products; f32 on the CPU) tags the same products
+// with "tf32".
+// CHECK: module attributes {{{.*}}mdl.precision = "tf32"
+// CHECK-LABEL: func.func @tf32
+// CHECK: mdl.matmul %{{.*}} {mdl.precision = "tf32"} : tensor<4x8xf32>
+// CHECK: mdl.batch_matmul %{{.*}} : tensor<2x2x4xf32>
+module attributes {mdl.config = {precision = "tf32"}} {
+func.func @tf32(%x: tensor<4x8xf32>, %w: tensor<8x2xf32>, %a: tensor<2x2x4xf32>,
+                %q: tensor<2x4x2xf32>) -> (tensor<4x2xf32>, tensor<2x2x2xf32>) {
+  %0 = mdl.matmul %x, %w : tensor<4x8xf32>, tensor<8x2xf32> -> tensor<4x2xf32>
+  %1 = mdl.batch_matmul %a, %q : tensor<2x2x4xf32>, tensor<2x4x2xf32> -> tensor<2x2x2xf32>
+  return %0, %1 : tensor<4x2xf32>, tensor<2x2x2xf32>
+}
+}

@@ -53,6 +53,14 @@ void DiagnosticEngine::note(llvm::SMLoc loc, const llvm::Twine &message,
   emit(loc, llvm::SourceMgr::DK_Note, message, ranges);
 }
 
+void DiagnosticEngine::standaloneNote(llvm::SMLoc loc,
+                                      const llvm::Twine &message,
+                                      llvm::ArrayRef<llvm::SMRange> ranges) {
+  lastPrinted = numErrors <= errorLimit;
+  if (lastPrinted)
+    sourceMgr.PrintMessage(os, loc, llvm::SourceMgr::DK_Note, message, ranges);
+}
+
 std::pair<unsigned, unsigned>
 DiagnosticEngine::getLineAndColumn(llvm::SMLoc loc) const {
   return sourceMgr.getLineAndColumn(loc);

@@ -10,6 +10,7 @@
 #include "modelc/Conversion/Passes.h"
 #include "modelc/Pipelines/CpuPipeline.h"
 #include "modelc/Transforms/CPU/Passes.h"
+#include "modelc/Transforms/CPU/RuntimeCalls.h"
 #include "modelc/Transforms/GPU/Passes.h"
 #include "modelc/Transforms/Linalg/Passes.h"
 #include "modelrt/cuda/AttentionKernels.h"
@@ -34,9 +35,14 @@ using namespace mlir;
 namespace modelc {
 namespace {
 
+/// The runtime's cuBLAS entry points.
+GemmCallees cudaGemmCallees() {
+  return {kCudaSgemmName, kCudaGemmBf16Name, kCudaGemmTf32Name};
+}
+
 /// Linalg on memrefs -> one outlined kernel per op (GpuStage::Kernels).
 void addKernelStage(OpPassManager &pm, const GpuPipelineOptions &options) {
-  addLaunchStage(pm, options, kCudaSgemmName);
+  addLaunchStage(pm, options, cudaGemmCallees());
   pm.addPass(createGpuDeviceMemoryPass());
   pm.addPass(createPrefixSymbolsPass({options.symbolPrefix}));
   // Constants into the kernels: a kernel dividing its thread index by a
@@ -57,8 +63,8 @@ void addKernelStage(OpPassManager &pm, const GpuPipelineOptions &options) {
 } // namespace
 
 void addLaunchStage(OpPassManager &pm, const GpuPipelineOptions &options,
-                    StringRef sgemm) {
-  pm.addPass(createMatmulToBlasPass({sgemm.str()}));
+                    const GemmCallees &gemm) {
+  pm.addPass(createMatmulToBlasPass({gemm.f32, gemm.bf16, gemm.tf32}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   // No canonicalisation from here to the launches: it would fold the
@@ -78,7 +84,9 @@ void buildGpuEmulationPipeline(OpPassManager &pm,
   pm.addPass(createExpandLibraryOps());
   addFusionStage(pm);
   addBufferizationStage(pm);
-  addLaunchStage(pm, options, "cblas_sgemm"); // OpenBLAS stands for cuBLAS
+  // OpenBLAS (or the CPU's bf16 products) stands for cuBLAS, unless asked.
+  GemmCallees cpu{"cblas_sgemm", kGemmBf16Call.str(), ""};
+  addLaunchStage(pm, options, options.emulateCudaProducts ? cudaGemmCallees() : cpu);
   pm.addPass(createGpuEmulateLaunchesPass());
   pm.addPass(createGpuMathApproximationPass({/*host=*/true}));
 }

@@ -190,8 +190,7 @@ llvm::Error TrainingCompiler::runStage(TrainingStage stage) {
     if (options.gpu) {
       gpuModule = module.clone();
       dropDecodeStep(*gpuModule, nullptr);
-      dropMdlAttributes(*gpuModule);
-      gpuModule->getOperation()->removeAttr("mdl.precision"); // f32 on the GPU
+      dropMdlAttributes(*gpuModule); // mdl.precision stays for the products
     }
   }
   return llvm::Error::success();
@@ -229,6 +228,10 @@ TrainingCompiler::runGpuPipeline(GpuStage stage) {
     return internalError("GPU lowering", "the pass pipeline failed (see the "
                                          "errors above)");
   gpuDone = stage;
+  // Read by the products' lowering (and shown by --emit=gpu); the LLVM
+  // translation would not know it.
+  if (stage == GpuStage::LLVM)
+    gpuModule->getOperation()->removeAttr("mdl.precision");
   return *gpuModule;
 }
 

@@ -323,10 +323,13 @@ void sema::printProgram(llvm::raw_ostream &os, const Program &program,
     os << "  epochs: " << t->epochs << ", batch: " << t->batch
        << ", seed: " << t->seed << "\n";
     os << "  metrics: " << llvm::join(t->metrics, ", ") << "\n";
-    if (t->precision != "f32")
-      os << "  precision: " << t->precision
-         << " (products and convolutions: bf16 operands, f32 accumulation; "
-            "the rest, parameters and optimizer state: f32)\n";
+    if (t->precision == "bf16")
+      os << "  precision: bf16 (products and convolutions: bf16 operands, "
+            "f32 accumulation; the rest, parameters and optimizer state: "
+            "f32)\n";
+    else if (t->precision == "tf32")
+      os << "  precision: tf32 (the GPU's products and convolutions: TF32 "
+            "operands, f32 accumulation; the CPU code and the rest: f32)\n";
   }
   if (const auto &d = program.decode) {
     os << "decode " << d->graph.modelName << ": one position of "

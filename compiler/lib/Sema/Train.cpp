@@ -17,12 +17,16 @@
 #include "Config.h"
 #include "TrainSettings.h"
 
+#include "modelsupport/Precision.h"
+
 #include "llvm/Support/Path.h"
 
 #include <cmath>
 
 using namespace modelc;
 using namespace modelc::sema;
+using modelsupport::isTrainingPrecision;
+using modelsupport::kTrainingPrecisionList;
 
 namespace {
 const char *kMetrics[] = {"accuracy", "loss"};
@@ -328,22 +332,23 @@ static bool checkMetrics(DiagnosticEngine &diags, const Field &f,
   return true;
 }
 
-/// Reads `precision = f32 | bf16`.
+/// Reads `precision = f32 | bf16 | tf32`.
 static bool checkPrecision(DiagnosticEngine &diags, const Field &f,
                            TrainConfig &cfg) {
   auto *n = llvm::dyn_cast<NameExpr>(f.value.get());
-  if (n && (n->getName() == "f32" || n->getName() == "bf16")) {
+  if (n && isTrainingPrecision(std::string_view(n->getName()))) {
     cfg.precision = n->getName().str();
+    cfg.precisionRange = f.value->getRange();
     return true;
   }
-  if (n && (n->getName() == "tf32" || n->getName() == "f16"))
+  if (n && n->getName() == "f16")
     diags.error(f.value->getLoc(),
-                "precision " + n->getName().str() +
-                    " has no kernels in modelc yet; precision must be f32 "
-                    "or bf16",
+                "precision f16 has no kernels in modelc yet; precision must "
+                "be " + llvm::Twine(kTrainingPrecisionList),
                 {f.value->getRange()});
   else
-    diags.error(f.value->getLoc(), "precision must be f32 or bf16",
+    diags.error(f.value->getLoc(),
+                "precision must be " + llvm::Twine(kTrainingPrecisionList),
                 {f.value->getRange()});
   return false;
 }

@@ -2,16 +2,18 @@
 //
 // Implements the `mdl-assign-precision` pass (Passes.td): the training
 // precision, from the pass option or the `precision` key of `mdl.config`,
-// becomes, in bf16, the module attribute `mdl.precision`, and every f32
-// product that runs as a library call (matmul, conv2d and the
-// convolution's two gradients) is tagged `mdl.precision = "bf16"`; in f32
-// (the default) nothing is tagged. The CPU
-// lowering reads the module attribute (MatmulToBlas, LibraryToCalls).
+// becomes, in bf16 or tf32, the module attribute `mdl.precision`, and every
+// f32 product that runs as a library call (matmul, conv2d and the
+// convolution's two gradients) is tagged with it; in f32 (the default)
+// nothing is tagged. The lowerings read the module attribute
+// (MatmulToBlas, LibraryToCalls): the CPU's runs bf16 products and treats
+// tf32 as f32, the GPU's calls cuBLAS in either.
 //
 //===----------------------------------------------------------------------===//
 #include "modelc/Transforms/Passes.h"
 
 #include "mdl/MDLOps.h"
+#include "modelsupport/Precision.h"
 
 #include "mlir/IR/BuiltinOps.h"
 
@@ -27,7 +29,9 @@ namespace {
 /// The attribute on the module and on each tagged op.
 constexpr llvm::StringLiteral kPrecisionAttr = "mdl.precision";
 
-bool isKnownPrecision(StringRef p) { return p == "f32" || p == "bf16"; }
+bool isKnownPrecision(StringRef p) {
+  return modelsupport::isTrainingPrecision(std::string_view(p));
+}
 
 /// The precision `mdl.config` names (f32 when it names none).
 StringRef configuredPrecision(ModuleOp module) {
@@ -57,8 +61,8 @@ struct AssignPrecisionPass
     std::string chosen =
         precision.empty() ? configuredPrecision(module).str() : precision.getValue();
     if (!isKnownPrecision(chosen)) {
-      module.emitError() << "unknown precision '" << chosen
-                         << "'; expected f32 or bf16";
+      module.emitError() << "unknown precision '" << chosen << "'; expected "
+                         << modelsupport::kTrainingPrecisionList;
       return signalPassFailure();
     }
     WalkResult checked = module.walk([&](Operation *op) {
@@ -66,17 +70,17 @@ struct AssignPrecisionPass
       if (!given || op == module.getOperation() || isKnownPrecision(given))
         return WalkResult::advance();
       op->emitOpError() << "has unknown precision '" << given.getValue()
-                        << "'; expected f32 or bf16";
+                        << "'; expected " << modelsupport::kTrainingPrecisionList;
       return WalkResult::interrupt();
     });
     if (checked.wasInterrupted())
       return signalPassFailure();
     // f32 is the default everywhere: nothing is tagged, and tags an
     // earlier run left are removed.
-    bool bf16 = chosen == "bf16";
+    bool f32 = chosen == "f32";
     Builder b(module.getContext());
     module.walk([&](Operation *op) {
-      if (!bf16)
+      if (f32)
         op->removeAttr(kPrecisionAttr);
       else if (isF32Product(op) || op == module.getOperation())
         op->setAttr(kPrecisionAttr, b.getStringAttr(chosen));

@@ -70,6 +70,7 @@ static CodegenState &state(Compilation &c) {
     options.program.libraryPrefix = c.codegenSettings.libraryPrefix;
     options.gpu = c.codegenSettings.gpu;
     options.emulateGpu = c.codegenSettings.emulateGpu;
+    options.gpuPipeline.emulateCudaProducts = c.codegenSettings.emulateCudaProducts;
     c.codegen->compiler =
         std::make_unique<TrainingCompiler>(*c.mlirModule, options);
   }

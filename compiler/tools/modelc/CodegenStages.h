@@ -34,6 +34,8 @@ struct CodegenSettings {
   bool gpu = true;
   /// --debug-gpu-emulation: the CPU entry points run the GPU kernels' code.
   bool emulateGpu = false;
+  /// --debug-gpu-emulation-cuda-products: its products call cuBLAS.
+  bool emulateCudaProducts = false;
   /// --emit=lib: the prefix of the library API's functions (empty: none).
   std::string libraryPrefix;
   /// --debug-max-{block,function}-instructions.

@@ -46,6 +46,19 @@ static bool emitAST(Compilation &c, llvm::raw_ostream &os) {
   return true;
 }
 
+/// Says, once, that tf32 means f32 for the CPU code (which every executable
+/// has): at the train block's `precision`, or for `--precision`.
+static void noteCpuPrecision(Compilation &c, const sema::TrainConfig &train) {
+  if (train.precision != "tf32")
+    return;
+  const char *what = "precision tf32 applies to the GPU code's products and "
+                     "convolutions; the CPU code runs them in f32";
+  if (c.precisionOverride.empty() && train.precisionRange.isValid())
+    c.diags.standaloneNote(train.precisionRange.Start, what, {train.precisionRange});
+  else
+    llvm::WithColor::note(llvm::errs(), "modelc") << "--precision=tf32: " << what << "\n";
+}
+
 static bool runSema(Compilation &c) {
   SemaOptions options;
   size_t n = std::min(c.numIncludeDirs, c.importPath.size());
@@ -55,6 +68,8 @@ static bool runSema(Compilation &c) {
   c.program = analyzeProgram(c.diags, *c.module, options);
   if (c.program && c.program->train && !c.precisionOverride.empty())
     c.program->train->precision = c.precisionOverride;
+  if (c.program && c.program->train)
+    noteCpuPrecision(c, *c.program->train);
   return c.program != nullptr;
 }
 

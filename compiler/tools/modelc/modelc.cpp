@@ -1,7 +1,7 @@
 //===- modelc.cpp - The modelc compiler driver ----------------------------===//
 //
 // `modelc FILE.model [-o OUT] [--emit=STAGE] [-I DIR]... [-O0..3]
-// [--target-cpu=CPU] [--no-main] [--precision=f32|bf16]`: reads the source, runs the pipeline
+// [--target-cpu=CPU] [--no-main] [--precision=f32|bf16|tf32]`: reads the source, runs the pipeline
 // stages (Stages.h) up to the requested one and prints its product; without
 // --emit it links an executable (-o, default: the input's name without
 // .model). `modelc fmt ...` formats files instead (FormatCommand.h), `modelc
@@ -18,6 +18,7 @@
 
 #include "modelc/Frontend/SearchPath.h"
 #include "modelc/Target/Linker.h"
+#include "modelsupport/Precision.h"
 
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
@@ -87,13 +88,20 @@ struct Options {
   cl::opt<std::string> precision{
       "precision",
       cl::desc("Train at <precision>, overriding the train block's "
-               "`precision`: f32, or bf16 (products and convolutions with "
-               "bf16 operands and f32 accumulation)"),
+               "`precision`: f32, bf16 (products and convolutions with "
+               "bf16 operands and f32 accumulation) or tf32 (the GPU's with "
+               "TF32 operands)"),
       cl::value_desc("precision"), cl::cat(category)};
   cl::opt<bool> debugGpuEmulation{
       "debug-gpu-emulation", cl::Hidden,
       cl::desc("Test hook: the CPU entry points run the GPU kernels' code "
                "emulated on the CPU (implies --no-gpu)"),
+      cl::cat(category)};
+  cl::opt<bool> debugGpuEmulationCudaProducts{
+      "debug-gpu-emulation-cuda-products", cl::Hidden,
+      cl::desc("Test hook: with --debug-gpu-emulation, the products call the "
+               "GPU's cuBLAS entry points on host memory (run it on the fake "
+               "CUDA driver)"),
       cl::cat(category)};
   cl::opt<unsigned> debugMaxBlockInstructions{
       "debug-max-block-instructions", cl::Hidden,
@@ -225,12 +233,6 @@ static int runPipeline(Compilation &c, const Stage *target,
     out.keep();
     return 0;
   }
-  const auto &train = c.program->train;
-  if (train && train->precision == "bf16" && c.codegenSettings.gpu)
-    llvm::WithColor::warning(llvm::errs(), "modelc")
-        << (c.inputName == "-" ? "<stdin>" : c.inputName)
-        << ": precision = bf16 applies to the CPU code; the GPU code runs its "
-           "products in f32 (modelc has no bf16 GPU kernels yet)\n";
   return linkProgramExecutable(c, outputPath) ? 0 : 1;
 }
 
@@ -275,6 +277,7 @@ int main(int argc, char **argv) {
   c.codegenSettings.emitMain = !opts.noMain;
   c.codegenSettings.gpu = !opts.noGpu && !opts.debugGpuEmulation;
   c.codegenSettings.emulateGpu = opts.debugGpuEmulation;
+  c.codegenSettings.emulateCudaProducts = opts.debugGpuEmulationCudaProducts;
   c.codegenSettings.split = {opts.debugMaxBlockInstructions,
                              opts.debugMaxFunctionInstructions};
   c.codegenSettings.runtimeLibDir = getRuntimeLibDir(exe);
@@ -288,9 +291,10 @@ int main(int argc, char **argv) {
   }
 
   if (opts.precision.getNumOccurrences()) {
-    if (opts.precision != "f32" && opts.precision != "bf16")
+    if (!modelsupport::isTrainingPrecision(opts.precision.getValue()))
       return userError("unknown --precision value '" + opts.precision +
-                       "' (valid values: f32, bf16)");
+                       "' (valid values: " +
+                       modelsupport::kTrainingPrecisionList + ")");
     c.precisionOverride = opts.precision;
   }
   const Stage *target = nullptr;

@@ -116,8 +116,9 @@ void resetPoolForTesting();
 /// name of a function (once, when it is looked up); kernelName returns it.
 void nameKernel(CUfunction fn, const char *name);
 const char *kernelName(CUfunction fn);
-/// The interned profile label of an sgemm of this shape.
-const char *sgemmLabel(int64_t m, int64_t n, int64_t k);
+/// The interned profile label "cuBLAS <kind> MxNxK" of a product of this
+/// shape (\p kind: "sgemm", "gemm bf16", ...).
+const char *gemmLabel(const char *kind, int64_t m, int64_t n, int64_t k);
 /// Records the start event of a launch on \p stream when profiling; true
 /// when it did (then profileEnd must follow the launch).
 bool profileStart(CUstream stream);

@@ -11,16 +11,18 @@
 namespace modelrt {
 namespace cuda {
 
-static Status badArgument(const char *name, int64_t value, const char *need) {
-  return Status::error(std::string("modelrt_cuda_sgemm: ") + name + " = " +
+static Status badArgument(const char *caller, const char *name, int64_t value,
+                          const char *need) {
+  return Status::error(std::string(caller) + ": " + name + " = " +
                        std::to_string(value) + ", " + need);
 }
 
 /// Checks a column-major operand of \p rows rows: ld >= max(1, rows).
-static Status checkLd(const char *name, int64_t ld, int64_t rows) {
+static Status checkLd(const char *caller, const char *name, int64_t ld,
+                      int64_t rows) {
   int64_t need = rows > 1 ? rows : 1;
   if (ld < need)
-    return badArgument(name, ld, ("must be at least " +
+    return badArgument(caller, name, ld, ("must be at least " +
                                   std::to_string(need)).c_str());
   return Status::ok();
 }
@@ -29,15 +31,15 @@ Expected<ColumnMajorGemm> mapSgemm(int32_t order, int32_t transA,
                                    int32_t transB, int64_t M, int64_t N,
                                    int64_t K, const float *A, int64_t lda,
                                    const float *B, int64_t ldb, float *C,
-                                   int64_t ldc) {
+                                   int64_t ldc, const char *caller) {
   if (order != kCblasRowMajor && order != kCblasColMajor)
-    return badArgument("order", order, "must be 101 (row) or 102 (column)");
+    return badArgument(caller, "order", order, "must be 101 (row) or 102 (column)");
   if (transA != kCblasNoTrans && transA != kCblasTrans)
-    return badArgument("transA", transA, "must be 111 or 112");
+    return badArgument(caller, "transA", transA, "must be 111 or 112");
   if (transB != kCblasNoTrans && transB != kCblasTrans)
-    return badArgument("transB", transB, "must be 111 or 112");
+    return badArgument(caller, "transB", transB, "must be 111 or 112");
   if (M < 0 || N < 0 || K < 0)
-    return badArgument(M < 0 ? "M" : (N < 0 ? "N" : "K"),
+    return badArgument(caller, M < 0 ? "M" : (N < 0 ? "N" : "K"),
                        M < 0 ? M : (N < 0 ? N : K), "must not be negative");
   ColumnMajorGemm g;
   bool ta = transA == kCblasTrans, tb = transB == kCblasTrans;
@@ -46,11 +48,11 @@ Expected<ColumnMajorGemm> mapSgemm(int32_t order, int32_t transA,
   else // C^T = op(B)^T op(A)^T in column-major terms
     g = {tb, ta, N, M, K, B, ldb, A, lda, C, ldc};
   // Rows of the stored (column-major) operands.
-  MODELRT_TRY(checkLd(order == kCblasRowMajor ? "ldb" : "lda", g.lda,
+  MODELRT_TRY(checkLd(caller, order == kCblasRowMajor ? "ldb" : "lda", g.lda,
                       g.transA ? g.k : g.m));
-  MODELRT_TRY(checkLd(order == kCblasRowMajor ? "lda" : "ldb", g.ldb,
+  MODELRT_TRY(checkLd(caller, order == kCblasRowMajor ? "lda" : "ldb", g.ldb,
                       g.transB ? g.n : g.k));
-  MODELRT_TRY(checkLd("ldc", g.ldc, g.m));
+  MODELRT_TRY(checkLd(caller, "ldc", g.ldc, g.m));
   return g;
 }
 

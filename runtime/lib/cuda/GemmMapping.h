@@ -39,12 +39,14 @@ struct ColumnMajorGemm {
 };
 
 /// Maps cblas_sgemm's arguments (without alpha/beta, which do not change) to
-/// the column-major call; an error names the bad argument.
+/// the column-major call; an error names \p caller (the entry point) and the
+/// bad argument.
 Expected<ColumnMajorGemm> mapSgemm(int32_t order, int32_t transA,
                                    int32_t transB, int64_t M, int64_t N,
                                    int64_t K, const float *A, int64_t lda,
                                    const float *B, int64_t ldb, float *C,
-                                   int64_t ldc);
+                                   int64_t ldc,
+                                   const char *caller = "modelrt_cuda_sgemm");
 
 /// A product computed in slices of its inner dimension: slices - 1 of
 /// sliceK, the last one of the rest, each into its own partial result, the

@@ -1,12 +1,12 @@
 //===- GpuProfile.cpp - Device time of GPU kernels under --profile ---------===//
 //
 // Implements the GPU half of `--profile` (CudaDriver.h; collectProfile() in
-// modelrt/cuda/Cuda.h). While profiling, each kernel launch and each sgemm of
-// the generated code is bracketed by two CUDA events on its stream;
+// modelrt/cuda/Cuda.h). While profiling, each kernel launch and each product
+// of the generated code is bracketed by two CUDA events on its stream;
 // collectProfile() waits for the last event and adds every bracket's device
 // time to the profile's kernel table (modelrt/core/Profile.h) under the
-// kernel's name (`gpu_train_step_kernel_7`) or `cuBLAS sgemm MxNxK` with its
-// FLOPs. Off, a launch costs one flag test more. The events are reused.
+// kernel's name (`gpu_train_step_kernel_7`) or `cuBLAS sgemm MxNxK` (`gemm
+// bf16`, `gemm tf32` for the other precisions) with its FLOPs. Off, a launch costs one flag test more. The events are reused.
 //
 //===----------------------------------------------------------------------===//
 #include "CudaDriver.h"
@@ -32,7 +32,7 @@ struct Bracket {
 struct GpuProfiler {
   std::mutex mutex;
   std::unordered_map<CUfunction, const char *> names;
-  std::set<std::string> labels; ///< interned sgemm labels
+  std::set<std::string> labels; ///< interned product labels
   std::vector<CUevent> spare;
   std::vector<Bracket> pending;
   CUevent open = nullptr; ///< the start event of the launch in progress
@@ -94,9 +94,9 @@ const char *kernelName(CUfunction fn) {
   return it == p.names.end() ? "unnamed GPU kernel" : it->second;
 }
 
-const char *sgemmLabel(int64_t m, int64_t n, int64_t k) {
+const char *gemmLabel(const char *kind, int64_t m, int64_t n, int64_t k) {
   GpuProfiler &p = gpuProfiler();
-  std::string label = "cuBLAS sgemm " + std::to_string(m) + "x" + std::to_string(n) + "x" +
+  std::string label = "cuBLAS " + std::string(kind) + " " + std::to_string(m) + "x" + std::to_string(n) + "x" +
                       std::to_string(k);
   std::lock_guard<std::mutex> lock(p.mutex);
   return p.labels.insert(label).first->c_str();

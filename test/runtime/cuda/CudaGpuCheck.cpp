@@ -5,6 +5,8 @@
 // code MLIR 22 generated from GeneratedHostCode.mlir (PTX JIT-loaded by the
 // driver), modelrt_cuda_sgemm against a double-precision CPU reference for
 // both orders, all transpositions and odd shapes (split-K products too),
+// modelrt_cuda_gemm_bf16 / _tf32 (rounded operands: errors between f32's
+// and the rounding's bound),
 // the fused attention kernels against the CPU's (every width class, both
 // layouts, causal or not, fewer queries than keys),
 // the pool's reuse, an
@@ -109,8 +111,10 @@ GemmCase makeCase(bool rowMajor, bool ta, bool tb, int64_t M, int64_t N,
   return g;
 }
 
-/// One sgemm case on the GPU; the largest relative error.
-double sgemmCase(GemmCase g) {
+using GemmEntry = decltype(&modelrt_cuda_sgemm);
+
+/// One product case on the GPU through \p entry; the largest relative error.
+double sgemmCase(GemmCase g, GemmEntry entry = modelrt_cuda_sgemm) {
   std::vector<double> expected = reference(g);
   Expected<DeviceBuffer> dA = DeviceBuffer::allocate(g.A.size() * 4);
   Expected<DeviceBuffer> dB = DeviceBuffer::allocate(g.B.size() * 4);
@@ -119,9 +123,8 @@ double sgemmCase(GemmCase g) {
       !uploadFloats(*dB, g.B.data(), g.B.size()) ||
       !uploadFloats(*dC, g.C.data(), g.C.size()))
     return 1e9;
-  modelrt_cuda_sgemm(g.rowMajor ? 101 : 102, g.ta ? 112 : 111,
-                     g.tb ? 112 : 111, g.M, g.N, g.K, 0.75f, dA->floats(),
-                     g.lda, dB->floats(), g.ldb, -0.5f, dC->floats(), g.ldc);
+  entry(g.rowMajor ? 101 : 102, g.ta ? 112 : 111, g.tb ? 112 : 111, g.M, g.N, g.K, 0.75f,
+        dA->floats(), g.lda, dB->floats(), g.ldb, -0.5f, dC->floats(), g.ldc);
   if (!downloadFloats(g.C.data(), *dC, g.C.size()))
     return 1e9;
   double worst = 0;
@@ -175,6 +178,33 @@ void checkSplitK() {
                 "modelrt_cuda_sgemm split-K: %d cases, worst relative error %.2e", cases,
                 worst);
   report(statusOk() && worst < 1e-4, line);
+}
+
+/// modelrt_cuda_gemm_bf16 and _tf32 (the tensor cores) against the same
+/// float64 reference of the unrounded operands, 7 x 9 over K = 4096 (and
+/// a split one, 3 x 5 over 8195). Each operand in [-1, 1] is off by at
+/// most one unit in the last place of the rounded format (2^-7 in bf16,
+/// 2^-10 in TF32, whatever the rounding mode), so each term by 2 ulps, and
+/// the result by 0.75 K 2 ulp at most (the f32 accumulation adds far
+/// less). The error must also exceed the f32 check's 1e-4: the operands
+/// were rounded.
+void checkTensorCoreProducts() {
+  const std::pair<const char *, GemmEntry> entries[] = {{"bf16", modelrt_cuda_gemm_bf16},
+                                                        {"tf32", modelrt_cuda_gemm_tf32}};
+  for (const auto &[name, entry] : entries) {
+    double ulp = std::ldexp(1.0, std::strcmp(name, "bf16") == 0 ? -7 : -10), worst = 0;
+    std::mt19937 rng(13);
+    for (int64_t K : {4096, 8195})
+      worst = std::max(worst, sgemmCase(makeCase(true, false, true, K == 4096 ? 7 : 3,
+                                                 K == 4096 ? 9 : 5, K, rng),
+                                        entry));
+    double bound = 0.75 * 8195 * 2 * ulp;
+    char line[160];
+    std::snprintf(line, sizeof(line),
+                  "modelrt_cuda_gemm_%s: worst relative error %.2e (in (1e-4, %.2g))", name,
+                  worst, bound);
+    report(statusOk() && worst > 1e-4 && worst < bound, line);
+  }
 }
 
 void checkPoolReuse() {
@@ -462,6 +492,7 @@ int main(int argc, char **argv) {
   checkGeneratedCode();
   checkSgemm();
   checkSplitK();
+  checkTensorCoreProducts();
   checkPoolReuse();
   checkAsyncUpload();
   checkScratch();

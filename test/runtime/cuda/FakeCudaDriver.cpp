@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "FakeCudaDriver.h"
+#include "TensorCoreRounding.h"
 
 #include "modelrt/cuda/AttentionKernels.h"
 #include "modelrt/cuda/BlasKernels.h"
@@ -367,10 +368,11 @@ CUresult enqueue(CUstream stream, std::function<void()> op) {
 /// cuBLAS's stream (cublasSetStream), for captures of sgemm.
 CUstream blasStream = nullptr;
 
-/// A naive column-major sgemm on cuBLAS's stream.
+/// A naive column-major sgemm on cuBLAS's stream, each operand passed
+/// through \p round first (the tensor cores' rounding, TensorCoreRounding.h).
 cublasStatus_t naiveSgemm(cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k,
                           float al, const float *A, int lda, const float *B, int ldb, float be,
-                          float *C, int ldc);
+                          float *C, int ldc, float (*round)(float) = roundNot);
 
 } // namespace
 
@@ -755,7 +757,7 @@ namespace {
 
 cublasStatus_t naiveSgemm(cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k,
                           float al, const float *A, int lda, const float *B, int ldb, float be,
-                          float *C, int ldc) {
+                          float *C, int ldc, float (*round)(float)) {
   if (std::getenv("FAKE_CUDA_ANY_KERNEL"))
     return CUBLAS_STATUS_SUCCESS; // products are kernels too: no-ops
   A = static_cast<const float *>(ptr(reinterpret_cast<CUdeviceptr>(A)));
@@ -768,7 +770,7 @@ cublasStatus_t naiveSgemm(cublasOperation_t ta, cublasOperation_t tb, int m, int
         for (int p = 0; p < k; ++p) {
           float a = ta == CUBLAS_OP_N ? A[i + p * lda] : A[p + i * lda];
           float b = tb == CUBLAS_OP_N ? B[p + j * ldb] : B[j + p * ldb];
-          sum += double(a) * b;
+          sum += double(round(a)) * round(b);
         }
         float old = be == 0.0f ? 0.0f : C[i + j * ldc];
         C[i + j * ldc] = float(al * sum + be * old);
@@ -778,3 +780,58 @@ cublasStatus_t naiveSgemm(cublasOperation_t ta, cublasOperation_t tb, int m, int
 }
 
 } // namespace
+
+// ---- cuBLAS GemmEx: f32 matrices, the tensor cores' operand rounding ------
+// (modelrt_cuda_gemm_bf16 / _tf32): the compute type picks the rounding of
+// TensorCoreRounding.h; FAKE_CUDA_ANY_KERNEL makes these no-ops as well.
+
+namespace {
+/// The rounding of a GemmEx call on f32 matrices, or null (not supported).
+float (*gemmExRounding(cudaDataType a, cudaDataType b, cudaDataType c,
+                       cublasComputeType_t compute))(float) {
+  bool f32 = a == CUDA_R_32F && b == CUDA_R_32F && c == CUDA_R_32F;
+  return f32 ? operandRounding(compute) : nullptr;
+}
+} // namespace
+
+extern "C" {
+
+/// A naive product of the rounded operands (TensorCoreRounding.h).
+cublasStatus_t cublasGemmEx(cublasHandle_t, cublasOperation_t ta, cublasOperation_t tb, int m,
+                            int n, int k, const void *alpha, const void *A, cudaDataType at,
+                            int lda, const void *B, cudaDataType bt, int ldb, const void *beta,
+                            void *C, cudaDataType ct, int ldc, cublasComputeType_t compute,
+                            cublasGemmAlgo_t) {
+  float (*round)(float) = gemmExRounding(at, bt, ct, compute);
+  if (!round)
+    return CUBLAS_STATUS_NOT_SUPPORTED;
+  counters.sgemms++;
+  return naiveSgemm(ta, tb, m, n, k, *static_cast<const float *>(alpha),
+                    static_cast<const float *>(A), lda, static_cast<const float *>(B), ldb,
+                    *static_cast<const float *>(beta), static_cast<float *>(C), ldc, round);
+}
+
+/// The batch's products one after the other.
+cublasStatus_t cublasGemmStridedBatchedEx(cublasHandle_t, cublasOperation_t ta,
+                                          cublasOperation_t tb, int m, int n, int k,
+                                          const void *alpha, const void *A, cudaDataType at,
+                                          int lda, long long strideA, const void *B,
+                                          cudaDataType bt, int ldb, long long strideB,
+                                          const void *beta, void *C, cudaDataType ct, int ldc,
+                                          long long strideC, int batchCount,
+                                          cublasComputeType_t compute, cublasGemmAlgo_t) {
+  float (*round)(float) = gemmExRounding(at, bt, ct, compute);
+  if (!round)
+    return CUBLAS_STATUS_NOT_SUPPORTED;
+  counters.sgemms++;
+  float al = *static_cast<const float *>(alpha), be = *static_cast<const float *>(beta);
+  for (int i = 0; i < batchCount; ++i)
+    if (cublasStatus_t st = naiveSgemm(
+            ta, tb, m, n, k, al, static_cast<const float *>(A) + i * strideA, lda,
+            static_cast<const float *>(B) + i * strideB, ldb, be,
+            static_cast<float *>(C) + i * strideC, ldc, round))
+      return st;
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+} // extern "C"

@@ -41,6 +41,10 @@ public:
   /// that diagnostic was suppressed by the error limit).
   void note(llvm::SMLoc loc, const llvm::Twine &message,
             llvm::ArrayRef<llvm::SMRange> ranges = {});
+  /// Reports a note of its own, attached to no error or warning (notes may
+  /// follow it); dropped past the error limit.
+  void standaloneNote(llvm::SMLoc loc, const llvm::Twine &message,
+                      llvm::ArrayRef<llvm::SMRange> ranges = {});
 
   /// Number of errors reported so far (including suppressed ones).
   unsigned getNumErrors() const { return numErrors; }

@@ -43,19 +43,30 @@ struct GpuPipelineOptions {
   /// Run only the stages after `Kernels` (the module already went through
   /// the pipeline with stopAfter = Kernels).
   bool resumeAfterKernels = false;
+  /// The emulation's products call the GPU's functions (kCudaSgemmName...).
+  bool emulateCudaProducts = false;
 };
 
-/// The runtime function the GPU pipeline calls for matrix products
+/// The runtime functions the GPU pipeline calls for matrix products (and
+/// the convolutions' im2col products), by the module's precision
 /// (cblas_sgemm's signature, device pointers;
-/// runtime/include/modelrt/cuda/GpuAbi.h).
+/// runtime/include/modelrt/cuda/GpuAbi.h): f32, bf16 and TF32 operands.
 inline constexpr const char *kCudaSgemmName = "modelrt_cuda_sgemm";
+inline constexpr const char *kCudaGemmBf16Name = "modelrt_cuda_gemm_bf16";
+inline constexpr const char *kCudaGemmTf32Name = "modelrt_cuda_gemm_tf32";
+
+/// The functions products call (cblas_sgemm's signature) in a module of
+/// each precision (modelc-matmul-to-blas's options; an empty tf32: f32's).
+struct GemmCallees {
+  std::string f32, bf16, tf32;
+};
 
 /// Appends the passes from linalg on memrefs to one `gpu.launch` per op:
-/// matrix products as calls to `sgemm` (cblas_sgemm's signature), scalar
-/// work in one-iteration loops, loops collapsed, tiled and mapped. Shared by
-/// the GPU pipeline and its CPU emulation.
+/// matrix products as calls to \p gemm's functions, scalar work in
+/// one-iteration loops, loops collapsed, tiled and mapped. Shared by the GPU
+/// pipeline and its CPU emulation.
 void addLaunchStage(mlir::OpPassManager &pm, const GpuPipelineOptions &options,
-                    llvm::StringRef sgemm);
+                    const GemmCallees &gemm);
 
 /// Appends the GPU lowering pipeline to `pm` (anchored on builtin.module).
 void buildGpuLoweringPipeline(mlir::OpPassManager &pm,
@@ -64,7 +75,10 @@ void buildGpuLoweringPipeline(mlir::OpPassManager &pm,
 /// Appends the GPU pipeline up to the launches, then runs the launches as
 /// loops on the CPU (modelc-gpu-emulate-launches): the CPU pipeline's LLVM
 /// stage (CpuPipelineOptions::resumeAfterKernels) finishes the module. For
-/// tests of the GPU kernels' code on machines without a GPU.
+/// tests of the GPU kernels' code on machines without a GPU. The products
+/// call the CPU's functions (cblas_sgemm, modelrt_gemm_bf16; tf32 as f32),
+/// or with `emulateCudaProducts` the GPU's (the runtime's cuBLAS layer on
+/// host memory: the fake driver's).
 void buildGpuEmulationPipeline(mlir::OpPassManager &pm,
                                const GpuPipelineOptions &options);
 

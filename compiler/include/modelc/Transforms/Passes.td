@@ -55,21 +55,23 @@ def MDLAssignPrecision : Pass<"mdl-assign-precision", "::mlir::ModuleOp"> {
   let summary = "Chooses the precision of every product and convolution";
   let description = [{
     Reads the training precision (`precision`, else the `precision` key of
-    `mdl.config`, else f32). In bf16 it becomes the
+    `mdl.config`, else f32). In bf16 or tf32 it becomes the
     `mdl.precision` module attribute, and every f32 mdl.matmul,
     mdl.conv2d, mdl.conv2d_grad_input and mdl.conv2d_grad_weight gets
-    `mdl.precision = "bf16"`: its operands are rounded to bf16 and
-    multiplied with f32 accumulation (the CPU pipeline calls
-    modelrt_gemm_bf16 and the modelrt_conv2d_*_bf16 functions). Everything
+    `mdl.precision` = the precision: in bf16 its operands are rounded to
+    bf16 and multiplied with f32 accumulation (the CPU pipeline calls
+    modelrt_gemm_bf16 and the modelrt_conv2d_*_bf16 functions, the GPU
+    pipeline modelrt_cuda_gemm_bf16); in tf32 the GPU pipeline calls
+    modelrt_cuda_gemm_tf32 and the CPU pipeline f32 products. Everything
     else stays f32: elementwise work, reductions, losses, normalisation,
     batch_matmul, the gradients' accumulation and the optimizer. In f32
     nothing is tagged (earlier tags are removed). Fails on a
-    precision other than f32 or bf16, at the module or at the op that
-    carries it.
+    precision other than f32, bf16 or tf32, at the module or at the op
+    that carries it.
   }];
   let options = [
     Option<"precision", "precision", "std::string", /*default=*/"\"\"",
-           "f32 or bf16 (empty: the module's mdl.config)">,
+           "f32, bf16 or tf32 (empty: the module's mdl.config)">,
   ];
   let dependentDialects = ["::mlir::mdl::MDLDialect"];
 }

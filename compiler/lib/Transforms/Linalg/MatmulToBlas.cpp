@@ -12,7 +12,8 @@
 // Anything else
 // is left for the generic loop lowering. In a module whose
 // `mdl.precision` is bf16 (mdl-assign-precision) the call is to
-// `bf16-callee` instead, with the same signature. Pointers are formed from the
+// `bf16-callee` instead, with the same signature; in tf32, to `tf32-callee`
+// when one is given. Pointers are formed from the
 // memref's aligned pointer plus its offset; leading dimensions from its
 // strides.
 //
@@ -297,17 +298,24 @@ struct MatmulToBlasPass : impl::MatmulToBlasPassBase<MatmulToBlasPass> {
     });
     if (work.empty())
       return;
-    auto precision =
-        getOperation()->getAttrOfType<StringAttr>("mdl.precision");
-    std::string target = precision && precision.getValue() == "bf16"
-                             ? bf16Callee.getValue()
-                             : callee.getValue();
+    std::string target = calleeForPrecision();
     if (failed(declareLibraryFunction(getOperation(), target,
                                       sgemmType(&getContext()),
                                       "cblas_sgemm's")))
       return signalPassFailure();
     for (auto &[op, plan] : work)
       rewriteToSgemm(op, plan, target);
+  }
+
+  /// The function called for the module's `mdl.precision`.
+  std::string calleeForPrecision() {
+    auto attr = getOperation()->getAttrOfType<StringAttr>("mdl.precision");
+    StringRef precision = attr ? attr.getValue() : "f32";
+    if (precision == "bf16")
+      return bf16Callee;
+    if (precision == "tf32" && !tf32Callee.empty())
+      return tf32Callee;
+    return callee;
   }
 };
 

@@ -3,8 +3,8 @@
 // Declares the C ABI between the code modelc's GPU pipeline generates and
 // the runtime's CUDA layer:
 //   - the `modelrt_cuda_*` helpers of the compiled entry adapters
-//     (compiler/lib/Codegen/Adapters.cpp): sgemm, scratch cells, the seed
-//     cell, allocations, copies, the sticky status;
+//     (compiler/lib/Codegen/Adapters.cpp): the products (f32, bf16, TF32),
+//     scratch cells, the seed cell, allocations, copies, the sticky status;
 //   - the `mgpu*` functions that MLIR 22's `gpu-to-llvm` host code and
 //     gpu.binary translation call (see docs/gpu.md).
 // Nothing here links against CUDA (the driver is opened at run time, see
@@ -30,6 +30,20 @@ void modelrt_cuda_sgemm(int32_t order, int32_t transA, int32_t transB,
                         int32_t M, int32_t N, int32_t K, float alpha,
                         const float *A, int32_t lda, const float *B,
                         int32_t ldb, float beta, float *C, int32_t ldc);
+/// modelrt_cuda_sgemm's arguments and semantics (f32 matrices in and out) on
+/// the tensor cores: the operands rounded to bf16 (resp. to TF32, 10
+/// mantissa bits) and the products accumulated in f32 (cublasGemmEx with
+/// CUBLAS_COMPUTE_32F_FAST_16BF resp. _FAST_TF32). The GPU code of a
+/// `precision = bf16` (resp. `tf32`) program calls them for its products
+/// (docs/precision.md). Errors are sticky.
+void modelrt_cuda_gemm_bf16(int32_t order, int32_t transA, int32_t transB,
+                            int32_t M, int32_t N, int32_t K, float alpha,
+                            const float *A, int32_t lda, const float *B,
+                            int32_t ldb, float beta, float *C, int32_t ldc);
+void modelrt_cuda_gemm_tf32(int32_t order, int32_t transA, int32_t transB,
+                            int32_t M, int32_t N, int32_t K, float alpha,
+                            const float *A, int32_t lda, const float *B,
+                            int32_t ldb, float beta, float *C, int32_t ldc);
 /// Fused attention on the GPU (device pointers, the compute stream): the
 /// same arguments and results as modelrt_attention_forward / _backward /
 /// _packed_forward / _packed_backward of modelrt/core/Attention.h, for

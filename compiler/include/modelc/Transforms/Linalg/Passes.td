@@ -113,8 +113,10 @@ def MatmulToBlasPass : Pass<"modelc-matmul-to-blas", "::mlir::ModuleOp"> {
     beta = 1 otherwise. Other contractions are left for the loop lowering.
     In a module whose `mdl.precision` attribute is "bf16"
     (mdl-assign-precision), the call is to `bf16-callee` (operands rounded
-    to bf16, f32 accumulation). Fails, at the module, when the function
-    called already exists with another signature.
+    to bf16, f32 accumulation); in one whose attribute is "tf32", to
+    `tf32-callee` (TF32 operands), or to `callee` when that option is empty
+    (the CPU's products are f32 in tf32). Fails, at the module, when the
+    function called already exists with another signature.
   }];
   let options = [
     Option<"callee", "callee", "std::string", /*default=*/"\"cblas_sgemm\"",
@@ -123,6 +125,9 @@ def MatmulToBlasPass : Pass<"modelc-matmul-to-blas", "::mlir::ModuleOp"> {
     Option<"bf16Callee", "bf16-callee", "std::string",
            /*default=*/"\"modelrt_gemm_bf16\"",
            "The function called in a bf16 module (cblas_sgemm's signature)">,
+    Option<"tf32Callee", "tf32-callee", "std::string", /*default=*/"\"\"",
+           "The function called in a tf32 module (cblas_sgemm's signature; "
+           "empty: callee)">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",
