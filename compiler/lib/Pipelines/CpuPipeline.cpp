@@ -146,8 +146,9 @@ void buildCpuLoweringPipeline(OpPassManager &pm,
     addLLVMStage(pm, options);
     return;
   }
-  if (!options.libraryOps)
-    pm.addPass(createExpandLibraryOps());
+  if (!options.libraryOps) // the sums over the ranks always call the runtime
+    pm.addPass(createExpandLibraryOps({/*keepAttentionWidth=*/0,
+                                       /*keepSumRanks=*/true}));
   addFusionStage(pm);
   pm.addPass(createSplitInnerReductionsPass());
   pm.addPass(createCanonicalizerPass());
@@ -156,8 +157,7 @@ void buildCpuLoweringPipeline(OpPassManager &pm,
   addBufferizationStage(pm);
   if (options.stopAfter == CpuStage::Bufferization)
     return;
-  if (options.libraryOps)
-    pm.addPass(createLibraryToCallsPass());
+  pm.addPass(createLibraryToCallsPass());
   if (options.useBlas || options.libraryOps) {
     if (options.useBlas)
       pm.addPass(createMatmulToBlasPass());
@@ -205,7 +205,8 @@ struct CpuPipelineCLOptions
   Option<bool> libraryOps{
       *this, "library-ops",
       llvm::cl::desc("Call the runtime for the mdl library ops (otherwise "
-                     "expand them into linalg)"),
+                     "expand them into linalg; the sums over the ranks "
+                     "always call it)"),
       llvm::cl::init(true)};
   Option<bool> emitCInterface{*this, "emit-c-interface",
                               llvm::cl::desc("Emit _mlir_ciface_ wrappers"),

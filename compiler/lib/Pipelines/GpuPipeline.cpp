@@ -75,9 +75,13 @@ void addLaunchStage(OpPassManager &pm, const GpuPipelineOptions &options,
 
 void buildGpuEmulationPipeline(OpPassManager &pm,
                                const GpuPipelineOptions &options) {
-  pm.addPass(createExpandLibraryOps());
+  // The emulation runs on the CPU, where the sums over the ranks are the
+  // runtime's.
+  pm.addPass(createExpandLibraryOps({/*keepAttentionWidth=*/0,
+                                     /*keepSumRanks=*/true}));
   addFusionStage(pm);
   addBufferizationStage(pm);
+  pm.addPass(createLibraryToCallsPass());
   addLaunchStage(pm, options, "cblas_sgemm"); // OpenBLAS stands for cuBLAS
   pm.addPass(createGpuEmulateLaunchesPass());
   pm.addPass(createGpuMathApproximationPass({/*host=*/true}));
