@@ -8,7 +8,11 @@
 namespace modelrt {
 
 DataParallel::DataParallel(Collective &collective, std::vector<int64_t> paramSizes)
-    : coll(collective), grads(collective, std::move(paramSizes)) {}
+    : coll(collective), grads(collective, std::move(paramSizes)) {
+  setStepCollective(&coll);
+}
+
+DataParallel::~DataParallel() { setStepCollective(nullptr); }
 
 Status DataParallel::reduceStep(StepFigures &f, float *const *g) {
   // counted, loss * counted, samples, then the metric sums.

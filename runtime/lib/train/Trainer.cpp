@@ -270,13 +270,18 @@ private:
 
 /// One step's loss, gradients (r.grads) and metrics on \p b: this rank's,
 /// then, with several ranks, the global batch's (zero for an empty slice).
+/// An empty slice still runs the step when the step sums batch norm's
+/// statistics over the ranks, so that it joins those sums.
 Status trainOnBatch(Run &r, const Batch &b, uint64_t seed, StepFigures &f) {
   f.samples = b.size, f.counted = b.size > 0 ? countedLabels(r.prog, b) : 0;
-  if (b.size > 0) {
+  if (b.size > 0 || (r.dp && r.cfg.batch_norm_sync)) {
     PhaseTimer timer(Phase::Step);
     MODELRT_TRY(r.runner->train(r.model, b, seed, r.step, &f.loss, r.gradPtrs.data(),
                                 f.metrics.data()));
-  } else {
+  }
+  if (b.size == 0) {
+    f.loss = 0;
+    std::fill(f.metrics.begin(), f.metrics.end(), 0.0);
     for (std::vector<float> &g : r.grads)
       std::fill(g.begin(), g.end(), 0.0f);
   }
@@ -466,6 +471,12 @@ Status startDataParallel(Run &r) {
     id.emplace_back(d == &r.data.train ? "training data" : "validation data", *h);
   }
   MODELRT_TRY(checkSameRun(*c, id));
+  if (r.cfg.batch_norm_sync && r.runner->device() == Device::Cuda)
+    return errorf("--device cuda under mpirun (%d ranks) cannot synchronise batch norm: the "
+                  "GPU step does not sum its statistics over the ranks; compile with "
+                  "--batch-norm=local (or batch_norm = local in the train block) for "
+                  "per-rank statistics, or train on the CPU",
+                  c->size());
   r.dp = std::make_unique<DataParallel>(*c, r.model.paramSizes());
   return Status::ok();
 }

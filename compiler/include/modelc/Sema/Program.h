@@ -309,6 +309,9 @@ struct TrainConfig {
   /// `precision`: "f32" (the default) or "bf16" (products and convolutions
   /// take bf16 operands and accumulate in f32; docs/precision.md).
   std::string precision = "f32";
+  /// `batch_norm`: "sync" (the default: statistics over the global batch
+  /// of a data-parallel run) or "local" (each rank's slice alone).
+  std::string batchNorm = "sync";
   /// The loss function's name (cross_entropy, mse_loss, ...).
   std::string lossKind;
   /// Whether the loss depends on `label`: without, the labels are read but

@@ -18,7 +18,7 @@
 extern "C" {
 #endif
 
-#define MODELRT_ABI_VERSION 5
+#define MODELRT_ABI_VERSION 6
 
 /* Element types (same values as modelrt::DType). Parameters and state are
  * f32; inputs f32, or i32/i64 ids; labels i64 class indices or f32. */
