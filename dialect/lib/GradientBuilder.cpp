@@ -204,10 +204,29 @@ static std::pair<Value, Value> normStatistics(GradientBuilder &e, Value x,
     return std::make_pair(mean, e.meanKeep(e.mul(centered, centered),
                                            statAxes));
   }
-  Value mean = kind == NormKind::Batch ? e.op->getResult(1) : e.op->getOperand(3);
-  Value var = kind == NormKind::Batch ? e.op->getResult(2) : e.op->getOperand(4);
+  bool batch = kind != NormKind::Eval;
+  Value mean = batch ? e.op->getResult(1) : e.op->getOperand(3);
+  Value var = batch ? e.op->getResult(2) : e.op->getOperand(4);
   Value m = e.perChannel(mean, rank);
   return std::make_pair(m, e.perChannel(var, rank));
+}
+
+/// `dxhat - mean(dxhat) - xhat * mean(dxhat * xhat)` of synchronised batch
+/// norm, divided by this rank's weight. The runtime weights rank r's
+/// gradient by a_r = n_r / M (its share of the M samples' elements) and
+/// sums, so the adjoint this rank receives is a_r times the global one: the
+/// global means are (1/M) sum_s a_s T_s over the ranks' per-channel sums
+/// T_s, and dividing the result by a_r gives
+/// `dxhat - (U1 + xhat * U2) / (M * n_r)` with U = all_reduce(n_r * T_r).
+static Value syncNormInner(GradientBuilder &e, Value x, Value dxhat,
+                           Value xhat, ArrayRef<int64_t> statAxes) {
+  Value n = e.count(x, statAxes);
+  Value total = e.create<AllReduceOp>(n);
+  Value u1 = e.create<AllReduceOp>(e.mul(e.sumKeep(dxhat, statAxes), n));
+  Value u2 =
+      e.create<AllReduceOp>(e.mul(e.sumKeep(e.mul(dxhat, xhat), statAxes), n));
+  Value scale = e.div(e.scalar(1.0, x), e.mul(total, n));
+  return e.sub(dxhat, e.mul(e.add(u1, e.mul(xhat, u2)), scale));
 }
 
 void mlir::mdl::buildNormGradient(GradientBuilder &e, Value x, Value gamma,
@@ -233,6 +252,8 @@ void mlir::mdl::buildNormGradient(GradientBuilder &e, Value x, Value gamma,
   Value dxhat = e.mul(g, gammaB);
   if (kind == NormKind::Eval)
     return e.set(0, e.mul(dxhat, rstd));
+  if (kind == NormKind::SyncBatch)
+    return e.set(0, e.mul(rstd, syncNormInner(e, x, dxhat, xhat, statAxes)));
   Value inner = e.sub(e.sub(dxhat, e.meanKeep(dxhat, statAxes)),
                       e.mul(xhat, e.meanKeep(e.mul(dxhat, xhat), statAxes)));
   e.set(0, e.mul(rstd, inner));

@@ -110,6 +110,7 @@ private:
 /// Which normalisation a norm gradient differentiates.
 enum class NormKind {
   Batch, ///< batch_norm_train: batch statistics (results 1, 2), channel dim 1
+  SyncBatch, ///< batch_norm_train {sync}: Batch over every rank's slice
   Eval,  ///< batch_norm_eval: running statistics (operands 3, 4), constants
   Layer, ///< layer_norm: statistics over gamma's trailing dimensions
 };
@@ -119,7 +120,9 @@ enum class NormKind {
 /// with xhat = (x - mean) * rstd, dbeta = sum(g), dgamma = sum(g * xhat),
 /// dx = rstd * (dxhat - mean(dxhat) - xhat * mean(dxhat * xhat)) where
 /// dxhat = g * gamma (just dxhat * rstd for Eval, whose statistics are
-/// constants).
+/// constants). For SyncBatch the two means are over the global batch,
+/// each rank's adjoint weighted by its share of the batch's samples, the
+/// runtime's weighting of the ranks' gradients (docs/distributed.md).
 void buildNormGradient(GradientBuilder &e, Value input, Value gamma,
                        llvm::APFloat epsilon, NormKind kind);
 

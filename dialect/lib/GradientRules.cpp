@@ -285,7 +285,7 @@ static void rule(BatchNormTrainOp op, GB &e) {
     return e.fail("the loss depends on the batch statistics (results 1 and "
                   "2), which have no gradient rule");
   buildNormGradient(e, op.getInput(), op.getGamma(), op.getEpsilon(),
-                           NormKind::Batch);
+                    op.getSync() ? NormKind::SyncBatch : NormKind::Batch);
 }
 static void rule(LayerNormOp op, GB &e) {
   buildNormGradient(e, op.getInput(), op.getGamma(), op.getEpsilon(),
@@ -295,6 +295,11 @@ static void rule(LayerNormOp op, GB &e) {
 static void rule(BatchNormEvalOp op, GB &e) {
   buildNormGradient(e, op.getInput(), op.getGamma(), op.getEpsilon(),
                            NormKind::Eval);
+}
+// Every rank's input adds to every rank's result: the adjoint of a sum over
+// the ranks is the sum over the ranks of the adjoints.
+static void rule(AllReduceOp op, GB &e) {
+  e.set(0, e.create<AllReduceOp>(e.grad()));
 }
 static void rule(EmbeddingOp op, GB &e) {
   e.set(1, e.create<EmbeddingGradOp>(e.grad(), op.getIndices(),
@@ -380,6 +385,6 @@ void mlir::mdl::attachGradientRules(MLIRContext &context) {
   attach<ReshapeOp, FlattenOp, TransposeOp, BroadcastToOp, ConcatOp, SliceOp>(
       context);
   attach<DropoutOp, BatchNormTrainOp, BatchNormEvalOp, LayerNormOp,
-         EmbeddingOp>(context);
+         EmbeddingOp, AllReduceOp>(context);
   attach<CrossEntropyOp, MSELossOp, L1LossOp, BCEWithLogitsOp>(context);
 }

@@ -2,8 +2,8 @@
 //
 // The ops of MDLLibraryOps.td: their verifiers (one shape rule for the
 // three convolutions, one for the four pooling ops, one for the embedding
-// gradient, those of attention and its decoding step, on tensors or
-// memrefs),
+// gradient, those of attention and its decoding step, the sum over the
+// ranks' equal shapes, on tensors or memrefs),
 // their memory effects (on memrefs: every operand but the last is read, the
 // last, `init`, is written) and their bufferization (each tensor operand
 // replaced by its buffer; `init` is written in place, never read, so a
@@ -209,6 +209,7 @@ MDL_LIBRARY_OP_INTERFACES(LibAttentionGradOp)
 MDL_LIBRARY_OP_INTERFACES(LibAttentionDecodeOp)
 MDL_LIBRARY_OP_INTERFACES(LibAttentionPackedOp)
 MDL_LIBRARY_OP_INTERFACES(LibAttentionPackedGradOp)
+MDL_LIBRARY_OP_INTERFACES(LibSumRanksOp)
 
 #undef MDL_LIBRARY_OP_INTERFACES
 
@@ -372,5 +373,16 @@ LogicalResult LibAttentionDecodeOp::verify() {
   if (q[2] != 1)
     return emitOpError("the query must hold one position, got ")
            << formatShape(q);
+  return success();
+}
+
+LogicalResult LibSumRanksOp::verify() {
+  if (failed(verifyDestination(getOperation())))
+    return failure();
+  ArrayRef<int64_t> in = shapedOperand(getOperation(), 0).getShape();
+  ArrayRef<int64_t> out = shapedOperand(getOperation(), 1).getShape();
+  if (in != out)
+    return emitOpError("input ") << formatShape(in) << " and init "
+                                 << formatShape(out) << " differ in shape";
   return success();
 }

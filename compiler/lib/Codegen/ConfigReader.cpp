@@ -355,6 +355,7 @@ llvm::Error modelc::readTrainDefaults(mlir::DictionaryAttr config,
   if (llvm::Error e = readData(cfg.sub("data"), c))
     return e;
   c.inputIdLimit = cfg.i("input_id_limit");
+  c.batch_norm_sync = cfg.s("batch_norm") == "sync";
   for (ms::Group g :
        {ms::Group::Optimizer, ms::Group::Stopping, ms::Group::Schedule})
     if (llvm::Error e = readGroup(g, cfg, c))

@@ -195,8 +195,10 @@ callDict(mlir::Builder &b, ms::Group group, llvm::StringRef kind,
   return d.get();
 }
 
-/// The train block's entries of the dictionary.
-static void addTrain(mlir::Builder &b, DictBuilder &d, const TrainConfig &t) {
+/// The train block's entries of the dictionary; `batch_norm` only for a
+/// model `g` with batch norm.
+static void addTrain(mlir::Builder &b, DictBuilder &d, const TrainConfig &t,
+                     const Graph &g) {
   d.str("loss", t.lossKind);
   if (t.inputIdLimit > 0)
     d.i64("input_id_limit", t.inputIdLimit);
@@ -216,6 +218,10 @@ static void addTrain(mlir::Builder &b, DictBuilder &d, const TrainConfig &t) {
   d.add("metrics", b.getArrayAttr(metrics));
   if (t.precision != "f32")
     d.str("precision", t.precision);
+  if (llvm::any_of(g.nodes, [](const Node &n) {
+        return n.kind == sema::OpKind::BatchNorm;
+      }))
+    d.str("batch_norm", t.batchNorm);
 }
 
 mlir::DictionaryAttr modelc::buildConfigAttr(mlir::MLIRContext &ctx,
@@ -228,6 +234,6 @@ mlir::DictionaryAttr modelc::buildConfigAttr(mlir::MLIRContext &ctx,
     d.add("data", dataDict(b, *program.data,
                            !program.train || program.train->usesLabels));
   if (program.train)
-    addTrain(b, d, *program.train);
+    addTrain(b, d, *program.train, graph);
   return d.get();
 }

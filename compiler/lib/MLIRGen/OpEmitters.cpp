@@ -251,6 +251,17 @@ static mlir::Value perChannelCount(FunctionEmitter &fe, const Node &n,
   return mdl::MulOp::create(b, l, t, fe.scalar(double(perSample), elt, l));
 }
 
+/// Whether the module's `mdl.config` asks for batch norm synchronised over
+/// the ranks of a data-parallel run (`batch_norm = "sync"`).
+static bool syncBatchNorm(mlir::OpBuilder &b) {
+  auto module = b.getInsertionBlock()
+                    ->getParentOp()
+                    ->getParentOfType<mlir::ModuleOp>();
+  auto config = module->getAttrOfType<mlir::DictionaryAttr>("mdl.config");
+  auto mode = config ? config.getAs<mlir::StringAttr>("batch_norm") : nullptr;
+  return mode && mode.getValue() == "sync";
+}
+
 static mlir::Value emitBatchNorm(FunctionEmitter &fe, const Node &n,
                                  ArrayRef<mlir::Value> ops, Location l) {
   mlir::OpBuilder &b = fe.builder();
@@ -264,9 +275,11 @@ static mlir::Value emitBatchNorm(FunctionEmitter &fe, const Node &n,
   if (fe.isEval())
     return mdl::BatchNormEvalOp::create(b, l, ops[0], ops[1], ops[2], rm, rv,
                                         b.getF64FloatAttr(a.epsilon));
+  bool sync = syncBatchNorm(b);
   auto bn = mdl::BatchNormTrainOp::create(b, l, ops[0], ops[1], ops[2],
                                           b.getF64FloatAttr(a.epsilon),
-                                          b.getF64FloatAttr(a.momentum));
+                                          b.getF64FloatAttr(a.momentum),
+                                          b.getBoolAttr(sync));
   // running = (1 - momentum) * running + momentum * batch statistic, with
   // the unbiased variance n/(n-1) * v (n = elements per channel).
   mlir::Type elt = cType.getElementType();
@@ -277,7 +290,11 @@ static mlir::Value emitBatchNorm(FunctionEmitter &fe, const Node &n,
     mlir::Value y = mdl::MulOp::create(b, l, stat, take);
     return mdl::AddOp::create(b, l, x, y).getResult();
   };
+  // With sync, the statistics and so their element count are the global
+  // batch's.
   mlir::Value count = perChannelCount(fe, n, ops[0], elt, l);
+  if (sync)
+    count = mdl::AllReduceOp::create(b, l, count);
   mlir::Value countM1 = mdl::SubOp::create(b, l, count, fe.scalar(1, elt, l));
   mlir::Value factor = mdl::DivOp::create(b, l, count, countM1);
   mlir::Value unbiased = mdl::MulOp::create(b, l, bn.getBatchVar(), factor);

@@ -146,8 +146,9 @@ void buildCpuLoweringPipeline(OpPassManager &pm,
     addLLVMStage(pm, options);
     return;
   }
-  if (!options.libraryOps)
-    pm.addPass(createExpandLibraryOps());
+  if (!options.libraryOps) // the sums over the ranks always call the runtime
+    pm.addPass(createExpandLibraryOps({/*keepAttentionWidth=*/0,
+                                       /*keepSumRanks=*/true}));
   addFusionStage(pm);
   pm.addPass(createSplitInnerReductionsPass());
   pm.addPass(createCanonicalizerPass());
@@ -159,8 +160,7 @@ void buildCpuLoweringPipeline(OpPassManager &pm,
   // Before any op is rewritten into a call on extracted pointers: the
   // buffers' last uses are still ops on memrefs.
   pm.addPass(createGradReadyCallsPass());
-  if (options.libraryOps)
-    pm.addPass(createLibraryToCallsPass());
+  pm.addPass(createLibraryToCallsPass());
   if (options.useBlas || options.libraryOps) {
     if (options.useBlas)
       pm.addPass(createMatmulToBlasPass());
@@ -208,7 +208,8 @@ struct CpuPipelineCLOptions
   Option<bool> libraryOps{
       *this, "library-ops",
       llvm::cl::desc("Call the runtime for the mdl library ops (otherwise "
-                     "expand them into linalg)"),
+                     "expand them into linalg; the sums over the ranks "
+                     "always call it)"),
       llvm::cl::init(true)};
   Option<bool> emitCInterface{*this, "emit-c-interface",
                               llvm::cl::desc("Emit _mlir_ciface_ wrappers"),

@@ -81,9 +81,13 @@ void addLaunchStage(OpPassManager &pm, const GpuPipelineOptions &options,
 
 void buildGpuEmulationPipeline(OpPassManager &pm,
                                const GpuPipelineOptions &options) {
-  pm.addPass(createExpandLibraryOps());
+  // The emulation runs on the CPU, where the sums over the ranks are the
+  // runtime's.
+  pm.addPass(createExpandLibraryOps({/*keepAttentionWidth=*/0,
+                                     /*keepSumRanks=*/true}));
   addFusionStage(pm);
   addBufferizationStage(pm);
+  pm.addPass(createLibraryToCallsPass());
   // OpenBLAS (or the CPU's bf16 products) stands for cuBLAS, unless asked.
   GemmCallees cpu{"cblas_sgemm", kGemmBf16Call.str(), ""};
   addLaunchStage(pm, options, options.emulateCudaProducts ? cudaGemmCallees() : cpu);

@@ -323,6 +323,9 @@ void sema::printProgram(llvm::raw_ostream &os, const Program &program,
     os << "  epochs: " << t->epochs << ", batch: " << t->batch
        << ", seed: " << t->seed << "\n";
     os << "  metrics: " << llvm::join(t->metrics, ", ") << "\n";
+    if (t->batchNorm != "sync")
+      os << "  batch_norm: " << t->batchNorm
+         << " (each rank's slice alone under mpirun)\n";
     if (t->precision == "bf16")
       os << "  precision: bf16 (products and convolutions: bf16 operands, "
             "f32 accumulation; the rest, parameters and optimizer state: "

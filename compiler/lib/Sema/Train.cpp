@@ -353,6 +353,19 @@ static bool checkPrecision(DiagnosticEngine &diags, const Field &f,
   return false;
 }
 
+/// Reads `batch_norm = sync | local`.
+static bool checkBatchNorm(DiagnosticEngine &diags, const Field &f,
+                           TrainConfig &cfg) {
+  auto *n = llvm::dyn_cast<NameExpr>(f.value.get());
+  if (n && (n->getName() == "sync" || n->getName() == "local")) {
+    cfg.batchNorm = n->getName().str();
+    return true;
+  }
+  diags.error(f.value->getLoc(), "batch_norm must be sync or local",
+              {f.value->getRange()});
+  return false;
+}
+
 namespace {
 /// The fields of one train block as they are read.
 struct FieldState {
@@ -381,6 +394,8 @@ static bool checkField(DiagnosticEngine &diags, const Field &f, Graph &graph,
     return checkMetrics(diags, f, cfg, st.accuracy);
   if (f.name == "precision")
     return checkPrecision(diags, f, cfg);
+  if (f.name == "batch_norm")
+    return checkBatchNorm(diags, f, cfg);
   diags.error(f.nameRange.Start,
               "unknown field '" + f.name + "' in train block; expected " +
                   trainFieldList(),

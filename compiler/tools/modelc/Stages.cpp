@@ -68,6 +68,8 @@ static bool runSema(Compilation &c) {
   c.program = analyzeProgram(c.diags, *c.module, options);
   if (c.program && c.program->train && !c.precisionOverride.empty())
     c.program->train->precision = c.precisionOverride;
+  if (c.program && c.program->train && !c.batchNormOverride.empty())
+    c.program->train->batchNorm = c.batchNormOverride;
   if (c.program && c.program->train)
     noteCpuPrecision(c, *c.program->train);
   return c.program != nullptr;

@@ -57,6 +57,8 @@ struct Compilation {
   /// `--precision`: replaces the train block's precision after semantic
   /// analysis (empty: the block's own).
   std::string precisionOverride;
+  /// `--batch-norm`: replaces the train block's batch_norm likewise.
+  std::string batchNormOverride;
   /// The parsed main module (after the `ast` stage).
   std::unique_ptr<Module> module;
   /// The checked program (after the `sema` stage).

@@ -1,7 +1,8 @@
 //===- modelc.cpp - The modelc compiler driver ----------------------------===//
 //
 // `modelc FILE.model [-o OUT] [--emit=STAGE] [-I DIR]... [-O0..3]
-// [--target-cpu=CPU] [--no-main] [--precision=f32|bf16|tf32]`: reads the source, runs the pipeline
+// [--target-cpu=CPU] [--no-main] [--precision=f32|bf16|tf32]
+// [--batch-norm=sync|local]`: reads the source, runs the pipeline
 // stages (Stages.h) up to the requested one and prints its product; without
 // --emit it links an executable (-o, default: the input's name without
 // .model). `modelc fmt ...` formats files instead (FormatCommand.h), `modelc
@@ -92,6 +93,12 @@ struct Options {
                "bf16 operands and f32 accumulation) or tf32 (the GPU's with "
                "TF32 operands)"),
       cl::value_desc("precision"), cl::cat(category)};
+  cl::opt<std::string> batchNorm{
+      "batch-norm",
+      cl::desc("Batch norm's training statistics under mpirun, overriding "
+               "the train block's `batch_norm`: sync (over the global "
+               "batch) or local (each rank's slice)"),
+      cl::value_desc("mode"), cl::cat(category)};
   cl::opt<bool> debugGpuEmulation{
       "debug-gpu-emulation", cl::Hidden,
       cl::desc("Test hook: the CPU entry points run the GPU kernels' code "
@@ -296,6 +303,12 @@ int main(int argc, char **argv) {
                        "' (valid values: " +
                        modelsupport::kTrainingPrecisionList + ")");
     c.precisionOverride = opts.precision;
+  }
+  if (opts.batchNorm.getNumOccurrences()) {
+    if (opts.batchNorm != "sync" && opts.batchNorm != "local")
+      return userError("unknown --batch-norm value '" + opts.batchNorm +
+                       "' (valid values: sync, local)");
+    c.batchNormOverride = opts.batchNorm;
   }
   const Stage *target = nullptr;
   if (opts.emit.getNumOccurrences() &&

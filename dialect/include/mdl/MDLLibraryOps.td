@@ -7,7 +7,8 @@
 // table's gradient, a scatter-add by the indices' values; f32
 // scaled-dot-product attention and its adjoint, the same on the packed
 // layout of a fused projection, and one decoding step of it over a
-// key/value cache. Unlike the rest of
+// key/value cache; and the sum of an f64 buffer over the ranks of a
+// data-parallel run. Unlike the rest of
 // mdl they are in destination-passing style: their last operand `init` is
 // the destination, which they write whole and never read; on tensors they
 // return it, after bufferization they work on memrefs and return nothing.
@@ -16,7 +17,8 @@
 // linalg first (modelc-expand-library-ops: im2col and one GEMM for the
 // convolutions, the generic window loops for pooling, a masked reduction
 // over the positions for the embedding gradient, the unfused products and
-// softmax for attention, its adjoint and its decoding step).
+// softmax for attention, its adjoint and its decoding step, a copy for the
+// sum over the ranks).
 //
 //===----------------------------------------------------------------------===//
 
@@ -261,6 +263,24 @@ def MDL_LibAttentionDecodeOp : MDL_LibraryOp<"lib_attention_decode"> {
                    MDL_LibraryOperand:$value_cache,
                    AnyTypeOf<[0DTensorOf<[I64]>, MemRefRankOf<[I64], [0]>]>:$position,
                    MDL_LibraryOperand:$init);
+}
+
+def MDL_LibSumRanksOp : MDL_LibraryOp<"lib_sum_ranks"> {
+  let summary = "The sum of an f64 buffer over the ranks of a run";
+  let description = [{
+    `init` receives the elementwise sum over the ranks of a data-parallel
+    run of every rank's `input` (the same shape, f64): `mdl.all_reduce`
+    once lowered. With one process it is a copy. `init` is overwritten,
+    never read. The CPU pipeline calls the runtime's
+    `modelrt_dist_sum_f64`; elsewhere it expands to the copy.
+
+    ```mlir
+    %s = mdl.lib_sum_ranks %x, %init : tensor<32xf64>, tensor<32xf64> -> tensor<32xf64>
+    ```
+  }];
+  let arguments = (ins AnyTypeOf<[TensorOf<[F64]>, MemRefOf<[F64]>]>:$input,
+                   AnyTypeOf<[TensorOf<[F64]>, MemRefOf<[F64]>]>:$init);
+  let results = (outs Optional<RankedTensorOf<[F64]>>:$result);
 }
 
 #endif // MDL_LIBRARY_OPS_TD

@@ -54,6 +54,14 @@ def MDL_BatchNormTrainOp : MDL_InferOp<"batch_norm_train"> {
     `running_var = (1 - momentum) * running_var + momentum * v * n/(n-1)`
     (`n` elements per channel), via `mdl.state_read` / `mdl.state_write`.
 
+    With `sync` (data-parallel training, docs/distributed.md) the
+    statistics are those of the global batch: each rank's per-channel sums
+    and element counts are summed over the ranks (`mdl.all_reduce`'s
+    semantics) before the mean, and again the centred squares before the
+    variance, so every rank normalises with the same `m` and `v`. The
+    gradient likewise sums its per-channel reductions over the ranks.
+    With one process `sync` changes nothing.
+
     ```mlir
     %y, %m, %v = mdl.batch_norm_train %x, %g, %b {epsilon = 1.000000e-05 : f64}
         : tensor<?x32x28x28xf32>, tensor<32xf32>, tensor<32xf32>
@@ -63,7 +71,8 @@ def MDL_BatchNormTrainOp : MDL_InferOp<"batch_norm_train"> {
   let arguments = (ins MDL_FloatTensor:$input, MDL_FloatTensor:$gamma,
                    MDL_FloatTensor:$beta,
                    DefaultValuedAttr<F64Attr, "1e-5">:$epsilon,
-                   DefaultValuedAttr<F64Attr, "0.1">:$momentum);
+                   DefaultValuedAttr<F64Attr, "0.1">:$momentum,
+                   DefaultValuedAttr<BoolAttr, "false">:$sync);
   let results = (outs MDL_FloatTensor:$output, MDL_FloatTensor:$batch_mean,
                  MDL_FloatTensor:$batch_var);
   let assemblyFormat = [{

@@ -1,7 +1,7 @@
 //===- MDLReductionOps.td - Softmax, reductions, argmax -----*- tablegen -*-===//
 //
 // softmax / log_softmax along one axis, sum / mean / max reductions over a
-// set of axes, and argmax.
+// set of axes, argmax, and the sum over the ranks of a data-parallel run.
 //
 //===----------------------------------------------------------------------===//
 
@@ -71,6 +71,27 @@ def MDL_ArgmaxOp : MDL_InferOp<"argmax", [MDL_NonDifferentiable]> {
                    DefaultValuedAttr<BoolAttr, "false">:$keepdims);
   let results = (outs MDL_I64Tensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+}
+
+def MDL_AllReduceOp : MDL_Op<"all_reduce",
+    [Pure, SameOperandsAndResultType, InferTypeOpInterface]> {
+  let summary = "The sum of a tensor over the ranks of a data-parallel run";
+  let description = [{
+    Every rank (process) of the run that executes the op contributes its
+    `input`; each receives their elementwise sum, in `input`'s type (the
+    sum itself is taken in f64). With one process the result is `input`.
+    Every rank must execute the same all-reduces in the same order: they
+    are emitted by the training step's synchronised batch norm
+    (`mdl.batch_norm_train {sync}`), which every rank runs alike. Its
+    gradient is the all-reduce of the result's gradient.
+
+    ```mlir
+    %g = mdl.all_reduce %n : tensor<f32>
+    ```
+  }];
+  let arguments = (ins MDL_FloatTensor:$input);
+  let results = (outs MDL_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($result)";
 }
 
 #endif // MDL_REDUCTION_OPS_TD

@@ -2,14 +2,17 @@
 //
 // Collective.h's single-process world and collectiveFromEnvironment: the
 // launcher variables that say a process is one rank of several, and the
-// error when they do but MPI cannot be loaded.
+// error when they do but MPI cannot be loaded; the generated code's sum
+// over the ranks.
 //
 //===----------------------------------------------------------------------===//
 #include "modelrt/dist/Collective.h"
 
 #include "modelrt/dist/Mpi.h"
 
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 
 namespace modelrt {
@@ -56,7 +59,12 @@ LauncherVar launcherVar() {
   return {nullptr, 1};
 }
 
+/// The ranks of modelrt_dist_sum_f64 (setStepCollective).
+Collective *stepCollective = nullptr;
+
 } // namespace
+
+void setStepCollective(Collective *collective) { stepCollective = collective; }
 
 std::unique_ptr<Collective> singleProcess() { return std::make_unique<SingleProcess>(); }
 
@@ -78,3 +86,17 @@ Expected<std::unique_ptr<Collective>> collectiveFromEnvironment(double timeoutSe
 }
 
 } // namespace modelrt
+
+extern "C" void modelrt_dist_sum_f64(const double *input, double *sum, int64_t n) {
+  if (sum != input)
+    std::memcpy(sum, input, size_t(n) * sizeof(double));
+  modelrt::Collective *ranks = modelrt::stepCollective;
+  if (!ranks || ranks->size() <= 1)
+    return;
+  modelrt::Status s = ranks->sum(sum, size_t(n), "the sum of batch norm's statistics");
+  if (s)
+    return;
+  std::fprintf(stderr, "modelrt: error: rank %d of %d: %s\n", ranks->rank(), ranks->size(),
+               s.message().c_str());
+  ranks->abort(1);
+}

@@ -65,7 +65,9 @@ void GradReduce::copySlot(size_t k, bool in, float factor) {
   float *g = grads[slotParam[k]];
   float *s = staging.data() + slotStart[k];
   size_t n = size_t(sizes[size_t(slotParam[k])]);
-  if (in)
+  if (in && factor == 0) // no counted labels: nothing, even from a non-finite step
+    std::fill_n(s, n, 0.0f);
+  else if (in)
     for (size_t i = 0; i < n; ++i)
       s[i] = g[i] * factor;
   else

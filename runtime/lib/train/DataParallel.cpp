@@ -16,7 +16,13 @@ static std::unique_ptr<CommThread> commThreadFor(Collective &c) {
 
 DataParallel::DataParallel(Collective &collective, std::vector<int64_t> paramSizes)
     : coll(collective), thread(commThreadFor(collective)),
-      grads(stepCollective(), std::move(paramSizes)) {}
+      grads(stepCollective(), std::move(paramSizes)) {
+  // The generated step's sums (sync batch norm) queue behind the gradient
+  // buckets on the same collective, in the same order on every rank.
+  setStepCollective(&stepCollective());
+}
+
+DataParallel::~DataParallel() { setStepCollective(nullptr); }
 
 void DataParallel::packFigures(const StepFigures &f) {
   // counted, loss * counted, samples, then the metric sums.

@@ -272,15 +272,20 @@ private:
 
 /// One step's loss, gradients (r.gradPtrs) and metrics on \p b: this rank's,
 /// then, with several ranks, the global batch's (zero for an empty slice).
+/// An empty slice still runs the step when the step sums batch norm's
+/// statistics over the ranks, so that it joins those sums.
 Status trainOnBatch(Run &r, const Batch &b, uint64_t seed, StepFigures &f) {
   f.samples = b.size, f.counted = b.size > 0 ? countedLabels(r.prog, b) : 0;
   if (r.dp && !r.deviceSums) // the sums start as the step announces each gradient
     r.dp->beginStep(r.gradPtrs.data(), f.counted);
-  if (b.size > 0) {
+  if (b.size > 0 || (r.dp && r.cfg.batch_norm_sync)) {
     PhaseTimer timer(Phase::Step);
     MODELRT_TRY(r.runner->train(r.model, b, seed, r.step, &f.loss, r.gradPtrs.data(),
                                 f.metrics.data()));
-  } else {
+  }
+  if (b.size == 0) {
+    f.loss = 0;
+    std::fill(f.metrics.begin(), f.metrics.end(), 0.0);
     for (size_t i = 0; i < r.gradPtrs.size(); ++i)
       std::fill_n(r.gradPtrs[i], r.model.params[i].size(), 0.0f);
   }
@@ -503,6 +508,12 @@ Status startDataParallel(Run &r) {
     id.emplace_back(d == &r.data.train ? "training data" : "validation data", *h);
   }
   MODELRT_TRY(checkSameRun(*c, id));
+  if (r.cfg.batch_norm_sync && r.runner->device() == Device::Cuda)
+    return errorf("--device cuda under mpirun (%d ranks) cannot synchronise batch norm: the "
+                  "GPU step does not sum its statistics over the ranks; compile with "
+                  "--batch-norm=local (or batch_norm = local in the train block) for "
+                  "per-rank statistics, or train on the CPU",
+                  c->size());
   r.dp = std::make_unique<DataParallel>(*c, r.model.paramSizes());
   return Status::ok();
 }

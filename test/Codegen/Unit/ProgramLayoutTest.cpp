@@ -122,7 +122,7 @@ TEST_F(ProgramLayoutTest, TrainConfig) {
   check(ProgramLayout::get(ctx).trainConfig, sizeof(T), alignof(T),
         {OFF(T, optimizer), OFF(T, schedule), OFF(T, data), OFF(T, epochs),
          OFF(T, batch_size), OFF(T, seed), OFF(T, early_stop_patience),
-         OFF(T, early_stop_min_delta)});
+         OFF(T, early_stop_min_delta), OFF(T, batch_norm_sync)});
 }
 
 TEST_F(ProgramLayoutTest, Program) {

@@ -230,6 +230,24 @@ func.func @f(%x: tensor<3x2x2x2xf64>, %g: tensor<2xf64>, %b: tensor<2xf64>, %t: 
              Tensor(std::vector<int64_t>{}, 42.0), testData({2, 4}, 22)});
 }
 
+// Synchronised batch norm in one process: its gradient, which weights and
+// sums its reductions over the ranks, reduces to the plain one, and so
+// matches finite differences; an all_reduce on the loss path is the
+// identity too.
+TEST(AutodiffGradCheck, SyncBatchNorm) {
+  gradCheck(R"mlir(
+func.func @f(%x: tensor<3x2x2x2xf64>, %g: tensor<2xf64>, %b: tensor<2xf64>) -> tensor<f64> {
+  %y, %m, %v = mdl.batch_norm_train %x, %g, %b {sync = true} : tensor<3x2x2x2xf64>, tensor<2xf64>, tensor<2xf64> -> tensor<3x2x2x2xf64>, tensor<2xf64>, tensor<2xf64>
+  %w = mdl.mul %y, %x : tensor<3x2x2x2xf64>, tensor<3x2x2x2xf64> -> tensor<3x2x2x2xf64>
+  %s = mdl.reduce_sum %w {axes = array<i64: 0, 1, 2, 3>} : tensor<3x2x2x2xf64> -> tensor<f64>
+  %l = mdl.all_reduce %s : tensor<f64>
+  return %l : tensor<f64>
+}
+)mlir",
+            {testData({3, 2, 2, 2}, 16), testData({2}, 17, 0.5, 1.0),
+             testData({2}, 18)});
+}
+
 TEST(AutodiffGradCheck, Losses) {
   gradCheck(R"mlir(
 func.func @f(%x: tensor<4x3xf64>, %t: tensor<4x3xf64>, %labels: tensor<4xi64>) -> tensor<f64> {

@@ -1,7 +1,8 @@
 //===- EvaluatorOps.cpp - Reference interpreter: basic ops ----------------===//
 //
 // Handlers of the elementwise, comparison, constant, reduction, softmax and
-// shape ops for the test evaluator.
+// shape ops for the test evaluator. It runs as one process: the sum over
+// the ranks (mdl.all_reduce) is its input.
 //
 //===----------------------------------------------------------------------===//
 
@@ -211,6 +212,9 @@ static void addReductions(llvm::StringMap<Handler> &map) {
   addReduce<mdl::ReduceMaxOp>(
       map, -INFINITY, [](double a, double b) { return std::max(a, b); },
       [](double v, int64_t) { return v; });
+  map["mdl.all_reduce"] = [](Operation *op, Env &env) {
+    env.set(op, 0, env.in(op, 0));
+  };
   map["mdl.softmax"] = [](Operation *op, Env &env) {
     env.set(op, 0, softmax(env.in(op, 0), cast<mdl::SoftmaxOp>(op).getAxis(), false));
   };

@@ -57,14 +57,18 @@ def ExpandLibraryOps : Pass<"modelc-expand-library-ops", "::mlir::ModuleOp"> {
     convert-mdl-to-linalg's patterns. With `keep-attention-width=N` (the
     GPU pipeline), the attention ops (`mdl.lib_attention`,
     `mdl.lib_attention_packed` and their `_grad` adjoints) whose heads are
-    at most N wide stay, for the GPU's fused kernels. An op already on
-    memrefs is reported and the pass fails.
+    at most N wide stay, for the GPU's fused kernels.
+    `mdl.lib_sum_ranks` becomes its input (the sum over one process); with
+    `keep-sum-ranks` (the CPU pipeline, which always calls the runtime for
+    it) it stays. An op already on memrefs is reported and the pass fails.
   }];
   let options = [
     Option<"keepAttentionWidth", "keep-attention-width", "int64_t",
            /*default=*/"0",
            "Keep the attention ops whose heads are at most this wide (0: "
-           "expand every one)">
+           "expand every one)">,
+    Option<"keepSumRanks", "keep-sum-ranks", "bool", /*default=*/"false",
+           "Keep mdl.lib_sum_ranks (the sum over the ranks of a run)">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::cf::ControlFlowDialect",

@@ -312,6 +312,9 @@ struct TrainConfig {
   std::string precision = "f32";
   /// Where the source gave `precision` (empty when it did not).
   llvm::SMRange precisionRange;
+  /// `batch_norm`: "sync" (the default: statistics over the global batch
+  /// of a data-parallel run) or "local" (each rank's slice alone).
+  std::string batchNorm = "sync";
   /// The loss function's name (cross_entropy, mse_loss, ...).
   std::string lossKind;
   /// Whether the loss depends on `label`: without, the labels are read but

@@ -376,6 +376,20 @@ Value countAsFloat(OpBuilder &b, Location loc, Value value,
   return arith::SIToFPOp::create(b, loc, floatType, asInt);
 }
 
+Value sumOverRanks(OpBuilder &b, Location loc, Value x) {
+  auto type = cast<RankedTensorType>(x.getType());
+  Value init = emptyTensor(b, loc, type, dynamicSizesFrom(b, loc, type, x));
+  return mdl::LibSumRanksOp::create(b, loc, type, x, init).getResult();
+}
+
+Value sumScalarOverRanks(OpBuilder &b, Location loc, Value x) {
+  auto type = RankedTensorType::get({1}, x.getType());
+  Value one = tensor::FromElementsOp::create(b, loc, type, ValueRange{x});
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  return tensor::ExtractOp::create(b, loc, sumOverRanks(b, loc, one),
+                                   ValueRange{zero});
+}
+
 Value padSpatial(OpBuilder &b, Location loc, Value input,
                  ArrayRef<int64_t> pad, Value value) {
   if (pad[0] == 0 && pad[1] == 0)

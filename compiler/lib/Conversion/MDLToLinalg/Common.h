@@ -125,6 +125,14 @@ mlir::Value countAsFloat(mlir::OpBuilder &b, mlir::Location loc,
                          mlir::Value value, llvm::ArrayRef<bool> which,
                          mlir::Type floatType);
 
+/// `mdl.lib_sum_ranks` of the f64 tensor `x` into a fresh tensor: its sum
+/// over the ranks of a data-parallel run (`mdl.all_reduce`).
+mlir::Value sumOverRanks(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x);
+
+/// sumOverRanks of the f64 scalar `x` (through a one-element tensor).
+mlir::Value sumScalarOverRanks(mlir::OpBuilder &b, mlir::Location loc,
+                               mlir::Value x);
+
 /// Converts scalar `x` to `to` with mdl.cast's rules (Elementwise.cpp).
 mlir::Value castScalar(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
                        mlir::Type to);

@@ -84,5 +84,5 @@ void modelc::configureMDLToLinalgTarget(ConversionTarget &target) {
                     mdl::LibEmbeddingGradOp, mdl::LibAttentionOp,
                     mdl::LibAttentionGradOp, mdl::LibAttentionDecodeOp,
                     mdl::LibAttentionPackedOp,
-                    mdl::LibAttentionPackedGradOp>();
+                    mdl::LibAttentionPackedGradOp, mdl::LibSumRanksOp>();
 }

@@ -14,7 +14,8 @@
 // attention, its adjoint and its decoding step, the unfused mdl ops of
 // Attention.cpp (the adjoint's three gradients flattened and joined into
 // its flat result),
-// which are then lowered with the mdl-to-linalg patterns.
+// which are then lowered with the mdl-to-linalg patterns; the sum over the
+// ranks, its input (one process), unless `keep-sum-ranks`.
 // The op's destination is not needed (a fresh tensor is built). An op
 // already on memrefs cannot be expanded and is reported.
 //
@@ -200,6 +201,9 @@ Value expand(OpBuilder &b, LibAttentionPackedGradOp op) {
                                   op.getGrad(), op.getCausal());
 }
 
+/// The sum over the ranks of a run of one process: the input itself.
+Value expand(OpBuilder &, LibSumRanksOp op) { return op.getInput(); }
+
 /// The head width of an attention op that a fused kernel may take (its
 /// first operand's innermost size, static in library ops), or 0.
 int64_t fusedAttentionWidth(Operation *op) {
@@ -214,8 +218,11 @@ struct ExpandLibraryOpsPass
     : modelc::impl::ExpandLibraryOpsBase<ExpandLibraryOpsPass> {
   using ExpandLibraryOpsBase::ExpandLibraryOpsBase;
 
-  /// True when `op` stays for a fused attention kernel.
+  /// True when `op` stays: for a fused attention kernel, or the runtime's
+  /// sum over the ranks.
   bool keeps(Operation *op) {
+    if (isa<LibSumRanksOp>(op))
+      return keepSumRanks;
     int64_t width = fusedAttentionWidth(op);
     return width > 0 && width <= keepAttentionWidth;
   }
@@ -227,7 +234,8 @@ struct ExpandLibraryOpsPass
               LibMaxPool2DOp, LibAvgPool2DOp, LibMaxPool2DGradOp,
               LibAvgPool2DGradOp, LibEmbeddingGradOp, LibAttentionOp,
               LibAttentionGradOp, LibAttentionDecodeOp,
-              LibAttentionPackedOp, LibAttentionPackedGradOp>(op) &&
+              LibAttentionPackedOp, LibAttentionPackedGradOp,
+              LibSumRanksOp>(op) &&
           !keeps(op))
         ops.push_back(op);
     });
@@ -244,8 +252,8 @@ struct ExpandLibraryOpsPass
                     LibMaxPool2DOp, LibAvgPool2DOp, LibMaxPool2DGradOp,
                     LibAvgPool2DGradOp, LibEmbeddingGradOp, LibAttentionOp,
                     LibAttentionGradOp, LibAttentionDecodeOp,
-              LibAttentionPackedOp, LibAttentionPackedGradOp>(
-                  [&](auto lib) { return expand(b, lib); });
+                    LibAttentionPackedOp, LibAttentionPackedGradOp,
+                    LibSumRanksOp>([&](auto lib) { return expand(b, lib); });
       op->getResult(0).replaceAllUsesWith(expanded);
       op->erase();
     }

@@ -5,6 +5,9 @@
 // Common.h) so that sums over N*H*W elements stay accurate, then one elementwise generic
 // `(x - m) / sqrt(v + eps) * gamma + beta`. batch_norm_* normalise over
 // every dimension but 1; layer_norm over the trailing dims of gamma's rank.
+// batch_norm_train {sync} sums the element count, the per-channel sums and
+// then the centred squares over the ranks (mdl.lib_sum_ranks, in f64)
+// before each division, so every rank gets the global batch's statistics.
 //
 //===----------------------------------------------------------------------===//
 #include "Common.h"
@@ -17,14 +20,19 @@ namespace {
 
 /// Per-group mean and biased variance of `x` over the `reduced` dims,
 /// accumulated in sumAccumulatorType (f64 for f32) and returned in x's
-/// element type.
+/// element type; with `sync`, of every rank's `x` together.
 std::pair<Value, Value> meanAndVariance(OpBuilder &b, Location loc, Value x,
-                                        ArrayRef<bool> reduced) {
+                                        ArrayRef<bool> reduced, bool sync) {
   Type resultElem = elementTypeOf(x);
-  Type elem = sumAccumulatorType(resultElem);
+  Type elem = sync ? b.getF64Type() : sumAccumulatorType(resultElem);
   x = convertFloats(b, loc, x, elem);
   Value zero = scalarConstant(b, loc, elem, 0);
   Value count = countAsFloat(b, loc, x, reduced, elem);
+  auto overRanks = [&](Value sum) {
+    return sync ? sumOverRanks(b, loc, sum) : sum;
+  };
+  if (sync)
+    count = sumScalarOverRanks(b, loc, count);
   auto divide = [&](Value sum) {
     auto type = cast<RankedTensorType>(sum.getType());
     return broadcastGeneric(b, loc, type, {sum},
@@ -32,7 +40,8 @@ std::pair<Value, Value> meanAndVariance(OpBuilder &b, Location loc, Value x,
                               return arith::DivFOp::create(nb, l, a[0], count);
                             });
   };
-  Value mean = divide(reduceDims(b, loc, x, reduced, zero, addFloats));
+  Value mean =
+      divide(overRanks(reduceDims(b, loc, x, reduced, zero, addFloats)));
   Value sq = reduceDimsWith(
       b, loc, x, {mean}, reduced, zero,
       [](OpBuilder &nb, Location l, ValueRange args) -> Value {
@@ -42,7 +51,7 @@ std::pair<Value, Value> meanAndVariance(OpBuilder &b, Location loc, Value x,
       },
       addFloats);
   return {convertFloats(b, loc, mean, resultElem),
-          convertFloats(b, loc, divide(sq), resultElem)};
+          convertFloats(b, loc, divide(overRanks(sq)), resultElem)};
 }
 
 /// `(x - m) / sqrt(v + eps) * g + b` over x's shape; m/v read through
@@ -76,7 +85,7 @@ struct BatchNormTrainLowering : OpConversionPattern<BatchNormTrainOp> {
     int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
     SmallVector<bool> reduced(rank, true);
     reduced[1] = false;
-    auto [mean, var] = meanAndVariance(rewriter, loc, x, reduced);
+    auto [mean, var] = meanAndVariance(rewriter, loc, x, reduced, op.getSync());
     AffineMap channel = selectDims(rank, {1}, rewriter.getContext());
     Value y = normalize(rewriter, loc, x, mean, var, adaptor.getGamma(),
                         adaptor.getBeta(), channel, channel,
@@ -109,7 +118,8 @@ FailureOr<Value> lowerLayerNorm(LayerNormOp op, LayerNormOp::Adaptor adaptor,
     reduced[d] = d >= rank - normRank;
     (reduced[d] ? trail : lead).push_back(d);
   }
-  auto [mean, var] = meanAndVariance(rewriter, op.getLoc(), x, reduced);
+  auto [mean, var] =
+      meanAndVariance(rewriter, op.getLoc(), x, reduced, /*sync=*/false);
   MLIRContext *ctx = rewriter.getContext();
   return normalize(rewriter, op.getLoc(), x, mean, var, adaptor.getGamma(),
                    adaptor.getBeta(), selectDims(rank, lead, ctx),

@@ -5,7 +5,8 @@
 // argmax: one generic with a (value, index) accumulator pair, strict `>` so
 // the first maximum wins. softmax / log_softmax: max-subtracted, from the
 // log-sum-exp reductions (logSumExpParts of Common.h) and one elementwise
-// generic.
+// generic. all_reduce: mdl.lib_sum_ranks on the input converted to f64,
+// converted back.
 //
 //===----------------------------------------------------------------------===//
 #include "Common.h"
@@ -161,6 +162,15 @@ FailureOr<Value> lowerSoftmax(OpTy op, typename OpTy::Adaptor adaptor,
       .getResult(0);
 }
 
+FailureOr<Value> lowerAllReduce(AllReduceOp op, AllReduceOp::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) {
+  Location loc = op.getLoc();
+  Value wide = convertFloats(rewriter, loc, adaptor.getInput(),
+                             rewriter.getF64Type());
+  return convertFloats(rewriter, loc, sumOverRanks(rewriter, loc, wide),
+                       elementTypeOf(adaptor.getInput()));
+}
+
 } // namespace
 
 void modelc::populateMDLReductionsToLinalgPatterns(RewritePatternSet &patterns) {
@@ -169,6 +179,7 @@ void modelc::populateMDLReductionsToLinalgPatterns(RewritePatternSet &patterns) 
                FnPattern<ReduceMaxOp, lowerReduce<ReduceMaxOp>>,
                FnPattern<ArgmaxOp, lowerArgmax>,
                FnPattern<SoftmaxOp, lowerSoftmax<SoftmaxOp>>,
-               FnPattern<LogSoftmaxOp, lowerSoftmax<LogSoftmaxOp>>>(
+               FnPattern<LogSoftmaxOp, lowerSoftmax<LogSoftmaxOp>>,
+               FnPattern<AllReduceOp, lowerAllReduce>>(
       patterns.getContext());
 }

@@ -23,6 +23,7 @@
 //                                  do, dqkv, ...)
 //   lib_attention_decode    -> modelrt_attention_decode(q, kc, vc, &pos, o,
 //                                  batch, heads, length, width)
+//   lib_sum_ranks           -> modelrt_dist_sum_f64(x, sum, elements)
 // With `gpu`, the four attention ops (not the decoding step) call their
 // modelrt_cuda_attention_* twins, with device pointers; any other library
 // op is an error there. In a module whose `mdl.precision` is bf16
@@ -129,6 +130,10 @@ RuntimeCall describe(Operation *op) {
         return RuntimeCall{kAttentionDecodeCall, op->getOperand(0),
                            op->getOperand(1), Value()};
       })
+      .Case([&](mdl::LibSumRanksOp) {
+        return RuntimeCall{kSumRanksCall, op->getOperand(0), Value(),
+                           op->getOperand(1)};
+      })
       .Default([](Operation *) { return RuntimeCall(); });
 }
 
@@ -160,6 +165,7 @@ FunctionType callType(MLIRContext *ctx, Operation *op, const RuntimeCall &c) {
       : isa<mdl::LibAttentionPackedOp, mdl::LibAttentionPackedGradOp>(op)
           ? PackedNumSizes
       : isa<mdl::LibAttentionDecodeOp>(op)                     ? DecodeNumSizes
+      : isa<mdl::LibSumRanksOp>(op)                            ? 1
       : c.weight                                               ? ConvNumSizes
                                                                : PoolNumSizes;
   args.append(sizes, IntegerType::get(ctx, 64));
@@ -210,6 +216,13 @@ SmallVector<Value> callSizes(OpBuilder &b, Location loc, Operation *op,
     return {dim64(b, loc, c.input, 0), dim64(b, loc, c.input, 3), // qkv
             dim64(b, loc, c.input, 1), dim64(b, loc, c.input, 4),
             arith::ConstantIntOp::create(b, loc, b.getI64Type(), causal)};
+  }
+  if (isa<mdl::LibSumRanksOp>(op)) { // every element
+    auto type = cast<MemRefType>(c.input.getType());
+    Value n = arith::ConstantIntOp::create(b, loc, b.getI64Type(), 1);
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      n = arith::MulIOp::create(b, loc, n, dim64(b, loc, c.input, d));
+    return {n};
   }
   if (isa<mdl::LibAttentionDecodeOp>(op)) // q, the key cache
     return {dim64(b, loc, c.input, 0), dim64(b, loc, c.input, 1),

@@ -7,6 +7,9 @@
 // run. `singleProcess()` is the world of one rank (every operation a no-op);
 // `collectiveFromEnvironment()` picks MPI (dist/Mpi.h) when a launcher's
 // environment says the process is one rank of several, else that world.
+// `modelrt_dist_sum_f64` is the generated training step's sum over the
+// ranks (synchronised batch norm), through the collective that
+// `setStepCollective` names.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MODELRT_DIST_COLLECTIVE_H
@@ -74,6 +77,17 @@ Expected<std::unique_ptr<Collective>> collectiveFromEnvironment(double timeoutSe
 /// none does).
 int launcherWorldSize();
 
+/// Names the ranks that the generated code's sums (modelrt_dist_sum_f64)
+/// run over; null (the default): this process alone.
+void setStepCollective(Collective *collective);
+
 } // namespace modelrt
+
+/// The generated training step's sum over the ranks (mdl.lib_sum_ranks):
+/// \p sum[0..n) receives the elementwise sum over every rank of \p input
+/// (a copy with one process). A sum that fails (a rank that does not answer
+/// within the collective's timeout) prints its error and ends every rank:
+/// the generated code cannot return an error from within a step.
+extern "C" void modelrt_dist_sum_f64(const double *input, double *sum, int64_t n);
 
 #endif // MODELRT_DIST_COLLECTIVE_H

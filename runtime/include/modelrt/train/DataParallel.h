@@ -39,8 +39,13 @@ struct StepFigures {
 /// The gradient and figure sums of data-parallel training.
 class DataParallel {
 public:
-  /// Sums over \p collective's ranks gradients of \p paramSizes elements.
+  /// Sums over \p collective's ranks gradients of \p paramSizes elements;
+  /// the generated step's own sums (synchronised batch norm) run over the
+  /// same ranks while it lives (setStepCollective).
   DataParallel(Collective &collective, std::vector<int64_t> paramSizes);
+  ~DataParallel();
+  DataParallel(const DataParallel &) = delete;
+  DataParallel &operator=(const DataParallel &) = delete;
   int rank() const { return coll.rank(); }
   int size() const { return coll.size(); }
   Collective &collective() { return coll; }

@@ -2,7 +2,7 @@
 //
 // The C functions that modelc-library-to-calls calls for the mdl library
 // ops, as the runtime defines them (runtime/include/modelrt/core/Conv.h,
-// Pool.h, Embedding.h and Attention.h): pointers (the op's operands in order,
+// Pool.h, Embedding.h and Attention.h; dist/Collective.h): pointers (the op's operands in order,
 // the output last), then the sizes as i64 in the order of ConvCallSize,
 // PoolCallSize, EmbeddingCallSize, AttentionCallSize,
 // AttentionPackedCallSize or AttentionDecodeCallSize. The
@@ -72,6 +72,9 @@ inline constexpr llvm::StringLiteral kAttentionPackedBackwardCall =
 /// vcache, position, out, sizes...), the position by pointer (an int64_t).
 inline constexpr llvm::StringLiteral kAttentionDecodeCall =
     "modelrt_attention_decode";
+/// The sum of an f64 buffer over the ranks of a data-parallel run
+/// (runtime/include/modelrt/dist/Collective.h): (input, sum, n).
+inline constexpr llvm::StringLiteral kSumRanksCall = "modelrt_dist_sum_f64";
 /// The same four attention calls on the GPU (device pointers, the same
 /// arguments; runtime/include/modelrt/cuda/GpuAbi.h).
 inline constexpr llvm::StringLiteral kCudaAttentionForwardCall =
