@@ -32,6 +32,10 @@ int modelc::onnxElementType(mlir::Type type) {
     return onnx::TensorProto::FLOAT;
   if (type.isF64())
     return onnx::TensorProto::DOUBLE;
+  if (type.isBF16())
+    return onnx::TensorProto::BFLOAT16;
+  if (type.isF16())
+    return onnx::TensorProto::FLOAT16;
   if (type.isInteger(32))
     return onnx::TensorProto::INT32;
   if (type.isInteger(64))

@@ -26,6 +26,12 @@ mlir::RankedTensorType FunctionEmitter::toType(mlir::Builder &b,
   case DType::F64:
     elt = b.getF64Type();
     break;
+  case DType::BF16:
+    elt = b.getBF16Type();
+    break;
+  case DType::F16:
+    elt = b.getF16Type();
+    break;
   case DType::I32:
     elt = b.getI32Type();
     break;
@@ -37,6 +43,12 @@ mlir::RankedTensorType FunctionEmitter::toType(mlir::Builder &b,
     break;
   }
   return mlir::RankedTensorType::get(shape, elt);
+}
+
+mlir::RankedTensorType FunctionEmitter::storageType(mlir::Builder &b,
+                                                    const TensorType &t) {
+  mlir::RankedTensorType type = toType(b, t);
+  return isLowPrecisionFloat(t.dtype) ? type.clone(b.getF32Type()) : type;
 }
 
 /// FileLineColLoc of an SMLoc.

@@ -52,6 +52,9 @@ public:
 
   /// The MLIR type of a checked tensor type (`B` becomes `?`).
   static mlir::RankedTensorType toType(mlir::Builder &b, const TensorType &t);
+  /// The type a parameter of type \p t is stored in: f32 for bf16 and f16
+  /// (master weights, read through an mdl.cast), else toType(t).
+  static mlir::RankedTensorType storageType(mlir::Builder &b, const TensorType &t);
 
   // The interface of the op emitters (OpEmitters.cpp).
   /// The builder the ops are created with.

@@ -187,7 +187,7 @@ modelc::generateMLIR(mlir::MLIRContext &context, const Program &program,
   b.setInsertionPointToEnd(module->getBody());
   for (const TableEntry &p : g->params)
     mlir::mdl::ParameterOp::create(b, fileLoc(b, sourceMgr, p.loc), p.name,
-                                   FunctionEmitter::toType(b, p.type),
+                                   FunctionEmitter::storageType(b, p.type),
                                    initAttr(context, p.init));
   for (const TableEntry &s : g->states)
     mlir::mdl::StateOp::create(b, fileLoc(b, sourceMgr, s.loc), s.name,

@@ -43,10 +43,15 @@ static mlir::Value emitLabel(FunctionEmitter &fe, const Node &,
 static mlir::Value emitParam(FunctionEmitter &fe, const Node &n,
                              ArrayRef<mlir::Value>, Location l) {
   mlir::OpBuilder &b = fe.builder();
-  return mdl::ParamOp::create(
-      b, l, FunctionEmitter::toType(b, n.type),
+  mlir::RankedTensorType type = FunctionEmitter::toType(b, n.type);
+  mlir::Value stored = mdl::ParamOp::create(
+      b, l, FunctionEmitter::storageType(b, n.type),
       mlir::FlatSymbolRefAttr::get(b.getContext(),
                                    attrsOf<OpKind::Param>(n).symbol));
+  // A bf16 or f16 parameter is an f32 master weight, rounded where it is read.
+  if (stored.getType() == type)
+    return stored;
+  return mdl::CastOp::create(b, l, stored, type.getElementType());
 }
 
 static mlir::Value emitConstant(FunctionEmitter &fe, const Node &n,

@@ -57,8 +57,10 @@ void modelc::buildTrainingStagePasses(mlir::OpPassManager &pm,
   case TrainingStage::MLIR:
     break;
   case TrainingStage::Grad:
+    pm.addPass(createMDLWidenLowPrecision());
     pm.addPass(createMDLPackAttention());
     pm.addPass(createMDLAutodiff());
+    pm.addPass(createMDLWidenLowPrecision());
     pm.addPass(createMDLAssignPrecision());
     pm.addPass(createPrepareEntryPointsPass());
     pm.addPass(mlir::createCanonicalizerPass());

@@ -445,8 +445,8 @@ static Value handleCast(Elaborator &el, llvm::ArrayRef<Value> args,
   if (!requireTensor(el, args[0], "cast", "x", frame, false))
     return Value::error();
   if (args[1].kind != Value::Kind::DTypeName) {
-    el.error(args[1].range.Start, "cast expects an element type (f32, f64, "
-                                  "i32, i64 or bool), got " +
+    el.error(args[1].range.Start, std::string("cast expects an element type (") +
+                                      kDTypeList + "), got " +
                                       args[1].describe(el.graph), frame);
     return Value::error();
   }

@@ -134,7 +134,7 @@ bool Elaborator::bindParam(const Param &p, const Value &v,
                   v.describe(graph));
   } else if (t.hasShape) {
     diags.error(t.nameRange.Start, "unknown element type '" + t.name +
-                                       "'; expected f32, f64, i32, i64 or bool",
+                                       "'; expected " + std::string(kDTypeList),
                 {t.nameRange});
     return false;
   } else if (t.name == "int" || t.name == "float" || t.name == "str" ||

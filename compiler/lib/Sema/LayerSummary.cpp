@@ -53,6 +53,9 @@ static int64_t dtypeBytes(DType d) {
     return 8;
   case DType::Bool:
     return 1;
+  case DType::BF16:
+  case DType::F16:
+    return 2;
   default:
     return 4;
   }

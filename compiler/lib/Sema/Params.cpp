@@ -172,7 +172,7 @@ bool Elaborator::declareParam(const ParamStmt &p, Frame &frame) {
   if (!dt || !isFloat(*dt)) {
     error(t.nameRange.Start,
           "parameter '" + p.getName() +
-              "' must have a floating-point type (f32 or f64), got '" +
+              "' must have a floating-point type (f32, f64, bf16 or f16), got '" +
               t.name + "'",
           frame);
     return false;
@@ -221,6 +221,14 @@ static bool bindModelInput(Elaborator &el, const Param &p, Frame &frame,
                        "' must be a tensor with a shape, such as "
                        "f32[B, 784], and no default value",
                    {p.range});
+    return false;
+  }
+  if (isLowPrecisionFloat(*dt)) {
+    el.diags.error(t.nameRange.Start,
+                   "model input '" + p.name + "' cannot be " + t.name +
+                       ": the data arrives in f32; declare it f32 and convert "
+                       "inside the model with cast(" + p.name + ", " + t.name + ")",
+                   {t.nameRange});
     return false;
   }
   Shape shape;
@@ -291,6 +299,17 @@ bool Elaborator::elaborateModel(const FuncDecl &decl,
     return false;
   }
   graph.output = result.node;
+  if (isLowPrecisionFloat(typeOf(result).dtype)) {
+    const auto &rt = decl.getResultType();
+    llvm::SMRange at = rt ? rt->range : result.range;
+    diags.error(at.Start,
+                "model '" + decl.getName() + "' returns " + typeOf(result).str() +
+                    ": a model's output is f32 (the loss, the metrics and "
+                    "predict work in f32); return cast(y, f32)",
+                {at});
+    noteOrigin(result, "the returned value");
+    return false;
+  }
   // The decoding form's result is one position of the declared one, which
   // the model as written has matched already.
   if (const auto &rt = decl.getResultType(); rt && !decode) {

@@ -20,6 +20,10 @@ llvm::StringRef sema::getDTypeName(DType dtype) {
     return "f32";
   case DType::F64:
     return "f64";
+  case DType::BF16:
+    return "bf16";
+  case DType::F16:
+    return "f16";
   case DType::I32:
     return "i32";
   case DType::I64:
@@ -34,6 +38,8 @@ std::optional<DType> sema::parseDType(llvm::StringRef name) {
   return llvm::StringSwitch<std::optional<DType>>(name)
       .Case("f32", DType::F32)
       .Case("f64", DType::F64)
+      .Case("bf16", DType::BF16)
+      .Case("f16", DType::F16)
       .Case("i32", DType::I32)
       .Case("i64", DType::I64)
       .Case("bool", DType::Bool)

@@ -1,7 +1,8 @@
 //===- ExportStages.cpp - The driver's export stages -----------------------===//
 //
 // The `onnx` stage: names the graph after the main model's signature, reads
-// the checkpoint, exports @forward_eval, and reports an op without an ONNX
+// the checkpoint, computes bf16/f16 ops in f32 between casts
+// (mdl-widen-low-precision), exports @forward_eval, and reports an op without an ONNX
 // form at its place in the source (the outermost call site, the user's
 // line, for an op inside an imported function).
 //
@@ -10,6 +11,9 @@
 #include "Stages.h"
 
 #include "modelc/Export/OnnxExport.h"
+#include "modelc/Transforms/Passes.h"
+
+#include "mlir/Pass/PassManager.h"
 
 #include "mlir/IR/Location.h"
 
@@ -58,6 +62,12 @@ bool modelc::runOnnx(Compilation &c) {
     inputError(c) << llvm::toString(ck.takeError()) << "\n";
     return false;
   }
+  // bf16 and f16 ops become f32 ops between casts, which every ONNX
+  // runtime computes (a CPU runtime may have no bf16 MatMul).
+  mlir::PassManager widen(c.mlirModule->getContext());
+  widen.addPass(createMDLWidenLowPrecision());
+  if (mlir::failed(widen.run(*c.mlirModule)))
+    return false;
   llvm::raw_string_ostream os(c.exported);
   llvm::Error e = exportOnnx(*c.mlirModule, *ck, exportOptions(c), os);
   bool ok = true;

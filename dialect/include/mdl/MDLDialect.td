@@ -38,11 +38,11 @@ def MDL_Dialect : Dialect {
 //===----------------------------------------------------------------------===//
 
 /// Every element type an mdl tensor may have.
-def MDL_ElementType : AnyTypeOf<[F32, F64, I32, I64, I1]>;
+def MDL_ElementType : AnyTypeOf<[F32, F64, BF16, F16, I32, I64, I1]>;
 
-def MDL_Tensor : RankedTensorOf<[F32, F64, I32, I64, I1]>;
-def MDL_NumericTensor : RankedTensorOf<[F32, F64, I32, I64]>;
-def MDL_FloatTensor : RankedTensorOf<[F32, F64]>;
+def MDL_Tensor : RankedTensorOf<[F32, F64, BF16, F16, I32, I64, I1]>;
+def MDL_NumericTensor : RankedTensorOf<[F32, F64, BF16, F16, I32, I64]>;
+def MDL_FloatTensor : RankedTensorOf<[F32, F64, BF16, F16]>;
 def MDL_IndexTensor : RankedTensorOf<[I32, I64]>;
 def MDL_BoolTensor : RankedTensorOf<[I1]>;
 def MDL_I64Tensor : RankedTensorOf<[I64]>;
@@ -51,7 +51,7 @@ def MDL_SeedTensor : 0DTensorOf<[I64]>;
 /// A 0-d tensor<i64>: the position a decoding step computes.
 def MDL_PositionTensor : 0DTensorOf<[I64]>;
 /// A 0-d float tensor: what a loss reduces to.
-def MDL_FloatScalar : 0DTensorOf<[F32, F64]>;
+def MDL_FloatScalar : 0DTensorOf<[F32, F64, BF16, F16]>;
 
 //===----------------------------------------------------------------------===//
 // Base op class

@@ -12,7 +12,7 @@ func.func @f(%x: tensor<3xf32>) {
 
 // bool tensors are not numeric.
 func.func @f(%x: tensor<3xi1>) {
-  // expected-error @+1 {{must be ranked tensor of 32-bit float or 64-bit float or 32-bit signless integer or 64-bit signless integer values}}
+  // expected-error @+1 {{must be ranked tensor of 32-bit float or 64-bit float or bfloat16 type or 16-bit float or 32-bit signless integer or 64-bit signless integer values}}
   %0 = mdl.abs %x : tensor<3xi1>
   return
 }

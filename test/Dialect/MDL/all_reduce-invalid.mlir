@@ -3,7 +3,7 @@
 
 // The sum over the ranks is of floats.
 func.func @f(%x: tensor<3xi64>) {
-  // expected-error @+1 {{operand #0 must be ranked tensor of 32-bit float or 64-bit float values}}
+  // expected-error @+1 {{operand #0 must be ranked tensor of 32-bit float or 64-bit float or bfloat16 type or 16-bit float values}}
   %0 = mdl.all_reduce %x : tensor<3xi64>
   return
 }

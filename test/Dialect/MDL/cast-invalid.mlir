@@ -13,6 +13,6 @@ func.func @f(%x: tensor<3xi64>) {
 // Unsupported element type.
 func.func @f(%x: tensor<3xi64>) {
   // expected-error @+1 {{result #0 must be ranked tensor of}}
-  %0 = mdl.cast %x : tensor<3xi64> -> tensor<3xf16>
+  %0 = mdl.cast %x : tensor<3xi64> -> tensor<3xf8E4M3FN>
   return
 }

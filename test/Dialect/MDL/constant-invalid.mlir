@@ -4,7 +4,7 @@
 // Unsupported element type.
 func.func @f() {
   // expected-error @+1 {{result #0 must be ranked tensor of}}
-  %0 = mdl.constant dense<1.0> : tensor<2xf16>
+  %0 = mdl.constant dense<1.0> : tensor<2xf8E4M3FN>
   return
 }
 

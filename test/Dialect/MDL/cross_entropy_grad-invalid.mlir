@@ -21,7 +21,7 @@ func.func @f(%l: tensor<4x10xf32>, %t: tensor<3xi64>, %g: tensor<f32>) {
 
 // The adjoint of the loss is a 0-d tensor.
 func.func @f(%l: tensor<4x10xf32>, %t: tensor<4xi64>, %g: tensor<4xf32>) {
-  // expected-error @+1 {{0D tensor of 32-bit float or 64-bit float values}}
+  // expected-error @+1 {{0D tensor of 32-bit float or 64-bit float or bfloat16 type or 16-bit float values}}
   %0 = mdl.cross_entropy_grad mean %l, %t, %g : tensor<4x10xf32>, tensor<4xi64>, tensor<4xf32> -> tensor<4x10xf32>
   return
 }

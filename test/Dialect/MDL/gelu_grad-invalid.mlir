@@ -12,7 +12,7 @@ func.func @f(%x: tensor<?x4xf32>, %g: tensor<?x5xf32>) {
 
 // Float only.
 func.func @f(%x: tensor<4xi32>) {
-  // expected-error @+1 {{must be ranked tensor of 32-bit float or 64-bit float values}}
+  // expected-error @+1 {{must be ranked tensor of 32-bit float or 64-bit float or bfloat16 type or 16-bit float values}}
   %0 = mdl.gelu_grad %x, %x : tensor<4xi32>
   return
 }

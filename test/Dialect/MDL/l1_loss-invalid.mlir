@@ -21,7 +21,7 @@ func.func @f(%y: tensor<3xf32>, %t: tensor<3xf32>) {
 
 // Integer targets are rejected.
 func.func @f(%y: tensor<3xf32>, %t: tensor<3xi64>) {
-  // expected-error @+1 {{operand #1 must be ranked tensor of 32-bit float or 64-bit float values}}
+  // expected-error @+1 {{operand #1 must be ranked tensor of 32-bit float or 64-bit float or bfloat16 type or 16-bit float values}}
   %0 = mdl.l1_loss mean %y, %t : tensor<3xf32>, tensor<3xi64> -> tensor<f32>
   return
 }

@@ -30,7 +30,7 @@ func.func @f(%x: tensor<4x1xf32>, %y: tensor<3xf32>) {
 
 // pow is float only.
 func.func @f(%x: tensor<3xi32>, %y: tensor<3xi32>) {
-  // expected-error @+1 {{operand #0 must be ranked tensor of 32-bit float or 64-bit float values}}
+  // expected-error @+1 {{operand #0 must be ranked tensor of 32-bit float or 64-bit float or bfloat16 type or 16-bit float values}}
   %0 = mdl.pow %x, %y : tensor<3xi32>, tensor<3xi32> -> tensor<3xi32>
   return
 }

@@ -21,7 +21,7 @@ func.func @f(%x: tensor<?x10xf32>) {
 
 // Float only.
 func.func @f(%x: tensor<?x10xi32>) {
-  // expected-error @+1 {{must be ranked tensor of 32-bit float or 64-bit float values}}
+  // expected-error @+1 {{must be ranked tensor of 32-bit float or 64-bit float or bfloat16 type or 16-bit float values}}
   %0 = mdl.softmax %x : tensor<?x10xi32>
   return
 }

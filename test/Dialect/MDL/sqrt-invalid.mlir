@@ -12,7 +12,7 @@ func.func @f(%x: tensor<3xf32>) {
 
 // Float only.
 func.func @f(%x: tensor<3xi32>) {
-  // expected-error @+1 {{must be ranked tensor of 32-bit float or 64-bit float values}}
+  // expected-error @+1 {{must be ranked tensor of 32-bit float or 64-bit float or bfloat16 type or 16-bit float values}}
   %0 = mdl.sqrt %x : tensor<3xi32>
   return
 }

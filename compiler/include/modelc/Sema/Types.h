@@ -1,7 +1,7 @@
 //===- Types.h - Element types, shapes and broadcasting ---------*- C++ -*-===//
 //
 // The types semantic analysis computes for every tensor value: an element
-// type (f32, f64, i32, i64, bool) and a shape whose dimensions are either
+// type (f32, f64, bf16, f16, i32, i64, bool) and a shape whose dimensions are either
 // static sizes or symbolic names (the batch dimension `B` of a model input,
 // which stays unknown until run time and becomes `?` in MLIR). Also the
 // numpy-style broadcasting rule shared by every elementwise operation.
@@ -23,14 +23,22 @@ namespace modelc {
 namespace sema {
 
 /// The element types of tensors.
-enum class DType { F32, F64, I32, I64, Bool };
+enum class DType { F32, F64, BF16, F16, I32, I64, Bool };
+
+/// Every element type's spelling, for messages.
+constexpr const char *kDTypeList = "f32, f64, bf16, f16, i32, i64 or bool";
 
 /// The spelling of an element type ("f32", "bool", ...).
 llvm::StringRef getDTypeName(DType dtype);
 /// Parses an element-type name; std::nullopt for anything else.
 std::optional<DType> parseDType(llvm::StringRef name);
-/// True for f32 and f64.
-inline bool isFloat(DType d) { return d == DType::F32 || d == DType::F64; }
+/// True for the floating-point types: f32, f64, bf16 and f16.
+inline bool isFloat(DType d) {
+  return d == DType::F32 || d == DType::F64 || d == DType::BF16 || d == DType::F16;
+}
+/// True for bf16 and f16: stored in 16 bits, computed in f32 (every op on
+/// them rounds its f32 result once; docs/language.md, "Mixed precision").
+inline bool isLowPrecisionFloat(DType d) { return d == DType::BF16 || d == DType::F16; }
 /// True for i32 and i64.
 inline bool isInteger(DType d) { return d == DType::I32 || d == DType::I64; }
 

@@ -51,6 +51,26 @@ def MDLPackAttention : Pass<"mdl-pack-attention", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::mdl::MDLDialect"];
 }
 
+def MDLWidenLowPrecision : Pass<"mdl-widen-low-precision", "::mlir::ModuleOp"> {
+  let summary = "Computes the ops on bf16 and f16 tensors in f32";
+  let description = [{
+    The language's bf16 and f16 are storage types: every op whose operands
+    or results are bf16 or f16 tensors computes in f32 and rounds its
+    result once (docs/language.md, "Mixed precision"). Each such mdl op
+    (except mdl.cast, which converts, and mdl.constant, whose value is
+    already rounded) is rewritten: its bf16/f16 operands are extended to
+    f32 by mdl.cast (exact), the op runs on f32, and each bf16/f16 result
+    is rounded back by an mdl.cast to the original type. Products keep
+    their f32 accumulation; in a `precision = bf16` program
+    mdl-assign-precision then sends them to the bf16 kernels, whose
+    rounding of operands that are already bf16 changes nothing. Runs
+    before autodiff, so that every gradient rule sees f32 ops and casts,
+    and again after it, for the sums of the gradients of a bf16 value used
+    several times. Ops of other dialects are left alone.
+  }];
+  let dependentDialects = ["::mlir::mdl::MDLDialect"];
+}
+
 def MDLAssignPrecision : Pass<"mdl-assign-precision", "::mlir::ModuleOp"> {
   let summary = "Chooses the precision of every product and convolution";
   let description = [{

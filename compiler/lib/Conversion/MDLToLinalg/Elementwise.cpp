@@ -169,6 +169,9 @@ Value castScalar(OpBuilder &b, Location loc, Value x, Type to) {
                        : Value(arith::ExtUIOp::create(b, loc, to, x));
   unsigned fromBits = from.getIntOrFloatBitWidth();
   unsigned toBits = to.getIntOrFloatBitWidth();
+  if (isFloat(from) && isFloat(to) && fromBits == toBits) // bf16 <-> f16
+    return arith::TruncFOp::create(b, loc, to,
+                                   arith::ExtFOp::create(b, loc, b.getF32Type(), x));
   if (isFloat(from) && isFloat(to))
     return fromBits < toBits ? Value(arith::ExtFOp::create(b, loc, to, x))
                              : Value(arith::TruncFOp::create(b, loc, to, x));
