@@ -2,9 +2,10 @@
 """Compares the gradients of a model written over bf16 or f16 tensors with
 PyTorch.
 
-torch_grads_lowp.py MODEL DUMPGRADS DIR SCALE BATCH...: MODEL is mlp_bf16 or
-mlp_f16 (Inputs/grads/MODEL.model: torch_grads.py's 784-64-32-10 MLP with
-every activation and parameter read in the low type). For each batch size
+torch_grads_lowp.py MODEL DUMPGRADS DIR SCALE BATCH...: MODEL is mlp_bf16,
+mlp_f16 or cnn_bf16 (Inputs/grads/MODEL.model: torch_grads.py's
+784-64-32-10 MLP or its CNN, with every activation and parameter read in
+the low type). For each batch size
 it runs the dumpgrads executable as torch_grads.py does, then recomputes
 the loss and every gradient three ways:
   - the reference: float64, rounding to the low type after every op of the
@@ -36,7 +37,8 @@ import torch.nn.functional as F
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from torch_grads import load  # noqa: E402
 
-LOW = {"mlp_bf16": torch.bfloat16, "mlp_f16": torch.float16}
+LOW = {"mlp_bf16": torch.bfloat16, "mlp_f16": torch.float16,
+       "cnn_bf16": torch.bfloat16}
 ULP = {torch.bfloat16: 2.0 ** -8, torch.float16: 2.0 ** -11}
 
 
@@ -64,20 +66,33 @@ def mlp(x, t, r):
     return r(r(h @ w[4]) + w[5])
 
 
-def gradients(params, x, labels, dtype, r):
+def cnn(x, t, r):
+    """The CNN with rounding r after each op."""
+    w = [r(p) for p in t]
+    h = r(x)
+    for k in (0, 2):
+        h = r(F.max_pool2d(r(F.relu(r(F.conv2d(h, w[k], w[k + 1], padding=1)))), 2))
+    return r(r(torch.flatten(h, 1) @ w[4]) + w[5])
+
+
+def forward(model, x, t, r):
+    return (cnn if model.startswith("cnn") else mlp)(x, t, r)
+
+
+def gradients(model, params, x, labels, dtype, r):
     t = [torch.tensor(p.astype(np.float64), dtype=dtype, requires_grad=True)
          for _, p, _ in params]
     inputs = torch.tensor(x.astype(np.float64), dtype=dtype)
-    logits = mlp(inputs, t, r).to(torch.float64)
+    logits = forward(model, inputs, t, r).to(torch.float64)
     loss = F.cross_entropy(logits, torch.tensor(labels))
     loss.backward()
     return loss.item(), [p.grad.to(torch.float64).numpy() for p in t]
 
 
-def native(params, x, labels, low):
+def native(model, params, x, labels, low):
     """PyTorch's low-precision tensors: f32 masters, each read as low."""
     t = [torch.tensor(p, requires_grad=True) for _, p, _ in params]
-    logits = mlp(torch.tensor(x), t, lambda v: v.to(low)).to(torch.float32)
+    logits = forward(model, torch.tensor(x), t, lambda v: v.to(low)).to(torch.float32)
     F.cross_entropy(logits, torch.tensor(labels)).backward()
     return [p.grad.to(torch.float64).numpy() for p in t]
 
@@ -85,9 +100,9 @@ def native(params, x, labels, low):
 def compare(model, dump):
     low = LOW[model]
     loss, params, x, labels = load(dump)
-    ref_loss, ref = gradients(params, x, labels, torch.float64, rounder(low))
-    _, plain = gradients(params, x, labels, torch.float64, lambda v: v)
-    theirs = native(params, x, labels, low) if low == torch.bfloat16 else None
+    ref_loss, ref = gradients(model, params, x, labels, torch.float64, rounder(low))
+    _, plain = gradients(model, params, x, labels, torch.float64, lambda v: v)
+    theirs = native(model, params, x, labels, low) if low == torch.bfloat16 else None
     tol = 4 * ULP[low]
     print("%s batch %d loss %.6f reference %.6f (tolerance %.2e)" % (
         model, len(x), loss, ref_loss, tol))
