@@ -308,7 +308,9 @@ llvm::Error modelc::emitProgram(llvm::Module &m, const ProgramSpec &spec,
       c.i32(int64_t(spec.config.vocab.size())), c.i32Array(spec.config.vocab),
       orNull(adapters->decodeStep), c.i32(int64_t(spec.caches.size())),
       c.table(spec.caches), c.i64(spec.decodeLength),
-      c.i32(spec.bf16 ? MODELRT_PRECISION_BF16 : MODELRT_PRECISION_F32),
+      c.i32(spec.bf16   ? MODELRT_PRECISION_BF16
+            : spec.tf32 ? MODELRT_PRECISION_TF32
+                        : MODELRT_PRECISION_F32),
       c.i32(int64_t(spec.bf16Products.size())), c.productTable(spec.bf16Products)};
   auto *program = new llvm::GlobalVariable(
       m, c.layout.program, /*isConstant=*/true,

@@ -237,6 +237,7 @@ llvm::Expected<ProgramSpec> modelc::extractProgramSpec(mlir::ModuleOp module) {
     return std::move(e);
   auto precision = module->getAttrOfType<mlir::StringAttr>("mdl.precision");
   spec.bf16 = precision && precision.getValue() == "bf16";
+  spec.tf32 = precision && precision.getValue() == "tf32";
   if (auto train = module.lookupSymbol<mlir::func::FuncOp>(kTrainStepName)) {
     spec.trainFlopsPerSample = countTrainFlopsPerSample(train);
     if (spec.bf16)

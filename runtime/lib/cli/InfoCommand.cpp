@@ -260,6 +260,9 @@ void printTotals(const ModelrtProgram &p, int64_t batch, int64_t total, int64_t 
   if (p.precision == MODELRT_PRECISION_BF16)
     std::printf("precision: bf16 (products and convolutions take bf16 operands and accumulate in "
                 "f32; parameters, gradients, optimizer state and activations are f32)\n");
+  else if (p.precision == MODELRT_PRECISION_TF32)
+    std::printf("precision: tf32 (on the GPU, products and convolutions take TF32 operands and "
+                "accumulate in f32; the CPU code runs them in f32)\n");
   else
     std::printf("precision: f32\n");
   if (p.train_flops_per_sample > 0)

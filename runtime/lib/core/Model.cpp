@@ -50,7 +50,7 @@ Status validateProgram(const ModelrtProgram &p) {
     return errorf("program: inputs must be f32, i32 or i64");
   if (p.num_vocab < 0 || (p.num_vocab > 0 && !p.vocab) || p.input_id_limit < 0)
     return errorf("program: invalid vocabulary or id limit");
-  if ((p.precision != MODELRT_PRECISION_F32 && p.precision != MODELRT_PRECISION_BF16) ||
+  if (p.precision < MODELRT_PRECISION_F32 || p.precision > MODELRT_PRECISION_TF32 ||
       p.num_bf16_products < 0 || (p.num_bf16_products > 0 && !p.bf16_products))
     return errorf("program: invalid precision or bf16 product table");
   if (p.num_class_names > 0 && p.num_classes > 0 && p.num_class_names != p.num_classes)

@@ -202,9 +202,10 @@ typedef struct ModelrtLayerInfo {
   int64_t activation_bytes;        /* bytes of its output */
 } ModelrtLayerInfo;
 
-/* The precision of the CPU code's products and convolutions (ABI 6,
- * docs/precision.md): f32, or bf16 operands with f32 accumulation. */
-enum { MODELRT_PRECISION_F32 = 0, MODELRT_PRECISION_BF16 = 1 };
+/* The precision of the products and convolutions (ABI 6,
+ * docs/precision.md): f32; bf16 operands with f32 accumulation; or TF32
+ * operands on the GPU, where the CPU code runs them in f32. */
+enum { MODELRT_PRECISION_F32 = 0, MODELRT_PRECISION_BF16 = 1, MODELRT_PRECISION_TF32 = 2 };
 
 /* The kinds of product whose operands the runtime rounds to bf16. */
 enum { MODELRT_PRODUCT_MATMUL = 0, MODELRT_PRODUCT_CONV = 1 };
