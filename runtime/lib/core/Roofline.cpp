@@ -272,12 +272,17 @@ double arithmeticIntensity(double flops, double bytes) {
   return bytes > 0 ? flops / bytes : 0;
 }
 
-double attainableGflops(const MachineRoof &roof, double intensity) {
-  return std::min(roof.peakGflops, roof.bandwidthGBs * intensity);
+/// The compute roof: the bf16 peak for \p bf16 kernels when it was measured.
+static double computePeak(const MachineRoof &roof, bool bf16) {
+  return bf16 && roof.bf16PeakGflops > 0 ? roof.bf16PeakGflops : roof.peakGflops;
 }
 
-double ridgeIntensity(const MachineRoof &roof) {
-  return roof.bandwidthGBs > 0 ? roof.peakGflops / roof.bandwidthGBs : 0;
+double attainableGflops(const MachineRoof &roof, double intensity, bool bf16) {
+  return std::min(computePeak(roof, bf16), roof.bandwidthGBs * intensity);
+}
+
+double ridgeIntensity(const MachineRoof &roof, bool bf16) {
+  return roof.bandwidthGBs > 0 ? computePeak(roof, bf16) / roof.bandwidthGBs : 0;
 }
 
 std::vector<RooflinePoint> placeKernels(const std::vector<KernelStats> &kernels,
@@ -293,7 +298,9 @@ std::vector<RooflinePoint> placeKernels(const std::vector<KernelStats> &kernels,
     p.name = k.name;
     p.intensity = arithmeticIntensity(k.flops, k.bytes);
     p.gflops = k.flops / k.seconds * 1e-9;
-    p.roofGflops = attainableGflops(roof, p.intensity);
+    p.bf16 = (k.productRuns & (productRunBit(true, Bf16Path::Amx) |
+                               productRunBit(true, Bf16Path::Avx512Bf16))) != 0;
+    p.roofGflops = attainableGflops(roof, p.intensity, p.bf16);
     p.share = total > 0 ? k.seconds / total : 0;
     points.push_back(p);
   }

@@ -3,7 +3,8 @@
 // Implements RooflinePlot.h: a frame of 960 x 400 whose axes span whole
 // decades (the points, the ridge / 8 and the ridge x 8 on x; the points,
 // the peak and the memory roof's value at the left edge on y), grid lines
-// and labels at each decade, the two roofs, the points, and a numbered list
+// and labels at each decade, the roofs (f32, and bf16 when a kernel used
+// it), the points, and a numbered list
 // of the slowest kernels below. Coordinates are written with one decimal.
 //
 //===----------------------------------------------------------------------===//
@@ -34,10 +35,20 @@ struct LogFrame {
   double bottom() const { return std::pow(10.0, y0); }
 };
 
+/// True when some point ran bf16 products and the bf16 peak was measured:
+/// the chart then draws the bf16 compute roof too.
+bool hasBf16Roof(const std::vector<RooflinePoint> &points, const MachineRoof &roof) {
+  return roof.bf16PeakGflops > 0 &&
+         std::any_of(points.begin(), points.end(), [](const RooflinePoint &p) { return p.bf16; });
+}
+
 /// The frame for \p points under \p roof.
 LogFrame frameFor(const std::vector<RooflinePoint> &points, const MachineRoof &roof) {
-  double ridge = ridgeIntensity(roof);
-  std::vector<double> xs = {ridge / 8, ridge * 8}, ys = {roof.peakGflops};
+  bool bf16 = hasBf16Roof(points, roof);
+  double ridge = ridgeIntensity(roof), top = ridgeIntensity(roof, bf16);
+  std::vector<double> xs = {ridge / 8, top * 8}, ys = {roof.peakGflops};
+  if (bf16)
+    ys.push_back(roof.bf16PeakGflops);
   for (const RooflinePoint &p : points)
     xs.push_back(p.intensity), ys.push_back(p.gflops);
   LogFrame f{};
@@ -85,6 +96,24 @@ void drawAxes(std::string &svg, const LogFrame &f) {
   svg += buf;
 }
 
+/// Appends the bf16 products' compute roof, from its ridge on, and the
+/// memory roof's dashed continuation up to it from the f32 ridge.
+void drawBf16Roof(std::string &svg, const LogFrame &f, const MachineRoof &roof) {
+  double ridge = ridgeIntensity(roof), top = ridgeIntensity(roof, true);
+  char buf[480];
+  std::snprintf(buf, sizeof buf,
+                "<line id=\"roof-memory-bf16\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+                "stroke=\"#d62728\" stroke-width=\"2\" stroke-dasharray=\"6 4\"/>\n"
+                "<line id=\"roof-compute-bf16\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+                "stroke=\"#ff7f0e\" stroke-width=\"2\"/>\n"
+                "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" fill=\"#ff7f0e\">bf16 peak "
+                "%.1f GFLOP/s (bf16 products)</text>\n",
+                f.px(ridge), f.py(roof.peakGflops), f.px(top), f.py(roof.bf16PeakGflops),
+                f.px(top), f.py(roof.bf16PeakGflops), f.px(f.right()), f.py(roof.bf16PeakGflops),
+                kWidth - kRight - 6, f.py(roof.bf16PeakGflops) - 8, roof.bf16PeakGflops);
+  svg += buf;
+}
+
 /// Appends the memory roof (from the frame's edge to the ridge) and the
 /// compute roof (from the ridge on), each labelled.
 void drawRoofs(std::string &svg, const LogFrame &f, const MachineRoof &roof) {
@@ -116,11 +145,12 @@ void drawRoofs(std::string &svg, const LogFrame &f, const MachineRoof &roof) {
 /// its time share, with its name and numbers in a <title>.
 void drawPoint(std::string &svg, const LogFrame &f, const RooflinePoint &p, size_t n) {
   double x = f.px(p.intensity), y = f.py(p.gflops), r = 3 + 15 * std::sqrt(p.share);
+  const char *color = p.bf16 ? "#ff7f0e" : "#2ca02c"; // bf16 products: the bf16 roof's
   char buf[256];
   std::snprintf(buf, sizeof buf,
-                "<circle class=\"kernel\" cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"#2ca02c\" "
-                "fill-opacity=\"0.45\" stroke=\"#2ca02c\"><title>",
-                x, y, r);
+                "<circle class=\"kernel\" cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"%s\" "
+                "fill-opacity=\"0.45\" stroke=\"%s\"><title>",
+                x, y, r, color, color);
   svg += buf;
   std::snprintf(buf, sizeof buf, ": %.3g FLOP/B, %.3g GFLOP/s (roof %.3g), %.1f%% of kernel time",
                 p.intensity, p.gflops, p.roofGflops, 100 * p.share);
@@ -188,6 +218,8 @@ std::string renderRoofline(const std::vector<RooflinePoint> &points, const Machi
   svg += buf + xmlEscape(title) + "</text>\n";
   drawAxes(svg, f);
   drawRoofs(svg, f, roof);
+  if (hasBf16Roof(points, roof) && roof.bandwidthGBs > 0)
+    drawBf16Roof(svg, f, roof);
   for (size_t i = points.size(); i-- > 0;) // the slowest drawn last, on top
     drawPoint(svg, f, points[i], i < labelled ? i + 1 : 0);
   drawList(svg, points, labelled, unplaced, listTop);

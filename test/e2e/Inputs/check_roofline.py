@@ -7,7 +7,9 @@ bandwidth and the peak) and one circle per placed kernel; REPORT is the
 run's standard output, whose kernel table's rows with a GFLOP/s rate are
 the kernels that did FLOPs: each of those that moved bytes (every CPU
 kernel) must be named by a circle's <title>, and the count of placed
-kernels must be the one the run printed. Prints what it found, one fact a
+kernels must be the one the run printed; the bf16 roof (id
+roof-compute-bf16) is there exactly when the table has a kernel whose
+products ran on AMX or AVX512-BF16. Prints what it found, one fact a
 line, for FileCheck; exits 1 on the first failure.
 """
 import re
@@ -48,6 +50,14 @@ def main():
             fail("kernel with a rate but no circle: " + name)
     print("circles: %d, every kernel with a GFLOP/s rate among them (%d listed)"
           % (len(titles), len(rated)))
+    # The bf16 roof is drawn exactly when some kernel's products ran on a
+    # bf16 instruction (precision "bf16 amx" or "bf16 avx512_bf16").
+    on_bf16 = re.search(r"  bf16 \S*(amx|avx512_bf16)", table) is not None
+    if on_bf16 != ("roof-compute-bf16" in lines):
+        fail("bf16 roof %s, kernels on bf16 instructions %s"
+             % ("roof-compute-bf16" in lines, on_bf16))
+    print("bf16 roof: %s" % ("drawn (kernels on bf16 instructions)" if on_bf16
+                             else "absent (no kernel on bf16 instructions)"))
     for t in titles:
         if "cblas_sgemm" in t:
             print("sgemm: " + t.split(": ")[0])

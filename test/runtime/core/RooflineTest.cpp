@@ -106,6 +106,43 @@ TEST(Roofline, ChartPlacesPointsAndRoofs) {
   EXPECT_NE(svg.find("2 kernels placed; 1 without FLOPs or bytes"), std::string::npos);
 }
 
+TEST(Roofline, Bf16ProductsHaveTheirOwnRoof) {
+  // The product ran on AVX512-BF16; the bf16 peak is 400 GFLOP/s, so its
+  // ridge is at 20 FLOP/B and its roof at 40 FLOP/B is min(400, 800) = 400.
+  std::vector<KernelStats> ks = handKernels();
+  ks[0].productRuns = productRunBit(true, Bf16Path::Avx512Bf16);
+  MachineRoof roof = handRoof();
+  roof.bf16PeakGflops = 400;
+  std::vector<RooflinePoint> p = placeKernels(ks, roof);
+  ASSERT_EQ(p.size(), 2u);
+  EXPECT_TRUE(p[0].bf16);
+  EXPECT_FALSE(p[1].bf16);
+  EXPECT_DOUBLE_EQ(p[0].roofGflops, 400);
+  EXPECT_DOUBLE_EQ(p[1].roofGflops, 20 * 0.25); // f32 kernel: the memory roof
+  std::string svg = renderRoofline(p, roof, "m: roofline", 1);
+  // x spans 10^-1 .. 10^3 (the bf16 ridge x 8 = 160) over 850 px from x =
+  // 80, 212.5 px a decade; y spans 10^-1 .. 10^3 (0.4 .. 400) over 400 px
+  // from y = 440 up, 100 px a decade. f32 ridge 5: x = 80 + 1.699 * 212.5 =
+  // 441.0, y of 100 = 140.0; bf16 ridge 20: x = 80 + 2.301 * 212.5 = 569.0,
+  // y of 400 = 440 - 3.602 * 100 = 79.8.
+  EXPECT_NE(svg.find("id=\"roof-memory-bf16\" x1=\"441.0\" y1=\"140.0\" x2=\"569.0\" "
+                     "y2=\"79.8\""), std::string::npos) << svg;
+  EXPECT_NE(svg.find("id=\"roof-compute-bf16\" x1=\"569.0\" y1=\"79.8\" x2=\"930.0\" "
+                     "y2=\"79.8\""), std::string::npos) << svg;
+  EXPECT_NE(svg.find("bf16 peak 400.0 GFLOP/s"), std::string::npos);
+  // The product at (40, 8): x = 80 + 2.602 * 212.5 = 632.9, y = 440 -
+  // 1.903 * 100 = 249.7, in the bf16 roof's colour.
+  EXPECT_NE(svg.find("cx=\"632.9\" cy=\"249.7\" r=\"13.6\" fill=\"#ff7f0e\""),
+            std::string::npos) << svg;
+  EXPECT_NE(svg.find("roof 400 GFLOP/s"), std::string::npos);
+  // Emulated bf16 (no bf16 instruction) and an f32-only profile: no bf16 roof.
+  ks[0].productRuns = productRunBit(true, Bf16Path::Emulated);
+  EXPECT_EQ(renderRoofline(placeKernels(ks, roof), roof, "m", 1).find("roof-compute-bf16"),
+            std::string::npos);
+  EXPECT_EQ(renderRoofline(placeKernels(handKernels(), roof), roof, "m", 1).find("bf16"),
+            std::string::npos);
+}
+
 TEST(Roofline, WriteErrorsNameTheFile) {
   TempDir tmp;
   std::string path = tmp.path("missing/r.svg");

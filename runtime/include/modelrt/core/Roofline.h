@@ -83,10 +83,12 @@ MachineRoof measureMachineRoof();
 
 /// FLOPs per byte; 0 when \p bytes is not positive.
 double arithmeticIntensity(double flops, double bytes);
-/// The roof at \p intensity: min(peak, bandwidth x intensity), GFLOP/s.
-double attainableGflops(const MachineRoof &roof, double intensity);
-/// The intensity where the roofs meet: peak / bandwidth, FLOPs per byte.
-double ridgeIntensity(const MachineRoof &roof);
+/// The roof at \p intensity: min(peak, bandwidth x intensity), GFLOP/s;
+/// the peak is the bf16 products' when \p bf16 (and measured).
+double attainableGflops(const MachineRoof &roof, double intensity, bool bf16 = false);
+/// The intensity where the roofs meet: peak / bandwidth, FLOPs per byte
+/// (the bf16 peak's when \p bf16).
+double ridgeIntensity(const MachineRoof &roof, bool bf16 = false);
 
 /// A product kernel's precision and path ("f32", "bf16 amx", "bf16
 /// avx512_bf16", "bf16 emulated"; several paths joined by '+'), the peak
@@ -110,6 +112,7 @@ struct RooflinePoint {
   double intensity = 0; ///< FLOPs per byte
   double gflops = 0;    ///< measured: FLOPs / seconds
   double roofGflops = 0; ///< attainableGflops at its intensity
+  bool bf16 = false;     ///< its products ran on bf16 instructions (AMX, AVX512-BF16)
   double share = 0;     ///< its part of the time of every kernel profiled
 };
 

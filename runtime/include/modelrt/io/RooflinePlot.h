@@ -3,7 +3,9 @@
 // Declares the chart `--roofline FILE.svg` writes (docs/cli.md): log-log,
 // x the arithmetic intensity (FLOPs per byte), y GFLOP/s; the memory roof
 // (bandwidth x intensity) up to the ridge and the compute roof (the FMA
-// peak) after it; each placed kernel a circle whose area follows its share
+// peak) after it, and, when some kernel ran bf16 products on AMX or
+// AVX512-BF16, the bf16 peak's roof (its points in that roof's colour);
+// each placed kernel a circle whose area follows its share
 // of the kernel time, its name in the circle's <title>; the kernels with
 // the largest shares numbered and listed under the chart with their rate,
 // intensity and roof. Plain SVG 1.1 text (SvgPlot.h's conventions).
