@@ -2,7 +2,7 @@
 //
 // Implements Cudnn.h: dlopen/dlsym of the cuDNN 9 functions (as Nccl.cpp
 // loads NCCL), one handle bound to the compute stream (created on first
-// use, or by prepareCudnn at start), and per shape and arithmetic the
+// use), and per shape and arithmetic the
 // tensor, filter and convolution descriptors with the algorithm of each
 // direction cudnnGetConvolution*Algorithm_v7 ranks first among those that
 // succeed within kCudnnWorkspaceLimit. A call's workspace is a block of the
@@ -345,12 +345,6 @@ bool runCudnnConvolution(const char *caller, ConvDirection dir, ConvMath math,
   if (workspace)
     mgpuMemFree(workspace, s->compute);
   return ok;
-}
-
-bool prepareCudnn() {
-  CudnnSlot &slot = cudnnSlot();
-  std::lock_guard<std::mutex> lock(slot.mutex);
-  return cudnnHandle(slot, "the GPU convolutions") != nullptr;
 }
 
 void resetCudnnForTesting() {

@@ -131,11 +131,6 @@ struct GpuConvShape {
 bool runCudnnConvolution(const char *caller, ConvDirection dir, ConvMath math,
                          const GpuConvShape &shape, const void *a, const void *b, void *out);
 
-/// Loads cuDNN and creates its handle on the compute stream now; false (a
-/// sticky error naming the library, the reason and the remedies) when it
-/// cannot.
-bool prepareCudnn();
-
 } // namespace cuda
 } // namespace modelrt
 

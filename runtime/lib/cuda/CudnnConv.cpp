@@ -99,17 +99,22 @@ bool convert(CudaState &s, const char *kernel, const void *in, void *out, int64_
                  kernel);
 }
 
+/// \p n bf16 elements rounded up to whole 128-byte lines, so that each
+/// tensor of a staging block starts as aligned as the block.
+int64_t alignedElements(int64_t n) { return (n + 63) / 64 * 64; }
+
 /// The bf16 convolution of f32 operands: both converted into one block of
 /// the pool with room for the bf16 result, which is converted back.
 bool runBf16(CudaState &s, const char *caller, ConvDirection dir, const GpuConvShape &shape,
              const float *a, const float *b, float *out) {
   int64_t n[3];
   operandElements(dir, shape, n);
+  int64_t bOffset = alignedElements(n[0]), outOffset = bOffset + alignedElements(n[1]);
   auto *block = static_cast<uint16_t *>(
-      mgpuMemAlloc(uint64_t(n[0] + n[1] + n[2]) * sizeof(uint16_t), s.compute, false));
+      mgpuMemAlloc(uint64_t(outOffset + n[2]) * sizeof(uint16_t), s.compute, false));
   if (!block)
     return false; // the allocation recorded why
-  uint16_t *a16 = block, *b16 = block + n[0], *out16 = b16 + n[1];
+  uint16_t *a16 = block, *b16 = block + bOffset, *out16 = block + outOffset;
   bool ok = convert(s, kF32ToBf16Kernel, a, a16, n[0]) &&
             convert(s, kF32ToBf16Kernel, b, b16, n[1]) &&
             runCudnnConvolution(caller, dir, ConvMath::Bf16, shape, a16, b16, out16) &&

@@ -217,6 +217,24 @@ TEST_F(CudnnConvTest, TheF32ResultMissesTheRoundedBounds) {
   ASSERT_EQ(modelrt_cuda_status(), 0) << modelrt_cuda_error_message();
 }
 
+TEST_F(CudnnConvTest, DescriptorsAndAlgorithmsAreMadeOncePerShape) {
+  // Four descriptors per shape and arithmetic, one algorithm query per
+  // direction of it; the same call again makes and asks nothing.
+  std::vector<float> a, b;
+  for (int round = 0; round < 2; ++round) {
+    runEntry(kF32.entries[Forward], kShapes[0], Forward, a, b);
+    runEntry(kF32.entries[Weights], kShapes[0], Weights, a, b);
+    EXPECT_EQ(counters().cudnnDescriptors, 4);
+    EXPECT_EQ(counters().cudnnAlgoQueries, 2);
+  }
+  runEntry(kTf32.entries[Forward], kShapes[0], Forward, a, b); // another arithmetic
+  runEntry(kF32.entries[Forward], kShapes[1], Forward, a, b);  // another shape
+  EXPECT_EQ(counters().cudnnDescriptors, 12);
+  EXPECT_EQ(counters().cudnnAlgoQueries, 4);
+  EXPECT_EQ(counters().cudnnConvs, 6);
+  ASSERT_EQ(modelrt_cuda_status(), 0) << modelrt_cuda_error_message();
+}
+
 TEST_F(CudnnConvTest, NoImagesGiveZeroWeightGradients) {
   std::vector<float> dw(2 * 3 * 3 * 3, 5.0f), none(1);
   modelrt_cuda_conv2d_backward_weights_bf16(none.data(), none.data(), dw.data(), 0, 3, 4, 4, 2,
@@ -240,9 +258,11 @@ TEST_F(CudnnConvTest, AMissingLibraryNamesItAndTheRemedies) {
 
 TEST_F(CudnnConvTest, TurnedOff) {
   setenv("MODELRT_CUDNN", "none", 1);
-  EXPECT_FALSE(modelrt::cuda::prepareCudnn());
+  std::vector<float> a, b;
+  runEntry(kBf16.entries[Weights], kShapes[2], Weights, a, b);
   EXPECT_STREQ(modelrt_cuda_error_message(),
-               "the GPU convolutions: cuDNN is not available: cuDNN is turned off "
+               "modelrt_cuda_conv2d_backward_weights_bf16: cuDNN is not available: cuDNN is "
+               "turned off "
                "(MODELRT_CUDNN=none); set MODELRT_CUDNN to the path of cuDNN 9's "
                "libcudnn.so.9, or recompile with --gpu-conv=im2col");
 }

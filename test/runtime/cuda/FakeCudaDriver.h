@@ -37,6 +37,8 @@ struct FakeCudaCounters {
   int captures;     ///< cuStreamBeginCapture calls
   int graphLaunches;
   int cudnnConvs;   ///< cudnnConvolution{Forward,BackwardData,BackwardFilter} calls
+  int cudnnAlgoQueries; ///< cudnnGetConvolution*Algorithm_v7 calls
+  int cudnnDescriptors; ///< tensor, filter and convolution descriptors created
 };
 
 /// Resets the fake (frees its memory) and sets the device's description.

@@ -134,6 +134,7 @@ cudnn::Status run(cudnn::Handle h, Direction dir, const Problem &pb, int algo, v
 cudnn::Status rank(const Problem &pb, int requested, int *returned, cudnn::AlgoPerf *perf) {
   if (!pb.valid() || requested < 2)
     return cudnn::kBadParam;
+  fakeCudaMutableCounters().cudnnAlgoQueries++;
   perf[0] = cudnn::AlgoPerf{0, cudnn::kNotSupported, -1.0f, 0, 0, 0, {}};
   perf[1] = cudnn::AlgoPerf{kFakeAlgo, cudnn::kSuccess, 1.0f, kFakeWorkspace, 1, 0, {}};
   *returned = 2;
@@ -181,10 +182,12 @@ cudnn::Status cudnnSetStream(cudnn::Handle h, void *stream) {
 
 cudnn::Status cudnnCreateTensorDescriptor(cudnn::TensorDesc *d) {
   *d = new FakeTensor();
+  fakeCudaMutableCounters().cudnnDescriptors++;
   return cudnn::kSuccess;
 }
 cudnn::Status cudnnCreateFilterDescriptor(cudnn::FilterDesc *d) {
   *d = new FakeTensor();
+  fakeCudaMutableCounters().cudnnDescriptors++;
   return cudnn::kSuccess;
 }
 cudnn::Status cudnnDestroyTensorDescriptor(cudnn::TensorDesc d) {
@@ -210,6 +213,7 @@ cudnn::Status cudnnSetFilter4dDescriptor(cudnn::FilterDesc d, int type, int form
 
 cudnn::Status cudnnCreateConvolutionDescriptor(cudnn::ConvDesc *d) {
   *d = new FakeConv();
+  fakeCudaMutableCounters().cudnnDescriptors++;
   return cudnn::kSuccess;
 }
 cudnn::Status cudnnDestroyConvolutionDescriptor(cudnn::ConvDesc d) {
