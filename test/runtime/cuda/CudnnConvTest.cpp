@@ -15,6 +15,7 @@
 #include "TensorCoreRounding.h"
 
 #include "cuda/Cudnn.h"
+#include "modelrt/cuda/Cuda.h"
 #include "modelrt/cuda/GpuAbi.h"
 
 #include <gmock/gmock.h>
@@ -233,6 +234,33 @@ TEST_F(CudnnConvTest, DescriptorsAndAlgorithmsAreMadeOncePerShape) {
   EXPECT_EQ(counters().cudnnAlgoQueries, 4);
   EXPECT_EQ(counters().cudnnConvs, 6);
   ASSERT_EQ(modelrt_cuda_status(), 0) << modelrt_cuda_error_message();
+}
+
+TEST_F(CudnnConvTest, ACapturedConvolutionRunsAtEachReplay) {
+  // The bf16 path's conversions, workspace and convolution are all ordered
+  // on the compute stream: the capture runs none of them, each replay all
+  // of them on the data of its time.
+  ASSERT_TRUE(modelrt::cuda::initCuda().isOk());
+  const Shape &s = kShapes[1];
+  std::vector<float> x = fullMantissaValues(s.xSize(), 3), w = fullMantissaValues(s.wSize(), 4);
+  std::vector<float> y(size_t(s.ySize()), 0.0f);
+  auto graph = modelrt::cuda::StepGraph::capture([&] {
+    modelrt_cuda_conv2d_forward_bf16(x.data(), w.data(), y.data(), s.n, s.c, s.h, s.w, s.o, s.kh,
+                                     s.kw, s.oh(), s.ow(), s.strideH, s.strideW, s.padH, s.padW,
+                                     s.dilH, s.dilW);
+    return modelrt::cuda::stickyStatus();
+  });
+  ASSERT_TRUE(graph.isOk()) << graph.message();
+  EXPECT_EQ(y, std::vector<float>(y.size(), 0.0f));
+  EXPECT_EQ(counters().cudnnConvs, 1); // called once, its work recorded
+  for (uint32_t seed : {5u, 6u}) {
+    std::vector<float> fresh = fullMantissaValues(s.xSize(), seed);
+    std::copy(fresh.begin(), fresh.end(), x.begin()); // the captured address
+    ASSERT_TRUE(graph->launch().isOk());
+    ASSERT_TRUE(modelrt::cuda::synchronize().isOk());
+    EXPECT_LE(worstRatio(reference(s, Forward, x, w, kBf16.round), y, kBf16.outU), 1.0);
+  }
+  EXPECT_EQ(counters().cudnnConvs, 1); // the replays call no cuDNN function
 }
 
 TEST_F(CudnnConvTest, NoImagesGiveZeroWeightGradients) {
