@@ -29,9 +29,9 @@
 // modelrt_cuda_conv2d_* ones (cuDNN; `_tf32` / `_bf16` by the module's
 // `mdl.precision`), with device pointers; any other library op is an error
 // there. With `cuda-convolutions` (the GPU emulation on the fake driver)
-// the convolutions call the modelrt_cuda_conv2d_* forms without `gpu`. In a module whose `mdl.precision` is bf16
-// (mdl-assign-precision) the CPU's convolutions call the `_bf16` forms
-// (RuntimeCalls.h).
+// the convolutions call the modelrt_cuda_conv2d_* forms without `gpu`. In
+// a module whose `mdl.precision` is bf16 (mdl-assign-precision) the CPU's
+// convolutions call the `_bf16` forms (RuntimeCalls.h).
 // The runtime wants dense row-major buffers: an operand with another layout
 // is first copied into a fresh buffer (and the destination copied back). An
 // op still on tensors is reported: the pass runs after bufferization.

@@ -4,7 +4,8 @@
 // the runtime's CUDA layer:
 //   - the `modelrt_cuda_*` helpers of the compiled entry adapters
 //     (compiler/lib/Codegen/Adapters.cpp): the products (f32, bf16, TF32),
-//     scratch cells, the seed cell, allocations, copies, the sticky status;
+//     the convolutions (cuDNN), scratch cells, the seed cell, allocations,
+//     copies, the sticky status;
 //   - the `mgpu*` functions that MLIR 22's `gpu-to-llvm` host code and
 //     gpu.binary translation call (see docs/gpu.md).
 // Nothing here links against CUDA (the driver is opened at run time, see
