@@ -59,7 +59,8 @@ PlanKey planKey(ConvMath math, const GpuConvShape &s) {
 struct CudnnSlot {
   std::mutex mutex;
   bool tried = false;
-  std::string why; ///< empty when loaded
+  std::string why;     ///< empty when loaded
+  std::string library; ///< what was loaded
   CudnnApi api{};
   cudnn::Handle handle = nullptr;
   std::map<PlanKey, ConvPlan> plans;
@@ -85,14 +86,18 @@ void loadSlot(CudnnSlot &slot) {
     return;
   }
   Expected<CudnnApi> api = loadCudnn(library);
+  const char *local = "/usr/local/cuda/lib64/libcudnn.so.9";
   if (!api && !std::getenv("MODELRT_CUDNN"))
-    if (Expected<CudnnApi> local = loadCudnn("/usr/local/cuda/lib64/libcudnn.so.9"))
-      api = std::move(local);
+    if (Expected<CudnnApi> found = loadCudnn(local)) {
+      api = std::move(found);
+      library = local;
+    }
   if (!api) {
     slot.why = api.message();
     return;
   }
   slot.api = *api;
+  slot.library = library;
 }
 
 /// The loaded table (mutex held by the caller), or null with the sticky
@@ -347,11 +352,20 @@ bool runCudnnConvolution(const char *caller, ConvDirection dir, ConvMath math,
   return ok;
 }
 
+std::string cudnnInUse() {
+  CudnnSlot &slot = cudnnSlot();
+  std::lock_guard<std::mutex> lock(slot.mutex);
+  if (!slot.tried || !slot.why.empty())
+    return "";
+  return "cuDNN " + cudnnVersionString(slot.api.version) + " (" + slot.library + ")";
+}
+
 void resetCudnnForTesting() {
   CudnnSlot &slot = cudnnSlot();
   std::lock_guard<std::mutex> lock(slot.mutex);
   slot.tried = false;
   slot.why.clear();
+  slot.library.clear();
   slot.api = CudnnApi();
   slot.handle = nullptr;
   slot.plans.clear();

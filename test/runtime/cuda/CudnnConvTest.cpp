@@ -308,6 +308,15 @@ TEST_F(CudnnConvTest, ALibraryThatIsNotCudnn9) {
   EXPECT_EQ(modelrt::cuda::cudnnVersionString(api->version), "9.19.0");
 }
 
+TEST_F(CudnnConvTest, TheLibraryInUseIsNamedOnceAConvolutionLoadedIt) {
+  EXPECT_EQ(modelrt::cuda::cudnnInUse(), "");
+  std::vector<float> a, b;
+  runEntry(kF32.entries[Forward], kShapes[0], Forward, a, b);
+  ASSERT_EQ(modelrt_cuda_status(), 0) << modelrt_cuda_error_message();
+  EXPECT_EQ(modelrt::cuda::cudnnInUse(),
+            std::string("cuDNN 9.19.0 (") + MODELRT_FAKE_CUDA_DRIVER + ")");
+}
+
 TEST_F(CudnnConvTest, ACudnnFailureNamesTheFunctionAndItsStatus) {
   setenv("FAKE_CUDNN_STATUS", "3000", 1);
   std::vector<float> a, b;
