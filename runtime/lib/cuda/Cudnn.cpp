@@ -153,8 +153,8 @@ int mathType(ConvMath math) {
 
 /// Creates \p p's descriptors for \p s in \p math; false (error recorded)
 /// when cuDNN refuses them.
-bool describe(const CudnnApi &api, ConvPlan &p, ConvMath math, const GpuConvShape &s,
-              const char *caller) {
+bool makeDescriptors(const CudnnApi &api, ConvPlan &p, ConvMath math, const GpuConvShape &s,
+                     const char *caller) {
   int type = dataType(math);
   return checkCudnn(api, api.createTensorDescriptor(&p.x), caller,
                     "cudnnCreateTensorDescriptor") &&
@@ -248,7 +248,7 @@ ConvPlan *plan(CudnnSlot &slot, cudnn::Handle h, ConvDirection dir, ConvMath mat
   auto it = slot.plans.find(key);
   if (it == slot.plans.end()) {
     ConvPlan fresh;
-    if (!describe(slot.api, fresh, math, s, caller))
+    if (!makeDescriptors(slot.api, fresh, math, s, caller))
       return nullptr; // the descriptors made so far are kept by cuDNN until exit
     it = slot.plans.emplace(key, fresh).first;
   }
