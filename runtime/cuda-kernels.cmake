@@ -1,9 +1,9 @@
 # runtime/cuda-kernels.cmake — the runtime's CUDA kernels, built into modelrt.
 #
-# Compiles runtime/lib/cuda/OptimizerKernels.cu (and BlasKernels.cu and
-# AttentionKernels.cu, the same way, behind `modelrt_blas_ptx()` and
-# `modelrt_attention_ptx()`) to PTX for compute_90 with
-# nvcc (no GPU needed), assembles that PTX with `ptxas -arch=sm_90` as a
+# Compiles runtime/lib/cuda/OptimizerKernels.cu (and BlasKernels.cu,
+# AttentionKernels.cu and ConvertKernels.cu, the same way, behind
+# `modelrt_blas_ptx()`, `modelrt_attention_ptx()` and `modelrt_convert_ptx()`)
+# to PTX for compute_90 with nvcc (no GPU needed), assembles that PTX with `ptxas -arch=sm_90` as a
 # build step (proof that it is valid sm_90 code; the cubin is not used),
 # and embeds the PTX text in libmodelrt as a C array behind
 # `modelrt_optimizer_ptx()` (modelrt/cuda/OptimizerKernels.h). No libcudart.
@@ -55,6 +55,8 @@ modelrt_embed_kernels(BlasKernels modelrt_blas_ptx
   ${CMAKE_CURRENT_SOURCE_DIR}/include/modelrt/cuda/BlasKernels.h)
 modelrt_embed_kernels(AttentionKernels modelrt_attention_ptx
   ${CMAKE_CURRENT_SOURCE_DIR}/include/modelrt/cuda/AttentionKernels.h)
+modelrt_embed_kernels(ConvertKernels modelrt_convert_ptx
+  ${CMAKE_CURRENT_SOURCE_DIR}/include/modelrt/cuda/ConvertKernels.h)
 
 # The check of the kernels on a real GPU against the CPU runtime (run by
 # scripts/gpu-check.sh; dlopens libcuda.so.1, so it builds without CUDA).

@@ -7,6 +7,7 @@
 # choose another) to compile examples/fashion_mnist/{mlp,cnn}.model and bench/compare/mlp.model
 # (the issue's 784-256-128-10 benchmark MLP) into OUT_DIR/{mlp,cnn,benchmlp},
 # the last two also with --precision=bf16 and tf32 (OUT_DIR/cnn-bf16, ...),
+# the CNN also with --gpu-conv=im2col (OUT_DIR/cnn-im2col),
 # and copies BUILD/bin/modelrt-optimizer-kernel-check (the optimizer
 # kernels' check) and BUILD/bin/CudaGpuCheck (the runtime's CUDA layer
 # against the real driver and cuBLAS; a warning when the build lacks one);
@@ -38,6 +39,8 @@ echo "compiling models with $MODELC"
 "$MODELC" "$ROOT/examples/fashion_mnist/mlp.model" -o "$OUT/mlp"
 "$MODELC" "$ROOT/examples/fashion_mnist/cnn.model" -o "$OUT/cnn"
 "$MODELC" "$ROOT/bench/compare/mlp.model" -o "$OUT/benchmlp"
+# The CNN's convolutions as im2col + cuBLAS products, timed beside cuDNN's.
+"$MODELC" --gpu-conv=im2col "$ROOT/examples/fashion_mnist/cnn.model" -o "$OUT/cnn-im2col"
 # bench/gpu/bf16.sh's: the CNN and the benchmark MLP in the GPU's other
 # precisions (PRECISIONS="" leaves them out).
 for p in ${PRECISIONS-bf16 tf32}; do

@@ -4,7 +4,7 @@
 #   scripts/gpu-check.sh BUNDLE_DIR DATA_DIR OUT_DIR
 #
 # BUNDLE_DIR: what scripts/gpu-bundle.sh made here (compiled models mlp, cnn
-# and, if present, benchmlp; modelrt-optimizer-kernel-check; lib/*.gz shared
+# and, if present, benchmlp and cnn-im2col; modelrt-optimizer-kernel-check; lib/*.gz shared
 # libraries they need; this script; bench/gpu/*.py). DATA_DIR: the 4 Fashion-MNIST .gz files.
 # OUT_DIR: created; gets every log, OUT/modelc.jsonl, OUT/torch.jsonl and
 # OUT/summary.txt. Uses only binaries built elsewhere, nvidia-smi and the
@@ -81,13 +81,18 @@ left() {
 }
 
 # The compiled models' libraries (OpenBLAS, gfortran's; the bundle carries
-# them compressed) and cuBLAS's folder on LD_LIBRARY_PATH.
+# them compressed) and cuBLAS's and cuDNN's folders on LD_LIBRARY_PATH.
 . "$BENCH/bundle-libs.sh"
 useBundleLibs "$BUNDLE" "$OUT"
 
+# MODELS: what is timed; TORCH_MODELS: those PyTorch also trains (not the
+# CNN with its convolutions as im2col, timed beside cuDNN's).
 MODELS=()
-for m in mlp benchmlp cnn; do
-  [ -x "$BUNDLE/$m" ] && MODELS+=("$m")
+TORCH_MODELS=()
+for m in mlp benchmlp cnn cnn-im2col; do
+  [ -x "$BUNDLE/$m" ] || continue
+  MODELS+=("$m")
+  [ "$m" = cnn-im2col ] || TORCH_MODELS+=("$m")
 done
 [ ${#MODELS[@]} -eq 0 ] && { echo "$0: no compiled model (mlp, cnn) in $BUNDLE" >&2; exit 2; }
 
@@ -117,8 +122,8 @@ nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,power.limi
   echo "host: $(uname -srm); $(grep -m1 PRETTY_NAME /etc/os-release 2>/dev/null)"
   echo "nproc: $(nproc)"
   echo "LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}"
-  ldconfig -p 2>/dev/null | grep -E 'libcuda\.so|libcublas(Lt)?\.so' || echo "(ldconfig: no libcuda/libcublas)"
-  ls /usr/local/cuda/lib64/libcublas* 2>/dev/null || echo "(no /usr/local/cuda/lib64/libcublas*)"
+  ldconfig -p 2>/dev/null | grep -E 'libcuda\.so|libcublas(Lt)?\.so|libcudnn\.so' || echo "(ldconfig: no libcuda/libcublas/libcudnn)"
+  ls /usr/local/cuda/lib64/libcublas* /usr/local/cuda/lib64/libcudnn.so* 2>/dev/null || echo "(no /usr/local/cuda/lib64/libcublas* or libcudnn*)"
   command -v nvcc >/dev/null && nvcc --version | tail -n 2
   "$PYTHON" -c 'import torch; print("torch", torch.__version__, "cuda", torch.version.cuda)' 2>&1
 } 2>&1 | tee "$OUT/host.log"
@@ -218,7 +223,7 @@ PY
 fi
 
 section "e. PyTorch on the same GPU: eager and torch.compile"
-models=$(IFS=,; echo "${MODELS[*]}")
+models=$(IFS=,; echo "${TORCH_MODELS[*]}")
 step "torch_gpu.py" "$(left 15 400)" "$OUT/torch.jsonl" "$PYTHON" "$BENCH/torch_gpu.py" \
   --data "$DATA" --device "$DEVICE" --models "$models" --batches "${BATCHES// /,}" \
   "${TORCH_ARGS[@]}"

@@ -82,12 +82,14 @@ void addLaunchStage(OpPassManager &pm, const GpuPipelineOptions &options,
 void buildGpuEmulationPipeline(OpPassManager &pm,
                                const GpuPipelineOptions &options) {
   // The emulation runs on the CPU, where the sums over the ranks are the
-  // runtime's.
+  // runtime's; with the CUDA products, the convolutions call cuDNN's entry
+  // points (on the fake driver's host memory) unless --gpu-conv=im2col.
+  bool cudnn = options.emulateCudaProducts && options.cudnnConvolutions;
   pm.addPass(createExpandLibraryOps({/*keepAttentionWidth=*/0,
-                                     /*keepSumRanks=*/true}));
+                                     /*keepSumRanks=*/true, cudnn}));
   addFusionStage(pm);
   addBufferizationStage(pm);
-  pm.addPass(createLibraryToCallsPass());
+  pm.addPass(createLibraryToCallsPass({/*gpu=*/false, cudnn}));
   // OpenBLAS (or the CPU's bf16 products) stands for cuBLAS, unless asked.
   GemmCallees cpu{"cblas_sgemm", kGemmBf16Call.str(), ""};
   addLaunchStage(pm, options, options.emulateCudaProducts ? cudaGemmCallees() : cpu);
@@ -98,9 +100,11 @@ void buildGpuEmulationPipeline(OpPassManager &pm,
 void buildGpuLoweringPipeline(OpPassManager &pm,
                               const GpuPipelineOptions &options) {
   if (!options.resumeAfterKernels) {
-    // Convolutions as im2col + cuBLAS: the GPU calls no convolution library.
-    // Attention stays for the runtime's fused kernels (AttentionKernels.h).
-    pm.addPass(createExpandLibraryOps({modelrt::kAttentionGpuMaxWidth}));
+    // Convolutions stay for cuDNN (or become im2col + cuBLAS), attention
+    // for the runtime's fused kernels (AttentionKernels.h).
+    pm.addPass(createExpandLibraryOps({modelrt::kAttentionGpuMaxWidth,
+                                       /*keepSumRanks=*/false,
+                                       options.cudnnConvolutions}));
     addFusionStage(pm);
     addBufferizationStage(pm);
     pm.addPass(createLibraryToCallsPass({/*gpu=*/true}));
@@ -138,6 +142,9 @@ struct GpuPipelineCLOptions
   Option<int64_t> blockSize{*this, "block-size",
                             llvm::cl::desc("Threads per block"),
                             llvm::cl::init(256)};
+  Option<bool> cudnn{*this, "cudnn",
+                     llvm::cl::desc("Convolutions through cuDNN (else im2col)"),
+                     llvm::cl::init(true)};
   Option<GpuStage> stopAfter{
       *this, "stop-after", llvm::cl::desc("The last stage to run"),
       llvm::cl::init(GpuStage::LLVM),
@@ -156,6 +163,7 @@ void registerGpuPipelines() {
         GpuPipelineOptions options;
         options.chip = cl.chip;
         options.blockSize = cl.blockSize;
+        options.cudnnConvolutions = cl.cudnn;
         options.stopAfter = cl.stopAfter;
         buildGpuLoweringPipeline(pm, options);
       });

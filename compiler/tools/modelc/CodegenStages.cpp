@@ -71,6 +71,7 @@ static CodegenState &state(Compilation &c) {
     options.gpu = c.codegenSettings.gpu;
     options.emulateGpu = c.codegenSettings.emulateGpu;
     options.gpuPipeline.emulateCudaProducts = c.codegenSettings.emulateCudaProducts;
+    options.gpuPipeline.cudnnConvolutions = c.codegenSettings.cudnnConvolutions;
     c.codegen->compiler =
         std::make_unique<TrainingCompiler>(*c.mlirModule, options);
   }

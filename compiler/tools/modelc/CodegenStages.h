@@ -36,6 +36,8 @@ struct CodegenSettings {
   bool emulateGpu = false;
   /// --debug-gpu-emulation-cuda-products: its products call cuBLAS.
   bool emulateCudaProducts = false;
+  /// --gpu-conv=cudnn (true) or im2col: how the GPU code convolves.
+  bool cudnnConvolutions = true;
   /// --emit=lib: the prefix of the library API's functions (empty: none).
   std::string libraryPrefix;
   /// --debug-max-{block,function}-instructions.

@@ -93,6 +93,11 @@ struct Options {
                "bf16 operands and f32 accumulation) or tf32 (the GPU's with "
                "TF32 operands)"),
       cl::value_desc("precision"), cl::cat(category)};
+  cl::opt<std::string> gpuConv{
+      "gpu-conv", cl::init("cudnn"),
+      cl::desc("How the GPU code convolves: cudnn (the runtime loads cuDNN "
+               "9, default) or im2col (im2col + cuBLAS products, no cuDNN)"),
+      cl::value_desc("mode"), cl::cat(category)};
   cl::opt<std::string> batchNorm{
       "batch-norm",
       cl::desc("Batch norm's training statistics under mpirun, overriding "
@@ -304,6 +309,10 @@ int main(int argc, char **argv) {
                        modelsupport::kTrainingPrecisionList + ")");
     c.precisionOverride = opts.precision;
   }
+  if (opts.gpuConv != "cudnn" && opts.gpuConv != "im2col")
+    return userError("unknown --gpu-conv value '" + opts.gpuConv +
+                     "' (valid values: cudnn, im2col)");
+  c.codegenSettings.cudnnConvolutions = opts.gpuConv == "cudnn";
   if (opts.batchNorm.getNumOccurrences()) {
     if (opts.batchNorm != "sync" && opts.batchNorm != "local")
       return userError("unknown --batch-norm value '" + opts.batchNorm +

@@ -15,6 +15,7 @@
 #include "modelrt/core/CpuFeatures.h"
 #include "modelrt/core/Profile.h"
 #include "modelrt/core/Roofline.h"
+#include "modelrt/cuda/Cuda.h"
 
 #include <algorithm>
 #include <map>
@@ -223,6 +224,9 @@ void writeProfileReport(FILE *f, size_t maxKernels) {
     std::fprintf(f, "profile: matrix products by %s\n", kernels.c_str());
   if (convolutionsRan())
     std::fprintf(f, "profile: convolutions by %s\n", convolutionKernels().c_str());
+  std::string cudnn = cuda::cudnnInUse();
+  if (!cudnn.empty())
+    std::fprintf(f, "profile: GPU convolutions by %s\n", cudnn.c_str());
   std::string bf16 = bf16Kernels();
   if (!bf16.empty())
     std::fprintf(f, "profile: %s\n", bf16.c_str());

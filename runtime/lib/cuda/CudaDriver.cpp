@@ -183,6 +183,7 @@ void resetForTesting() {
   resetProbeForTesting();
   resetStateForTesting();
   resetBlasForTesting();
+  resetCudnnForTesting();
   resetPoolForTesting();
 }
 

@@ -111,11 +111,14 @@ void resetProbeForTesting();
 void resetStateForTesting();
 void resetBlasForTesting();
 void resetPoolForTesting();
+void resetCudnnForTesting();
 
 /// GPU kernel times for `--profile` (GpuProfile.cpp). nameKernel records the
 /// name of a function (once, when it is looked up); kernelName returns it.
 void nameKernel(CUfunction fn, const char *name);
 const char *kernelName(CUfunction fn);
+/// \p label interned for the life of the process (a profile entry's name).
+const char *profileLabel(const std::string &label);
 /// The interned profile label "cuBLAS <kind> MxNxK" of a product of this
 /// shape (\p kind: "sgemm", "gemm bf16", ...).
 const char *gemmLabel(const char *kind, int64_t m, int64_t n, int64_t k);

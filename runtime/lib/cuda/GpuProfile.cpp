@@ -94,12 +94,15 @@ const char *kernelName(CUfunction fn) {
   return it == p.names.end() ? "unnamed GPU kernel" : it->second;
 }
 
-const char *gemmLabel(const char *kind, int64_t m, int64_t n, int64_t k) {
+const char *profileLabel(const std::string &label) {
   GpuProfiler &p = gpuProfiler();
-  std::string label = "cuBLAS " + std::string(kind) + " " + std::to_string(m) + "x" + std::to_string(n) + "x" +
-                      std::to_string(k);
   std::lock_guard<std::mutex> lock(p.mutex);
   return p.labels.insert(label).first->c_str();
+}
+
+const char *gemmLabel(const char *kind, int64_t m, int64_t n, int64_t k) {
+  return profileLabel("cuBLAS " + std::string(kind) + " " + std::to_string(m) + "x" +
+                      std::to_string(n) + "x" + std::to_string(k));
 }
 
 bool profileStart(CUstream stream) {

@@ -22,11 +22,12 @@ module {
 
 // -----
 
-// On the GPU, only attention has a runtime entry point: a convolution must
-// have been expanded (modelc-expand-library-ops) before bufferization.
+// On the GPU, only attention and the convolutions have runtime entry
+// points: pooling must have been expanded (modelc-expand-library-ops)
+// before bufferization.
 // RUN: not modelc-opt %s -split-input-file --modelc-library-to-calls=gpu=true 2>&1 | FileCheck %s --check-prefix=GPU
-// GPU: library-to-calls-errors.mlir:[[@LINE+2]]:3: error: 'mdl.lib_conv2d' op has no GPU entry point: the GPU pipeline expands it before bufferization
-func.func @conv_on_gpu(%x: memref<2x1x5x5xf32>, %w: memref<4x1x3x3xf32>, %y: memref<2x4x3x3xf32>) {
-  mdl.lib_conv2d %x, %w, %y : memref<2x1x5x5xf32>, memref<4x1x3x3xf32>, memref<2x4x3x3xf32>
+// GPU: library-to-calls-errors.mlir:[[@LINE+2]]:3: error: 'mdl.lib_max_pool2d' op has no GPU entry point: the GPU pipeline expands it before bufferization
+func.func @pool_on_gpu(%x: memref<2x8x7x5xf32>, %y: memref<2x8x3x2xf32>) {
+  mdl.lib_max_pool2d %x, %y {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<2x8x7x5xf32>, memref<2x8x3x2xf32>
   return
 }

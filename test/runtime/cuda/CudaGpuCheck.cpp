@@ -8,7 +8,8 @@
 // modelrt_cuda_gemm_bf16 / _tf32 (rounded operands: errors between f32's
 // and the rounding's bound),
 // the fused attention kernels against the CPU's (every width class, both
-// layouts, causal or not, fewer queries than keys),
+// layouts, causal or not, fewer queries than keys), the cuDNN convolutions
+// (CudnnGpuCheck.cpp),
 // the pool's reuse, an
 // asynchronous upload, the scratch cells, CUDA graph capture and replay, and
 // last a sticky error. Prints one
@@ -41,6 +42,10 @@ struct MemRef1D {
 } // namespace
 
 extern "C" void _mlir_ciface_fill(MemRef1D *buf, float v);
+
+/// The cuDNN convolutions' checks (CudnnGpuCheck.cpp): the number of
+/// failures.
+int checkCudnnConvolutions(bool timing);
 
 namespace {
 
@@ -498,6 +503,7 @@ int main(int argc, char **argv) {
   checkScratch();
   checkGraphs();
   checkAttention();
+  failures += checkCudnnConvolutions(timing);
   if (timing) {
     timeSgemm();
     timeAttention();

@@ -2,7 +2,7 @@
 //
 // Declares the fixtures of CudaTests: NoDriverTest (MODELRT_CUDA_DRIVER points
 // at a missing file) and FakeDriverTest (it points at the fake libcuda built
-// from FakeCudaDriver.cpp, also used as cuBLAS). Each test starts from a
+// from FakeCudaDriver.cpp, also used as cuBLAS and cuDNN). Each test starts from a
 // forgotten probe, state and sticky error (resetForTesting).
 //
 //===----------------------------------------------------------------------===//
@@ -24,6 +24,7 @@ inline void clearCudaEnv() {
   unsetenv("MODELRT_CUDA_DEVICE");
   unsetenv("MODELRT_CUDA_DRIVER");
   unsetenv("MODELRT_CUBLAS");
+  unsetenv("MODELRT_CUDNN");
 }
 
 /// The driver library cannot be found.
@@ -40,13 +41,14 @@ protected:
   }
 };
 
-/// The fake driver (and fake cuBLAS) of FakeCudaDriver.cpp.
+/// The fake driver (and fake cuBLAS and cuDNN) of FakeCudaDriver.cpp.
 class FakeDriverTest : public ::testing::Test {
 protected:
   void SetUp() override {
     clearCudaEnv();
     setenv("MODELRT_CUDA_DRIVER", MODELRT_FAKE_CUDA_DRIVER, 1);
     setenv("MODELRT_CUBLAS", MODELRT_FAKE_CUDA_DRIVER, 1);
+    setenv("MODELRT_CUDNN", MODELRT_FAKE_CUDA_DRIVER, 1);
     lib = dlopen(MODELRT_FAKE_CUDA_DRIVER, RTLD_NOW | RTLD_LOCAL);
     ASSERT_NE(lib, nullptr) << dlerror();
     configureFn = reinterpret_cast<FakeCudaConfigureFn>(

@@ -2,7 +2,7 @@
 //
 // Implements FakeCudaDriver.h: the driver entry points modelrt's CudaDriver.h
 // table names (with cuda.h's versioned symbol names) and the cuBLAS ones
-// CudaBlas.cpp loads, enough to run the mgpu shim, the pool, the copies and
+// CudaBlas.cpp loads (cuDNN's are FakeCudnn.cpp's, in the same library), enough to run the mgpu shim, the pool, the copies and
 // sgemm end to end in unit tests on a machine without a GPU. Two settings
 // (environment) let a compiled model's GPU host code run on it
 // (test/e2e/gpu-host-code.test): FAKE_CUDA_ANY_KERNEL=1 makes every kernel
@@ -12,10 +12,12 @@
 //
 //===----------------------------------------------------------------------===//
 #include "FakeCudaDriver.h"
+#include "FakeCudaQueue.h"
 #include "TensorCoreRounding.h"
 
 #include "modelrt/cuda/AttentionKernels.h"
 #include "modelrt/cuda/BlasKernels.h"
+#include "modelrt/cuda/ConvertKernels.h"
 #include "modelrt/cuda/OptimizerKernels.h"
 
 #include <cublas_v2.h>
@@ -138,6 +140,22 @@ void splitKSumKernel(void **params, long) {
       float &out = C[i + int64_t(j) * ldc];
       out = beta != 0.0f ? sum + beta * out : sum;
     }
+}
+
+/// modelrt_f32_to_bf16 / modelrt_bf16_to_f32 (ConvertKernels.h).
+void f32ToBf16Kernel(void **params, long) {
+  auto *in = *static_cast<const float **>(params[0]);
+  auto *out = *static_cast<uint16_t **>(params[1]);
+  int64_t n = *static_cast<int64_t *>(params[2]);
+  for (int64_t i = 0; i < n; ++i)
+    out[i] = modelrt::roundToBf16(in[i]);
+}
+void bf16ToF32Kernel(void **params, long) {
+  auto *in = *static_cast<const uint16_t **>(params[0]);
+  auto *out = *static_cast<float **>(params[1]);
+  int64_t n = *static_cast<int64_t *>(params[2]);
+  for (int64_t i = 0; i < n; ++i)
+    out[i] = modelrt::bf16ToFloat(in[i]);
 }
 
 /// The fake of an optimizer step kernel named \p name, or null.
@@ -331,6 +349,10 @@ const FakeKernel *findKernel(const char *name) {
     k = {gradNormFinalizeKernel, {8, 4, 4, 8}};
   else if (!std::strcmp(name, modelrt::kSplitKSumKernel))
     k = {splitKSumKernel, {8, 4, 4, 4, 4, 8, 4}};
+  else if (!std::strcmp(name, modelrt::kF32ToBf16Kernel))
+    k = {f32ToBf16Kernel, {8, 8, 8}};
+  else if (!std::strcmp(name, modelrt::kBf16ToF32Kernel))
+    k = {bf16ToF32Kernel, {8, 8, 8}};
   else if (KernelFn fn = optimizerKernel(name))
     k = {fn, {8, 8, 4, 8, sizeof(modelrt::StepCoeffs)}};
   else if (KernelFn fn = attentionKernel(name))
@@ -364,6 +386,18 @@ CUresult enqueue(CUstream stream, std::function<void()> op) {
   op();
   return CUDA_SUCCESS;
 }
+
+} // namespace
+
+CUresult fakeCudaEnqueue(CUstream stream, std::function<void()> op) {
+  return enqueue(stream, std::move(op));
+}
+void *fakeCudaHostPointer(const void *device) {
+  return ptr(reinterpret_cast<CUdeviceptr>(device));
+}
+FakeCudaCounters &fakeCudaMutableCounters() { return counters; }
+
+namespace {
 
 /// cuBLAS's stream (cublasSetStream), for captures of sgemm.
 CUstream blasStream = nullptr;

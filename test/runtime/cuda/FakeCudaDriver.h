@@ -9,7 +9,8 @@
 // value, int64_t n), `fake_scale` (float *data, float factor, int64_t n),
 // `fill_kernel`, the host-side twin of the kernel in GeneratedHostCode.mlir,
 // and the optimizer's. Tests point MODELRT_CUDA_DRIVER and MODELRT_CUBLAS
-// at it.
+// at it, and MODELRT_CUDNN (the fake cuDNN of FakeCudnn.cpp, in the same
+// library).
 //
 //===----------------------------------------------------------------------===//
 #ifndef MODELRT_TEST_FAKECUDADRIVER_H
@@ -35,6 +36,9 @@ struct FakeCudaCounters {
   int jitOptLevel; ///< CU_JIT_OPTIMIZATION_LEVEL of the last JIT (-1: none)
   int captures;     ///< cuStreamBeginCapture calls
   int graphLaunches;
+  int cudnnConvs;   ///< cudnnConvolution{Forward,BackwardData,BackwardFilter} calls
+  int cudnnAlgoQueries; ///< cudnnGetConvolution*Algorithm_v7 calls
+  int cudnnDescriptors; ///< tensor, filter and convolution descriptors created
 };
 
 /// Resets the fake (frees its memory) and sets the device's description.

@@ -57,7 +57,9 @@ def ExpandLibraryOps : Pass<"modelc-expand-library-ops", "::mlir::ModuleOp"> {
     convert-mdl-to-linalg's patterns. With `keep-attention-width=N` (the
     GPU pipeline), the attention ops (`mdl.lib_attention`,
     `mdl.lib_attention_packed` and their `_grad` adjoints) whose heads are
-    at most N wide stay, for the GPU's fused kernels.
+    at most N wide stay, for the GPU's fused kernels; with
+    `keep-convolutions` (the GPU pipeline with cuDNN), the three
+    convolution ops stay, for cuDNN.
     `mdl.lib_sum_ranks` becomes its input (the sum over one process); with
     `keep-sum-ranks` (the CPU pipeline, which always calls the runtime for
     it) it stays. An op already on memrefs is reported and the pass fails.
@@ -68,7 +70,10 @@ def ExpandLibraryOps : Pass<"modelc-expand-library-ops", "::mlir::ModuleOp"> {
            "Keep the attention ops whose heads are at most this wide (0: "
            "expand every one)">,
     Option<"keepSumRanks", "keep-sum-ranks", "bool", /*default=*/"false",
-           "Keep mdl.lib_sum_ranks (the sum over the ranks of a run)">
+           "Keep mdl.lib_sum_ranks (the sum over the ranks of a run)">,
+    Option<"keepConvolutions", "keep-convolutions", "bool",
+           /*default=*/"false",
+           "Keep mdl.lib_conv2d and its two adjoints (for cuDNN)">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::cf::ControlFlowDialect",

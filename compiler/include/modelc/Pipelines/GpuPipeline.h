@@ -45,6 +45,9 @@ struct GpuPipelineOptions {
   bool resumeAfterKernels = false;
   /// The emulation's products call the GPU's functions (kCudaSgemmName...).
   bool emulateCudaProducts = false;
+  /// The convolutions call cuDNN (modelrt_cuda_conv2d_*, `--gpu-conv=cudnn`);
+  /// otherwise they become im2col + the products (`--gpu-conv=im2col`).
+  bool cudnnConvolutions = true;
 };
 
 /// The runtime functions the GPU pipeline calls for matrix products (and
@@ -78,7 +81,8 @@ void buildGpuLoweringPipeline(mlir::OpPassManager &pm,
 /// tests of the GPU kernels' code on machines without a GPU. The products
 /// call the CPU's functions (cblas_sgemm, modelrt_gemm_bf16; tf32 as f32),
 /// or with `emulateCudaProducts` the GPU's (the runtime's cuBLAS layer on
-/// host memory: the fake driver's).
+/// host memory: the fake driver's), the convolutions then cuDNN's unless
+/// `cudnnConvolutions` is off.
 void buildGpuEmulationPipeline(mlir::OpPassManager &pm,
                                const GpuPipelineOptions &options);
 

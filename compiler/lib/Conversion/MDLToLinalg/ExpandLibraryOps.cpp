@@ -218,11 +218,13 @@ struct ExpandLibraryOpsPass
     : modelc::impl::ExpandLibraryOpsBase<ExpandLibraryOpsPass> {
   using ExpandLibraryOpsBase::ExpandLibraryOpsBase;
 
-  /// True when `op` stays: for a fused attention kernel, or the runtime's
-  /// sum over the ranks.
+  /// True when `op` stays: for a fused attention kernel, cuDNN's
+  /// convolutions, or the runtime's sum over the ranks.
   bool keeps(Operation *op) {
     if (isa<LibSumRanksOp>(op))
       return keepSumRanks;
+    if (isa<LibConv2DOp, LibConv2DGradInputOp, LibConv2DGradWeightOp>(op))
+      return keepConvolutions;
     int64_t width = fusedAttentionWidth(op);
     return width > 0 && width <= keepAttentionWidth;
   }

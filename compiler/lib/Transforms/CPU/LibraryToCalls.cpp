@@ -25,10 +25,13 @@
 //                                  batch, heads, length, width)
 //   lib_sum_ranks           -> modelrt_dist_sum_f64(x, sum, elements)
 // With `gpu`, the four attention ops (not the decoding step) call their
-// modelrt_cuda_attention_* twins, with device pointers; any other library
-// op is an error there. In a module whose `mdl.precision` is bf16
-// (mdl-assign-precision) the CPU's convolutions call the `_bf16` forms
-// (RuntimeCalls.h).
+// modelrt_cuda_attention_* twins and the three convolutions the
+// modelrt_cuda_conv2d_* ones (cuDNN; `_tf32` / `_bf16` by the module's
+// `mdl.precision`), with device pointers; any other library op is an error
+// there. With `cuda-convolutions` (the GPU emulation on the fake driver)
+// the convolutions call the modelrt_cuda_conv2d_* forms without `gpu`. In
+// a module whose `mdl.precision` is bf16 (mdl-assign-precision) the CPU's
+// convolutions call the `_bf16` forms (RuntimeCalls.h).
 // The runtime wants dense row-major buffers: an operand with another layout
 // is first copied into a fresh buffer (and the destination copied back). An
 // op still on tensors is reported: the pass runs after bufferization.
@@ -137,9 +140,27 @@ RuntimeCall describe(Operation *op) {
       .Default([](Operation *) { return RuntimeCall(); });
 }
 
+/// The cuDNN entry point of the convolution `op` in \p precision ("f32",
+/// "tf32" or "bf16"); empty for any other op.
+StringRef cudaConvCallee(Operation *op, StringRef precision) {
+  int form = precision == "bf16" ? 2 : precision == "tf32" ? 1 : 0;
+  const StringLiteral forward[] = {kCudaConvForwardCall, kCudaConvForwardTf32Call,
+                                   kCudaConvForwardBf16Call};
+  const StringLiteral data[] = {kCudaConvBackwardDataCall, kCudaConvBackwardDataTf32Call,
+                                kCudaConvBackwardDataBf16Call};
+  const StringLiteral weights[] = {kCudaConvBackwardWeightsCall,
+                                   kCudaConvBackwardWeightsTf32Call,
+                                   kCudaConvBackwardWeightsBf16Call};
+  return TypeSwitch<Operation *, StringRef>(op)
+      .Case([&](mdl::LibConv2DOp) { return forward[form]; })
+      .Case([&](mdl::LibConv2DGradInputOp) { return data[form]; })
+      .Case([&](mdl::LibConv2DGradWeightOp) { return weights[form]; })
+      .Default([](Operation *) { return StringRef(); });
+}
+
 /// The GPU entry point of `op`: the fused attention kernels' (the GPU
-/// pipeline expands every other library op); the callee is empty for any
-/// other op.
+/// pipeline keeps the convolutions for cuDNN and expands every other
+/// library op); the callee is empty for any other op.
 RuntimeCall describeForGpu(Operation *op) {
   RuntimeCall c = describe(op);
   c.callee = TypeSwitch<Operation *, StringRef>(op)
@@ -285,19 +306,23 @@ struct LibraryToCallsPass
 
   void runOnOperation() final {
     SmallVector<std::pair<Operation *, RuntimeCall>> work;
-    auto precision = getOperation()->getAttrOfType<StringAttr>("mdl.precision");
-    bool bf16 = precision && precision.getValue() == "bf16";
+    auto precisionAttr = getOperation()->getAttrOfType<StringAttr>("mdl.precision");
+    StringRef precision = precisionAttr ? precisionAttr.getValue() : "f32";
+    bool bf16 = precision == "bf16";
     WalkResult walk = getOperation().walk([&](Operation *op) {
       RuntimeCall c = describe(op);
       if (c.callee.empty())
         return WalkResult::advance();
-      if (gpu && (c = describeForGpu(op)).callee.empty()) {
+      StringRef cudnn = gpu || cudaConvolutions ? cudaConvCallee(op, precision) : "";
+      if (!cudnn.empty()) {
+        c.callee = cudnn;
+      } else if (gpu && (c = describeForGpu(op)).callee.empty()) {
         op->emitOpError("has no GPU entry point: the GPU pipeline expands "
                         "it before bufferization");
         return WalkResult::interrupt();
-      }
-      if (bf16 && !gpu)
+      } else if (bf16 && !gpu) {
         c.callee = bf16Form(c.callee);
+      }
       if (op->getNumResults() != 0) {
         op->emitOpError("is still on tensors: library calls are made after "
                         "bufferization");

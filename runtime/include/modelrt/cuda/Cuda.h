@@ -60,6 +60,10 @@ std::string describe();
 /// True when probeCuda() found a usable GPU.
 bool cudaUsable();
 
+/// "cuDNN 9.19.0 (libcudnn.so.9)" once a GPU convolution has loaded cuDNN
+/// (runtime/lib/cuda/Cudnn.cpp; `--profile` prints it), else "".
+std::string cudnnInUse();
+
 /// Makes the primary context of the probed device current on this thread and
 /// creates the compute and copy streams (once). Fails with the probe's reason.
 Status initCuda();

@@ -4,7 +4,8 @@
 // the runtime's CUDA layer:
 //   - the `modelrt_cuda_*` helpers of the compiled entry adapters
 //     (compiler/lib/Codegen/Adapters.cpp): the products (f32, bf16, TF32),
-//     scratch cells, the seed cell, allocations, copies, the sticky status;
+//     the convolutions (cuDNN), scratch cells, the seed cell, allocations,
+//     copies, the sticky status;
 //   - the `mgpu*` functions that MLIR 22's `gpu-to-llvm` host code and
 //     gpu.binary translation call (see docs/gpu.md).
 // Nothing here links against CUDA (the driver is opened at run time, see
@@ -64,6 +65,30 @@ void modelrt_cuda_attention_packed_backward(const float *qkv, const float *out,
                                             const float *dout, float *dqkv, int64_t batch,
                                             int64_t heads, int64_t length, int64_t width,
                                             int64_t causal);
+/// The 2-D convolutions of modelrt/core/Conv.h (the same arguments and
+/// results: NCHW x, OIHW w, one group) on device buffers, through cuDNN 9
+/// on the compute stream: f32 (FMA only, no tensor cores), _tf32 (the
+/// tensor cores, operands rounded to TF32) and _bf16 (the operands
+/// converted to bf16, f32 accumulation, the result rounded to bf16 and
+/// returned as f32). The GPU code of a program compiled with
+/// `--gpu-conv=cudnn` calls them by its precision. Errors are sticky and
+/// name the entry point (and the cuDNN function).
+#define MODELRT_CUDA_CONV_DECL(NAME, A, B, OUT)                                \
+  void NAME(const float *A, const float *B, float *OUT, int64_t n, int64_t c,  \
+            int64_t h, int64_t w_, int64_t o, int64_t kh, int64_t kw,          \
+            int64_t oh, int64_t ow, int64_t strideH, int64_t strideW,          \
+            int64_t padH, int64_t padW, int64_t dilH, int64_t dilW);
+MODELRT_CUDA_CONV_DECL(modelrt_cuda_conv2d_forward, x, w, y)
+MODELRT_CUDA_CONV_DECL(modelrt_cuda_conv2d_backward_data, dy, w, dx)
+MODELRT_CUDA_CONV_DECL(modelrt_cuda_conv2d_backward_weights, x, dy, dw)
+MODELRT_CUDA_CONV_DECL(modelrt_cuda_conv2d_forward_tf32, x, w, y)
+MODELRT_CUDA_CONV_DECL(modelrt_cuda_conv2d_backward_data_tf32, dy, w, dx)
+MODELRT_CUDA_CONV_DECL(modelrt_cuda_conv2d_backward_weights_tf32, x, dy, dw)
+MODELRT_CUDA_CONV_DECL(modelrt_cuda_conv2d_forward_bf16, x, w, y)
+MODELRT_CUDA_CONV_DECL(modelrt_cuda_conv2d_backward_data_bf16, dy, w, dx)
+MODELRT_CUDA_CONV_DECL(modelrt_cuda_conv2d_backward_weights_bf16, x, dy, dw)
+#undef MODELRT_CUDA_CONV_DECL
+
 /// A device pointer to the persistent, zero-initialised 64-byte cell \p slot
 /// (0..63), for scalars (seed, loss, counts). Null (and a sticky error) when
 /// the GPU is not usable or the slot is out of range.

@@ -77,12 +77,19 @@ def LibraryToCallsPass : Pass<"modelc-library-to-calls", "::mlir::ModuleOp"> {
     one of those names with another signature, is an error. With `gpu`
     (the GPU pipeline, on device buffers), the attention ops call the
     runtime's fused GPU kernels instead (`modelrt_cuda_attention_*`, the
-    same arguments), and any other library op is an error: the GPU pipeline
-    expands those first.
+    same arguments), the convolutions cuDNN's (`modelrt_cuda_conv2d_*`,
+    with the suffix `_tf32` or `_bf16` in a module whose `mdl.precision` is
+    tf32 or bf16), and any other library op is an error: the GPU pipeline
+    expands those first. With `cuda-convolutions` (the GPU emulation with
+    the CUDA products), the convolutions call the `modelrt_cuda_conv2d_*`
+    forms without `gpu`.
   }];
   let options = [
     Option<"gpu", "gpu", "bool", /*default=*/"false",
-           "Call the GPU entry points (attention only)">
+           "Call the GPU entry points (attention and convolutions)">,
+    Option<"cudaConvolutions", "cuda-convolutions", "bool",
+           /*default=*/"false",
+           "Call cuDNN's convolution entry points also without gpu">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",

@@ -85,6 +85,27 @@ inline constexpr llvm::StringLiteral kCudaAttentionPackedForwardCall =
     "modelrt_cuda_attention_packed_forward";
 inline constexpr llvm::StringLiteral kCudaAttentionPackedBackwardCall =
     "modelrt_cuda_attention_packed_backward";
+/// The three convolution calls on the GPU through cuDNN (device pointers,
+/// the same arguments; GpuAbi.h), by the module's `mdl.precision`: f32,
+/// TF32 and bf16.
+inline constexpr llvm::StringLiteral kCudaConvForwardCall =
+    "modelrt_cuda_conv2d_forward";
+inline constexpr llvm::StringLiteral kCudaConvBackwardDataCall =
+    "modelrt_cuda_conv2d_backward_data";
+inline constexpr llvm::StringLiteral kCudaConvBackwardWeightsCall =
+    "modelrt_cuda_conv2d_backward_weights";
+inline constexpr llvm::StringLiteral kCudaConvForwardTf32Call =
+    "modelrt_cuda_conv2d_forward_tf32";
+inline constexpr llvm::StringLiteral kCudaConvBackwardDataTf32Call =
+    "modelrt_cuda_conv2d_backward_data_tf32";
+inline constexpr llvm::StringLiteral kCudaConvBackwardWeightsTf32Call =
+    "modelrt_cuda_conv2d_backward_weights_tf32";
+inline constexpr llvm::StringLiteral kCudaConvForwardBf16Call =
+    "modelrt_cuda_conv2d_forward_bf16";
+inline constexpr llvm::StringLiteral kCudaConvBackwardDataBf16Call =
+    "modelrt_cuda_conv2d_backward_data_bf16";
+inline constexpr llvm::StringLiteral kCudaConvBackwardWeightsBf16Call =
+    "modelrt_cuda_conv2d_backward_weights_bf16";
 /// Gradient `index` of the training step is final: (index as i64). Inserted
 /// by modelc-grad-ready-calls (runtime/include/modelrt/dist/GradReduce.h).
 inline constexpr llvm::StringLiteral kGradReadyCall = "modelrt_grad_ready";
