@@ -85,6 +85,7 @@ ProgramLayout ProgramLayout::get(llvm::LLVMContext &ctx) {
                      i64, i32, i64,   // input_id_limit, ignore_index
                      i32, ptr,        // num_vocab, vocab
                      ptr, i32, ptr, i64, // decode_step .. decode_length
-                     i32, i32, ptr});    // precision .. bf16_products
+                     i32, i32, ptr,      // precision .. bf16_products
+                     i32});              // rounded_values
   return l;
 }

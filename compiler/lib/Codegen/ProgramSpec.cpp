@@ -32,6 +32,20 @@ static llvm::Error specError(const llvm::Twine &msg) {
 
 /// fan_out as PyTorch computes it for our layouts: [in, out] matrices (the
 /// model multiplies x W) and OIHW convolution weights.
+/// True when \p train rounds a value to bf16 or f16 (an mdl.cast to either:
+/// the model's own element types, after mdl-widen-low-precision).
+static bool roundsToHalfWidth(mlir::func::FuncOp train) {
+  auto halfWidth = [](mlir::mdl::CastOp cast) {
+    mlir::Type e = mlir::cast<mlir::RankedTensorType>(cast.getType()).getElementType();
+    return e.isBF16() || e.isF16();
+  };
+  return train
+      .walk([&](mlir::mdl::CastOp cast) {
+        return halfWidth(cast) ? mlir::WalkResult::interrupt() : mlir::WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 static int64_t fanOut(llvm::ArrayRef<int64_t> shape) {
   if (shape.size() < 2)
     return shape.empty() ? 1 : shape[0];
@@ -242,6 +256,7 @@ llvm::Expected<ProgramSpec> modelc::extractProgramSpec(mlir::ModuleOp module) {
     spec.trainFlopsPerSample = countTrainFlopsPerSample(train);
     if (spec.bf16)
       spec.bf16Products = collectBf16Products(train);
+    spec.roundedValues = roundsToHalfWidth(train);
   }
   spec.layers = readLayers(module);
   if (llvm::Error e = readDecodeStep(module, spec))

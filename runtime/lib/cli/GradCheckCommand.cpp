@@ -76,6 +76,11 @@ Status runGradCheck(const ModelrtProgram &p, const CliArgs &a) {
   MODELRT_TRY(integerFlag(a, "--samples", o.samples, true));
   MODELRT_TRY(numberFlag(a, "--tolerance", o.tolerance, true));
   MODELRT_TRY(validateProgram(p));
+  if (p.rounded_values)
+    return errorf("gradcheck: model '%s' computes in bf16 or f16 (its own element types): its "
+                  "loss moves in steps of those types' rounding, which finite differences cannot "
+                  "follow; check the gradients of a copy written with f32 types",
+                  p.name ? p.name : "?");
   std::string from;
   auto model = startingPoint(p, a, cfg.seed, from);
   if (!model)

@@ -163,6 +163,7 @@ struct ProgramSpec {
   std::vector<LayerSpec> layers; ///< from `mdl.layers`; empty = unknown
   bool bf16 = false; ///< the module's `mdl.precision` is bf16
   bool tf32 = false; ///< the module's `mdl.precision` is tf32 (GPU products)
+  bool roundedValues = false; ///< train_step rounds values to bf16 or f16
   std::vector<ProductOperandsSpec> bf16Products; ///< train_step's, in order
   EntryAbi trainStep, evalStep, predict;
   /// The decoding step (@decode_step), absent when the model has none; its

@@ -327,6 +327,10 @@ typedef struct ModelrtProgram {
   int32_t precision;
   int32_t num_bf16_products;
   const ModelrtProductOperands *bf16_products;
+  /* ABI 6. Nonzero when the model computes values in bf16 or f16 (its own
+   * element types, docs/language.md): its loss then moves in steps, which
+   * finite differences cannot follow. */
+  int32_t rounded_values;
 } ModelrtProgram;
 
 /* The executable's main: `train`, `eval`, `predict`, `info` (see docs/cli.md).
