@@ -128,7 +128,9 @@ public:
                         seed, step, loss, grads,
                         metrics) != 0)
       return errorf("train_step failed");
-    return Status::ok();
+    // A CPU program built to call the GPU's libraries (the GPU emulation's
+    // cuBLAS and cuDNN products) records their errors as CUDA's sticky one.
+    return cuda::stickyStatus();
   }
   /// One training step of \p batch zeros before the first timed step:
   /// oneDNN compiles the kernels of the step's product shapes and the pool
@@ -172,6 +174,7 @@ public:
       if (prog.eval_step(prog.context, m.paramPtrs.data(), m.statePtrs.data(),
                          reinterpret_cast<const float *>(in), lab, size, &part, metrics) != 0)
         return errorf("eval_step failed");
+      MODELRT_TRY(cuda::stickyStatus()); // as in train
       lossSum += double(part) * double(size);
       if (n == 0)
         break;
