@@ -59,6 +59,7 @@ void modelc::buildTrainingStagePasses(mlir::OpPassManager &pm,
   case TrainingStage::Grad:
     pm.addPass(createMDLWidenLowPrecision());
     pm.addPass(createMDLPackAttention());
+    pm.addPass(createMDLPoolBeforeRelu());
     pm.addPass(createMDLAutodiff());
     pm.addPass(createMDLWidenLowPrecision());
     pm.addPass(createMDLAssignPrecision());

@@ -51,6 +51,23 @@ def MDLPackAttention : Pass<"mdl-pack-attention", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::mdl::MDLDialect"];
 }
 
+def MDLPoolBeforeRelu : Pass<"mdl-pool-before-relu", "::mlir::ModuleOp"> {
+  let summary = "Max pooling of a relu becomes the relu of the max pooling";
+  let description = [{
+    `mdl.max_pool2d(mdl.relu(x))` becomes `mdl.relu(mdl.max_pool2d(x))`
+    when the pooling is the relu's only user. The two are equal bit for bit,
+    and so are their gradients: relu is nondecreasing and the identity
+    above 0 (NaN stays NaN, -0 and +0 both give +0), so a window whose
+    maximum is positive picks the same element either way, and a window
+    without a positive element gets a zero gradient either way. The relu,
+    and its gradient's mask, then run on the pooled tensor (a quarter of
+    the elements for 2x2 windows) instead of the convolution's output.
+    Runs before mdl-autodiff; average pooling, other activations and a
+    relu with other users are left alone.
+  }];
+  let dependentDialects = ["::mlir::mdl::MDLDialect"];
+}
+
 def MDLWidenLowPrecision : Pass<"mdl-widen-low-precision", "::mlir::ModuleOp"> {
   let summary = "Computes the ops on bf16 and f16 tensors in f32";
   let description = [{
