@@ -26,12 +26,11 @@ namespace modelc {
 
 namespace {
 
-/// Rewrites `pool` when its input is a relu used by it alone; returns
-/// whether it did.
-bool swap(MaxPool2DOp pool) {
+/// Rewrites `pool` when its input is a relu used by it alone.
+void moveBeforeRelu(MaxPool2DOp pool) {
   auto relu = pool.getInput().getDefiningOp<ReluOp>();
   if (!relu || !relu->hasOneUse())
-    return false;
+    return;
   OpBuilder b(pool);
   auto pooled = MaxPool2DOp::create(b, pool.getLoc(), pool.getType(), relu.getOperand(),
                                     pool.getKernelAttr(), pool.getStrideAttr(),
@@ -40,7 +39,6 @@ bool swap(MaxPool2DOp pool) {
   pool.getResult().replaceAllUsesWith(activated.getResult());
   pool->erase();
   relu->erase();
-  return true;
 }
 
 struct MDLPoolBeforeReluPass : impl::MDLPoolBeforeReluBase<MDLPoolBeforeReluPass> {
@@ -48,7 +46,7 @@ struct MDLPoolBeforeReluPass : impl::MDLPoolBeforeReluBase<MDLPoolBeforeReluPass
     SmallVector<MaxPool2DOp> pools;
     getOperation().walk([&](MaxPool2DOp pool) { pools.push_back(pool); });
     for (MaxPool2DOp pool : pools)
-      swap(pool);
+      moveBeforeRelu(pool);
   }
 };
 

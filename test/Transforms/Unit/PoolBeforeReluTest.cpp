@@ -63,12 +63,17 @@ int count(GradModule &m, llvm::StringRef name) {
   return n;
 }
 
+/// Runs --mdl-pool-before-relu on \p m's module.
+bool runPass(GradModule &m) {
+  mlir::PassManager pm(&m.context);
+  pm.addPass(modelc::createMDLPoolBeforeRelu());
+  return mlir::succeeded(pm.run(*m.module));
+}
+
 TEST(PoolBeforeRelu, SameLossAndGradients) {
   GradModule written(kSource), swapped(kSource);
   ASSERT_TRUE(written.module && swapped.module) << "parse failed";
-  mlir::PassManager pm(&swapped.context);
-  pm.addPass(modelc::createMDLPoolBeforeRelu());
-  ASSERT_TRUE(mlir::succeeded(pm.run(*swapped.module)));
+  ASSERT_TRUE(runPass(swapped));
   // Both relus now follow their pooling.
   swapped.fn("f").walk([&](mlir::mdl::ReluOp relu) {
     EXPECT_TRUE(relu.getOperand().getDefiningOp<mlir::mdl::MaxPool2DOp>());
@@ -108,9 +113,7 @@ func.func @f(%x: tensor<1x1x4x4xf64>) -> (tensor<1x1x2x2xf64>, tensor<1x1x4x4xf6
 }
 )mlir");
   ASSERT_TRUE(m.module);
-  mlir::PassManager pm(&m.context);
-  pm.addPass(modelc::createMDLPoolBeforeRelu());
-  ASSERT_TRUE(mlir::succeeded(pm.run(*m.module)));
+  ASSERT_TRUE(runPass(m));
   // The relu has another user: it stays before the pooling.
   m.fn("f").walk([&](mlir::mdl::MaxPool2DOp pool) {
     EXPECT_TRUE(pool.getInput().getDefiningOp<mlir::mdl::ReluOp>());
