@@ -312,7 +312,7 @@ llvm::Error modelc::emitProgram(llvm::Module &m, const ProgramSpec &spec,
             : spec.tf32 ? MODELRT_PRECISION_TF32
                         : MODELRT_PRECISION_F32),
       c.i32(int64_t(spec.bf16Products.size())), c.productTable(spec.bf16Products),
-      c.i32(spec.roundedValues ? 1 : 0)};
+      c.i32(spec.roundedValues ? 1 : 0), c.i32(spec.gpuConvolutions)};
   auto *program = new llvm::GlobalVariable(
       m, c.layout.program, /*isConstant=*/true,
       llvm::GlobalValue::ExternalLinkage,

@@ -86,6 +86,6 @@ ProgramLayout ProgramLayout::get(llvm::LLVMContext &ctx) {
                      i32, ptr,        // num_vocab, vocab
                      ptr, i32, ptr, i64, // decode_step .. decode_length
                      i32, i32, ptr,      // precision .. bf16_products
-                     i32});              // rounded_values
+                     i32, i32});         // rounded_values, gpu_convolutions
   return l;
 }

@@ -16,6 +16,7 @@
 #include "modelc/Transforms/Passes.h"
 
 #include "mdl/MDLDialect.h"
+#include "modelrt/core/Program.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Transforms/Passes.h"
@@ -184,6 +185,10 @@ llvm::Error TrainingCompiler::runStage(TrainingStage stage) {
     if (!s)
       return inStage(name, s.takeError());
     spec = std::move(*s);
+    if (options.gpu)
+      spec.gpuConvolutions = options.gpuPipeline.cudnnConvolutions
+                                 ? MODELRT_GPU_CONV_CUDNN
+                                 : MODELRT_GPU_CONV_IM2COL;
   }
   if (stage == TrainingStage::Linalg) {
     if (options.emulateGpu)

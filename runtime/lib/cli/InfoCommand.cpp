@@ -6,7 +6,8 @@
 // memory plans at the batch size; and the largest batch whose training
 // plan fits in SIZE (default: this machine's physical RAM). Everything is
 // computed from the program's tables: nothing is allocated or run. The GPU
-// is not consulted.
+// is not consulted; for GPU code whose convolutions call cuDNN, cuDNN is
+// loaded to say whether it can be.
 //
 //===----------------------------------------------------------------------===//
 #include "CliInternal.h"
@@ -15,6 +16,7 @@
 #include "modelrt/core/Blas.h"
 #include "modelrt/core/Conv.h"
 #include "modelrt/core/CpuFeatures.h"
+#include "modelrt/cuda/Cuda.h"
 #include "modelrt/train/Optimizer.h"
 #include "modelsupport/ShapeArith.h"
 #include "modelsupport/TrainSchema.h"
@@ -291,15 +293,21 @@ void printDecoding(const ModelrtProgram &p) {
               (long long)p.decode_length, p.num_caches, formatBytes(4.0 * values).c_str());
 }
 
-/// The CPU and what runs the products and convolutions.
+/// The CPU and what runs the products and convolutions (the GPU code's
+/// convolutions too, when it has any).
 void printKernels(const ModelrtProgram &p) {
   std::printf("\nCPU: %s\n", describeCpu(hostCpuFeatures(), hostKernels()).c_str());
   Status blas = loadBlas(); // info still answers without a BLAS library
   std::printf("matrix products: %s\n",
               blas.isOk() ? blasKernels().c_str() : ("unavailable: " + blas.message()).c_str());
-  if (hasConvolutionWeights(p))
-    std::printf("convolutions: %s\n", blas.isOk() ? convolutionKernels().c_str()
-                                                  : ("unavailable: " + blas.message()).c_str());
+  if (!hasConvolutionWeights(p))
+    return;
+  std::printf("convolutions: %s\n", blas.isOk() ? convolutionKernels().c_str()
+                                                : ("unavailable: " + blas.message()).c_str());
+  if (p.gpu_train_step && p.gpu_convolutions == MODELRT_GPU_CONV_CUDNN)
+    std::printf("GPU convolutions: %s\n", cuda::cudnnAvailability().c_str());
+  else if (p.gpu_train_step && p.gpu_convolutions == MODELRT_GPU_CONV_IM2COL)
+    std::printf("GPU convolutions: im2col + cuBLAS products (compiled with --gpu-conv=im2col)\n");
 }
 
 } // namespace

@@ -360,6 +360,16 @@ std::string cudnnInUse() {
   return "cuDNN " + cudnnVersionString(slot.api.version) + " (" + slot.library + ")";
 }
 
+std::string cudnnAvailability() {
+  CudnnSlot &slot = cudnnSlot();
+  std::lock_guard<std::mutex> lock(slot.mutex);
+  if (!slot.tried)
+    loadSlot(slot);
+  if (!slot.why.empty())
+    return "unavailable: " + slot.why + kCudnnRemedy;
+  return "cuDNN " + cudnnVersionString(slot.api.version) + " (" + slot.library + ")";
+}
+
 void resetCudnnForTesting() {
   CudnnSlot &slot = cudnnSlot();
   std::lock_guard<std::mutex> lock(slot.mutex);

@@ -142,7 +142,7 @@ TEST_F(ProgramLayoutTest, Program) {
       OFF(T, ignore_index), OFF(T, num_vocab), OFF(T, vocab),
       OFF(T, decode_step), OFF(T, num_caches), OFF(T, caches),
       OFF(T, decode_length), OFF(T, precision), OFF(T, num_bf16_products),
-      OFF(T, bf16_products), OFF(T, rounded_values)};
+      OFF(T, bf16_products), OFF(T, rounded_values), OFF(T, gpu_convolutions)};
   ASSERT_EQ(offsets.size(), size_t(PF_Count));
   check(ProgramLayout::get(ctx).program, sizeof(T), alignof(T), offsets);
   EXPECT_EQ(offsets[PF_Config], offsetof(T, config));

@@ -47,7 +47,7 @@ enum ProgramField : unsigned {
   PF_ClassNames, PF_NumLayers, PF_Layers, PF_InputIdLimit,
   PF_HasIgnoreIndex, PF_IgnoreIndex, PF_NumVocab, PF_Vocab, PF_DecodeStep,
   PF_NumCaches, PF_Caches, PF_DecodeLength, PF_Precision, PF_NumBf16Products,
-  PF_Bf16Products, PF_RoundedValues, PF_Count
+  PF_Bf16Products, PF_RoundedValues, PF_GpuConvolutions, PF_Count
 };
 
 } // namespace modelc

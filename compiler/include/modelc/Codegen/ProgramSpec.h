@@ -164,6 +164,9 @@ struct ProgramSpec {
   bool bf16 = false; ///< the module's `mdl.precision` is bf16
   bool tf32 = false; ///< the module's `mdl.precision` is tf32 (GPU products)
   bool roundedValues = false; ///< train_step rounds values to bf16 or f16
+  /// What the GPU code's convolutions call (MODELRT_GPU_CONV_*); set by the
+  /// training compiler, which knows whether it emits GPU code.
+  int32_t gpuConvolutions = 0;
   std::vector<ProductOperandsSpec> bf16Products; ///< train_step's, in order
   EntryAbi trainStep, evalStep, predict;
   /// The decoding step (@decode_step), absent when the model has none; its

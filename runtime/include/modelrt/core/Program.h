@@ -207,6 +207,10 @@ typedef struct ModelrtLayerInfo {
  * operands on the GPU, where the CPU code runs them in f32. */
 enum { MODELRT_PRECISION_F32 = 0, MODELRT_PRECISION_BF16 = 1, MODELRT_PRECISION_TF32 = 2 };
 
+/* What a program's GPU convolutions call (modelc --gpu-conv): none (no GPU
+ * code), im2col and cuBLAS products, or cuDNN 9 (loaded at run time). */
+enum { MODELRT_GPU_CONV_NONE = 0, MODELRT_GPU_CONV_IM2COL = 1, MODELRT_GPU_CONV_CUDNN = 2 };
+
 /* The kinds of product whose operands the runtime rounds to bf16. */
 enum { MODELRT_PRODUCT_MATMUL = 0, MODELRT_PRODUCT_CONV = 1 };
 
@@ -331,6 +335,9 @@ typedef struct ModelrtProgram {
    * element types, docs/language.md): its loss then moves in steps, which
    * finite differences cannot follow. */
   int32_t rounded_values;
+  /* ABI 6. What the GPU code's convolutions call (MODELRT_GPU_CONV_*; NONE
+   * in a program without GPU code), for `info`. */
+  int32_t gpu_convolutions;
 } ModelrtProgram;
 
 /* The executable's main: `train`, `eval`, `predict`, `info` (see docs/cli.md).

@@ -64,6 +64,11 @@ bool cudaUsable();
 /// (runtime/lib/cuda/Cudnn.cpp; `--profile` prints it), else "".
 std::string cudnnInUse();
 
+/// Loads cuDNN as the GPU convolutions would (no GPU needed): "cuDNN 9.19.0
+/// (libcudnn.so.9)", or "unavailable: " and why, with the remedy (`info`
+/// prints it for a program whose GPU convolutions call cuDNN).
+std::string cudnnAvailability();
+
 /// Makes the primary context of the probed device current on this thread and
 /// creates the compute and copy streams (once). Fails with the probe's reason.
 Status initCuda();
