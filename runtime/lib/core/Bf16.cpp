@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "modelrt/core/Bf16.h"
+#include "modelrt/core/Parallel.h"
 #include "modelrt/core/Profile.h"
 #include "BlasBackends.h"
 #include "OneDnn.h"
@@ -32,12 +33,33 @@ namespace {
 std::atomic<bool> ranOneDnn{false}, ranEmulated{false};
 
 /// Copies the \p rows x \p cols matrix \p in (leading dimension \p ld)
-/// into the dense \p out, rounded through bf16.
+/// into \p out, resized to hold it dense, rounded through bf16.
 void roundMatrix(const float *in, int64_t ld, int64_t rows, int64_t cols,
                  std::vector<float> &out) {
   out.resize(size_t(rows) * size_t(cols));
-  for (int64_t r = 0; r < rows; ++r)
-    roundThroughBf16(in + r * ld, out.data() + r * cols, cols);
+  roundMatrixThroughBf16(in, ld, rows, cols, out.data());
+}
+
+/// The elements from which the matrix roundings split over two threads.
+constexpr int64_t kParallelRoundElems = int64_t(1) << 16;
+
+/// roundMatrixToBf16 / roundMatrixThroughBf16, with \p round the rounding
+/// of one dense range (roundToBf16 or roundThroughBf16).
+template <typename T>
+void roundMatrixWith(void (*round)(const float *, T *, int64_t), const float *in, int64_t ld,
+                     int64_t rows, int64_t cols, T *out) {
+  bool dense = ld == cols || rows == 1;
+  int64_t items = dense ? rows * cols : rows; // ranges or rows
+  auto part = [&](int64_t from, int64_t to) {
+    if (dense)
+      return round(in + from, out + from, to - from);
+    for (int64_t r = from; r < to; ++r)
+      round(in + r * ld, out + r * cols, cols);
+  };
+  if (rows * cols < kParallelRoundElems || items < 2 || !twoPartsInParallel())
+    return part(0, items);
+  int64_t half = dense ? (items / 2) & ~int64_t(31) : items / 2; // whole cache lines
+  runInTwoParts([&](int which) { which ? part(half, items) : part(0, half); });
 }
 
 /// Prints the host choice's note once (to stderr), when it has one.
@@ -80,6 +102,16 @@ roundThroughBf16(const float *in, float *out, int64_t n) {
     uint32_t u = roundedBits(in[i]) << 16;
     std::memcpy(&out[i], &u, sizeof u);
   }
+}
+
+void roundMatrixToBf16(const float *in, int64_t ld, int64_t rows, int64_t cols,
+                       uint16_t *out) {
+  roundMatrixWith<uint16_t>(roundToBf16, in, ld, rows, cols, out);
+}
+
+void roundMatrixThroughBf16(const float *in, int64_t ld, int64_t rows, int64_t cols,
+                            float *out) {
+  roundMatrixWith<float>(roundThroughBf16, in, ld, rows, cols, out);
 }
 
 const char *bf16PathName(Bf16Path path) {

@@ -165,8 +165,8 @@ void runConvolution(ConvKind kind, const ConvShape &s, const float *a, const flo
     const ConvKindInputs in = inputsOf(kind, s);
     roundedA.resize(size_t(in.sizeA));
     roundedB.resize(size_t(in.sizeB));
-    roundThroughBf16(a, roundedA.data(), in.sizeA);
-    roundThroughBf16(b, roundedB.data(), in.sizeB);
+    roundMatrixThroughBf16(a, in.sizeA, 1, in.sizeA, roundedA.data());
+    roundMatrixThroughBf16(b, in.sizeB, 1, in.sizeB, roundedB.data());
     a = roundedA.data();
     b = roundedB.data();
   }

@@ -16,7 +16,6 @@
 #include "BlasBackends.h"
 #include "OneDnn.h"
 #include "modelrt/core/Bf16.h"
-#include "modelrt/core/Parallel.h"
 
 #include <algorithm>
 #include <array>
@@ -152,30 +151,12 @@ MatmulPrimitive &entryFor(const OneDnnLibrary &lib, const CacheKey &k) {
   return *slot;
 }
 
-/// The elements from which roundMatrix splits its pass over two threads: a
-/// memory-bound loop pays for the second thread sooner than a compiled
-/// kernel's (kParallelLoopWork counts operations, not bytes).
-constexpr int64_t kParallelRoundElems = int64_t(1) << 16;
-
 /// Copies the \p rows x \p cols matrix \p in (leading dimension \p ld)
-/// into \p out, dense and rounded to bf16: a dense matrix as one range, a
-/// strided one row by row; split over two threads when large.
+/// into \p out, resized to hold it dense, rounded to bf16.
 void roundMatrix(const float *in, int64_t ld, int64_t rows, int64_t cols,
                  std::vector<uint16_t> &out) {
   out.resize(size_t(rows) * size_t(cols));
-  uint16_t *dst = out.data();
-  bool dense = ld == cols || rows == 1;
-  int64_t items = dense ? rows * cols : rows; // ranges or rows
-  auto part = [&](int64_t from, int64_t to) {
-    if (dense)
-      return roundToBf16(in + from, dst + from, to - from);
-    for (int64_t r = from; r < to; ++r)
-      roundToBf16(in + r * ld, dst + r * cols, cols);
-  };
-  if (rows * cols < kParallelRoundElems || items < 2 || !twoPartsInParallel())
-    return part(0, items);
-  int64_t half = dense ? (items / 2) & ~int64_t(31) : items / 2; // whole cache lines
-  runInTwoParts([&](int which) { which ? part(half, items) : part(0, half); });
+  roundMatrixToBf16(in, ld, rows, cols, out.data());
 }
 
 } // namespace

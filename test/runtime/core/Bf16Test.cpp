@@ -84,6 +84,37 @@ TEST(Bf16Rounding, ArraysRoundAsScalars) {
   }
 }
 
+// The matrix roundings copy every element of a dense or a strided matrix,
+// below and above the size from which they split over two threads (64k
+// elements; odd sizes, so the halves' boundary is not a row's), and round
+// each as the scalar function does; nothing outside the matrix is written.
+TEST(Bf16Rounding, MatricesRoundAsScalarsOnOneOrTwoThreads) {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> dist(-4.0f, 4.0f);
+  struct Shape {
+    int64_t rows, cols, ld;
+  };
+  for (Shape s : {Shape{3, 5, 5}, Shape{3, 5, 9}, Shape{1, 70001, 70001}, Shape{301, 257, 257},
+                  Shape{301, 257, 260}}) {
+    std::vector<float> in(size_t(s.rows * s.ld));
+    for (float &v : in)
+      v = dist(rng);
+    size_t n = size_t(s.rows * s.cols);
+    std::vector<uint16_t> bits(n + 1, 0xABCD);
+    std::vector<float> through(n + 1, 7.0f);
+    roundMatrixToBf16(in.data(), s.ld, s.rows, s.cols, bits.data());
+    roundMatrixThroughBf16(in.data(), s.ld, s.rows, s.cols, through.data());
+    for (int64_t r = 0; r < s.rows; ++r)
+      for (int64_t c = 0; c < s.cols; ++c) {
+        size_t i = size_t(r * s.cols + c);
+        uint16_t want = roundToBf16(in[size_t(r * s.ld + c)]);
+        ASSERT_EQ(bits[i], want) << s.rows << "x" << s.cols << " ld " << s.ld << " at " << i;
+        ASSERT_EQ(bitsOf(through[i]), uint32_t(want) << 16) << i;
+      }
+    EXPECT_EQ(bits[n], 0xABCD);
+    EXPECT_EQ(through[n], 7.0f);
+  }
+}
 /// Features of an AVX-512 CPU, with or without AVX512-BF16 and AMX.
 CpuFeatures avx512Cpu(bool bf16, bool amx) {
   CpuFeatures f;

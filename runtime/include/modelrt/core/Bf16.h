@@ -61,6 +61,15 @@ void roundToBf16(const float *in, uint16_t *out, int64_t n);
 /// Rounds \p n values of \p in to bfloat16, kept as f32, into \p out.
 void roundThroughBf16(const float *in, float *out, int64_t n);
 
+/// Copies the \p rows x \p cols matrix \p in (leading dimension \p ld)
+/// into the dense \p out, rounded to bfloat16 (as its bits, or kept as
+/// f32): a dense matrix as one range, a strided one row by row; on two
+/// threads (runInTwoParts) from 64k elements, a pass over memory paying for
+/// the second thread sooner than a compiled loop. The same bits either way.
+void roundMatrixToBf16(const float *in, int64_t ld, int64_t rows, int64_t cols, uint16_t *out);
+void roundMatrixThroughBf16(const float *in, int64_t ld, int64_t rows, int64_t cols,
+                            float *out);
+
 /// The kernels of the bf16 products, widest first.
 enum class Bf16Path { Amx, Avx512Bf16, Emulated };
 
