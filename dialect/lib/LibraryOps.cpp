@@ -197,6 +197,7 @@ LogicalResult bufferizeLibraryOp(Operation *op, RewriterBase &rewriter,
   }
 
 MDL_LIBRARY_OP_INTERFACES(LibConv2DOp)
+MDL_LIBRARY_OP_INTERFACES(LibConv2DBiasOp)
 MDL_LIBRARY_OP_INTERFACES(LibConv2DGradInputOp)
 MDL_LIBRARY_OP_INTERFACES(LibConv2DGradWeightOp)
 MDL_LIBRARY_OP_INTERFACES(LibMaxPool2DOp)
@@ -216,6 +217,17 @@ MDL_LIBRARY_OP_INTERFACES(LibSumRanksOp)
 LogicalResult LibConv2DOp::verify() {
   return verifyLibraryConv(*this, 0, 1, 2, getStride(), getPadding(),
                            getDilation());
+}
+
+LogicalResult LibConv2DBiasOp::verify() {
+  if (failed(verifyLibraryConv(*this, 0, 1, 3, getStride(), getPadding(),
+                               getDilation())))
+    return failure();
+  int64_t outChannels = shapedOperand(getOperation(), 1).getDimSize(0);
+  if (shapedOperand(getOperation(), 2).getDimSize(0) != outChannels)
+    return emitOpError("bias must have one element per output channel (")
+           << outChannels << ")";
+  return success();
 }
 
 LogicalResult LibConv2DGradInputOp::verify() {

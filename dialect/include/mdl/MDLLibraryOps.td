@@ -1,8 +1,8 @@
 //===- MDLLibraryOps.td - Destination-style ops a library computes -*- tablegen -*-===//
 //
 // The ops convert-mdl-to-linalg emits for work that a library does better
-// than generated loops: an f32 groups = 1 2-D convolution and its two
-// adjoints, and f32 max and average pooling and their adjoints, with static
+// than generated loops: an f32 groups = 1 2-D convolution (with or without
+// a bias) and its two adjoints, and f32 max and average pooling and their adjoints, with static
 // channel and spatial sizes (the batch may be dynamic); and an embedding
 // table's gradient, a scatter-add by the indices' values; f32
 // scaled-dot-product attention and its adjoint, the same on the packed
@@ -31,6 +31,9 @@ include "mlir/Interfaces/DestinationStyleOpInterface.td"
 /// A rank-4 f32 tensor or memref.
 def MDL_LibraryOperand : AnyTypeOf<[TensorRankOf<[F32], [4]>,
                                     MemRefRankOf<[F32], [4]>]>;
+/// A rank-1 f32 tensor or memref (a convolution's bias).
+def MDL_LibraryBiasOperand : AnyTypeOf<[TensorRankOf<[F32], [1]>,
+                                        MemRefRankOf<[F32], [1]>]>;
 /// A rank-5 f32 tensor or memref (packed attention's BxTx3xHxD).
 def MDL_LibraryOperand5D : AnyTypeOf<[TensorRankOf<[F32], [5]>,
                                       MemRefRankOf<[F32], [5]>]>;
@@ -86,6 +89,16 @@ def MDL_LibConv2DOp : MDL_LibraryConvOp<"lib_conv2d", "forward",
     (ins MDL_LibraryOperand:$input, MDL_LibraryOperand:$weight),
     [{`input` (`NxCxHxW`), `weight` (`OxCxKHxKW`), `init` the output
     (`NxOxOHxOW`).}]>;
+
+def MDL_LibConv2DBiasOp : MDL_LibraryConvOp<"lib_conv2d_bias",
+    "forward with a bias per output channel",
+    (ins MDL_LibraryOperand:$input, MDL_LibraryOperand:$weight,
+         MDL_LibraryBiasOperand:$bias),
+    [{`input` (`NxCxHxW`), `weight` (`OxCxKHxKW`), `bias` (`O`, added to
+    every element of its output channel), `init` the output (`NxOxOHxOW`).
+    The library adds the bias as it writes the output (one pass over it,
+    not two); a target that keeps `lib_conv2d` for another library splits
+    this op into `lib_conv2d` and the addition.}]>;
 
 def MDL_LibConv2DGradInputOp : MDL_LibraryConvOp<"lib_conv2d_grad_input",
     "input gradient",

@@ -11,7 +11,9 @@
 // scattered back by col2im. Every sum runs in a fixed order, so the same
 // inputs give the same bits. The `_bf16` functions round their inputs to
 // bf16 and accumulate in f32 (Bf16.h): oneDNN's bf16 primitives on the
-// host's bf16 path, else the inputs rounded and convolved in f32.
+// host's bf16 path, else the inputs rounded and convolved in f32. The
+// `_bias` ones add an f32 bias per output channel: in oneDNN's primitive,
+// or after im2col's products.
 //
 //===----------------------------------------------------------------------===//
 #include "modelrt/core/Conv.h"
@@ -136,13 +138,25 @@ ConvKindInputs inputsOf(ConvKind kind, const ConvShape &s) {
   return {image, output};
 }
 
+/// y[n][o][*] += bias[o]: the bias of a forward convolution whose path
+/// does not add it.
+void addBias(const ConvShape &s, const float *bias, float *y) {
+  int64_t spatial = s.oh * s.ow;
+  for (int64_t n = 0; n < s.n; ++n)
+    for (int64_t o = 0; o < s.o; ++o) {
+      float *plane = y + (n * s.o + o) * spatial;
+      for (int64_t i = 0; i < spatial; ++i)
+        plane[i] += bias[o];
+    }
+}
+
 /// Which paths ran bf16 convolutions (for convolutionKernels()).
 std::atomic<bool> ranBf16OneDnn{false}, ranBf16Emulated{false};
 
 } // namespace
 
 void runConvolution(ConvKind kind, const ConvShape &s, const float *a, const float *b,
-                    float *out, bool bf16) {
+                    float *out, bool bf16, const float *bias) {
   ran = true;
   requireBlas();
   if (s.n == 0) {
@@ -153,7 +167,8 @@ void runConvolution(ConvKind kind, const ConvShape &s, const float *a, const flo
   int threads = oneDnnThreadsForWork(convolutionMacs(s), kConvMacsForAllCores);
   bool oneDnn = activeBlasLibrary() == BlasLibrary::OneDnn;
   Bf16Path path = bf16 ? bf16ProductPath() : Bf16Path::Emulated;
-  if (path != Bf16Path::Emulated && oneDnnConvolution(kind, s, threads, a, b, out, /*bf16=*/true)) {
+  if (path != Bf16Path::Emulated &&
+      oneDnnConvolution(kind, s, threads, a, b, out, /*bf16=*/true, bias)) {
     ranBf16OneDnn = true;
     noteProductRun(true, path);
     return;
@@ -170,9 +185,11 @@ void runConvolution(ConvKind kind, const ConvShape &s, const float *a, const flo
     a = roundedA.data();
     b = roundedB.data();
   }
-  if (oneDnn && oneDnnConvolution(kind, s, threads, a, b, out))
+  if (oneDnn && oneDnnConvolution(kind, s, threads, a, b, out, /*bf16=*/false, bias))
     return;
   im2colConvolution(kind, s, a, b, out);
+  if (bias)
+    addBias(s, bias, out);
 }
 
 double convolutionMacs(const ConvShape &s) {
@@ -242,6 +259,26 @@ extern "C" void modelrt_conv2d_forward(const float *x, const float *w, float *y,
                                        int64_t dilW) {
   ConvShape s{n, c, h, w_, o, kh, kw, oh, ow, strideH, strideW, padH, padW, dilH, dilW};
   modelrt::runConvolution(ConvKind::Forward, s, x, w, y);
+}
+
+extern "C" void modelrt_conv2d_forward_bias(const float *x, const float *w, const float *bias,
+                                            float *y, int64_t n, int64_t c, int64_t h,
+                                            int64_t w_, int64_t o, int64_t kh, int64_t kw,
+                                            int64_t oh, int64_t ow, int64_t strideH,
+                                            int64_t strideW, int64_t padH, int64_t padW,
+                                            int64_t dilH, int64_t dilW) {
+  ConvShape s{n, c, h, w_, o, kh, kw, oh, ow, strideH, strideW, padH, padW, dilH, dilW};
+  modelrt::runConvolution(ConvKind::Forward, s, x, w, y, /*bf16=*/false, bias);
+}
+
+extern "C" void modelrt_conv2d_forward_bias_bf16(const float *x, const float *w,
+                                                 const float *bias, float *y, int64_t n,
+                                                 int64_t c, int64_t h, int64_t w_, int64_t o,
+                                                 int64_t kh, int64_t kw, int64_t oh, int64_t ow,
+                                                 int64_t strideH, int64_t strideW, int64_t padH,
+                                                 int64_t padW, int64_t dilH, int64_t dilW) {
+  ConvShape s{n, c, h, w_, o, kh, kw, oh, ow, strideH, strideW, padH, padW, dilH, dilW};
+  modelrt::runConvolution(ConvKind::Forward, s, x, w, y, /*bf16=*/true, bias);
 }
 
 extern "C" void modelrt_conv2d_backward_data(const float *dy, const float *w, float *dx,

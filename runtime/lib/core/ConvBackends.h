@@ -33,8 +33,10 @@ struct ConvShape {
 /// its error when none opens). With \p bf16, the inputs are rounded to bf16
 /// and accumulated in f32: by oneDNN's bf16 primitives on the host's bf16
 /// path (Bf16.h), else emulated (the inputs rounded, then in f32).
+/// A Forward one with \p bias (O values, f32, never rounded) adds it to
+/// every element of its output channel.
 void runConvolution(ConvKind kind, const ConvShape &s, const float *a, const float *b,
-                    float *out, bool bf16 = false);
+                    float *out, bool bf16 = false, const float *bias = nullptr);
 
 /// N*O*OH*OW*C*KH*KW: the multiply-adds of each kind.
 double convolutionMacs(const ConvShape &s);
@@ -45,8 +47,10 @@ double convolutionMacs(const ConvShape &s);
 /// when oneDNN has no convolutions or refused the shape (then the caller
 /// runs im2colConvolution). Needs N >= 1. With \p bf16, the two inputs are
 /// rounded to bf16 and multiplied with f32 accumulation (Bf16.h).
+/// A Forward one adds \p bias (when not null) in the primitive.
 bool oneDnnConvolution(ConvKind kind, const ConvShape &s, int threads, const float *a,
-                       const float *b, float *out, bool bf16 = false);
+                       const float *b, float *out, bool bf16 = false,
+                       const float *bias = nullptr);
 
 /// The distinct implementations of the primitives made so far, in the
 /// order first made ("jit:avx512_core, x64:gemm:jit"); empty before any.

@@ -11,8 +11,10 @@
 // scratchpad, the operands' memories and reorders and a stream: made once
 // (with the thread count already set, as oneDNN's kernels plan their split
 // when made), then each call sets the data handles and executes. A mutex
-// guards the cache, another each entry. A shape that oneDNN refuses at any
-// step is remembered as refused, and runs as im2col + sgemm (Conv.cpp).
+// guards the cache, another each entry. A forward convolution with a bias
+// adds it in the primitive (oneDNN's `bias`, the caller's f32 buffer). A
+// shape that oneDNN refuses at any step is remembered as refused, and runs
+// as im2col + sgemm (Conv.cpp).
 //
 // oneDNN's dilation is the runtime's minus one; its right padding is chosen
 // so that its output size is the caller's OH x OW (negative when the floor
@@ -77,10 +79,12 @@ struct ConvPrimitive {
   dnnl_memory_t scratchpad = nullptr; ///< null when the primitive needs none
   dnnl_stream_t stream = nullptr;
   Operand operands[3]; ///< the two inputs, then the result
+  dnnl_memory_t bias = nullptr; ///< a forward one's bias (the caller's), or null
 };
 
-/// The kind, the 15 sizes, the thread count and whether the inputs are bf16.
-using CacheKey = std::array<int64_t, 18>;
+/// The kind, the 15 sizes, the thread count, whether the inputs are bf16
+/// and whether it adds a bias.
+using CacheKey = std::array<int64_t, 19>;
 
 /// Every convolution made so far, and what the user is told about them.
 struct ConvCache {
@@ -100,9 +104,10 @@ ConvCache &cache() {
 /// The test hook of setOneDnnConvRefusalForTesting.
 std::atomic<bool (*)(const ConvShape &)> refusal{nullptr};
 
-/// The plain (nchw / oihw) and `any` descriptors of the three tensors.
+/// The plain (nchw / oihw) and `any` descriptors of the three tensors, and
+/// the bias's (f32, one per output channel).
 struct TensorDescs {
-  dnnl_memory_desc_t plain[3], any[3];
+  dnnl_memory_desc_t plain[3], any[3], bias;
 };
 
 /// The plain descriptors are f32 (the caller's buffers); in bf16, the
@@ -120,7 +125,8 @@ bool initDescs(const OneDnnConvApi &api, const ConvShape &s, ConvKind kind, bool
             dnnl_success)
       return false;
   }
-  return true;
+  const dnnl_dims_t channels = {s.o};
+  return api.memoryDescInitByTag(&d.bias, 1, channels, dnnl_f32, dnnl_a) == dnnl_success;
 }
 
 /// The right padding that makes oneDNN's output size \p out for an input
@@ -130,9 +136,10 @@ int64_t rightPadding(int64_t in, int64_t k, int64_t dil, int64_t stride, int64_t
   return (out - 1) * stride + (k - 1) * dil + 1 - in - pad;
 }
 
-/// The operation descriptor of \p kind.
+/// The operation descriptor of \p kind (a forward one adding d.bias when
+/// \p bias).
 bool initConvDesc(const OneDnnConvApi &api, ConvKind kind, const ConvShape &s,
-                  const TensorDescs &d, dnnl_convolution_desc_t &cd) {
+                  const TensorDescs &d, bool bias, dnnl_convolution_desc_t &cd) {
   dnnl_dims_t strides = {s.strideH, s.strideW}, dilates = {s.dilH - 1, s.dilW - 1};
   dnnl_dims_t padL = {s.padH, s.padW};
   dnnl_dims_t padR = {rightPadding(s.h, s.kh, s.dilH, s.strideH, s.padH, s.oh),
@@ -141,8 +148,8 @@ bool initConvDesc(const OneDnnConvApi &api, ConvKind kind, const ConvShape &s,
   dnnl_status_t rc = dnnl_unimplemented;
   switch (kind) {
   case ConvKind::Forward:
-    rc = api.forwardDescInit(&cd, dnnl_forward_training, dnnl_convolution_direct, x, w, nullptr,
-                             y, strides, dilates, padL, padR);
+    rc = api.forwardDescInit(&cd, dnnl_forward_training, dnnl_convolution_direct, x, w,
+                             bias ? &d.bias : nullptr, y, strides, dilates, padL, padR);
     break;
   case ConvKind::BackwardData:
     rc = api.backwardDataDescInit(&cd, dnnl_convolution_direct, x, w, y, strides, dilates, padL,
@@ -157,23 +164,24 @@ bool initConvDesc(const OneDnnConvApi &api, ConvKind kind, const ConvShape &s,
 }
 
 /// The primitive descriptor of \p kind on descriptors \p d (a backward
-/// one with the forward one, on \p forwardDescs, as its hint), with the
-/// scratchpad provided by the entry; null when oneDNN refuses.
+/// one with the forward one, on \p forwardDescs, as its hint; a forward one
+/// adding the bias when \p bias), with the scratchpad provided by the
+/// entry; null when oneDNN refuses.
 dnnl_primitive_desc_t makePrimitiveDesc(const OneDnnConvApi &api, dnnl_engine_t engine,
                                         ConvKind kind, const ConvShape &s,
                                         const TensorDescs &d,
-                                        const TensorDescs &forwardDescs) {
+                                        const TensorDescs &forwardDescs, bool bias) {
   dnnl_primitive_attr_t attr = nullptr;
   if (api.attrCreate(&attr) != dnnl_success)
     return nullptr;
   dnnl_primitive_desc_t forward = nullptr, pd = nullptr;
   dnnl_convolution_desc_t cd;
   if (api.attrSetScratchpadMode(attr, dnnl_scratchpad_mode_user) == dnnl_success &&
-      initConvDesc(api, ConvKind::Forward, s, forwardDescs, cd) &&
+      initConvDesc(api, ConvKind::Forward, s, forwardDescs, bias, cd) &&
       api.primitiveDescCreate(&forward, &cd, attr, engine, nullptr) == dnnl_success) {
     if (kind == ConvKind::Forward)
       std::swap(pd, forward);
-    else if (!initConvDesc(api, kind, s, d, cd) ||
+    else if (!initConvDesc(api, kind, s, d, false, cd) ||
              api.primitiveDescCreate(&pd, &cd, attr, engine, forward) != dnnl_success)
       pd = nullptr;
   } else {
@@ -224,14 +232,28 @@ bool makeScratchpad(const OneDnnConvApi &api, dnnl_engine_t engine, dnnl_primiti
   return true;
 }
 
+/// Makes the memory of a forward primitive's bias over the caller's plain
+/// f32 buffer; false when the primitive wants another layout.
+bool makeBias(const OneDnnConvApi &api, dnnl_engine_t engine, dnnl_primitive_desc_t pd,
+              const TensorDescs &d, ConvPrimitive &e) {
+  const dnnl_memory_desc_t *md = api.primitiveDescQueryMd(pd, dnnl_query_weights_md, 1);
+  if (!md || !api.memoryDescEqual(md, &d.bias) ||
+      api.memoryCreate(&e.bias, &d.bias, engine, DNNL_MEMORY_NONE) != dnnl_success) {
+    e.bias = nullptr;
+    return false;
+  }
+  return true;
+}
+
 /// Makes everything \p e runs; sets \p impl to the implementation oneDNN
 /// chose. False when oneDNN refuses any of it (\p e then holds what was made).
 bool makeEntry(const OneDnnConvApi &api, dnnl_engine_t engine, ConvKind kind,
-               const ConvShape &s, bool bf16, ConvPrimitive &e, std::string &impl) {
+               const ConvShape &s, bool bf16, bool bias, ConvPrimitive &e,
+               std::string &impl) {
   TensorDescs d, forward;
   if (!initDescs(api, s, kind, bf16, d) || !initDescs(api, s, ConvKind::Forward, bf16, forward))
     return false;
-  dnnl_primitive_desc_t pd = makePrimitiveDesc(api, engine, kind, s, d, forward);
+  dnnl_primitive_desc_t pd = makePrimitiveDesc(api, engine, kind, s, d, forward, bias);
   if (!pd)
     return false;
   const char *name = nullptr;
@@ -254,6 +276,7 @@ bool makeEntry(const OneDnnConvApi &api, dnnl_engine_t engine, ConvKind kind,
     ok = inner && makeOperand(api, engine, d.plain[spec.tensor[i]], *inner, i == 2,
                               e.operands[i]);
   }
+  ok = ok && (!bias || makeBias(api, engine, pd, d, e));
   api.primitiveDescDestroy(pd);
   return ok;
 }
@@ -272,10 +295,13 @@ void destroyEntry(const OneDnnConvApi &api, ConvPrimitive &e) {
     api.primitiveDestroy(e.conv);
   if (e.scratchpad)
     api.memoryDestroy(e.scratchpad);
+  if (e.bias)
+    api.memoryDestroy(e.bias);
   if (e.stream)
     api.streamDestroy(e.stream);
   e.conv = nullptr;
   e.scratchpad = nullptr;
+  e.bias = nullptr;
   e.stream = nullptr;
 }
 
@@ -289,13 +315,14 @@ dnnl_engine_t engineOf(ConvCache &c, const OneDnnConvApi &api) {
   return c.engine;
 }
 
-/// The entry for \p kind, \p s, \p bf16 and \p threads, made on first use.
+/// The entry for \p kind, \p s, \p bf16, \p bias and \p threads, made on
+/// first use.
 ConvPrimitive &entryFor(const OneDnnConvApi &api, ConvKind kind, const ConvShape &s,
-                        bool bf16, int threads) {
+                        bool bf16, bool bias, int threads) {
   ConvCache &c = cache();
-  CacheKey key = {int64_t(kind), s.n,       s.c,     s.h,       s.w,       s.o,
-                  s.kh,          s.kw,      s.oh,    s.ow,      s.strideH, s.strideW,
-                  s.padH,        s.padW,    s.dilH,  s.dilW,    threads,   bf16};
+  CacheKey key = {int64_t(kind), s.n,      s.c,    s.h,      s.w,       s.o,      s.kh,
+                  s.kw,          s.oh,     s.ow,   s.strideH, s.strideW, s.padH,  s.padW,
+                  s.dilH,        s.dilW,   threads, bf16,     bias};
   std::lock_guard<std::mutex> hold(c.lock);
   std::unique_ptr<ConvPrimitive> &slot = c.entries[key];
   if (slot)
@@ -304,7 +331,8 @@ ConvPrimitive &entryFor(const OneDnnConvApi &api, ConvKind kind, const ConvShape
   bool (*refuse)(const ConvShape &) = refusal.load();
   dnnl_engine_t engine = engineOf(c, api);
   std::string impl;
-  if (!engine || (refuse && refuse(s)) || !makeEntry(api, engine, kind, s, bf16, *slot, impl)) {
+  if (!engine || (refuse && refuse(s)) ||
+      !makeEntry(api, engine, kind, s, bf16, bias, *slot, impl)) {
     destroyEntry(api, *slot);
     slot->refused = true;
     ++c.refused;
@@ -324,9 +352,9 @@ bool reorder(const OneDnnConvApi &api, dnnl_stream_t stream, dnnl_primitive_t re
 /// Runs \p e on the caller's buffers: the inputs' reorders, the
 /// convolution, the result's reorder, then waits for them.
 bool run(const OneDnnConvApi &api, ConvPrimitive &e, const float *a, const float *b,
-         float *out) {
+         const float *bias, float *out) {
   void *handles[3] = {const_cast<float *>(a), const_cast<float *>(b), out};
-  dnnl_exec_arg_t args[4];
+  dnnl_exec_arg_t args[5];
   int count = 0;
   bool ok = true;
   for (int i = 0; i < 3; ++i) {
@@ -338,6 +366,10 @@ bool run(const OneDnnConvApi &api, ConvPrimitive &e, const float *a, const float
   }
   if (e.scratchpad)
     args[count++] = {DNNL_ARG_SCRATCHPAD, e.scratchpad};
+  if (e.bias) {
+    ok = ok && api.memorySetDataHandle(e.bias, const_cast<float *>(bias)) == dnnl_success;
+    args[count++] = {DNNL_ARG_BIAS, e.bias};
+  }
   ok = ok && api.primitiveExecute(e.conv, e.stream, count, args) == dnnl_success;
   const Operand &result = e.operands[2];
   if (ok && result.reorder)
@@ -348,18 +380,18 @@ bool run(const OneDnnConvApi &api, ConvPrimitive &e, const float *a, const float
 } // namespace
 
 bool oneDnnConvolution(ConvKind kind, const ConvShape &s, int threads, const float *a,
-                       const float *b, float *out, bool bf16) {
+                       const float *b, float *out, bool bf16, const float *bias) {
   const OneDnnLibrary &lib = oneDnnLibrary();
   if (!lib.status.isOk() || !lib.convStatus.isOk())
     return false;
   setOneDnnThreads(threads); // before making and before running
   if (threads <= 0)
     threads = lib.ompGetMaxThreads ? lib.ompGetMaxThreads() : 0;
-  ConvPrimitive &e = entryFor(lib.conv, kind, s, bf16, threads);
+  ConvPrimitive &e = entryFor(lib.conv, kind, s, bf16, bias != nullptr, threads);
   if (e.refused)
     return false;
   std::lock_guard<std::mutex> hold(e.running);
-  return run(lib.conv, e, a, b, out);
+  return run(lib.conv, e, a, b, bias, out);
 }
 
 std::string oneDnnConvolutionImpls() {

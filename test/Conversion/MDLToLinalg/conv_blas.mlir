@@ -1,7 +1,8 @@
 // The f32 groups == 1 convolution and its two adjoints through the CPU
 // pipeline up to its call stage, both ways:
 // - by default (LIB) each is one call of the runtime's convolution
-//   (modelc-library-to-calls): the three buffers' pointers, then N (read
+//   (modelc-library-to-calls): the buffers' pointers (a forward one with a
+//   bias calls modelrt_conv2d_forward_bias, the bias third), then N (read
 //   from the batch), C, H, W, O, KH, KW, OH, OW, stride, padding, dilation;
 // - with library-ops=false (CHECK) the library op is expanded
 //   first, and im2col's rank-2 f32 contraction survives fusion, so
@@ -11,11 +12,13 @@
 // RUN: modelc-opt %s --pass-pipeline='builtin.module(convert-mdl-to-linalg,modelc-cpu-lowering{stop-after=blas library-ops=false})' | FileCheck %s
 
 // LIB-DAG: func.func private @modelrt_conv2d_forward(!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64)
+// LIB-DAG: func.func private @modelrt_conv2d_forward_bias(!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64)
 // LIB-DAG: func.func private @modelrt_conv2d_backward_data(
 // LIB-DAG: func.func private @modelrt_conv2d_backward_weights(
 // LIB-LABEL: func.func @conv(
 // LIB: %[[N:.*]] = arith.index_cast %dim : index to i64
-// LIB: call @modelrt_conv2d_forward(%{{.*}}, %{{.*}}, %{{.*}}, %[[N]], %c1_i64, %c28_i64, %c28_i64, %c32_i64, %c3_i64, %c3_i64, %c28_i64, %c28_i64, %c1_i64, %c1_i64, %c1_i64, %c1_i64, %c1_i64, %c1_i64)
+// LIB: call @modelrt_conv2d_forward_bias(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[N]], %c1_i64, %c28_i64, %c28_i64, %c32_i64, %c3_i64, %c3_i64, %c28_i64, %c28_i64, %c1_i64, %c1_i64, %c1_i64, %c1_i64, %c1_i64, %c1_i64)
+// LIB-NOT: linalg.generic
 // LIB-NOT: cblas_sgemm
 // LIB-LABEL: func.func @conv_strided(
 // LIB: call @modelrt_conv2d_forward(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %c3_i64, %c13_i64, %c11_i64, %c5_i64, %c3_i64, %c3_i64, %c5_i64, %c4_i64, %c2_i64, %c2_i64, %c0_i64, %c0_i64, %c2_i64, %c2_i64)

@@ -6,6 +6,28 @@
 // RUN: modelc-opt %s --modelc-expand-library-ops=keep-convolutions=true | FileCheck %s
 // RUN: modelc-opt %s --modelc-expand-library-ops | FileCheck %s --check-prefix=ALL
 
+// A convolution with a bias becomes mdl.lib_conv2d (into the same
+// destination) and the bias added per channel by one generic; without the
+// option, im2col and the contraction, the bias added as the product is laid
+// out.
+// CHECK: #[[ID:map[0-9]*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK: #[[CHAN:map[0-9]*]] = affine_map<(d0, d1, d2, d3) -> (d1)>
+// CHECK-LABEL: func.func @conv_bias
+// CHECK: %[[Y:.*]] = mdl.lib_conv2d %arg0, %arg1, %arg3 {padding = array<i64: 1, 1>} : tensor<?x1x28x28xf32>, tensor<32x1x3x3xf32>, tensor<?x32x28x28xf32> -> tensor<?x32x28x28xf32>
+// CHECK: linalg.generic {indexing_maps = [#[[ID]], #[[CHAN]], #[[ID]]], {{.*}}} ins(%[[Y]], %arg2 : tensor<?x32x28x28xf32>, tensor<32xf32>)
+// CHECK: arith.addf
+// CHECK-NOT: mdl.lib_conv2d_bias
+// CHECK: return
+// ALL-LABEL: func.func @conv_bias
+// ALL-NOT: mdl.lib_
+// ALL: iterator_types = ["parallel", "parallel", "reduction"]
+// ALL-NOT: mdl.lib_
+// ALL: return
+func.func @conv_bias(%x: tensor<?x1x28x28xf32>, %w: tensor<32x1x3x3xf32>, %b: tensor<32xf32>, %y: tensor<?x32x28x28xf32>) -> tensor<?x32x28x28xf32> {
+  %0 = mdl.lib_conv2d_bias %x, %w, %b, %y {padding = array<i64: 1, 1>} : tensor<?x1x28x28xf32>, tensor<32x1x3x3xf32>, tensor<32xf32>, tensor<?x32x28x28xf32> -> tensor<?x32x28x28xf32>
+  return %0 : tensor<?x32x28x28xf32>
+}
+
 // CHECK-LABEL: func.func @convs
 // CHECK: mdl.lib_conv2d %{{.*}} {padding = array<i64: 1, 1>}
 // CHECK: mdl.lib_conv2d_grad_input %{{.*}} {padding = array<i64: 1, 1>, stride = array<i64: 2, 2>}

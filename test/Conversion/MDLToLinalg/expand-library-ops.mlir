@@ -30,6 +30,20 @@ func.func @forward(%x: tensor<?x1x28x28xf32>, %w: tensor<32x1x3x3xf32>, %init: t
   return %0 : tensor<?x32x28x28xf32>
 }
 
+// With a bias: the same im2col and contraction, the bias read per output
+// channel by the loop that lays the product out in NCHW and added there.
+// CHECK-LABEL: func.func @forward_bias
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]} ins(%{{.*}}, %{{.*}} : tensor<32x9xf32>, tensor<9x?xf32>) outs(%{{.*}} : tensor<32x?xf32>)
+// CHECK: %[[NOHW:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel"]} ins(%{{.*}}, %arg2 : tensor<32x?xf32>, tensor<32xf32>) outs(%{{.*}} : tensor<?x32x784xf32>)
+// CHECK: arith.addf
+// CHECK: %[[Y:.*]] = tensor.expand_shape %[[NOHW]]
+// CHECK-NOT: mdl.lib_conv2d
+// CHECK: return %[[Y]]
+func.func @forward_bias(%x: tensor<?x1x28x28xf32>, %w: tensor<32x1x3x3xf32>, %b: tensor<32xf32>, %init: tensor<?x32x28x28xf32>) -> tensor<?x32x28x28xf32> {
+  %0 = mdl.lib_conv2d_bias %x, %w, %b, %init {padding = array<i64: 1, 1>} : tensor<?x1x28x28xf32>, tensor<32x1x3x3xf32>, tensor<32xf32>, tensor<?x32x28x28xf32> -> tensor<?x32x28x28xf32>
+  return %0 : tensor<?x32x28x28xf32>
+}
+
 // Input gradient: dCols[27, N*36] = W^T @ dY (dY copied channel-major by a
 // transposing generic and collapsed, the weight collapsed into [8, 27], lhs
 // transposed), then col2im as a gather over the kernel taps (reduction

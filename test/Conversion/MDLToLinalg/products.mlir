@@ -1,11 +1,9 @@
 // Structure of the product lowering: named linalg contractions into
 // zero-initialised accumulators; convolutions as the library op
-// mdl.lib_conv2d (f32, groups == 1, static sizes) or as named linalg
-// convolutions into bias-initialised accumulators.
+// mdl.lib_conv2d or mdl.lib_conv2d_bias (f32, groups == 1, static sizes)
+// or as named linalg convolutions into bias-initialised accumulators.
 // RUN: modelc-opt %s --convert-mdl-to-linalg | FileCheck %s
 
-// The bias read of conv below.
-// CHECK: #[[CHAN:map[0-9]*]] = affine_map<(d0, d1, d2, d3) -> (d1)>
 // CHECK-LABEL: func.func @dense
 // CHECK: linalg.fill
 // CHECK: linalg.matmul ins(%arg0, %arg1 : tensor<?x784xf32>, tensor<784x128xf32>) outs({{.*}} : tensor<?x128xf32>)
@@ -56,19 +54,25 @@ func.func @bmm_broadcast(%a: tensor<?x1x8x16xf32>, %b: tensor<4x16x8xf32>) -> te
   return %0 : tensor<?x4x8x8xf32>
 }
 
-// f32, groups == 1, static sizes: mdl.lib_conv2d into a fresh tensor (the
-// batch read from the input), then the bias added per channel by one
-// generic (the bias read through (n, c, h, w) -> (c)).
+// f32, groups == 1, static sizes: mdl.lib_conv2d_bias into a fresh tensor
+// (the batch read from the input), the library adding the bias: no generic.
 // CHECK-LABEL: func.func @conv
 // CHECK: %[[DIM:.*]] = tensor.dim %arg0, %c0 : tensor<?x1x28x28xf32>
 // CHECK: %[[INIT:.*]] = tensor.empty(%[[DIM]]) : tensor<?x32x28x28xf32>
-// CHECK: %[[Y:.*]] = mdl.lib_conv2d %arg0, %arg1, %[[INIT]] {padding = array<i64: 1, 1>} : tensor<?x1x28x28xf32>, tensor<32x1x3x3xf32>, tensor<?x32x28x28xf32> -> tensor<?x32x28x28xf32>
-// CHECK: linalg.generic {indexing_maps = [#[[ID:map[0-9]*]], #[[CHAN]], #[[ID]]], {{.*}}} ins(%[[Y]], %arg2 : tensor<?x32x28x28xf32>, tensor<32xf32>)
-// CHECK: arith.addf
-// CHECK-NOT: linalg.conv_2d
-// CHECK-LABEL: func.func @conv_f64
+// CHECK: %[[Y:.*]] = mdl.lib_conv2d_bias %arg0, %arg1, %arg2, %[[INIT]] {padding = array<i64: 1, 1>} : tensor<?x1x28x28xf32>, tensor<32x1x3x3xf32>, tensor<32xf32>, tensor<?x32x28x28xf32> -> tensor<?x32x28x28xf32>
+// CHECK-NEXT: return %[[Y]]
+// CHECK-LABEL: func.func @conv_no_bias
 func.func @conv(%x: tensor<?x1x28x28xf32>, %w: tensor<32x1x3x3xf32>, %b: tensor<32xf32>) -> tensor<?x32x28x28xf32> {
   %0 = mdl.conv2d %x, %w, %b {padding = array<i64: 1, 1>} : tensor<?x1x28x28xf32>, tensor<32x1x3x3xf32>, tensor<32xf32> -> tensor<?x32x28x28xf32>
+  return %0 : tensor<?x32x28x28xf32>
+}
+
+// Without a bias: mdl.lib_conv2d.
+// CHECK: %[[Y:.*]] = mdl.lib_conv2d %arg0, %arg1, %{{.*}} {padding = array<i64: 1, 1>} : tensor<?x1x28x28xf32>, tensor<32x1x3x3xf32>, tensor<?x32x28x28xf32> -> tensor<?x32x28x28xf32>
+// CHECK-NEXT: return %[[Y]]
+// CHECK-LABEL: func.func @conv_f64
+func.func @conv_no_bias(%x: tensor<?x1x28x28xf32>, %w: tensor<32x1x3x3xf32>) -> tensor<?x32x28x28xf32> {
+  %0 = mdl.conv2d %x, %w {padding = array<i64: 1, 1>} : tensor<?x1x28x28xf32>, tensor<32x1x3x3xf32> -> tensor<?x32x28x28xf32>
   return %0 : tensor<?x32x28x28xf32>
 }
 

@@ -19,6 +19,33 @@ func.func @f(%x: tensor<2x1x5x5xf32>, %w: tensor<4x1x3x3xf32>, %y: tensor<2x4x3x
 
 // -----
 
+// The bias has one element per output channel: 4 here, not 3.
+func.func @f(%x: tensor<?x1x5x5xf32>, %w: tensor<4x1x3x3xf32>, %b: tensor<3xf32>, %y: tensor<?x4x3x3xf32>) {
+  // expected-error @+1 {{bias must have one element per output channel (4)}}
+  %0 = mdl.lib_conv2d_bias %x, %w, %b, %y : tensor<?x1x5x5xf32>, tensor<4x1x3x3xf32>, tensor<3xf32>, tensor<?x4x3x3xf32> -> tensor<?x4x3x3xf32>
+  return
+}
+
+// -----
+
+// A bias is a vector.
+func.func @f(%x: tensor<?x1x5x5xf32>, %w: tensor<4x1x3x3xf32>, %b: tensor<4x1xf32>, %y: tensor<?x4x3x3xf32>) {
+  // expected-error @+1 {{operand #2 must be 1D tensor of 32-bit float values or 1D memref of 32-bit float values}}
+  %0 = mdl.lib_conv2d_bias %x, %w, %b, %y : tensor<?x1x5x5xf32>, tensor<4x1x3x3xf32>, tensor<4x1xf32>, tensor<?x4x3x3xf32> -> tensor<?x4x3x3xf32>
+  return
+}
+
+// -----
+
+// The bias's channels checked after the convolution's: here the channels.
+func.func @f(%x: tensor<?x2x5x5xf32>, %w: tensor<4x1x3x3xf32>, %b: tensor<4xf32>, %y: tensor<?x4x3x3xf32>) {
+  // expected-error @+1 {{channels do not match: input 2, weight 4x1, output 4}}
+  %0 = mdl.lib_conv2d_bias %x, %w, %b, %y : tensor<?x2x5x5xf32>, tensor<4x1x3x3xf32>, tensor<4xf32>, tensor<?x4x3x3xf32> -> tensor<?x4x3x3xf32>
+  return
+}
+
+// -----
+
 // Channels: the weight reads 2, the input has 1.
 func.func @f(%x: tensor<?x1x5x5xf32>, %w: tensor<4x2x3x3xf32>, %y: tensor<?x4x3x3xf32>) {
   // expected-error @+1 {{channels do not match: input 1, weight 4x2, output 4}}

@@ -14,6 +14,14 @@ func.func @convs(%x: tensor<?x1x28x28xf32>, %w: tensor<32x1x3x3xf32>, %init: ten
   return %dx, %dw : tensor<?x1x28x28xf32>, tensor<32x1x3x3xf32>
 }
 
+// With a bias per output channel (before init).
+// CHECK-LABEL: func.func @conv_bias
+// CHECK: mdl.lib_conv2d_bias %arg0, %arg1, %arg2, %arg3 {stride = array<i64: 2, 2>} : tensor<?x3x9x9xf32>, tensor<8x3x3x3xf32>, tensor<8xf32>, tensor<?x8x4x4xf32> -> tensor<?x8x4x4xf32>
+func.func @conv_bias(%x: tensor<?x3x9x9xf32>, %w: tensor<8x3x3x3xf32>, %b: tensor<8xf32>, %init: tensor<?x8x4x4xf32>) -> tensor<?x8x4x4xf32> {
+  %y = mdl.lib_conv2d_bias %x, %w, %b, %init {stride = array<i64: 2, 2>} : tensor<?x3x9x9xf32>, tensor<8x3x3x3xf32>, tensor<8xf32>, tensor<?x8x4x4xf32> -> tensor<?x8x4x4xf32>
+  return %y : tensor<?x8x4x4xf32>
+}
+
 // CHECK-LABEL: func.func @pools
 // CHECK: mdl.lib_max_pool2d %arg0, %arg1 {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : tensor<?x8x7x5xf32>, tensor<?x8x3x2xf32> -> tensor<?x8x3x2xf32>
 // CHECK: mdl.lib_avg_pool2d %arg0, %arg2 {kernel = array<i64: 3, 3>, padding = array<i64: 1, 1>, stride = array<i64: 2, 2>} : tensor<?x8x7x5xf32>, tensor<?x8x4x3xf32> -> tensor<?x8x4x3xf32>
@@ -29,9 +37,11 @@ func.func @pools(%x: tensor<?x8x7x5xf32>, %init: tensor<?x8x3x2xf32>, %init2: te
 
 // CHECK-LABEL: func.func @on_memrefs
 // CHECK: mdl.lib_conv2d %arg0, %arg1, %arg2 : memref<2x1x5x5xf32>, memref<4x1x3x3xf32>, memref<2x4x3x3xf32>{{$}}
+// CHECK: mdl.lib_conv2d_bias %arg0, %arg1, %arg5, %arg2 : memref<2x1x5x5xf32>, memref<4x1x3x3xf32>, memref<4xf32>, memref<2x4x3x3xf32>{{$}}
 // CHECK: mdl.lib_max_pool2d_grad %arg3, %arg0, %arg4 {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<2x1x2x2xf32>, memref<2x1x5x5xf32>, memref<2x1x5x5xf32>{{$}}
-func.func @on_memrefs(%x: memref<2x1x5x5xf32>, %w: memref<4x1x3x3xf32>, %y: memref<2x4x3x3xf32>, %g: memref<2x1x2x2xf32>, %dx: memref<2x1x5x5xf32>) {
+func.func @on_memrefs(%x: memref<2x1x5x5xf32>, %w: memref<4x1x3x3xf32>, %y: memref<2x4x3x3xf32>, %g: memref<2x1x2x2xf32>, %dx: memref<2x1x5x5xf32>, %b: memref<4xf32>) {
   mdl.lib_conv2d %x, %w, %y : memref<2x1x5x5xf32>, memref<4x1x3x3xf32>, memref<2x4x3x3xf32>
+  mdl.lib_conv2d_bias %x, %w, %b, %y : memref<2x1x5x5xf32>, memref<4x1x3x3xf32>, memref<4xf32>, memref<2x4x3x3xf32>
   mdl.lib_max_pool2d_grad %g, %x, %dx {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<2x1x2x2xf32>, memref<2x1x5x5xf32>, memref<2x1x5x5xf32>
   return
 }

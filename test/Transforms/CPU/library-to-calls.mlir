@@ -9,6 +9,7 @@
 // position's pointer (an i64, by its element size).
 
 // CHECK-DAG: func.func private @modelrt_conv2d_forward(!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64)
+// CHECK-DAG: func.func private @modelrt_conv2d_forward_bias(!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64)
 // CHECK-DAG: func.func private @modelrt_conv2d_backward_data(!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64)
 // CHECK-DAG: func.func private @modelrt_conv2d_backward_weights(!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64)
 // CHECK-DAG: func.func private @modelrt_max_pool2d_forward(!llvm.ptr, !llvm.ptr, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64)
@@ -38,6 +39,22 @@ func.func @convs(%x: memref<?x1x7x5xf32>, %w: memref<4x1x3x3xf32>, %y: memref<?x
   mdl.lib_conv2d %x, %w, %y {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>} : memref<?x1x7x5xf32>, memref<4x1x3x3xf32>, memref<?x4x4x3xf32>
   mdl.lib_conv2d_grad_input %y, %w, %dx {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>} : memref<?x4x4x3xf32>, memref<4x1x3x3xf32>, memref<?x1x7x5xf32>
   mdl.lib_conv2d_grad_weight %x, %y, %dw {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>} : memref<?x1x7x5xf32>, memref<?x4x4x3xf32>, memref<4x1x3x3xf32>
+  return
+}
+
+// A convolution with a bias: the pointers of (x, w, bias, y), then the
+// sizes as above.
+// CHECK-LABEL: func.func @conv_bias(
+// CHECK-SAME: %[[X:[a-z0-9]+]]: memref<?x1x7x5xf32>, %[[W:[a-z0-9]+]]: memref<4x1x3x3xf32>, %[[B:[a-z0-9]+]]: memref<4xf32>, %[[Y:[a-z0-9]+]]: memref<?x4x4x3xf32>
+// CHECK: %[[PX:.*]] = llvm.inttoptr %{{.*}} : i64 to !llvm.ptr
+// CHECK: %[[PW:.*]] = llvm.inttoptr %{{.*}} : i64 to !llvm.ptr
+// CHECK: %[[PB:.*]] = llvm.inttoptr %{{.*}} : i64 to !llvm.ptr
+// CHECK: %[[PY:.*]] = llvm.inttoptr %{{.*}} : i64 to !llvm.ptr
+// CHECK: %[[N:.*]] = arith.index_cast %{{.*}} : index to i64
+// CHECK: call @modelrt_conv2d_forward_bias(%[[PX]], %[[PW]], %[[PB]], %[[PY]], %[[N]], %c1_i64, %c7_i64, %c5_i64, %c4_i64, %c3_i64, %c3_i64, %c4_i64, %c3_i64, %c2_i64, %c2_i64, %c1_i64, %c1_i64, %c1_i64, %c1_i64)
+// CHECK-NOT: mdl.lib_
+func.func @conv_bias(%x: memref<?x1x7x5xf32>, %w: memref<4x1x3x3xf32>, %b: memref<4xf32>, %y: memref<?x4x4x3xf32>) {
+  mdl.lib_conv2d_bias %x, %w, %b, %y {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>} : memref<?x1x7x5xf32>, memref<4x1x3x3xf32>, memref<4xf32>, memref<?x4x4x3xf32>
   return
 }
 

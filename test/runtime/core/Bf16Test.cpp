@@ -307,6 +307,36 @@ TEST(Bf16Conv, KernelsMatchTheEmulation) {
   std::printf("convolutions: %s\n", kernels.c_str());
 }
 
+// modelrt_conv2d_forward_bias_bf16: the bf16 convolution of the same
+// operands plus the f32 bias (never rounded: 1 + 2^-10 would round to 1),
+// within the forward kind's bound above with the bias as one more term
+// (the kernel may add it before the products' last partial sums).
+TEST(Bf16Conv, TheBiasStaysF32) {
+  ASSERT_TRUE(useBlasLibrary(BlasLibrary::OneDnn).isOk());
+  const int64_t s[15] = {4, 8, 12, 12, 16, 3, 3, 12, 12, 1, 1, 1, 1, 1, 1};
+  int64_t image = s[0] * s[1] * s[2] * s[3], weights = s[4] * s[1] * s[5] * s[6],
+          spatial = s[7] * s[8], output = s[0] * s[4] * spatial, terms = s[1] * s[5] * s[6] + 1;
+  std::vector<float> x = randomValues(size_t(image), 31), w = randomValues(size_t(weights), 32);
+  std::vector<float> bias(size_t(s[4]), 1.0f + 1.0f / 1024), rx(x.size()), rw(w.size());
+  roundThroughBf16(x.data(), rx.data(), image);
+  roundThroughBf16(w.data(), rw.data(), weights);
+  std::vector<float> got(static_cast<size_t>(output)), plain(got.size()), magnitude(got.size());
+  modelrt_conv2d_forward_bias_bf16(x.data(), w.data(), bias.data(), got.data(), s[0], s[1], s[2],
+                                   s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11], s[12],
+                                   s[13], s[14]);
+  convBf16(0, s, x.data(), w.data(), plain.data());
+  for (float &v : rx)
+    v = std::fabs(v);
+  for (float &v : rw)
+    v = std::fabs(v);
+  convF32(0, s, rx.data(), rw.data(), magnitude.data());
+  for (size_t i = 0; i < got.size(); ++i) {
+    float b = bias[size_t(int64_t(i) / spatial % s[4])];
+    double bound = 2 * terms * kU32 * (magnitude[i] + b) * (1 + 4 * kU32);
+    ASSERT_NEAR(got[i], plain[i] + b, bound) << "element " << i;
+  }
+}
+
 } // namespace
 
 // The copies info counts, on the MLP 784 -> 256 -> 10 at batch 128: the

@@ -2,7 +2,8 @@
 //
 // The runtime's three convolution functions (runtime/lib/core/Conv.cpp),
 // with each BLAS library active, against float64 loops written here from
-// the definition: odd shapes (N 1 and 3; C 1, 3 and 17; O 1, 5 and 32;
+// the definition (the forward one also with a bias): odd shapes (N 1 and 3;
+// C 1, 3 and 17; O 1, 5 and 32;
 // inputs 1x1, 7x5 and 13x9; kernels 1x1, 3x3, 3x2 and 5x5; stride 1 and 2;
 // padding 0, 1 and 2; dilation 1 and 2; shapes whose output would be empty
 // left out), within 1e-5 of the sum of the terms' magnitudes plus 1e-6.
@@ -254,6 +255,55 @@ bool refuseSevenImagesOrMore(const ConvShape &s) { return s.n >= 7; }
 
 TEST_P(ConvWith, AllKindsMatchFloat64Reference) {
   EXPECT_GT(checkAllShapes(runPublic), 200);
+}
+
+// modelrt_conv2d_forward_bias: the convolution plus bias[o] on every
+// element of output channel o (oneDNN's primitive adds it; im2col adds it
+// after the products), against the reference with the bias as one more
+// term.
+TEST_P(ConvWith, ForwardWithBiasMatchesFloat64Reference) {
+  std::vector<ConvShape> shapes = testShapes();
+  shapes.push_back(kLargeShape); // on every core
+  shapes.push_back({32, 16, 32, 32, 16, 3, 3, 32, 32, 1, 1, 1, 1, 1, 1});
+  shapes.push_back({32, 16, 32, 32, 32, 3, 3, 16, 16, 2, 2, 1, 1, 1, 1});
+  for (const ConvShape &s : shapes) {
+    Inputs in(s);
+    Expected64 want = reference(s, in)[0];
+    std::vector<float> bias(size_t(s.o));
+    for (size_t o = 0; o < bias.size(); ++o)
+      bias[o] = value(o, 9) + 1.0f;
+    int64_t spatial = s.oh * s.ow;
+    for (size_t i = 0; i < want.value.size(); ++i) {
+      float b = bias[size_t(int64_t(i) / spatial % s.o)];
+      want.value[i] += b;
+      want.magnitude[i] += std::fabs(b);
+    }
+    std::vector<float> y(sizesOf(s).y, std::numeric_limits<float>::quiet_NaN());
+    modelrt_conv2d_forward_bias(in.x.data(), in.w.data(), bias.data(), y.data(), s.n, s.c, s.h,
+                                s.w, s.o, s.kh, s.kw, s.oh, s.ow, s.strideH, s.strideW, s.padH,
+                                s.padW, s.dilH, s.dilW);
+    ASSERT_TRUE(close(y, want)) << describe(ConvKind::Forward, s) << " with a bias";
+  }
+}
+
+// A shape oneDNN refuses adds the bias after im2col's products.
+TEST(Conv, ARefusedShapeStillAddsTheBias) {
+  ASSERT_TRUE(useBlasLibrary(BlasLibrary::OneDnn).isOk());
+  setOneDnnConvRefusalForTesting(refuseSevenImagesOrMore);
+  static int64_t runs = 0; // a new shape each time (--gtest_repeat)
+  ConvShape s = {50 + runs++, 3, 7, 5, 5, 3, 2, 3, 2, 2, 2, 0, 0, 1, 1}; // not the next test's
+  Inputs in(s);
+  std::vector<float> bias = {0.5f, -1.0f, 2.0f, 0.0f, 3.25f}, y(sizesOf(s).y), plain(y.size());
+  int64_t before = oneDnnRefusedShapes();
+  modelrt_conv2d_forward_bias(in.x.data(), in.w.data(), bias.data(), y.data(), s.n, s.c, s.h,
+                              s.w, s.o, s.kh, s.kw, s.oh, s.ow, s.strideH, s.strideW, s.padH,
+                              s.padW, s.dilH, s.dilW);
+  runPublic(ConvKind::Forward, s, in.x.data(), in.w.data(), plain.data());
+  setOneDnnConvRefusalForTesting(nullptr);
+  EXPECT_GT(oneDnnRefusedShapes(), before);
+  int64_t spatial = s.oh * s.ow;
+  for (size_t i = 0; i < y.size(); ++i) // the same products, then one addition
+    ASSERT_EQ(y[i], plain[i] + bias[size_t(int64_t(i) / spatial % s.o)]) << i;
 }
 
 TEST_P(ConvWith, TheSameConvolutionGivesTheSameBits) {

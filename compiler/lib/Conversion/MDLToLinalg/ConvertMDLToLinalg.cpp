@@ -78,6 +78,7 @@ void modelc::configureMDLToLinalgTarget(ConversionTarget &target) {
                          tensor::TensorDialect>();
   target.addIllegalDialect<mdl::MDLDialect>();
   target.addLegalOp<mdl::ParameterOp, mdl::StateOp, mdl::LibConv2DOp,
+                    mdl::LibConv2DBiasOp,
                     mdl::LibConv2DGradInputOp, mdl::LibConv2DGradWeightOp,
                     mdl::LibMaxPool2DOp, mdl::LibAvgPool2DOp,
                     mdl::LibMaxPool2DGradOp, mdl::LibAvgPool2DGradOp,

@@ -7,6 +7,7 @@
 // rank-2 GEMM, which the pipelines' product rewrites (cblas_sgemm, cuBLAS)
 // then pick up:
 //   lib_conv2d:             Y[O, N*OH*OW] = W[O, C*KH*KW] @ cols;
+//   lib_conv2d_bias:        the same, the bias added as Y is laid out;
 //   lib_conv2d_grad_input:  dCols = W^T @ dY[O, N*OH*OW], then col2im;
 //   lib_conv2d_grad_weight: dW[O, C*KH*KW] = dY[O, N*OH*OW] @ cols^T;
 // pooling and its adjoints become the window generics of PoolBuilders.h;
@@ -15,7 +16,9 @@
 // Attention.cpp (the adjoint's three gradients flattened and joined into
 // its flat result),
 // which are then lowered with the mdl-to-linalg patterns; the sum over the
-// ranks, its input (one process), unless `keep-sum-ranks`.
+// ranks, its input (one process), unless `keep-sum-ranks`. With
+// `keep-convolutions` (cuDNN) the three convolutions stay, and
+// lib_conv2d_bias becomes lib_conv2d and the addition of the bias.
 // The op's destination is not needed (a fresh tensor is built). An op
 // already on memrefs cannot be expanded and is reported.
 //
@@ -60,7 +63,10 @@ Value zeroMatrix(OpBuilder &b, Location loc, int64_t rows, int64_t cols,
                                                           b.getF32Type(), 0));
 }
 
-Value expand(OpBuilder &b, LibConv2DOp op) {
+/// The forward convolution `op` (with `bias`, or null) as im2col and one
+/// GEMM; the bias is added as the product is laid out in NCHW.
+template <typename LibOp>
+Value expandForward(OpBuilder &b, LibOp op, Value bias) {
   Location loc = op.getLoc();
   auto type = cast<RankedTensorType>(op.getResult().getType());
   ConvGeometry geom = geometryOf(op, op.getInput().getType(),
@@ -70,7 +76,33 @@ Value expand(OpBuilder &b, LibConv2DOp op) {
   Value product =
       gemm(b, loc, weightMatrix(b, loc, op.getWeight()), false, cols, false,
            acc);
-  return fromChannelMajor(b, loc, product, type, op.getInput(), Value());
+  return fromChannelMajor(b, loc, product, type, op.getInput(), bias);
+}
+
+Value expand(OpBuilder &b, LibConv2DOp op) {
+  return expandForward(b, op, Value());
+}
+
+Value expand(OpBuilder &b, LibConv2DBiasOp op) {
+  return expandForward(b, op, op.getBias());
+}
+
+/// `op` as mdl.lib_conv2d, which the target's library keeps, then the bias
+/// added per output channel.
+Value splitBias(OpBuilder &b, LibConv2DBiasOp op) {
+  Location loc = op.getLoc();
+  auto type = cast<RankedTensorType>(op.getResult().getType());
+  Value conv = LibConv2DOp::create(b, loc, type, op.getInput(), op.getWeight(),
+                                   op.getInit(), op.getStride(),
+                                   op.getPadding(), op.getDilation())
+                   .getResult();
+  SmallVector<AffineMap> maps = {b.getMultiDimIdentityMap(4),
+                                 selectDims(4, {1}, b.getContext())};
+  return mapGeneric(b, loc, conv, type.getElementType(),
+                    ValueRange{conv, op.getBias()}, maps,
+                    [](OpBuilder &nb, Location nl, ValueRange args) {
+                      return addFloats(nb, nl, args);
+                    });
 }
 
 Value expand(OpBuilder &b, LibConv2DGradInputOp op) {
@@ -214,6 +246,22 @@ int64_t fusedAttentionWidth(Operation *op) {
   return type.isDynamicDim(type.getRank() - 1) ? 0 : type.getShape().back();
 }
 
+/// The library ops the pass expands, each with its `expand` above.
+template <typename... Ops>
+struct OpList {
+  static bool contains(Operation *op) { return isa<Ops...>(op); }
+  static Value expand(OpBuilder &b, Operation *op) {
+    return TypeSwitch<Operation *, Value>(op).template Case<Ops...>(
+        [&](auto lib) { return ::expand(b, lib); });
+  }
+};
+using Expandable =
+    OpList<LibConv2DOp, LibConv2DBiasOp, LibConv2DGradInputOp,
+           LibConv2DGradWeightOp, LibMaxPool2DOp, LibAvgPool2DOp,
+           LibMaxPool2DGradOp, LibAvgPool2DGradOp, LibEmbeddingGradOp,
+           LibAttentionOp, LibAttentionGradOp, LibAttentionDecodeOp,
+           LibAttentionPackedOp, LibAttentionPackedGradOp, LibSumRanksOp>;
+
 struct ExpandLibraryOpsPass
     : modelc::impl::ExpandLibraryOpsBase<ExpandLibraryOpsPass> {
   using ExpandLibraryOpsBase::ExpandLibraryOpsBase;
@@ -225,6 +273,8 @@ struct ExpandLibraryOpsPass
       return keepSumRanks;
     if (isa<LibConv2DOp, LibConv2DGradInputOp, LibConv2DGradWeightOp>(op))
       return keepConvolutions;
+    if (isa<LibConv2DBiasOp>(op)) // split, or expanded
+      return false;
     int64_t width = fusedAttentionWidth(op);
     return width > 0 && width <= keepAttentionWidth;
   }
@@ -232,13 +282,7 @@ struct ExpandLibraryOpsPass
   void runOnOperation() override {
     SmallVector<Operation *> ops;
     getOperation().walk([&](Operation *op) {
-      if (isa<LibConv2DOp, LibConv2DGradInputOp, LibConv2DGradWeightOp,
-              LibMaxPool2DOp, LibAvgPool2DOp, LibMaxPool2DGradOp,
-              LibAvgPool2DGradOp, LibEmbeddingGradOp, LibAttentionOp,
-              LibAttentionGradOp, LibAttentionDecodeOp,
-              LibAttentionPackedOp, LibAttentionPackedGradOp,
-              LibSumRanksOp>(op) &&
-          !keeps(op))
+      if (Expandable::contains(op) && !keeps(op))
         ops.push_back(op);
     });
     for (Operation *op : ops) {
@@ -248,14 +292,9 @@ struct ExpandLibraryOpsPass
         return signalPassFailure();
       }
       OpBuilder b(op);
-      Value expanded =
-          TypeSwitch<Operation *, Value>(op)
-              .Case<LibConv2DOp, LibConv2DGradInputOp, LibConv2DGradWeightOp,
-                    LibMaxPool2DOp, LibAvgPool2DOp, LibMaxPool2DGradOp,
-                    LibAvgPool2DGradOp, LibEmbeddingGradOp, LibAttentionOp,
-                    LibAttentionGradOp, LibAttentionDecodeOp,
-                    LibAttentionPackedOp, LibAttentionPackedGradOp,
-                    LibSumRanksOp>([&](auto lib) { return expand(b, lib); });
+      auto biased = dyn_cast<LibConv2DBiasOp>(op);
+      Value expanded = biased && keepConvolutions ? splitBias(b, biased)
+                                                  : Expandable::expand(b, op);
       op->getResult(0).replaceAllUsesWith(expanded);
       op->erase();
     }

@@ -3,8 +3,9 @@
 // matmul -> linalg.matmul (leading lhs dims collapsed into M, expanded
 // back), batch_matmul -> linalg.batch_matmul (batch dimensions broadcast
 // by a copy where they differ, and merged into one), an f32 conv2d with groups == 1
-// and static channel/spatial sizes -> mdl.lib_conv2d (a library call on the
-// CPU, im2col + GEMM elsewhere; LibraryOps.h) plus the bias, otherwise
+// and static channel/spatial sizes -> mdl.lib_conv2d, or mdl.lib_conv2d_bias
+// with a bias (a library call on the CPU, im2col + GEMM elsewhere;
+// LibraryOps.h), otherwise
 // linalg.conv_2d_nchw_fchw or
 // linalg.conv_2d_ngchw_gfchw (groups > 1, through expand/collapse_shape),
 // with padding as tensor.pad and the bias broadcast into the accumulator.
@@ -231,9 +232,9 @@ Value groupedConv(OpBuilder &b, Location loc, Conv2DOp op, Value input,
                                          acc5.getReassociationIndices());
 }
 
-/// groups == 1, f32, static channel/spatial sizes: mdl.lib_conv2d into a
-/// fresh tensor (LibraryOps.h), then the bias added per channel. Returns
-/// null otherwise.
+/// groups == 1, f32, static channel/spatial sizes: mdl.lib_conv2d (or,
+/// with a bias, mdl.lib_conv2d_bias) into a fresh tensor (LibraryOps.h).
+/// Returns null otherwise.
 Value libraryConv(OpBuilder &b, Location loc, Conv2DOp op, Value input,
                   Value weight, Value bias) {
   auto resultType = cast<RankedTensorType>(op.getType());
@@ -241,19 +242,15 @@ Value libraryConv(OpBuilder &b, Location loc, Conv2DOp op, Value input,
                           cast<RankedTensorType>(weight.getType()),
                           resultType, op.getGroups()))
     return Value();
-  Value conv = buildLibraryConv<LibConv2DOp>(
-      b, loc, resultType, input, weight, input, op.getStride(),
-      op.getPadding(), op.getDilation());
   if (!bias)
-    return conv;
-  MLIRContext *ctx = b.getContext();
-  SmallVector<AffineMap> maps = {b.getMultiDimIdentityMap(4),
-                                 selectDims(4, {1}, ctx)};
-  return mapGeneric(b, loc, conv, resultType.getElementType(),
-                    ValueRange{conv, bias}, maps,
-                    [](OpBuilder &nb, Location nl, ValueRange args) {
-                      return addFloats(nb, nl, args);
-                    });
+    return buildLibraryConv<LibConv2DOp>(b, loc, resultType, input, weight,
+                                         input, op.getStride(),
+                                         op.getPadding(), op.getDilation());
+  Value init = libraryDestination(b, loc, resultType, input);
+  return LibConv2DBiasOp::create(b, loc, resultType, input, weight, bias, init,
+                                 op.getStride(), op.getPadding(),
+                                 op.getDilation())
+      .getResult();
 }
 
 FailureOr<Value> lowerConv2D(Conv2DOp op, Conv2DOp::Adaptor adaptor,

@@ -6,6 +6,7 @@
 // (the destination last) and its sizes as i64 (static ones as constants,
 // the batch read with memref.dim):
 //   lib_conv2d              -> modelrt_conv2d_forward(x, w, y, ...)
+//   lib_conv2d_bias         -> modelrt_conv2d_forward_bias(x, w, b, y, ...)
 //   lib_conv2d_grad_input   -> modelrt_conv2d_backward_data(dy, w, dx, ...)
 //   lib_conv2d_grad_weight  -> modelrt_conv2d_backward_weights(x, dy, dw, ...)
 //   lib_max_pool2d          -> modelrt_max_pool2d_forward(x, y, ...)
@@ -28,7 +29,7 @@
 // modelrt_cuda_attention_* twins and the three convolutions the
 // modelrt_cuda_conv2d_* ones (cuDNN; `_tf32` / `_bf16` by the module's
 // `mdl.precision`), with device pointers; any other library op is an error
-// there. With `cuda-convolutions` (the GPU emulation on the fake driver)
+// there (lib_conv2d_bias too: the GPU pipelines split it first). With `cuda-convolutions` (the GPU emulation on the fake driver)
 // the convolutions call the modelrt_cuda_conv2d_* forms without `gpu`. In
 // a module whose `mdl.precision` is bf16 (mdl-assign-precision) the CPU's
 // convolutions call the `_bf16` forms (RuntimeCalls.h).
@@ -86,6 +87,9 @@ RuntimeCall describe(Operation *op) {
   return TypeSwitch<Operation *, RuntimeCall>(op)
       .Case([&](mdl::LibConv2DOp) {
         return convCall(kConvForwardCall, op, 0, 1, 2);
+      })
+      .Case([&](mdl::LibConv2DBiasOp) {
+        return convCall(kConvForwardBiasCall, op, 0, 1, 3);
       })
       .Case([&](mdl::LibConv2DGradInputOp) {
         return convCall(kConvBackwardDataCall, op, 2, 1, 0);
@@ -293,6 +297,8 @@ void rewriteToCall(Operation *op, const RuntimeCall &c) {
 StringRef bf16Form(StringRef callee) {
   if (callee == kConvForwardCall)
     return kConvForwardBf16Call;
+  if (callee == kConvForwardBiasCall)
+    return kConvForwardBiasBf16Call;
   if (callee == kConvBackwardDataCall)
     return kConvBackwardDataBf16Call;
   if (callee == kConvBackwardWeightsCall)

@@ -5,7 +5,8 @@
 // and its two adjoints, and what the user is told about them. Padding is
 // `padH`/`padW` zeros on each side, dilation `dilH`/`dilW` (1 = none), and
 // the caller passes the output size, OH = (H + 2 padH - dilH (KH-1) - 1) /
-// strideH + 1 (floor), OW likewise, both at least 1. No bias.
+// strideH + 1 (floor), OW likewise, both at least 1. The `_bias` forms
+// also add a bias per output channel.
 //
 // The path follows the library cblas_sgemm forwards to (Blas.h):
 //   - oneDNN: its convolution primitives (ConvOneDnn.cpp), with the layouts
@@ -47,6 +48,14 @@ void modelrt_conv2d_forward(const float *x, const float *w, float *y, int64_t n,
                             int64_t ow, int64_t strideH, int64_t strideW, int64_t padH,
                             int64_t padW, int64_t dilH, int64_t dilW);
 
+/// y = conv(x, w) + bias[o] on every element of output channel o (bias: O
+/// f32 values); the same aborts.
+void modelrt_conv2d_forward_bias(const float *x, const float *w, const float *bias, float *y,
+                                 int64_t n, int64_t c, int64_t h, int64_t w_, int64_t o,
+                                 int64_t kh, int64_t kw, int64_t oh, int64_t ow, int64_t strideH,
+                                 int64_t strideW, int64_t padH, int64_t padW, int64_t dilH,
+                                 int64_t dilW);
+
 /// dx[N,C,H,W] = the gradient of that convolution with respect to x, from
 /// dy[N,O,OH,OW] and w; dx is overwritten. Aborts as the forward one.
 void modelrt_conv2d_backward_data(const float *dy, const float *w, float *dx, int64_t n,
@@ -64,14 +73,19 @@ void modelrt_conv2d_backward_weights(const float *x, const float *dy, float *dw,
                                      int64_t strideW, int64_t padH, int64_t padW, int64_t dilH,
                                      int64_t dilW);
 
-/// The three functions above with their two inputs rounded to bf16 and f32
+/// The four functions above with their two inputs rounded to bf16 and f32
 /// accumulation (Bf16.h: AMX or AVX512-BF16 oneDNN primitives, else
-/// emulated); the result is f32.
+/// emulated); the result is f32, and a bias stays f32.
 void modelrt_conv2d_forward_bf16(const float *x, const float *w, float *y, int64_t n,
                                  int64_t c, int64_t h, int64_t w_, int64_t o, int64_t kh,
                                  int64_t kw, int64_t oh, int64_t ow, int64_t strideH,
                                  int64_t strideW, int64_t padH, int64_t padW, int64_t dilH,
                                  int64_t dilW);
+void modelrt_conv2d_forward_bias_bf16(const float *x, const float *w, const float *bias,
+                                      float *y, int64_t n, int64_t c, int64_t h, int64_t w_,
+                                      int64_t o, int64_t kh, int64_t kw, int64_t oh, int64_t ow,
+                                      int64_t strideH, int64_t strideW, int64_t padH,
+                                      int64_t padW, int64_t dilH, int64_t dilW);
 void modelrt_conv2d_backward_data_bf16(const float *dy, const float *w, float *dx, int64_t n,
                                        int64_t c, int64_t h, int64_t w_, int64_t o,
                                        int64_t kh, int64_t kw, int64_t oh, int64_t ow,

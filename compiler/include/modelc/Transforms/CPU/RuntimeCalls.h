@@ -19,6 +19,9 @@ namespace modelc {
 /// y = conv(x, w): (x, w, y, sizes...).
 inline constexpr llvm::StringLiteral kConvForwardCall =
     "modelrt_conv2d_forward";
+/// y = conv(x, w) + bias per output channel: (x, w, bias, y, sizes...).
+inline constexpr llvm::StringLiteral kConvForwardBiasCall =
+    "modelrt_conv2d_forward_bias";
 /// dx from dy and w: (dy, w, dx, sizes...).
 inline constexpr llvm::StringLiteral kConvBackwardDataCall =
     "modelrt_conv2d_backward_data";
@@ -29,6 +32,8 @@ inline constexpr llvm::StringLiteral kConvBackwardWeightsCall =
 /// f32 accumulation), called in a module whose `mdl.precision` is bf16.
 inline constexpr llvm::StringLiteral kConvForwardBf16Call =
     "modelrt_conv2d_forward_bf16";
+inline constexpr llvm::StringLiteral kConvForwardBiasBf16Call =
+    "modelrt_conv2d_forward_bias_bf16";
 inline constexpr llvm::StringLiteral kConvBackwardDataBf16Call =
     "modelrt_conv2d_backward_data_bf16";
 inline constexpr llvm::StringLiteral kConvBackwardWeightsBf16Call =
