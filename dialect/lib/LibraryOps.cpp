@@ -1,7 +1,7 @@
 //===- LibraryOps.cpp - The destination-style library ops -----------------===//
 //
 // The ops of MDLLibraryOps.td: their verifiers (one shape rule for the
-// three convolutions, one for the four pooling ops, one for the embedding
+// convolutions, and a bias's length, one for the four pooling ops, one for the embedding
 // gradient, those of attention and its decoding step, the sum over the
 // ranks' equal shapes, on tensors or memrefs),
 // their memory effects (on memrefs: every operand but the last is read, the

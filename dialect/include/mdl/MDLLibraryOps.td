@@ -2,8 +2,8 @@
 //
 // The ops convert-mdl-to-linalg emits for work that a library does better
 // than generated loops: an f32 groups = 1 2-D convolution (with or without
-// a bias) and its two adjoints, and f32 max and average pooling and their adjoints, with static
-// channel and spatial sizes (the batch may be dynamic); and an embedding
+// a bias) and its two adjoints, and f32 max and average pooling and their
+// adjoints, with static channel and spatial sizes (the batch may be dynamic); and an embedding
 // table's gradient, a scatter-add by the indices' values; f32
 // scaled-dot-product attention and its adjoint, the same on the packed
 // layout of a fused projection, and one decoding step of it over a
@@ -58,7 +58,7 @@ class MDL_LibraryOp<string mnemonic> : MDL_Op<mnemonic, [
   }];
 }
 
-/// Shared definition of the three convolution ops: two operands (named per
+/// Shared definition of the four convolution ops: their operands (named per
 /// op below) and the destination `init`; the convolution's stride,
 /// symmetric padding and dilation (two entries each).
 class MDL_LibraryConvOp<string mnemonic, string what, dag inputs,

@@ -1,8 +1,9 @@
 //===- ConvBackends.h - The two paths behind the convolution functions -----===//
 //
 // Declares, for Conv.cpp (and the tests), a convolution's kind and sizes,
-// the oneDNN path (ConvOneDnn.cpp: primitives cached per kind, shape and
-// thread count) and the im2col + sgemm path (Conv.cpp).
+// the oneDNN path (ConvOneDnn.cpp: primitives cached per kind, shape,
+// precision, bias and thread count) and the im2col + sgemm path
+// (Conv.cpp). A forward convolution may add a bias per output channel.
 //
 // The two operands and the result of each kind, in the order of the C
 // functions of Conv.h:

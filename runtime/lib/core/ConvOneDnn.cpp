@@ -6,8 +6,8 @@
 // the caller's plain NCHW / OIHW buffers are reordered into and out of
 // buffers owned by the cache entry when its layouts differ. In bf16 the
 // primitive's two inputs are bf16 (the reorders into them round to nearest
-// even) and its result f32. One entry per kind, the 15 sizes, the precision
-// and the thread count holds the primitive, its
+// even) and its result f32. One entry per kind, the 15 sizes, the precision,
+// the bias (with or without) and the thread count holds the primitive, its
 // scratchpad, the operands' memories and reorders and a stream: made once
 // (with the thread count already set, as oneDNN's kernels plan their split
 // when made), then each call sets the data handles and executes. A mutex

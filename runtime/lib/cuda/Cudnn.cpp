@@ -8,6 +8,8 @@
 // succeed within kCudnnWorkspaceLimit. A call's workspace is a block of the
 // device pool for the span of the call (stream order makes the reuse safe).
 // Errors are sticky and name the cuDNN function and cudnnGetErrorString.
+// `cudnnAvailability` loads the library alone (no handle, no GPU), for
+// `info`.
 //
 //===----------------------------------------------------------------------===//
 #include "Cudnn.h"

@@ -26,7 +26,7 @@ module {
 // points: pooling must have been expanded (modelc-expand-library-ops)
 // before bufferization.
 // RUN: not modelc-opt %s -split-input-file --modelc-library-to-calls=gpu=true 2>&1 | FileCheck %s --check-prefix=GPU
-// GPU: library-to-calls-errors.mlir:[[@LINE+2]]:3: error: 'mdl.lib_max_pool2d' op has no GPU entry point: the GPU pipeline expands it before bufferization
+// GPU: library-to-calls-errors.mlir:[[@LINE+2]]:3: error: 'mdl.lib_max_pool2d' op has no GPU entry point: the GPU pipeline expands (or splits) it before bufferization
 func.func @pool_on_gpu(%x: memref<2x8x7x5xf32>, %y: memref<2x8x3x2xf32>) {
   mdl.lib_max_pool2d %x, %y {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<2x8x7x5xf32>, memref<2x8x3x2xf32>
   return
@@ -36,7 +36,7 @@ func.func @pool_on_gpu(%x: memref<2x8x7x5xf32>, %y: memref<2x8x3x2xf32>) {
 
 // A convolution with a bias has no GPU entry point either: the GPU
 // pipelines split it into lib_conv2d and the addition first.
-// GPU: library-to-calls-errors.mlir:[[@LINE+2]]:3: error: 'mdl.lib_conv2d_bias' op has no GPU entry point: the GPU pipeline expands it before bufferization
+// GPU: library-to-calls-errors.mlir:[[@LINE+2]]:3: error: 'mdl.lib_conv2d_bias' op has no GPU entry point: the GPU pipeline expands (or splits) it before bufferization
 func.func @conv_bias_on_gpu(%x: memref<2x1x5x5xf32>, %w: memref<4x1x3x3xf32>, %b: memref<4xf32>, %y: memref<2x4x3x3xf32>) {
   mdl.lib_conv2d_bias %x, %w, %b, %y : memref<2x1x5x5xf32>, memref<4x1x3x3xf32>, memref<4xf32>, memref<2x4x3x3xf32>
   return

@@ -16,6 +16,7 @@
 #include "core/BlasBackends.h"
 #include "modelrt/core/Blas.h"
 #include "modelrt/core/Conv.h"
+#include "modelrt/core/Parallel.h"
 
 #include <gtest/gtest.h>
 
@@ -89,6 +90,8 @@ TEST(Bf16Rounding, ArraysRoundAsScalars) {
 // elements; odd sizes, so the halves' boundary is not a row's), and round
 // each as the scalar function does; nothing outside the matrix is written.
 TEST(Bf16Rounding, MatricesRoundAsScalarsOnOneOrTwoThreads) {
+  if (!twoPartsInParallel()) // one core, or MODELRT_THREADS=1
+    std::printf("note: one thread here; the split over two is not exercised\n");
   std::mt19937 rng(7);
   std::uniform_real_distribution<float> dist(-4.0f, 4.0f);
   struct Shape {
@@ -115,6 +118,7 @@ TEST(Bf16Rounding, MatricesRoundAsScalarsOnOneOrTwoThreads) {
     EXPECT_EQ(through[n], 7.0f);
   }
 }
+
 /// Features of an AVX-512 CPU, with or without AVX512-BF16 and AMX.
 CpuFeatures avx512Cpu(bool bf16, bool amx) {
   CpuFeatures f;

@@ -22,8 +22,8 @@ def ConvertMDLToLinalg : Pass<"convert-mdl-to-linalg", "::mlir::ModuleOp"> {
     op into linalg named ops / `linalg.generic` on tensors with dynamic
     batch dimensions. An f32 convolution with groups = 1 and static channel
     and spatial sizes, and its two adjoints, become the destination-style
-    library ops `mdl.lib_conv2d`, `mdl.lib_conv2d_grad_input` and
-    `mdl.lib_conv2d_grad_weight`; f32 pooling with static sizes and its
+    library ops `mdl.lib_conv2d` (`mdl.lib_conv2d_bias` with a bias),
+    `mdl.lib_conv2d_grad_input` and `mdl.lib_conv2d_grad_weight`; f32 pooling with static sizes and its
     adjoints `mdl.lib_max_pool2d`, `mdl.lib_avg_pool2d` and their `_grad`
     forms; f32 attention and its adjoint `mdl.lib_attention` and
     `mdl.lib_attention_grad` (MDLLibraryOps.td). Ops that cannot be lowered are reported at
@@ -47,9 +47,10 @@ def ExpandLibraryOps : Pass<"modelc-expand-library-ops", "::mlir::ModuleOp"> {
     For targets that do not call the runtime's library (the GPU pipeline,
     and the CPU pipeline with `library-ops=false`): every library op on
     tensors becomes linalg on tensors. `mdl.lib_conv2d`,
-    `mdl.lib_conv2d_grad_input` and `mdl.lib_conv2d_grad_weight` become
-    im2col (or, for the input gradient, col2im) around one rank-2
-    contraction, which the pipelines rewrite into a BLAS call;
+    `mdl.lib_conv2d_bias`, `mdl.lib_conv2d_grad_input` and
+    `mdl.lib_conv2d_grad_weight` become im2col (or, for the input gradient,
+    col2im) around one rank-2 contraction, which the pipelines rewrite into
+    a BLAS call (the bias added as the product is laid out in NCHW);
     `mdl.lib_max_pool2d`, `mdl.lib_avg_pool2d` and their `_grad` adjoints
     become the window generics convert-mdl-to-linalg emits for other
     pooling ops; `mdl.lib_attention` and `mdl.lib_attention_grad` the
@@ -59,7 +60,9 @@ def ExpandLibraryOps : Pass<"modelc-expand-library-ops", "::mlir::ModuleOp"> {
     `mdl.lib_attention_packed` and their `_grad` adjoints) whose heads are
     at most N wide stay, for the GPU's fused kernels; with
     `keep-convolutions` (the GPU pipeline with cuDNN), the three
-    convolution ops stay, for cuDNN.
+    convolution ops without a bias stay, for cuDNN, and
+    `mdl.lib_conv2d_bias` becomes `mdl.lib_conv2d` and the addition of the
+    bias.
     `mdl.lib_sum_ranks` becomes its input (the sum over one process); with
     `keep-sum-ranks` (the CPU pipeline, which always calls the runtime for
     it) it stays. An op already on memrefs is reported and the pass fails.
@@ -73,7 +76,8 @@ def ExpandLibraryOps : Pass<"modelc-expand-library-ops", "::mlir::ModuleOp"> {
            "Keep mdl.lib_sum_ranks (the sum over the ranks of a run)">,
     Option<"keepConvolutions", "keep-convolutions", "bool",
            /*default=*/"false",
-           "Keep mdl.lib_conv2d and its two adjoints (for cuDNN)">
+           "Keep mdl.lib_conv2d and its two adjoints (for cuDNN); split "
+           "mdl.lib_conv2d_bias into mdl.lib_conv2d and the addition">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::cf::ControlFlowDialect",

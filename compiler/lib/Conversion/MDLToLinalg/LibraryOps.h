@@ -2,7 +2,7 @@
 //
 // When convert-mdl-to-linalg emits the destination-style library ops
 // (MDLLibraryOps.td), and their builders: an f32 groups == 1 convolution
-// and its two adjoints, f32 max/average pooling and their adjoints, and
+// (with or without a bias) and its two adjoints, f32 max/average pooling and their adjoints, and
 // f32 attention and its adjoint, each with every size but the batch static,
 // and f32 attention's decoding step with every size static. The CPU
 // pipeline calls the runtime for each; other targets expand them

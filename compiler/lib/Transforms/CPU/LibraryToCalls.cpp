@@ -29,8 +29,9 @@
 // modelrt_cuda_attention_* twins and the three convolutions the
 // modelrt_cuda_conv2d_* ones (cuDNN; `_tf32` / `_bf16` by the module's
 // `mdl.precision`), with device pointers; any other library op is an error
-// there (lib_conv2d_bias too: the GPU pipelines split it first). With `cuda-convolutions` (the GPU emulation on the fake driver)
-// the convolutions call the modelrt_cuda_conv2d_* forms without `gpu`. In
+// there (lib_conv2d_bias too: the GPU pipelines split it first). With
+// `cuda-convolutions` (the GPU emulation on the fake driver) the
+// convolutions call the modelrt_cuda_conv2d_* forms without `gpu`. In
 // a module whose `mdl.precision` is bf16 (mdl-assign-precision) the CPU's
 // convolutions call the `_bf16` forms (RuntimeCalls.h).
 // The runtime wants dense row-major buffers: an operand with another layout
@@ -324,7 +325,7 @@ struct LibraryToCallsPass
         c.callee = cudnn;
       } else if (gpu && (c = describeForGpu(op)).callee.empty()) {
         op->emitOpError("has no GPU entry point: the GPU pipeline expands "
-                        "it before bufferization");
+                        "(or splits) it before bufferization");
         return WalkResult::interrupt();
       } else if (bf16 && !gpu) {
         c.callee = bf16Form(c.callee);

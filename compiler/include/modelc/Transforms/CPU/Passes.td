@@ -66,11 +66,13 @@ def LibraryToCallsPass : Pass<"modelc-library-to-calls", "::mlir::ModuleOp"> {
   let summary = "Turn the mdl library convolutions on memrefs into calls of "
                 "the runtime";
   let description = [{
-    After bufferization, every `mdl.lib_conv2d`, `mdl.lib_conv2d_grad_input`
-    and `mdl.lib_conv2d_grad_weight` becomes a call of the runtime's
-    `modelrt_conv2d_forward`, `modelrt_conv2d_backward_data` or
+    After bufferization, every `mdl.lib_conv2d`, `mdl.lib_conv2d_bias`,
+    `mdl.lib_conv2d_grad_input` and `mdl.lib_conv2d_grad_weight` becomes a
+    call of the runtime's `modelrt_conv2d_forward`,
+    `modelrt_conv2d_forward_bias`, `modelrt_conv2d_backward_data` or
     `modelrt_conv2d_backward_weights` (RuntimeCalls.h): the element
-    pointers of the two operands and of the output, then N, C, H, W, O, KH,
+    pointers of the operands (two, or with the bias three) and of the
+    output, then N, C, H, W, O, KH,
     KW, OH, OW, the strides, paddings and dilations as i64. An operand whose
     layout is not the identity is copied into a dense buffer first (the
     output back afterwards). A library op still on tensors, or a symbol of

@@ -32,6 +32,7 @@ inline constexpr llvm::StringLiteral kConvBackwardWeightsCall =
 /// f32 accumulation), called in a module whose `mdl.precision` is bf16.
 inline constexpr llvm::StringLiteral kConvForwardBf16Call =
     "modelrt_conv2d_forward_bf16";
+/// kConvForwardBiasCall's bf16 form (the bias stays f32).
 inline constexpr llvm::StringLiteral kConvForwardBiasBf16Call =
     "modelrt_conv2d_forward_bias_bf16";
 inline constexpr llvm::StringLiteral kConvBackwardDataBf16Call =
@@ -126,7 +127,7 @@ inline constexpr llvm::StringLiteral kAvgPoolCallPrefix = "modelrt_avg_pool2d_";
 inline constexpr llvm::StringLiteral kAttentionCallPrefix = "modelrt_attention_";
 inline constexpr llvm::StringLiteral kEmbeddingCallPrefix = "modelrt_embedding_";
 
-/// A convolution's sizes, after its three pointers: input N x C x H x W,
+/// A convolution's sizes, after its pointers (three, four with a bias): input N x C x H x W,
 /// weight O x C x KH x KW, output N x O x OH x OW, then the window.
 enum ConvCallSize : unsigned {
   ConvN, ConvC, ConvH, ConvW, ConvO, ConvKH, ConvKW, ConvOH, ConvOW,
