@@ -62,6 +62,7 @@ void modelc::buildTrainingStagePasses(mlir::OpPassManager &pm,
     pm.addPass(createMDLPackAttention());
     pm.addPass(createMDLPoolBeforeRelu());
     pm.addPass(createMDLAutodiff());
+    pm.addPass(createMDLSumThroughMaxPool());
     pm.addPass(createMDLWidenLowPrecision());
     pm.addPass(createMDLAssignPrecision());
     pm.addPass(createPrepareEntryPointsPass());

@@ -68,6 +68,24 @@ def MDLPoolBeforeRelu : Pass<"mdl-pool-before-relu", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::mdl::MDLDialect"];
 }
 
+def MDLSumThroughMaxPool : Pass<"mdl-sum-through-max-pool", "::mlir::ModuleOp"> {
+  let summary = "Sums of a max pooling's gradient over its planes read the pooled gradient";
+  let description = [{
+    `mdl.reduce_sum(mdl.max_pool2d_grad(dy, x))` over axes that include
+    both spatial ones (2 and 3) becomes `mdl.reduce_sum(dy)` with the same
+    axes and `keepdims`: the pooling's gradient adds each element of dy to
+    exactly one element of its plane (every window holds a real element,
+    since padding is at most half the kernel), so both sums add the same
+    terms, only in another order. A convolution's bias gradient is such a
+    sum when max pooling reads the convolution (after mdl-pool-before-relu),
+    and it then reads dy, a quarter of the elements for 2x2 windows. Runs
+    after mdl-autodiff; the max_pool2d_grad stays while other ops read it.
+    Sums over other axes and average pooling (whose windows share padding
+    and divide) are left alone.
+  }];
+  let dependentDialects = ["::mlir::mdl::MDLDialect"];
+}
+
 def MDLWidenLowPrecision : Pass<"mdl-widen-low-precision", "::mlir::ModuleOp"> {
   let summary = "Computes the ops on bf16 and f16 tensors in f32";
   let description = [{
