@@ -7,7 +7,10 @@
 // convolution's two gradients) is tagged with it; in f32 (the default)
 // nothing is tagged. The lowerings read the module attribute
 // (MatmulToBlas, LibraryToCalls): the CPU's runs bf16 products and treats
-// tf32 as f32, the GPU's calls cuBLAS in either.
+// tf32 as f32, the GPU's calls cuBLAS in either. Under bf16 the weight
+// gradient of a convolution over fewer than 4 input channels is tagged
+// "f32" instead (kF32WeightGradientChannels): its library call, which
+// reads the op's tag before the module's, is the f32 one.
 //
 //===----------------------------------------------------------------------===//
 #include "modelc/Transforms/Passes.h"
@@ -52,6 +55,25 @@ bool isF32Product(Operation *op) {
          llvm::all_of(op->getResultTypes(), isF32);
 }
 
+/// A weight gradient over fewer input channels than this stays f32 under
+/// bf16: the first layer of a model of grey (1) or colour (3) images.
+/// Its work per element of dy it reads is C*KH*KW multiply-adds, so it is
+/// bound by memory, and bf16 operands would cost a rounded copy of dy (as
+/// large as the convolution's output) without saving any time in the
+/// products (bench/bf16/conv_weights_bf16.cpp: 1.6-2x the f32 time on
+/// Zen 5 for 1 and 3 channels, about half of it for 4 and 8).
+constexpr int64_t kF32WeightGradientChannels = 4;
+
+/// True for a weight gradient that kF32WeightGradientChannels keeps f32
+/// (a grouped one is no library call: it runs f32 whatever its tag).
+bool staysF32UnderBf16(Operation *op) {
+  auto grad = dyn_cast<Conv2DGradWeightOp>(op);
+  if (!grad || grad.getGroups() != 1)
+    return false;
+  auto weight = cast<ShapedType>(grad.getType());
+  return !weight.isDynamicDim(1) && weight.getDimSize(1) < kF32WeightGradientChannels;
+}
+
 struct AssignPrecisionPass
     : impl::MDLAssignPrecisionBase<AssignPrecisionPass> {
   using MDLAssignPrecisionBase::MDLAssignPrecisionBase;
@@ -82,6 +104,8 @@ struct AssignPrecisionPass
     module.walk([&](Operation *op) {
       if (f32)
         op->removeAttr(kPrecisionAttr);
+      else if (chosen == "bf16" && staysF32UnderBf16(op))
+        op->setAttr(kPrecisionAttr, b.getStringAttr("f32"));
       else if (isF32Product(op) || op == module.getOperation())
         op->setAttr(kPrecisionAttr, b.getStringAttr(chosen));
     });

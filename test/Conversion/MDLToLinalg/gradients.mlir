@@ -43,6 +43,19 @@ func.func @conv_grad_weight(%g: tensor<?x8x6x6xf32>, %x: tensor<?x3x11x11xf32>, 
   return %0 : tensor<8x3x3x3xf32>
 }
 
+// mdl-assign-precision's tag goes with the product to its library op
+// (LibraryToCalls reads it before the module's).
+// CHECK-LABEL: func.func @conv_precision_tags
+// CHECK: mdl.lib_conv2d_bias {{.*}} {mdl.precision = "bf16", padding
+// CHECK: mdl.lib_conv2d_grad_input {{.*}} {mdl.precision = "bf16", padding
+// CHECK: mdl.lib_conv2d_grad_weight {{.*}} {mdl.precision = "f32", padding
+func.func @conv_precision_tags(%x: tensor<?x3x8x8xf32>, %w: tensor<8x3x3x3xf32>, %b: tensor<8xf32>, %g: tensor<?x8x8x8xf32>) -> (tensor<?x8x8x8xf32>, tensor<?x3x8x8xf32>, tensor<8x3x3x3xf32>) {
+  %0 = mdl.conv2d %x, %w, %b {mdl.precision = "bf16", padding = array<i64: 1, 1>, stride = array<i64: 1, 1>} : tensor<?x3x8x8xf32>, tensor<8x3x3x3xf32>, tensor<8xf32> -> tensor<?x8x8x8xf32>
+  %1 = mdl.conv2d_grad_input %g, %w, %x {mdl.precision = "bf16", padding = array<i64: 1, 1>} : tensor<?x8x8x8xf32>, tensor<8x3x3x3xf32>, tensor<?x3x8x8xf32> -> tensor<?x3x8x8xf32>
+  %2 = mdl.conv2d_grad_weight %g, %x, %w {mdl.precision = "f32", padding = array<i64: 1, 1>} : tensor<?x8x8x8xf32>, tensor<?x3x8x8xf32>, tensor<8x3x3x3xf32> -> tensor<8x3x3x3xf32>
+  return %0, %1, %2 : tensor<?x8x8x8xf32>, tensor<?x3x8x8xf32>, tensor<8x3x3x3xf32>
+}
+
 // groups > 1 keeps one reduction generic in grouped form.
 // CHECK-LABEL: func.func @conv_grad_weight_groups
 // CHECK: tensor.pad

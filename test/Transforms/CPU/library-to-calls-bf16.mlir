@@ -4,9 +4,11 @@
 // (mdl-assign-precision): every convolution calls the runtime's `_bf16`
 // form (inputs rounded to bf16, f32 accumulation; a bias stays f32), with
 // the f32 forms' arguments; no f32 convolution is called. Pooling has no
-// bf16 form.
+// bf16 form. An op's own mdl.precision overrides the module's (@tagged:
+// a first layer's weight gradient tagged "f32" calls the f32 form).
 
 // CHECK-LABEL: func.func @convs(
+// NOF32-LABEL: func.func @convs(
 // CHECK: call @modelrt_conv2d_forward_bf16(
 // CHECK: call @modelrt_conv2d_forward_bias_bf16(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %c1_i64, %c7_i64, %c5_i64, %c4_i64, %c3_i64, %c3_i64, %c4_i64, %c3_i64, %c2_i64, %c2_i64, %c1_i64, %c1_i64, %c1_i64, %c1_i64)
 // CHECK: call @modelrt_conv2d_backward_data_bf16(
@@ -20,6 +22,15 @@ module attributes {mdl.precision = "bf16"} {
     mdl.lib_conv2d_grad_input %y, %w, %dx {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>} : memref<?x4x4x3xf32>, memref<4x1x3x3xf32>, memref<?x1x7x5xf32>
     mdl.lib_conv2d_grad_weight %x, %y, %dw {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>} : memref<?x1x7x5xf32>, memref<?x4x4x3xf32>, memref<4x1x3x3xf32>
     mdl.lib_max_pool2d %y, %p {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<?x4x4x3xf32>, memref<?x4x2x1xf32>
+    return
+  }
+  // CHECK-LABEL: func.func @tagged(
+  // NOF32-LABEL: func.func @tagged(
+  // CHECK: call @modelrt_conv2d_backward_weights(
+  // CHECK: call @modelrt_conv2d_backward_data_bf16(
+  func.func @tagged(%x: memref<?x1x7x5xf32>, %w: memref<4x1x3x3xf32>, %y: memref<?x4x4x3xf32>, %dx: memref<?x1x7x5xf32>, %dw: memref<4x1x3x3xf32>) {
+    mdl.lib_conv2d_grad_weight %x, %y, %dw {mdl.precision = "f32", stride = array<i64: 2, 2>, padding = array<i64: 1, 1>} : memref<?x1x7x5xf32>, memref<?x4x4x3xf32>, memref<4x1x3x3xf32>
+    mdl.lib_conv2d_grad_input %y, %w, %dx {mdl.precision = "bf16", stride = array<i64: 2, 2>, padding = array<i64: 1, 1>} : memref<?x4x4x3xf32>, memref<4x1x3x3xf32>, memref<?x1x7x5xf32>
     return
   }
 }

@@ -119,7 +119,10 @@ def MDLAssignPrecision : Pass<"mdl-assign-precision", "::mlir::ModuleOp"> {
     pipeline modelrt_cuda_gemm_bf16); in tf32 the GPU pipeline calls
     modelrt_cuda_gemm_tf32 and the CPU pipeline f32 products. Everything
     else stays f32: elementwise work, reductions, losses, normalisation,
-    batch_matmul, the gradients' accumulation and the optimizer. In f32
+    batch_matmul, the gradients' accumulation and the optimizer. In bf16
+    the weight gradient of a convolution over fewer than 4 input channels
+    (a first layer, bound by memory) is tagged "f32" instead: the library
+    call made for it reads the op's tag before the module's. In f32
     nothing is tagged (earlier tags are removed). Fails on a
     precision other than f32, bf16 or tf32, at the module or at the op
     that carries it.

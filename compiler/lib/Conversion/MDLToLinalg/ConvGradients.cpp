@@ -171,9 +171,11 @@ Value libraryGradInput(OpBuilder &b, Location loc, Conv2DGradInputOp op,
                           cast<RankedTensorType>(grad.getType()),
                           op.getGroups()))
     return Value();
-  return buildLibraryConv<LibConv2DGradInputOp>(
+  Value dx = buildLibraryConv<LibConv2DGradInputOp>(
       b, loc, inType, grad, weight, grad, op.getStride(), op.getPadding(),
       op.getDilation());
+  copyPrecision(op, dx);
+  return dx;
 }
 
 /// groups == 1, f32, static sizes: mdl.lib_conv2d_grad_weight into a fresh
@@ -185,9 +187,11 @@ Value libraryGradWeight(OpBuilder &b, Location loc, Conv2DGradWeightOp op,
                           cast<RankedTensorType>(grad.getType()),
                           op.getGroups()))
     return Value();
-  return buildLibraryConv<LibConv2DGradWeightOp>(
+  Value dw = buildLibraryConv<LibConv2DGradWeightOp>(
       b, loc, wType, input, grad, Value(), op.getStride(), op.getPadding(),
       op.getDilation());
+  copyPrecision(op, dw);
+  return dw;
 }
 
 FailureOr<Value> lowerGradInput(Conv2DGradInputOp op,

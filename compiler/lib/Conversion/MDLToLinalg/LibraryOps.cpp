@@ -1,7 +1,7 @@
 //===- LibraryOps.cpp - When convolutions and pooling become library ops --===//
 //
-// Implements libraryConvApplies, libraryPoolApplies and libraryDestination
-// (LibraryOps.h).
+// Implements libraryConvApplies, libraryPoolApplies, libraryDestination
+// and copyPrecision (LibraryOps.h).
 //
 //===----------------------------------------------------------------------===//
 #include "LibraryOps.h"
@@ -30,6 +30,11 @@ bool modelc::lowering::libraryConvApplies(RankedTensorType input,
 bool modelc::lowering::libraryPoolApplies(RankedTensorType input,
                                           RankedTensorType output) {
   return staticBeyondBatch(input) && staticBeyondBatch(output);
+}
+
+void modelc::lowering::copyPrecision(Operation *from, Value libResult) {
+  if (Attribute precision = from->getAttr("mdl.precision"))
+    libResult.getDefiningOp()->setAttr("mdl.precision", precision);
 }
 
 Value modelc::lowering::libraryDestination(OpBuilder &b, Location loc,

@@ -68,6 +68,11 @@ mlir::Value libraryDestination(mlir::OpBuilder &b, mlir::Location loc,
                                mlir::RankedTensorType type,
                                mlir::Value batchOf);
 
+/// Copies `from`'s `mdl.precision` (mdl-assign-precision's choice for that
+/// product) onto the library op defining `libResult`, where the CPU's and
+/// cuDNN's calls read it before the module's.
+void copyPrecision(mlir::Operation *from, mlir::Value libResult);
+
 /// `LibOp lhs, rhs` into a fresh tensor of `type` (its dynamic batch read
 /// from `batchOf`, null when `type` is static) with the window attributes.
 template <typename LibOp>

@@ -242,15 +242,20 @@ Value libraryConv(OpBuilder &b, Location loc, Conv2DOp op, Value input,
                           cast<RankedTensorType>(weight.getType()),
                           resultType, op.getGroups()))
     return Value();
-  if (!bias)
-    return buildLibraryConv<LibConv2DOp>(b, loc, resultType, input, weight,
-                                         input, op.getStride(),
-                                         op.getPadding(), op.getDilation());
-  Value init = libraryDestination(b, loc, resultType, input);
-  return LibConv2DBiasOp::create(b, loc, resultType, input, weight, bias, init,
-                                 op.getStride(), op.getPadding(),
-                                 op.getDilation())
-      .getResult();
+  Value y;
+  if (!bias) {
+    y = buildLibraryConv<LibConv2DOp>(b, loc, resultType, input, weight, input,
+                                      op.getStride(), op.getPadding(),
+                                      op.getDilation());
+  } else {
+    Value init = libraryDestination(b, loc, resultType, input);
+    y = LibConv2DBiasOp::create(b, loc, resultType, input, weight, bias, init,
+                                op.getStride(), op.getPadding(),
+                                op.getDilation())
+            .getResult();
+  }
+  copyPrecision(op, y);
+  return y;
 }
 
 FailureOr<Value> lowerConv2D(Conv2DOp op, Conv2DOp::Adaptor adaptor,

@@ -33,7 +33,10 @@
 // `cuda-convolutions` (the GPU emulation on the fake driver) the
 // convolutions call the modelrt_cuda_conv2d_* forms without `gpu`. In
 // a module whose `mdl.precision` is bf16 (mdl-assign-precision) the CPU's
-// convolutions call the `_bf16` forms (RuntimeCalls.h).
+// convolutions call the `_bf16` forms (RuntimeCalls.h). An op's own
+// `mdl.precision` (copied from the mdl op it lowers) overrides the
+// module's: a first layer's weight gradient tagged "f32" calls the f32
+// form.
 // The runtime wants dense row-major buffers: an operand with another layout
 // is first copied into a fresh buffer (and the destination copied back). An
 // op still on tensors is reported: the pass runs after bufferization.
@@ -307,6 +310,13 @@ StringRef bf16Form(StringRef callee) {
   return callee;
 }
 
+/// The precision of \p op: its own `mdl.precision` (mdl-assign-precision
+/// keeps some convolutions' f32 in a bf16 module), else the module's.
+StringRef precisionOf(Operation *op, StringRef modulePrecision) {
+  auto own = op->getAttrOfType<StringAttr>("mdl.precision");
+  return own ? own.getValue() : modulePrecision;
+}
+
 struct LibraryToCallsPass
     : impl::LibraryToCallsPassBase<LibraryToCallsPass> {
   using LibraryToCallsPassBase::LibraryToCallsPassBase;
@@ -314,12 +324,13 @@ struct LibraryToCallsPass
   void runOnOperation() final {
     SmallVector<std::pair<Operation *, RuntimeCall>> work;
     auto precisionAttr = getOperation()->getAttrOfType<StringAttr>("mdl.precision");
-    StringRef precision = precisionAttr ? precisionAttr.getValue() : "f32";
-    bool bf16 = precision == "bf16";
+    StringRef modulePrecision = precisionAttr ? precisionAttr.getValue() : "f32";
     WalkResult walk = getOperation().walk([&](Operation *op) {
       RuntimeCall c = describe(op);
       if (c.callee.empty())
         return WalkResult::advance();
+      StringRef precision = precisionOf(op, modulePrecision);
+      bool bf16 = precision == "bf16";
       StringRef cudnn = gpu || cudaConvolutions ? cudaConvCallee(op, precision) : "";
       if (!cudnn.empty()) {
         c.callee = cudnn;

@@ -105,7 +105,7 @@ SmallVector<AffineMap> laneMaps(linalg::GenericOp op) {
   SmallVector<AffineMap> maps;
   for (AffineMap map : op.getIndexingMapsArray()) {
     SmallVector<AffineExpr> results(map.getResults());
-    bool output = maps.size() == op.getNumDpsInputs();
+    bool output = int64_t(maps.size()) == op.getNumDpsInputs();
     if (output || map.isFunctionOfDim(inner))
       results.push_back(l); // (..., k) read as (..., r, l); out keeps l
     maps.push_back(AffineMap::get(loops + 1, 0, results, ctx));
