@@ -57,7 +57,8 @@ bool oneDnnConvolution(ConvKind kind, const ConvShape &s, int threads, const flo
 /// order first made ("jit:avx512_core, x64:gemm:jit"); empty before any.
 std::string oneDnnConvolutionImpls();
 
-/// How many shapes oneDNN refused so far.
+/// How many shapes (a kind and its sizes) oneDNN refused so far, each
+/// counted once whatever its precision, bias or thread count.
 int64_t oneDnnRefusedShapes();
 
 /// For tests: makes the oneDNN path treat shapes for which \p refuse

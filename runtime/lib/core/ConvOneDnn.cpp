@@ -31,6 +31,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <vector>
 
 namespace modelrt {
@@ -86,6 +87,9 @@ struct ConvPrimitive {
 /// and whether it adds a bias.
 using CacheKey = std::array<int64_t, 19>;
 
+/// The kind and the 15 sizes: a shape, as `info` counts the refused ones.
+using ShapeKey = std::array<int64_t, 16>;
+
 /// Every convolution made so far, and what the user is told about them.
 struct ConvCache {
   std::mutex lock;
@@ -93,7 +97,7 @@ struct ConvCache {
   bool engineFailed = false;
   std::map<CacheKey, std::unique_ptr<ConvPrimitive>> entries;
   std::vector<std::string> impls; ///< distinct, in the order first made
-  int64_t refused = 0;
+  std::set<ShapeKey> refused;     ///< whatever the precision, bias or threads
 };
 
 ConvCache &cache() {
@@ -335,7 +339,9 @@ ConvPrimitive &entryFor(const OneDnnConvApi &api, ConvKind kind, const ConvShape
       !makeEntry(api, engine, kind, s, bf16, bias, *slot, impl)) {
     destroyEntry(api, *slot);
     slot->refused = true;
-    ++c.refused;
+    ShapeKey shape;
+    std::copy(key.begin(), key.begin() + shape.size(), shape.begin());
+    c.refused.insert(shape);
   } else if (std::find(c.impls.begin(), c.impls.end(), impl) == c.impls.end()) {
     c.impls.push_back(impl);
   }
@@ -406,7 +412,7 @@ std::string oneDnnConvolutionImpls() {
 int64_t oneDnnRefusedShapes() {
   ConvCache &c = cache();
   std::lock_guard<std::mutex> hold(c.lock);
-  return c.refused;
+  return int64_t(c.refused.size());
 }
 
 void setOneDnnConvRefusalForTesting(bool (*refuse)(const ConvShape &)) { refusal = refuse; }

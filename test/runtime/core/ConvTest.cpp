@@ -389,6 +389,31 @@ TEST(Conv, ARefusedShapeStillGivesTheRightAnswer) {
       << convolutionKernels();
 }
 
+// `info` counts a refused shape once: with and without a bias, in f32 and
+// bf16, on one thread and on two.
+TEST(Conv, ARefusedShapeCountsOnce) {
+  ASSERT_TRUE(useBlasLibrary(BlasLibrary::OneDnn).isOk());
+  setOneDnnConvRefusalForTesting(refuseSevenImagesOrMore);
+  static int64_t runs = 0; // a new shape each time (--gtest_repeat)
+  ConvShape s = {90 + runs++, 3, 7, 5, 5, 3, 2, 3, 2, 2, 2, 0, 0, 1, 1};
+  Inputs in(s);
+  std::vector<float> bias(size_t(s.o), 1.0f), y(sizesOf(s).y);
+  int64_t before = oneDnnRefusedShapes();
+  for (int threads : {1, 2})
+    for (bool bf16 : {false, true})
+      for (const float *b : std::initializer_list<const float *>{nullptr, bias.data()})
+        EXPECT_FALSE(
+            oneDnnConvolution(ConvKind::Forward, s, threads, in.x.data(), in.w.data(), y.data(),
+                              bf16, b));
+  EXPECT_EQ(oneDnnRefusedShapes(), before + 1);
+  // Another kind of the same sizes is another shape.
+  std::vector<float> dx(sizesOf(s).x);
+  EXPECT_FALSE(oneDnnConvolution(ConvKind::BackwardData, s, 1, in.dy.data(), in.w.data(),
+                                 dx.data()));
+  setOneDnnConvRefusalForTesting(nullptr);
+  EXPECT_EQ(oneDnnRefusedShapes(), before + 2);
+}
+
 // Two threads calling the same convolution at once share its cached
 // primitive, one call at a time, and get the results of one caller.
 TEST(Conv, TwoCallersAtOnceGetTheSameBits) {
