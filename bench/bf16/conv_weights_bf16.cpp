@@ -1,4 +1,4 @@
-//===- conv_weights_bf16.cpp - A weight gradient's time in f32 and bf16 ----===//
+//===- conv_weights_bf16.cpp - A weight gradient's time in f32 and bf16 ---===//
 //
 // Times modelrt_conv2d_backward_weights (f32) and
 // modelrt_conv2d_backward_weights_bf16 (the host's bf16 path; MODELRT_BF16

@@ -32,15 +32,19 @@ func.func @negative_axes_keepdims(%dy: tensor<2x4x4x4xf32>, %x: tensor<2x4x8x8xf
 
 // -----
 
-// A dynamic batch on one side and a static one on the other: the sum's
-// type would change, so it stays.
+// A dynamic batch on one side and a static one on the other: a sum that
+// keeps the batch would change its type, so it stays; a sum over the batch
+// too reads dy.
 // CHECK-LABEL: func.func @batch_differs
+// CHECK-SAME: (%[[DY:.*]]: tensor<?x4x4x4xf32>
 // CHECK: %[[G:.*]] = mdl.max_pool2d_grad
 // CHECK-NEXT: mdl.reduce_sum %[[G]] {axes = array<i64: 2, 3>}
-func.func @batch_differs(%dy: tensor<?x4x4x4xf32>, %x: tensor<2x4x8x8xf32>) -> tensor<2x4xf32> {
+// CHECK-NEXT: mdl.reduce_sum %[[DY]] {axes = array<i64: 0, 2, 3>} : tensor<?x4x4x4xf32> -> tensor<4xf32>
+func.func @batch_differs(%dy: tensor<?x4x4x4xf32>, %x: tensor<2x4x8x8xf32>) -> (tensor<2x4xf32>, tensor<4xf32>) {
   %g = mdl.max_pool2d_grad %dy, %x {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : tensor<?x4x4x4xf32>, tensor<2x4x8x8xf32> -> tensor<2x4x8x8xf32>
   %s = mdl.reduce_sum %g {axes = array<i64: 2, 3>} : tensor<2x4x8x8xf32> -> tensor<2x4xf32>
-  return %s : tensor<2x4xf32>
+  %t = mdl.reduce_sum %g {axes = array<i64: 0, 2, 3>} : tensor<2x4x8x8xf32> -> tensor<4xf32>
+  return %s, %t : tensor<2x4xf32>, tensor<4xf32>
 }
 
 // -----

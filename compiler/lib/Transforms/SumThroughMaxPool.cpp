@@ -1,4 +1,4 @@
-//===- SumThroughMaxPool.cpp - Plane sums of max pooling's gradient --------===//
+//===- SumThroughMaxPool.cpp - Plane sums of max pooling's gradient -------===//
 //
 // Implements the `mdl-sum-through-max-pool` pass (Passes.td). The gradient
 // of max pooling, max_pool2d_grad(dy, x), adds each dy[n, c, oh, ow] to one
@@ -16,6 +16,8 @@
 
 #include "mdl/MDLOps.h"
 
+#include <array>
+
 using namespace mlir;
 using namespace mlir::mdl;
 
@@ -25,34 +27,34 @@ namespace modelc {
 
 namespace {
 
-/// Whether \p axes (each in [-4, 4)) name both spatial axes of NCHW.
-bool sumsPlanes(ArrayRef<int64_t> axes) {
-  bool rows = false, columns = false;
-  for (int64_t axis : axes) {
-    int64_t a = axis < 0 ? axis + 4 : axis;
-    rows |= a == 2;
-    columns |= a == 3;
-  }
-  return rows && columns;
+/// Which of the four NCHW axes \p axes (each in [-4, 4)) names.
+std::array<bool, 4> summedAxes(ArrayRef<int64_t> axes) {
+  std::array<bool, 4> summed = {false, false, false, false};
+  for (int64_t axis : axes)
+    summed[axis < 0 ? axis + 4 : axis] = true;
+  return summed;
 }
 
 /// Makes \p sum read the gradient that its max_pool2d_grad input routes,
-/// when the sum covers the planes and the two agree on N and C (so the
-/// sum's type stays).
+/// when the sum covers the planes and the two agree on N and C where the
+/// sum keeps them (so the sum's type stays).
 void sumPooledGradient(ReduceSumOp sum) {
   auto grad = sum.getInput().getDefiningOp<MaxPool2DGradOp>();
-  if (!grad || !sumsPlanes(sum.getAxes()))
+  std::array<bool, 4> summed = summedAxes(sum.getAxes());
+  if (!grad || !summed[2] || !summed[3])
     return;
   auto routed = cast<RankedTensorType>(grad.getGrad().getType());
   auto spread = cast<RankedTensorType>(grad.getType());
-  if (routed.getShape().take_front(2) != spread.getShape().take_front(2))
-    return;
+  for (int64_t d : {0, 1})
+    if (!summed[d] && routed.getDimSize(d) != spread.getDimSize(d))
+      return;
   sum.getInputMutable().assign(grad.getGrad());
   if (grad->use_empty())
     grad->erase();
 }
 
-struct MDLSumThroughMaxPoolPass : impl::MDLSumThroughMaxPoolBase<MDLSumThroughMaxPoolPass> {
+struct MDLSumThroughMaxPoolPass
+    : impl::MDLSumThroughMaxPoolBase<MDLSumThroughMaxPoolPass> {
   void runOnOperation() override {
     SmallVector<ReduceSumOp> sums;
     getOperation().walk([&](ReduceSumOp sum) { sums.push_back(sum); });

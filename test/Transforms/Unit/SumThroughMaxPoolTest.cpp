@@ -1,4 +1,4 @@
-//===- SumThroughMaxPoolTest.cpp - mdl-sum-through-max-pool's sums ---------===//
+//===- SumThroughMaxPoolTest.cpp - mdl-sum-through-max-pool's sums --------===//
 //
 // Evaluates plane sums of max pooling's gradient before and after
 // --mdl-sum-through-max-pool with the reference evaluator:
@@ -9,7 +9,8 @@
 //     before the relu (mdl-pool-before-relu) and differentiated, the
 //     convolutions' bias gradients must read the pooled gradient and agree
 //     with the unrewritten ones within the bound of reordering a float64
-//     sum: n * 2^-53 * (the sum of the terms' magnitudes) for n terms.
+//     sum: 2 (n - 1) 2^-53 times the sum of the terms' magnitudes for n
+//     terms.
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,31 +46,38 @@ int sumsOfPoolGradients(mlir::func::FuncOp fn) {
   return n;
 }
 
-/// Plane sums of two max pooling gradients (x and dy as arguments): 2x2
-/// windows over axes [0, 2, 3], and padded 3x3 windows (stride 2, which
-/// overlap) over [-1, -2] with keepdims and over every axis.
+/// Plane sums of three max pooling gradients (x and dy as arguments): 2x2
+/// windows over axes [0, 2, 3]; padded 3x3 windows (stride 2, which
+/// overlap) over [-1, -2] with keepdims and over every axis; 2x2 windows
+/// with stride 3, which leave rows and columns of x out, over [1, 2, 3].
 const char *kSums = R"mlir(
-func.func @f(%x: tensor<2x3x6x6xf64>, %dy2: tensor<2x3x3x3xf64>, %dy3: tensor<2x3x3x3xf64>) -> (tensor<3xf64>, tensor<2x3x1x1xf64>, tensor<f64>) {
+func.func @f(%x: tensor<2x3x6x6xf64>, %dy2: tensor<2x3x3x3xf64>, %dy3: tensor<2x3x3x3xf64>, %dys: tensor<2x3x2x2xf64>) -> (tensor<3xf64>, tensor<2x3x1x1xf64>, tensor<f64>, tensor<2xf64>) {
   %g2 = mdl.max_pool2d_grad %dy2, %x {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : tensor<2x3x3x3xf64>, tensor<2x3x6x6xf64> -> tensor<2x3x6x6xf64>
   %s2 = mdl.reduce_sum %g2 {axes = array<i64: 0, 2, 3>} : tensor<2x3x6x6xf64> -> tensor<3xf64>
   %g3 = mdl.max_pool2d_grad %dy3, %x {kernel = array<i64: 3, 3>, stride = array<i64: 2, 2>, padding = array<i64: 1, 1>} : tensor<2x3x3x3xf64>, tensor<2x3x6x6xf64> -> tensor<2x3x6x6xf64>
   %s3 = mdl.reduce_sum %g3 {axes = array<i64: -1, -2>, keepdims = true} : tensor<2x3x6x6xf64> -> tensor<2x3x1x1xf64>
   %t3 = mdl.reduce_sum %g3 {axes = array<i64: 0, 1, 2, 3>} : tensor<2x3x6x6xf64> -> tensor<f64>
-  return %s2, %s3, %t3 : tensor<3xf64>, tensor<2x3x1x1xf64>, tensor<f64>
+  %gs = mdl.max_pool2d_grad %dys, %x {kernel = array<i64: 2, 2>, stride = array<i64: 3, 3>} : tensor<2x3x2x2xf64>, tensor<2x3x6x6xf64> -> tensor<2x3x6x6xf64>
+  %ss = mdl.reduce_sum %gs {axes = array<i64: 1, 2, 3>} : tensor<2x3x6x6xf64> -> tensor<2xf64>
+  return %s2, %s3, %t3, %ss : tensor<3xf64>, tensor<2x3x1x1xf64>, tensor<f64>, tensor<2xf64>
 }
 )mlir";
 
-/// x with ties: values from a small set, so windows share their maximum.
+/// x with ties (values from a small set, so windows share their maximum),
+/// a NaN, and a window of -inf (the top left 2x2 of plane 1).
 Tensor tiedInput() {
   Tensor x({2, 3, 6, 6});
   for (int64_t i = 0; i < x.numel(); ++i)
     x.data[i] = double((i * 7) % 5) - 2.0;
+  x.data[7] = std::nan("");
+  for (int64_t i : {36, 37, 42, 43})
+    x.data[i] = -INFINITY;
   return x;
 }
 
 /// Integer-valued gradients in [-17, 23].
-Tensor integerGradient(int k) {
-  Tensor t = testData({2, 3, 3, 3}, k, 20.0, 3.0);
+Tensor integerGradient(int k, std::vector<int64_t> shape = {2, 3, 3, 3}) {
+  Tensor t = testData(std::move(shape), k, 20.0, 3.0);
   for (double &v : t.data)
     v = std::round(v);
   return t;
@@ -84,21 +92,22 @@ TEST(SumThroughMaxPool, ExactSumsKeepEveryBit) {
   GradModule written(kSums), rewritten(kSums);
   ASSERT_TRUE(written.module && rewritten.module) << "parse failed";
   ASSERT_TRUE(runPass(rewritten));
-  EXPECT_EQ(sumsOfPoolGradients(written.fn("f")), 3);
+  EXPECT_EQ(sumsOfPoolGradients(written.fn("f")), 4);
   EXPECT_EQ(sumsOfPoolGradients(rewritten.fn("f")), 0);
   // No other op reads the pooling gradients: they are gone.
   int grads = 0;
   rewritten.fn("f").walk([&](mlir::mdl::MaxPool2DGradOp) { ++grads; });
   EXPECT_EQ(grads, 0);
 
-  std::vector<Tensor> args = {tiedInput(), integerGradient(1), integerGradient(2)};
+  std::vector<Tensor> args = {tiedInput(), integerGradient(1), integerGradient(2),
+                              integerGradient(3, {2, 3, 2, 2})};
   Evaluator eval;
   std::string error;
   std::vector<Tensor> before, after;
   ASSERT_TRUE(eval.run(written.fn("f"), args, before, error)) << error;
   ASSERT_TRUE(eval.run(rewritten.fn("f"), args, after, error)) << error;
-  ASSERT_EQ(before.size(), 3u);
-  ASSERT_EQ(after.size(), 3u);
+  ASSERT_EQ(before.size(), 4u);
+  ASSERT_EQ(after.size(), 4u);
   for (size_t i = 0; i < before.size(); ++i)
     EXPECT_TRUE(sameBits(before[i], after[i])) << "result " << i << " differs";
   EXPECT_NE(after[2].data[0], 0.0);

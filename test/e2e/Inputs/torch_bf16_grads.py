@@ -56,8 +56,14 @@ class Matmul(torch.autograd.Function):
         return bf16(g) @ bf16(b).T, bf16(a).T @ bf16(g)
 
 
+# A weight gradient over fewer input channels than this stays f32 (modelc's
+# mdl-assign-precision, kF32WeightGradientChannels).
+F32_WEIGHT_GRADIENT_CHANNELS = 4
+
+
 class Conv(torch.autograd.Function):
-    """conv2d (stride 1, padding 1, no bias) with bf16-rounded operands."""
+    """conv2d (stride 1, padding 1, no bias) with bf16-rounded operands,
+    but for the weight gradient over fewer than 4 input channels."""
 
     @staticmethod
     def forward(ctx, x, w):
@@ -68,7 +74,9 @@ class Conv(torch.autograd.Function):
     def backward(ctx, g):
         x, w = ctx.saved_tensors
         gx = torch.nn.grad.conv2d_input(x.shape, bf16(w), bf16(g), padding=1)
-        gw = torch.nn.grad.conv2d_weight(bf16(x), w.shape, bf16(g), padding=1)
+        wide = x.shape[1] >= F32_WEIGHT_GRADIENT_CHANNELS
+        gw = torch.nn.grad.conv2d_weight(bf16(x) if wide else x, w.shape,
+                                         bf16(g) if wide else g, padding=1)
         return gx, gw
 
 

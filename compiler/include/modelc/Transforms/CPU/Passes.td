@@ -81,7 +81,8 @@ def LibraryToCallsPass : Pass<"modelc-library-to-calls", "::mlir::ModuleOp"> {
     runtime's fused GPU kernels instead (`modelrt_cuda_attention_*`, the
     same arguments), the convolutions cuDNN's (`modelrt_cuda_conv2d_*`,
     with the suffix `_tf32` or `_bf16` in a module whose `mdl.precision` is
-    tf32 or bf16), and any other library op is an error: the GPU pipeline
+    tf32 or bf16, unless the op's own `mdl.precision` says otherwise), and
+    any other library op is an error: the GPU pipeline
     expands those first. With `cuda-convolutions` (the GPU emulation with
     the CUDA products), the convolutions call the `modelrt_cuda_conv2d_*`
     forms without `gpu`.
