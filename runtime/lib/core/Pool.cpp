@@ -1,6 +1,7 @@
 //===- Pool.cpp - The pooling functions: the build and the threads --------===//
 //
-// Implements Pool.h and the dispatch of PoolKernels.h: each C function runs
+// Implements Pool.h and the dispatch of PoolKernels.h (max pooling with
+// codes too): each C function runs
 // the build of PoolKernels.cpp for the runtime's level (hostKernels()) over
 // the N*C planes, on the calling thread, or, from kParallelLoopWork
 // elements read and written on, as two halves of the planes on
@@ -23,6 +24,13 @@ void poolOnHost(PoolKind kind, const PoolShape &s, const float *a, const float *
   runPool(hostKernels().level, threads, kind, s, a, b, out);
 }
 
+/// poolOnHost for max pooling with codes (the work of a forward pooling:
+/// one read of the larger planes, one write of the smaller).
+void codesOnHost(bool backward, const PoolShape &s, const float *a, uint8_t *codes, float *out) {
+  bool wide = poolWork(PoolKind::MaxForward, s) >= kParallelLoopWork && twoPartsInParallel();
+  runPoolCodes(hostKernels().level, wide ? 2 : 1, backward, s, a, codes, out);
+}
+
 } // namespace
 
 PoolPlanesFn poolPlanesFor(CpuLevel level) {
@@ -37,6 +45,20 @@ PoolPlanesFn poolPlanesFor(CpuLevel level) {
   }
 #endif
   return poolPlanesBaseline;
+}
+
+PoolCodesFn poolCodesFor(CpuLevel level) {
+#if defined(__x86_64__) && defined(MODELRT_HAVE_WIDE_LEVELS)
+  switch (level) {
+  case CpuLevel::Avx512:
+    return poolPlanesAvx512Codes;
+  case CpuLevel::Avx2:
+    return poolPlanesAvx2Codes;
+  case CpuLevel::Baseline:
+    break;
+  }
+#endif
+  return poolPlanesBaselineCodes;
 }
 
 int64_t poolWork(PoolKind kind, const PoolShape &s) {
@@ -62,6 +84,22 @@ void runPool(CpuLevel level, int threads, PoolKind kind, const PoolShape &s, con
   });
 }
 
+void runPoolCodes(CpuLevel level, int threads, bool backward, const PoolShape &s,
+                  const float *a, uint8_t *codes, float *out) {
+  PoolCodesFn planes = poolCodesFor(level);
+  int64_t count = s.n * s.c;
+  if (threads < 2 || count < 2) {
+    planes(backward, s, a, codes, out, count);
+    return;
+  }
+  int64_t in = s.h * s.w, outSize = s.oh * s.ow, half = count / 2;
+  runInTwoParts([&](int part) {
+    int64_t first = part ? half : 0;
+    planes(backward, s, a + first * (backward ? outSize : in), codes + first * outSize,
+           out + first * (backward ? in : outSize), part ? count - half : half);
+  });
+}
+
 } // namespace modelrt
 
 using modelrt::PoolKind;
@@ -81,6 +119,24 @@ extern "C" void modelrt_max_pool2d_backward(const float *dy, const float *x, flo
                                             int64_t strideW, int64_t padH, int64_t padW) {
   PoolShape s{n, c, h, w, oh, ow, kh, kw, strideH, strideW, padH, padW};
   modelrt::poolOnHost(PoolKind::MaxBackward, s, dy, x, dx);
+}
+
+extern "C" void modelrt_max_pool2d_forward_codes(const float *x, float *y, uint8_t *codes,
+                                                 int64_t n, int64_t c, int64_t h, int64_t w,
+                                                 int64_t oh, int64_t ow, int64_t kh, int64_t kw,
+                                                 int64_t strideH, int64_t strideW, int64_t padH,
+                                                 int64_t padW) {
+  PoolShape s{n, c, h, w, oh, ow, kh, kw, strideH, strideW, padH, padW};
+  modelrt::codesOnHost(false, s, x, codes, y);
+}
+
+extern "C" void modelrt_max_pool2d_backward_codes(const float *dy, const uint8_t *codes,
+                                                  float *dx, int64_t n, int64_t c, int64_t h,
+                                                  int64_t w, int64_t oh, int64_t ow, int64_t kh,
+                                                  int64_t kw, int64_t strideH, int64_t strideW,
+                                                  int64_t padH, int64_t padW) {
+  PoolShape s{n, c, h, w, oh, ow, kh, kw, strideH, strideW, padH, padW};
+  modelrt::codesOnHost(true, s, dy, const_cast<uint8_t *>(codes), dx);
 }
 
 extern "C" void modelrt_avg_pool2d_forward(const float *x, float *y, int64_t n, int64_t c,

@@ -17,6 +17,8 @@
 //     over each row of windows, with no sums in the gradient;
 //   - anything else: loops per window, the gradient scattered into zeros.
 // Rows and columns of the input outside every window get a zero gradient.
+// Max pooling with codes (a byte per window naming its maximum's place)
+// takes the two 2x2 paths, and the general loops for any other window.
 //
 // Max pooling scans each window's real elements in row-major order and
 // takes v when v > m or v is NaN. That step is associative on contiguous
@@ -624,6 +626,111 @@ void backward3x3s2(const PoolShape &s, const float *dy, const float *x, float *d
   }
 }
 
+//===-- Max pooling with codes --------------------------------------------===//
+// Forwards, each window's maximum and its code: the position of the scan's
+// arg-max in the window, i * KW + j from the window's first row and column
+// (padding counted). Backwards, dx from dy and the codes alone: zeros, then
+// dy + 0 added at each window's coded element in the windows' row-major
+// order, the bits of the paths above on the x the codes came from.
+
+/// One plane with codes: \p a is x or dy, \p out is y or dx.
+using CodesPlaneFn = void (*)(const PoolShape &s, const float *a, uint8_t *codes, float *out);
+
+/// The general forward: each window's arg-max (argMax) and its value.
+void maxForwardCodesGeneral(const PoolShape &s, const float *x, uint8_t *codes, float *y) {
+  for (int64_t oh = 0; oh < s.oh; ++oh) {
+    int64_t top = oh * s.strideH - s.padH;
+    Span rows = clip(top, s.kh, s.h);
+    for (int64_t ow = 0; ow < s.ow; ++ow) {
+      int64_t left = ow * s.strideW - s.padW;
+      int64_t at = argMax(s, x, rows, clip(left, s.kw, s.w));
+      y[oh * s.ow + ow] = x[at];
+      codes[oh * s.ow + ow] = uint8_t((at / s.w - top) * s.kw + (at % s.w - left));
+    }
+  }
+}
+
+/// The general gradient: dy of each window added at its coded element.
+void maxBackwardCodesGeneral(const PoolShape &s, const float *dy, uint8_t *codes, float *dx) {
+  zeros(dx, s.h * s.w);
+  for (int64_t oh = 0; oh < s.oh; ++oh)
+    for (int64_t ow = 0; ow < s.ow; ++ow) {
+      int64_t code = codes[oh * s.ow + ow];
+      int64_t r = oh * s.strideH - s.padH + code / s.kw, c = ow * s.strideW - s.padW + code % s.kw;
+      dx[r * s.w + c] += dy[oh * s.ow + ow];
+    }
+}
+
+/// A 2x2 window's maximum and code from its four elements: the masks of
+/// maxBackward2x2 (t1: ao over ae, t2: bo over be, t3: the bottom row's
+/// maximum over the top's), codes 0 (ae), 1 (ao), 2 (be), 3 (bo).
+void pick2x2(Vec ae, Vec ao, Vec be, Vec bo, Vec &max, Vec &code) {
+  Mask t1 = taken(ae, ao), t2 = taken(be, bo);
+  Vec top = select(t1, ao, ae), bottom = select(t2, bo, be);
+  Mask t3 = taken(top, bottom);
+  max = select(t3, bottom, top);
+  code = select(t3, select(t2, splat(3.0f), splat(2.0f)), select(t1, splat(1.0f), splat(0.0f)));
+}
+
+/// 2x2 windows, stride 2, no padding, forwards: per output row.
+void maxForwardCodes2x2(const PoolShape &s, const float *x, uint8_t *codes, float *y) {
+  for (int64_t oh = 0; oh < s.oh; ++oh) {
+    const float *a = x + 2 * oh * s.w, *b = a + s.w;
+    for (int64_t ow = 0; ow < s.ow; ow += kLanes) {
+      int n = lanesAt(ow, s.ow);
+      Vec ae, ao, be, bo, max, code;
+      loadUnzipped(a + 2 * ow, 2 * n, ae, ao);
+      loadUnzipped(b + 2 * ow, 2 * n, be, bo);
+      pick2x2(ae, ao, be, bo, max, code);
+      storePart(y + oh * s.ow + ow, max, n);
+      storeBytes(codes + oh * s.ow + ow, code, n);
+    }
+  }
+}
+
+/// The same, backwards: dy + 0 at the coded element, zeros elsewhere.
+void maxBackwardCodes2x2(const PoolShape &s, const float *dy, uint8_t *codes, float *dx) {
+  for (int64_t oh = 0; oh < s.oh; ++oh) {
+    float *da = dx + 2 * oh * s.w, *db = da + s.w;
+    for (int64_t ow = 0; ow < s.ow; ow += kLanes) {
+      int n = lanesAt(ow, s.ow);
+      Vec code = loadBytes(codes + oh * s.ow + ow, n, codes + s.oh * s.ow);
+      Vec g = add(loadPart(dy + oh * s.ow + ow, n), splat(0.0f));
+      storeZipped(da + 2 * ow, keep(equal(code, splat(0.0f)), g),
+                  keep(equal(code, splat(1.0f)), g), 2 * n);
+      storeZipped(db + 2 * ow, keep(equal(code, splat(2.0f)), g),
+                  keep(equal(code, splat(3.0f)), g), 2 * n);
+    }
+  }
+  zeroOutside2x2(s, dx);
+}
+
+/// maxForwardCodes2x2, rows of windows packed.
+void maxForwardCodesPacked(const PoolShape &s, const float *x, uint8_t *codes, float *y) {
+  const Packing pk = makePacking(s.ow);
+  for (int64_t oh = 0; oh < s.oh; oh += pk.rows) {
+    int rows = int(s.oh - oh < pk.rows ? s.oh - oh : pk.rows);
+    Quads q = loadQuads(pk, x + 2 * oh * s.w, int(2 * rows * s.w));
+    Vec max, code;
+    pick2x2(q.ae, q.ao, q.be, q.bo, max, code);
+    storePart(y + oh * s.ow, max, int(rows * s.ow));
+    storeBytes(codes + oh * s.ow, code, int(rows * s.ow));
+  }
+}
+
+/// maxBackwardCodes2x2, rows of windows packed.
+void maxBackwardCodesPacked(const PoolShape &s, const float *dy, uint8_t *codes, float *dx) {
+  const Packing pk = makePacking(s.ow);
+  for (int64_t oh = 0; oh < s.oh; oh += pk.rows) {
+    int rows = int(s.oh - oh < pk.rows ? s.oh - oh : pk.rows);
+    Vec code = loadBytes(codes + oh * s.ow, int(rows * s.ow), codes + s.oh * s.ow);
+    Vec g = add(loadPart(dy + oh * s.ow, int(rows * s.ow)), splat(0.0f));
+    Quads grad = {keep(equal(code, splat(0.0f)), g), keep(equal(code, splat(1.0f)), g),
+                  keep(equal(code, splat(2.0f)), g), keep(equal(code, splat(3.0f)), g)};
+    storeQuads(pk, grad, dx + 2 * oh * s.w, int(2 * rows * s.w));
+  }
+}
+
 //===-- Choosing the path -------------------------------------------------===//
 
 /// The five paths of the file's comment.
@@ -672,6 +779,29 @@ void MODELRT_POOL_PLANES_NAME(PoolKind kind, const PoolShape &s, const float *a,
   int64_t aStep = forward ? in : outSize, outStep = forward ? outSize : in;
   for (int64_t p = 0; p < planes; ++p)
     fn(s, a + p * aStep, b ? b + p * in : nullptr, out + p * outStep);
+}
+
+#define MODELRT_POOL_CAT2(a, b) a##b
+#define MODELRT_POOL_CAT(a, b) MODELRT_POOL_CAT2(a, b)
+
+void MODELRT_POOL_CAT(MODELRT_POOL_PLANES_NAME, Codes)(bool backward, const PoolShape &s,
+                                                       const float *a, uint8_t *codes,
+                                                       float *out, int64_t planes) {
+  Path path = pathFor(s);
+  CodesPlaneFn fn = backward ? maxBackwardCodesGeneral : maxForwardCodesGeneral;
+  if (path == Tiled2x2)
+    fn = backward ? maxBackwardCodes2x2 : maxForwardCodes2x2;
+  if (path == Packed2x2) { // the planes as one tall image
+    PoolShape tall = s;
+    tall.h *= planes;
+    tall.oh *= planes;
+    (backward ? maxBackwardCodesPacked : maxForwardCodesPacked)(tall, a, codes, out);
+    return;
+  }
+  int64_t in = s.h * s.w, outSize = s.oh * s.ow;
+  for (int64_t p = 0; p < planes; ++p)
+    fn(s, a + p * (backward ? outSize : in), codes + p * outSize,
+       out + p * (backward ? in : outSize));
 }
 
 } // namespace modelrt

@@ -1,10 +1,11 @@
 //===- PoolKernels.h - The pooling loops, one build per x86 level ---------===//
 //
-// Declares, for Pool.cpp and the tests, the loops behind the four pooling
+// Declares, for Pool.cpp and the tests, the loops behind the pooling
 // functions of Pool.h (modelrt/core/Pool.h says what they compute): the
 // loop over a range of the N*C planes in three builds of PoolKernels.cpp,
 // for the x86-64 baseline (SSE2), AVX2 and AVX-512, and runPool(), which
-// runs one call with a given build on one or two threads. Every build gives
+// runs one call with a given build on one or two threads; the same for max
+// pooling that keeps each window's arg-max as a byte (runPoolCodes). Every build gives
 // the same bits: max pooling only compares and copies, and each sum of the
 // average pooling adds its terms in one order in every build and path.
 //
@@ -43,6 +44,23 @@ void poolPlanesAvx512(PoolKind, const PoolShape &, const float *, const float *,
 /// The build for \p level (the baseline where the wider ones are not built).
 PoolPlanesFn poolPlanesFor(CpuLevel level);
 
+/// Max pooling with codes over \p planes consecutive planes. Forwards
+/// (\p backward false): y (\p out) from x (\p a), as MaxForward, and
+/// codes[N,C,OH,OW] = the position of each window's maximum in the window,
+/// i * KW + j from its first row and column (padding counted); KH * KW <=
+/// 256. Backwards: dx (\p out) from dy (\p a) and the codes, the bits of
+/// MaxBackward on the x the codes came from.
+using PoolCodesFn = void (*)(bool backward, const PoolShape &s, const float *a, uint8_t *codes,
+                             float *out, int64_t planes);
+
+/// The three builds of the codes' loops.
+void poolPlanesBaselineCodes(bool, const PoolShape &, const float *, uint8_t *, float *, int64_t);
+void poolPlanesAvx2Codes(bool, const PoolShape &, const float *, uint8_t *, float *, int64_t);
+void poolPlanesAvx512Codes(bool, const PoolShape &, const float *, uint8_t *, float *, int64_t);
+
+/// The codes' build for \p level.
+PoolCodesFn poolCodesFor(CpuLevel level);
+
 /// The elements one call reads and writes, the work modelrt_parallel_for's
 /// threshold (Parallel.h, kParallelLoopWork) is compared with.
 int64_t poolWork(PoolKind kind, const PoolShape &s);
@@ -52,6 +70,11 @@ int64_t poolWork(PoolKind kind, const PoolShape &s);
 /// computed by one thread, so the bits do not depend on the count).
 void runPool(CpuLevel level, int threads, PoolKind kind, const PoolShape &s, const float *a,
              const float *b, float *out);
+
+/// runPool for max pooling with codes (PoolCodesFn): \p codes is written
+/// forwards and read backwards.
+void runPoolCodes(CpuLevel level, int threads, bool backward, const PoolShape &s,
+                  const float *a, uint8_t *codes, float *out);
 
 } // namespace modelrt
 

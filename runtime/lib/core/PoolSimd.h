@@ -13,6 +13,8 @@
 // where the maximum is. `unzip` / `zip` split two vectors into their even
 // and odd elements and back; `permute2` takes any lanes of two vectors (one
 // instruction with AVX-512, a few with AVX2, through memory with SSE2).
+// `storeBytes` / `loadBytes` move small whole numbers between lanes and
+// bytes (the codes of each window's maximum).
 //
 //===----------------------------------------------------------------------===//
 #ifndef MODELRT_LIB_CORE_POOLSIMD_H
@@ -269,6 +271,49 @@ inline void storeZipped(float *p, Vec even, Vec odd, int count) {
   storePart(p, lo, count < kLanes ? count : kLanes);
   if (count > kLanes)
     storePart(p + kLanes, hi, count - kLanes);
+}
+
+/// The first \p n lanes of \p v (whole numbers in [0, 255]) to p[0..n) as
+/// bytes: max pooling's codes.
+inline void storeBytes(uint8_t *p, Vec v, int n) {
+#if defined(__AVX512F__)
+  _mm512_mask_cvtepi32_storeu_epi8(p, firstLanes(n), _mm512_cvttps_epi32(v));
+#else
+  float lanes[kLanes];
+  storePart(lanes, v, kLanes);
+  for (int i = 0; i < n; ++i)
+    p[i] = uint8_t(lanes[i]);
+#endif
+}
+
+/// The bytes p[0..n) as floats in the first \p n lanes; the lanes after
+/// are zeros, or the bytes after when \p end (the end of the buffer)
+/// leaves a whole vector's worth to read.
+inline Vec loadBytes(const uint8_t *p, int n, const uint8_t *end) {
+#if defined(__AVX512F__)
+  if (end - p >= kLanes)
+    return _mm512_cvtepi32_ps(
+        _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i *>(p))));
+  alignas(16) uint8_t bytes[kLanes] = {};
+  for (int i = 0; i < n; ++i)
+    bytes[i] = p[i];
+  return _mm512_cvtepi32_ps(
+      _mm512_cvtepu8_epi32(_mm_load_si128(reinterpret_cast<const __m128i *>(bytes))));
+#elif defined(__AVX2__)
+  if (end - p >= kLanes)
+    return _mm256_cvtepi32_ps(
+        _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i *>(p))));
+  float lanes[kLanes] = {};
+  for (int i = 0; i < n; ++i)
+    lanes[i] = float(p[i]);
+  return loadPart(lanes, kLanes);
+#else
+  (void)end;
+  float lanes[kLanes] = {};
+  for (int i = 0; i < n; ++i)
+    lanes[i] = float(p[i]);
+  return loadPart(lanes, kLanes);
+#endif
 }
 
 } // namespace

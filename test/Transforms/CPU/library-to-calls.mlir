@@ -14,6 +14,8 @@
 // CHECK-DAG: func.func private @modelrt_conv2d_backward_weights(!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64)
 // CHECK-DAG: func.func private @modelrt_max_pool2d_forward(!llvm.ptr, !llvm.ptr, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64)
 // CHECK-DAG: func.func private @modelrt_max_pool2d_backward(!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64)
+// CHECK-DAG: func.func private @modelrt_max_pool2d_forward_codes(!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64)
+// CHECK-DAG: func.func private @modelrt_max_pool2d_backward_codes(!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64)
 // CHECK-DAG: func.func private @modelrt_avg_pool2d_forward(!llvm.ptr, !llvm.ptr, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64)
 // CHECK-DAG: func.func private @modelrt_avg_pool2d_backward(!llvm.ptr, !llvm.ptr, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64)
 // CHECK-DAG: func.func private @modelrt_embedding_backward_i64(!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64)
@@ -59,17 +61,58 @@ func.func @conv_bias(%x: memref<?x1x7x5xf32>, %w: memref<4x1x3x3xf32>, %b: memre
 }
 
 // The four pooling ops, 2x2 windows with stride 2 on a static batch of 2:
-// (x, y), (dy, x, dx), (x, y), (dy, dx).
+// (x, y), (dy, x, dx), (x, y), (dy, dx). The max pooling's gradient reads
+// another buffer of x than the pooling, so they keep their own calls.
 // CHECK-LABEL: func.func @pools(
 // CHECK: call @modelrt_max_pool2d_forward(%{{.*}}, %{{.*}}, %c2_i64, %c8_i64, %c7_i64, %c5_i64, %c3_i64, %c2_i64, %c2_i64, %c2_i64, %c2_i64, %c2_i64, %c0_i64, %c0_i64)
 // CHECK: call @modelrt_max_pool2d_backward(%{{.*}}, %{{.*}}, %{{.*}}, %c2_i64, %c8_i64, %c7_i64, %c5_i64, %c3_i64, %c2_i64, %c2_i64, %c2_i64, %c2_i64, %c2_i64, %c0_i64, %c0_i64)
 // CHECK: call @modelrt_avg_pool2d_forward(%{{.*}}, %{{.*}}, %c2_i64, %c8_i64, %c7_i64, %c5_i64, %c3_i64, %c2_i64, %c2_i64, %c2_i64, %c2_i64, %c2_i64, %c0_i64, %c0_i64)
 // CHECK: call @modelrt_avg_pool2d_backward(%{{.*}}, %{{.*}}, %c2_i64, %c8_i64, %c7_i64, %c5_i64, %c3_i64, %c2_i64, %c2_i64, %c2_i64, %c2_i64, %c2_i64, %c0_i64, %c0_i64)
-func.func @pools(%x: memref<2x8x7x5xf32>, %y: memref<2x8x3x2xf32>, %dx: memref<2x8x7x5xf32>) {
+func.func @pools(%x: memref<2x8x7x5xf32>, %x2: memref<2x8x7x5xf32>, %y: memref<2x8x3x2xf32>, %dx: memref<2x8x7x5xf32>) {
   mdl.lib_max_pool2d %x, %y {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<2x8x7x5xf32>, memref<2x8x3x2xf32>
-  mdl.lib_max_pool2d_grad %y, %x, %dx {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<2x8x3x2xf32>, memref<2x8x7x5xf32>, memref<2x8x7x5xf32>
+  mdl.lib_max_pool2d_grad %y, %x2, %dx {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<2x8x3x2xf32>, memref<2x8x7x5xf32>, memref<2x8x7x5xf32>
   mdl.lib_avg_pool2d %x, %y {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<2x8x7x5xf32>, memref<2x8x3x2xf32>
   mdl.lib_avg_pool2d_grad %y, %dx {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<2x8x3x2xf32>, memref<2x8x7x5xf32>
+  return
+}
+
+// A 2x2 / 2 max pooling and its gradient later in the block, on the same
+// buffer of x: the pooling also writes each window's arg-max into a fresh
+// i8 buffer of y's shape (its batch from y), (x, y, codes); the gradient
+// reads it in x's place, (dy, codes, dx); the buffer is freed after the
+// gradient. Another op between them changes nothing.
+// CHECK-LABEL: func.func @pool_codes(
+// CHECK-SAME: %[[X:[a-z0-9]+]]: memref<?x8x6x4xf32>, %[[Y:[a-z0-9]+]]: memref<?x8x3x2xf32>
+// CHECK: %[[N:.*]] = memref.dim %[[Y]], %c0 : memref<?x8x3x2xf32>
+// CHECK: %[[CODES:.*]] = memref.alloc(%[[N]]) : memref<?x8x3x2xi8>
+// CHECK: memref.extract_aligned_pointer_as_index %[[X]]
+// CHECK: memref.extract_aligned_pointer_as_index %[[Y]]
+// CHECK: memref.extract_aligned_pointer_as_index %[[CODES]]
+// CHECK: call @modelrt_max_pool2d_forward_codes(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %c8_i64, %c6_i64, %c4_i64, %c3_i64, %c2_i64, %c2_i64, %c2_i64, %c2_i64, %c2_i64, %c0_i64, %c0_i64)
+// CHECK: call @modelrt_avg_pool2d_forward(
+// CHECK: memref.extract_aligned_pointer_as_index %[[CODES]]
+// CHECK: call @modelrt_max_pool2d_backward_codes(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %c8_i64, %c6_i64, %c4_i64, %c3_i64, %c2_i64, %c2_i64, %c2_i64, %c2_i64, %c2_i64, %c0_i64, %c0_i64)
+// CHECK-NEXT: memref.dealloc %[[CODES]]
+func.func @pool_codes(%x: memref<?x8x6x4xf32>, %y: memref<?x8x3x2xf32>, %dy: memref<?x8x3x2xf32>, %dx: memref<?x8x6x4xf32>) {
+  mdl.lib_max_pool2d %x, %y {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<?x8x6x4xf32>, memref<?x8x3x2xf32>
+  mdl.lib_avg_pool2d %x, %dy {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<?x8x6x4xf32>, memref<?x8x3x2xf32>
+  mdl.lib_max_pool2d_grad %dy, %x, %dx {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<?x8x3x2xf32>, memref<?x8x6x4xf32>, memref<?x8x6x4xf32>
+  return
+}
+
+// No codes: a gradient before its pooling, other windows (3x3 / 2 padded),
+// and another window between pooling and gradient.
+// CHECK-LABEL: func.func @no_codes(
+// CHECK-NOT: _codes
+// CHECK-NOT: memref.alloc
+// CHECK: return
+func.func @no_codes(%x: memref<2x8x6x4xf32>, %y: memref<2x8x3x2xf32>, %dx: memref<2x8x6x4xf32>, %y3: memref<2x8x3x2xf32>, %y1: memref<2x8x6x4xf32>) {
+  mdl.lib_max_pool2d_grad %y, %x, %dx {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<2x8x3x2xf32>, memref<2x8x6x4xf32>, memref<2x8x6x4xf32>
+  mdl.lib_max_pool2d %x, %y {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<2x8x6x4xf32>, memref<2x8x3x2xf32>
+  mdl.lib_max_pool2d %x, %y3 {kernel = array<i64: 3, 3>, stride = array<i64: 2, 2>, padding = array<i64: 1, 1>} : memref<2x8x6x4xf32>, memref<2x8x3x2xf32>
+  mdl.lib_max_pool2d_grad %y3, %x, %dx {kernel = array<i64: 3, 3>, stride = array<i64: 2, 2>, padding = array<i64: 1, 1>} : memref<2x8x3x2xf32>, memref<2x8x6x4xf32>, memref<2x8x6x4xf32>
+  mdl.lib_max_pool2d %x, %y1 {kernel = array<i64: 1, 1>, stride = array<i64: 1, 1>} : memref<2x8x6x4xf32>, memref<2x8x6x4xf32>
+  mdl.lib_max_pool2d_grad %y1, %x, %dx {kernel = array<i64: 1, 1>, stride = array<i64: 1, 1>} : memref<2x8x6x4xf32>, memref<2x8x6x4xf32>, memref<2x8x6x4xf32>
   return
 }
 

@@ -16,8 +16,10 @@
 // and windows of -inf only; its gradient (integer dy, so that every sum is
 // exact) must route dy to the reference's arg-maxes bit for bit. Average
 // pooling must be within 1e-6 (1 + |ref|). Every level and thread count
-// must give the bits of the baseline on one thread. Then the C functions
-// (the host's level, one and two threads), and no images.
+// must give the bits of the baseline on one thread. Max pooling with codes
+// must name the reference's arg-maxes and give the bits of the two max
+// functions. Then the C functions (the host's level, one and two
+// threads), and no images.
 //
 //===----------------------------------------------------------------------===//
 #include "modelrt/core/Pool.h"
@@ -318,6 +320,39 @@ void runPublic(PoolKind kind, const PoolShape &s, const float *a, const float *b
 size_t inputSize(const PoolShape &s) { return size_t(s.n * s.c * s.h * s.w); }
 size_t outputCount(const PoolShape &s) { return size_t(s.n * s.c * s.oh * s.ow); }
 
+/// Max pooling with codes at \p level on \p threads threads: y and the
+/// codes from x, then dx from \p dy and those codes (outputs start as NaN,
+/// codes as 255).
+struct CodesRun {
+  std::vector<float> y, dx;
+  std::vector<uint8_t> codes;
+};
+CodesRun runCodes(CpuLevel level, int threads, const PoolShape &s, const std::vector<float> &x,
+                  const std::vector<float> &dy) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  CodesRun r{std::vector<float>(size_t(s.n * s.c * s.oh * s.ow), nan),
+             std::vector<float>(x.size(), nan), std::vector<uint8_t>(dy.size(), 255)};
+  runPoolCodes(level, threads, false, s, x.data(), r.codes.data(), r.y.data());
+  runPoolCodes(level, threads, true, s, dy.data(), r.codes.data(), r.dx.data());
+  return r;
+}
+
+/// Whether each code names the reference's arg-max of its window.
+::testing::AssertionResult codesAreArgMaxes(const PoolShape &s, const std::vector<float> &x,
+                                            const std::vector<uint8_t> &codes) {
+  for (int64_t p = 0; p < s.n * s.c; ++p)
+    for (int64_t oh = 0; oh < s.oh; ++oh)
+      for (int64_t ow = 0; ow < s.ow; ++ow) {
+        int64_t code = codes[size_t((p * s.oh + oh) * s.ow + ow)];
+        int64_t r = oh * s.strideH - s.padH + code / s.kw, c = ow * s.strideW - s.padW + code % s.kw;
+        int64_t want = referenceArgMax(s, x.data() + p * s.h * s.w, oh, ow);
+        if (code >= s.kh * s.kw || r * s.w + c != want)
+          return ::testing::AssertionFailure() << "plane " << p << " window (" << oh << ", " << ow
+                                               << "): code " << code << ", want position " << want;
+      }
+  return ::testing::AssertionSuccess();
+}
+
 /// The inputs max pooling is checked on, and their names.
 const std::pair<Values, const char *> kMaxInputs[] = {{Values::Smooth, "smooth"},
                                                       {Values::Ties, "tied"},
@@ -360,6 +395,27 @@ TEST(Pool, MaxBackwardRoutesToTheScansArgMax) {
       checkEverywhere(PoolKind::MaxBackward, s, integerDy(s), values(kind, inputSize(s), 2), name);
       if (HasFatalFailure())
         return;
+    }
+}
+
+// Max pooling with codes: every code names the scan's arg-max, y has the
+// bits of MaxForward and dx (from the codes alone) those of MaxBackward on
+// the same x, at every level and thread count.
+TEST(Pool, CodesGiveTheBitsOfTheScan) {
+  for (const PoolShape &s : testShapes())
+    for (const auto &[kind, name] : kMaxInputs) {
+      std::vector<float> x = values(kind, inputSize(s), 8), dy = integerDy(s);
+      std::vector<float> y = run(CpuLevel::Baseline, 1, PoolKind::MaxForward, s, x, {});
+      std::vector<float> dx = run(CpuLevel::Baseline, 1, PoolKind::MaxBackward, s, dy, x);
+      for (CpuLevel level : levels())
+        for (int threads : {1, 2}) {
+          CodesRun got = runCodes(level, threads, s, x, dy);
+          std::string where = describe(PoolKind::MaxForward, s) + ", " + name + " inputs, " +
+                              cpuLevelName(level) + ", " + std::to_string(threads) + " thread(s)";
+          ASSERT_TRUE(codesAreArgMaxes(s, x, got.codes)) << where;
+          ASSERT_TRUE(sameBits(got.y, y)) << where << ": y differs from MaxForward's";
+          ASSERT_TRUE(sameBits(got.dx, dx)) << where << ": dx differs from MaxBackward's";
+        }
     }
 }
 
@@ -407,6 +463,27 @@ TEST(Pool, CFunctionsGiveTheBitsOfOneThread) {
     }
 }
 
+// The C functions with codes: the host's level, one and two threads (the
+// 8 x 16 x 56 x 56 shape), the bits of one thread.
+TEST(Pool, CodesCFunctionsGiveTheBitsOfOneThread) {
+  const int64_t in[2] = {56, 56}, k2[2] = {2, 2}, k3[2] = {3, 3}, s2[2] = {2, 2}, p0[2] = {0, 0},
+                p1[2] = {1, 1};
+  for (const PoolShape &s : {makeShape(8, 16, in, k2, s2, p0), makeShape(8, 16, in, k3, s2, p1)}) {
+    std::vector<float> x = values(Values::Special, inputSize(s), 9);
+    std::vector<float> dy = values(Values::Smooth, outputCount(s), 10);
+    std::vector<float> y(outputCount(s)), dx(inputSize(s));
+    std::vector<uint8_t> codes(outputCount(s));
+    modelrt_max_pool2d_forward_codes(x.data(), y.data(), codes.data(), s.n, s.c, s.h, s.w, s.oh,
+                                     s.ow, s.kh, s.kw, s.strideH, s.strideW, s.padH, s.padW);
+    modelrt_max_pool2d_backward_codes(dy.data(), codes.data(), dx.data(), s.n, s.c, s.h, s.w, s.oh,
+                                      s.ow, s.kh, s.kw, s.strideH, s.strideW, s.padH, s.padW);
+    CodesRun one = runCodes(hostKernels().level, 1, s, x, dy);
+    EXPECT_TRUE(sameBits(one.y, y)) << describe(PoolKind::MaxForward, s);
+    EXPECT_EQ(one.codes, codes) << describe(PoolKind::MaxForward, s);
+    EXPECT_TRUE(sameBits(one.dx, dx)) << describe(PoolKind::MaxBackward, s);
+  }
+}
+
 // Without images nothing is read or written.
 TEST(Pool, NoImagesWritesNothing) {
   float sentinel = 7.0f;
@@ -414,5 +491,9 @@ TEST(Pool, NoImagesWritesNothing) {
   modelrt_max_pool2d_backward(nullptr, nullptr, &sentinel, 0, 3, 4, 4, 2, 2, 2, 2, 2, 2, 0, 0);
   modelrt_avg_pool2d_forward(nullptr, &sentinel, 0, 3, 4, 4, 2, 2, 3, 3, 2, 2, 1, 1);
   modelrt_avg_pool2d_backward(nullptr, &sentinel, 0, 3, 4, 4, 2, 2, 3, 3, 2, 2, 1, 1);
+  uint8_t code = 7;
+  modelrt_max_pool2d_forward_codes(nullptr, &sentinel, &code, 0, 3, 4, 4, 2, 2, 2, 2, 2, 2, 0, 0);
+  modelrt_max_pool2d_backward_codes(nullptr, &code, &sentinel, 0, 3, 4, 4, 2, 2, 2, 2, 2, 2, 0, 0);
   EXPECT_EQ(sentinel, 7.0f);
+  EXPECT_EQ(code, 7);
 }

@@ -11,6 +11,10 @@
 //   lib_conv2d_grad_weight  -> modelrt_conv2d_backward_weights(x, dy, dw, ...)
 //   lib_max_pool2d          -> modelrt_max_pool2d_forward(x, y, ...)
 //   lib_max_pool2d_grad     -> modelrt_max_pool2d_backward(dy, x, dx, ...)
+//   a 2x2 / 2 lib_max_pool2d and its gradient later in the block (same x)
+//                           -> modelrt_max_pool2d_forward_codes(x, y, codes, ...)
+//                              modelrt_max_pool2d_backward_codes(dy, codes, dx, ...)
+//                              (codes: a fresh i8 buffer of y's shape)
 //   lib_avg_pool2d          -> modelrt_avg_pool2d_forward(x, y, ...)
 //   lib_avg_pool2d_grad     -> modelrt_avg_pool2d_backward(dy, dx, ...)
 //   lib_embedding_grad      -> modelrt_embedding_backward_i64 / _i32
@@ -69,6 +73,7 @@ namespace {
 struct RuntimeCall {
   StringRef callee;
   Value input, weight, output;
+  Value codes = {}; ///< a max pooling's codes (pairMaxPools), or null
 };
 
 /// The call of a convolution: operands (a, b, init).
@@ -187,7 +192,8 @@ RuntimeCall describeForGpu(Operation *op) {
 /// The runtime's signature for `op`: one pointer per operand, then the
 /// sizes as i64.
 FunctionType callType(MLIRContext *ctx, Operation *op, const RuntimeCall &c) {
-  SmallVector<Type> args(op->getNumOperands(), LLVM::LLVMPointerType::get(ctx));
+  bool codesAdded = c.codes && isa<mdl::LibMaxPool2DOp>(op); // after y
+  SmallVector<Type> args(op->getNumOperands() + codesAdded, LLVM::LLVMPointerType::get(ctx));
   unsigned sizes =
       isa<mdl::LibEmbeddingGradOp>(op)                         ? EmbeddingNumSizes
       : isa<mdl::LibAttentionOp, mdl::LibAttentionGradOp>(op) ? AttentionNumSizes
@@ -286,6 +292,13 @@ void rewriteToCall(Operation *op, const RuntimeCall &c) {
     dense.push_back(denseBuffer(b, loc, buffer, /*copyIn=*/i < last));
     args.push_back(elementPointer(b, loc, dense.back()));
   }
+  if (c.codes) { // forwards after y; backwards in x's place
+    Value codes = elementPointer(b, loc, c.codes);
+    if (isa<mdl::LibMaxPool2DOp>(op))
+      args.push_back(codes);
+    else
+      args[1] = codes;
+  }
   args.append(callSizes(b, loc, op, c));
   func::CallOp::create(b, loc, c.callee, TypeRange{}, args);
   if (dense.back() != op->getOperand(last))
@@ -294,6 +307,56 @@ void rewriteToCall(Operation *op, const RuntimeCall &c) {
     if (dense[i] != op->getOperand(i))
       memref::DeallocOp::create(b, loc, dense[i]);
   op->erase();
+}
+
+/// Whether \p grad is the gradient of \p pool: the same window, on the
+/// same buffer of x, 2x2 windows with stride 2 and no padding (the
+/// runtime's vector paths with codes).
+bool routesThroughCodes(mdl::LibMaxPool2DOp pool, mdl::LibMaxPool2DGradOp grad) {
+  const int64_t twos[] = {2, 2}, zeros[] = {0, 0};
+  ArrayRef<int64_t> two(twos), none(zeros);
+  return pool.getInput() == grad.getInput() && pool.getKernel() == two &&
+         grad.getKernel() == two && pool.getStride() == two && grad.getStride() == two &&
+         pool.getPadding() == none && grad.getPadding() == none;
+}
+
+/// Pairs each max pooling with the first gradient after it in its block
+/// that routesThroughCodes: a fresh i8 buffer of y's shape holds the
+/// codes from the pooling to the gradient (freed after it), so that the
+/// gradient does not read x again. x's buffer keeps x until the gradient,
+/// which reads it. Returns each paired op's codes.
+DenseMap<Operation *, Value> pairMaxPools(ModuleOp module) {
+  DenseMap<Operation *, Value> codes;
+  module.walk([&](Block *block) {
+    SmallVector<mdl::LibMaxPool2DOp> open;
+    for (Operation &op : *block) {
+      if (auto pool = dyn_cast<mdl::LibMaxPool2DOp>(op)) {
+        open.push_back(pool);
+        continue;
+      }
+      auto grad = dyn_cast<mdl::LibMaxPool2DGradOp>(op);
+      int64_t at = grad ? int64_t(open.size()) - 1 : -1; // the latest first
+      while (at >= 0 && !routesThroughCodes(open[at], grad))
+        --at;
+      if (at < 0)
+        continue;
+      mdl::LibMaxPool2DOp pool = open[at];
+      open.erase(open.begin() + at);
+      OpBuilder b(pool);
+      Location loc = pool.getLoc();
+      Value y = pool->getOperand(1);
+      auto yType = cast<MemRefType>(y.getType());
+      SmallVector<Value> batch;
+      if (yType.isDynamicDim(0))
+        batch.push_back(memref::DimOp::create(b, loc, y, 0));
+      Value buffer = memref::AllocOp::create(
+          b, loc, MemRefType::get(yType.getShape(), b.getI8Type()), batch);
+      b.setInsertionPointAfter(grad);
+      memref::DeallocOp::create(b, loc, buffer);
+      codes[pool] = codes[grad] = buffer;
+    }
+  });
+  return codes;
 }
 
 /// The bf16 form of a convolution's entry point; \p callee itself for any
@@ -325,10 +388,16 @@ struct LibraryToCallsPass
     SmallVector<std::pair<Operation *, RuntimeCall>> work;
     auto precisionAttr = getOperation()->getAttrOfType<StringAttr>("mdl.precision");
     StringRef modulePrecision = precisionAttr ? precisionAttr.getValue() : "f32";
+    DenseMap<Operation *, Value> codes;
+    if (!gpu)
+      codes = pairMaxPools(getOperation());
     WalkResult walk = getOperation().walk([&](Operation *op) {
       RuntimeCall c = describe(op);
       if (c.callee.empty())
         return WalkResult::advance();
+      if ((c.codes = codes.lookup(op)))
+        c.callee = isa<mdl::LibMaxPool2DOp>(op) ? kMaxPoolForwardCodesCall
+                                                 : kMaxPoolBackwardCodesCall;
       StringRef precision = precisionOf(op, modulePrecision);
       bool bf16 = precision == "bf16";
       StringRef cudnn = gpu || cudaConvolutions ? cudaConvCallee(op, precision) : "";

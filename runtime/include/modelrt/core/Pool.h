@@ -1,7 +1,8 @@
 //===- Pool.h - 2-D max and average pooling for compiled models -----------===//
 //
-// Declares the four C functions compiled models call for every f32 2-D max
-// and average pooling (NCHW, contiguous) and its gradient. x and dx are
+// Declares the C functions compiled models call for every f32 2-D max
+// and average pooling (NCHW, contiguous) and its gradient, and max pooling
+// that keeps each window's arg-max (a byte) for its gradient. x and dx are
 // N x C x H x W, y and dy N x C x OH x OW; the window is KH x KW, moved by
 // strideH / strideW, over an input padded by padH / padW on each side (2 pad
 // <= kernel, so every window holds a real element); the caller passes OH =
@@ -42,6 +43,23 @@ void modelrt_max_pool2d_backward(const float *dy, const float *x, float *dx, int
                                  int64_t h, int64_t w, int64_t oh, int64_t ow, int64_t kh,
                                  int64_t kw, int64_t strideH, int64_t strideW, int64_t padH,
                                  int64_t padW);
+
+/// modelrt_max_pool2d_forward, which also writes codes[N,C,OH,OW]: the
+/// position of each window's maximum in the window, i * KW + j from the
+/// window's first row and column (padding counted; KH * KW <= 256). A
+/// training step calls it when the gradient follows (LibraryToCalls).
+void modelrt_max_pool2d_forward_codes(const float *x, float *y, uint8_t *codes, int64_t n,
+                                      int64_t c, int64_t h, int64_t w, int64_t oh, int64_t ow,
+                                      int64_t kh, int64_t kw, int64_t strideH, int64_t strideW,
+                                      int64_t padH, int64_t padW);
+
+/// dx[N,C,H,W] from dy and the codes of modelrt_max_pool2d_forward_codes:
+/// the bits of modelrt_max_pool2d_backward on the x they came from, without
+/// reading x again.
+void modelrt_max_pool2d_backward_codes(const float *dy, const uint8_t *codes, float *dx,
+                                       int64_t n, int64_t c, int64_t h, int64_t w, int64_t oh,
+                                       int64_t ow, int64_t kh, int64_t kw, int64_t strideH,
+                                       int64_t strideW, int64_t padH, int64_t padW);
 
 /// y[N,C,OH,OW] = the sum of each window of x[N,C,H,W] / (KH*KW).
 void modelrt_avg_pool2d_forward(const float *x, float *y, int64_t n, int64_t c, int64_t h,

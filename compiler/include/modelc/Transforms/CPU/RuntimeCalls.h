@@ -47,6 +47,13 @@ inline constexpr llvm::StringLiteral kMaxPoolForwardCall =
 /// dx from dy and x: (dy, x, dx, sizes...).
 inline constexpr llvm::StringLiteral kMaxPoolBackwardCall =
     "modelrt_max_pool2d_backward";
+/// y = maxpool(x) and each window's arg-max as a byte: (x, y, codes,
+/// sizes...), when the training step's gradient of it follows.
+inline constexpr llvm::StringLiteral kMaxPoolForwardCodesCall =
+    "modelrt_max_pool2d_forward_codes";
+/// dx from dy and those codes: (dy, codes, dx, sizes...).
+inline constexpr llvm::StringLiteral kMaxPoolBackwardCodesCall =
+    "modelrt_max_pool2d_backward_codes";
 /// y = avgpool(x): (x, y, sizes...).
 inline constexpr llvm::StringLiteral kAvgPoolForwardCall =
     "modelrt_avg_pool2d_forward";
