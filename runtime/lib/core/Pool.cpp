@@ -136,6 +136,7 @@ extern "C" void modelrt_max_pool2d_backward_codes(const float *dy, const uint8_t
                                                   int64_t kw, int64_t strideH, int64_t strideW,
                                                   int64_t padH, int64_t padW) {
   PoolShape s{n, c, h, w, oh, ow, kh, kw, strideH, strideW, padH, padW};
+  // PoolCodesFn's one codes pointer is written forwards only.
   modelrt::codesOnHost(true, s, dy, const_cast<uint8_t *>(codes), dx);
 }
 

@@ -784,6 +784,8 @@ void MODELRT_POOL_PLANES_NAME(PoolKind kind, const PoolShape &s, const float *a,
 #define MODELRT_POOL_CAT2(a, b) a##b
 #define MODELRT_POOL_CAT(a, b) MODELRT_POOL_CAT2(a, b)
 
+/// This build's PoolCodesFn (poolPlanes<Level>Codes): the two 2x2 paths,
+/// the loops per window for any other window.
 void MODELRT_POOL_CAT(MODELRT_POOL_PLANES_NAME, Codes)(bool backward, const PoolShape &s,
                                                        const float *a, uint8_t *codes,
                                                        float *out, int64_t planes) {
@@ -803,5 +805,8 @@ void MODELRT_POOL_CAT(MODELRT_POOL_PLANES_NAME, Codes)(bool backward, const Pool
     fn(s, a + p * (backward ? outSize : in), codes + p * outSize,
        out + p * (backward ? in : outSize));
 }
+
+#undef MODELRT_POOL_CAT
+#undef MODELRT_POOL_CAT2
 
 } // namespace modelrt

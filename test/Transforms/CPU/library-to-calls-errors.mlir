@@ -11,6 +11,17 @@ func.func @tensors(%x: tensor<2x1x5x5xf32>, %w: tensor<4x1x3x3xf32>, %y: tensor<
 
 // -----
 
+// A max pooling and its gradient still on tensors are not paired for
+// codes: the first is reported.
+// CHECK: library-to-calls-errors.mlir:[[@LINE+2]]:8: error: 'mdl.lib_max_pool2d' op is still on tensors: library calls are made after bufferization
+func.func @pool_tensors(%x: tensor<2x1x4x4xf32>, %y: tensor<2x1x2x2xf32>, %dx: tensor<2x1x4x4xf32>) -> tensor<2x1x4x4xf32> {
+  %0 = mdl.lib_max_pool2d %x, %y {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : tensor<2x1x4x4xf32>, tensor<2x1x2x2xf32> -> tensor<2x1x2x2xf32>
+  %1 = mdl.lib_max_pool2d_grad %0, %x, %dx {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : tensor<2x1x2x2xf32>, tensor<2x1x4x4xf32>, tensor<2x1x4x4xf32> -> tensor<2x1x4x4xf32>
+  return %1 : tensor<2x1x4x4xf32>
+}
+
+// -----
+
 // CHECK: library-to-calls-errors.mlir:[[@LINE+1]]:1: error: symbol 'modelrt_max_pool2d_forward' already exists with a signature other than the runtime's
 module {
   func.func private @modelrt_max_pool2d_forward(i32)

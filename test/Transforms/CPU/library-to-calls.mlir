@@ -100,8 +100,8 @@ func.func @pool_codes(%x: memref<?x8x6x4xf32>, %y: memref<?x8x3x2xf32>, %dy: mem
   return
 }
 
-// No codes: a gradient before its pooling, other windows (3x3 / 2 padded),
-// and another window between pooling and gradient.
+// No codes: a gradient before its pooling, other windows (3x3 / 2 padded,
+// 1x1).
 // CHECK-LABEL: func.func @no_codes(
 // CHECK-NOT: _codes
 // CHECK-NOT: memref.alloc
@@ -113,6 +113,47 @@ func.func @no_codes(%x: memref<2x8x6x4xf32>, %y: memref<2x8x3x2xf32>, %dx: memre
   mdl.lib_max_pool2d_grad %y3, %x, %dx {kernel = array<i64: 3, 3>, stride = array<i64: 2, 2>, padding = array<i64: 1, 1>} : memref<2x8x3x2xf32>, memref<2x8x6x4xf32>, memref<2x8x6x4xf32>
   mdl.lib_max_pool2d %x, %y1 {kernel = array<i64: 1, 1>, stride = array<i64: 1, 1>} : memref<2x8x6x4xf32>, memref<2x8x6x4xf32>
   mdl.lib_max_pool2d_grad %y1, %x, %dx {kernel = array<i64: 1, 1>, stride = array<i64: 1, 1>} : memref<2x8x6x4xf32>, memref<2x8x6x4xf32>, memref<2x8x6x4xf32>
+  return
+}
+
+// No codes when an op between the pooling and its gradient may write x:
+// a copy into x, a write through a view of x nested in a region, a call
+// that takes a view of x (it declares no effects).
+// CHECK-LABEL: func.func @x_written(
+// CHECK-NOT: _codes
+// CHECK: return
+func.func private @opaque(memref<16x6x4xf32>)
+func.func @x_written(%x: memref<2x8x6x4xf32>, %z: memref<2x8x6x4xf32>, %y: memref<2x8x3x2xf32>, %dx: memref<2x8x6x4xf32>) {
+  mdl.lib_max_pool2d %x, %y {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<2x8x6x4xf32>, memref<2x8x3x2xf32>
+  memref.copy %z, %x : memref<2x8x6x4xf32> to memref<2x8x6x4xf32>
+  mdl.lib_max_pool2d_grad %y, %x, %dx {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<2x8x3x2xf32>, memref<2x8x6x4xf32>, memref<2x8x6x4xf32>
+  mdl.lib_max_pool2d %x, %y {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<2x8x6x4xf32>, memref<2x8x3x2xf32>
+  scf.execute_region {
+    %v = memref.collapse_shape %x [[0, 1], [2], [3]] : memref<2x8x6x4xf32> into memref<16x6x4xf32>
+    %c0 = arith.constant 0 : index
+    %f = arith.constant 1.0 : f32
+    memref.store %f, %v[%c0, %c0, %c0] : memref<16x6x4xf32>
+    scf.yield
+  }
+  mdl.lib_max_pool2d_grad %y, %x, %dx {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<2x8x3x2xf32>, memref<2x8x6x4xf32>, memref<2x8x6x4xf32>
+  mdl.lib_max_pool2d %x, %y {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<2x8x6x4xf32>, memref<2x8x3x2xf32>
+  %w = memref.collapse_shape %x [[0, 1], [2], [3]] : memref<2x8x6x4xf32> into memref<16x6x4xf32>
+  func.call @opaque(%w) : (memref<16x6x4xf32>) -> ()
+  mdl.lib_max_pool2d_grad %y, %x, %dx {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<2x8x3x2xf32>, memref<2x8x6x4xf32>, memref<2x8x6x4xf32>
+  return
+}
+
+// Codes with a strided x: the pooling reads a dense copy of x, the
+// gradient none (it reads the codes in x's place).
+// CHECK-LABEL: func.func @strided_codes(
+// CHECK-SAME: %[[SX:[a-z0-9]+]]: memref<2x8x6x4xf32, strided<[384, 48, 8, 1]>>
+// CHECK: memref.copy %[[SX]]
+// CHECK: call @modelrt_max_pool2d_forward_codes(
+// CHECK-NOT: memref.copy %[[SX]]
+// CHECK: call @modelrt_max_pool2d_backward_codes(
+func.func @strided_codes(%x: memref<2x8x6x4xf32, strided<[384, 48, 8, 1]>>, %y: memref<2x8x3x2xf32>, %dy: memref<2x8x3x2xf32>, %dx: memref<2x8x6x4xf32>) {
+  mdl.lib_max_pool2d %x, %y {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<2x8x6x4xf32, strided<[384, 48, 8, 1]>>, memref<2x8x3x2xf32>
+  mdl.lib_max_pool2d_grad %dy, %x, %dx {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<2x8x3x2xf32>, memref<2x8x6x4xf32, strided<[384, 48, 8, 1]>>, memref<2x8x6x4xf32>
   return
 }
 

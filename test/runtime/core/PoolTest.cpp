@@ -344,7 +344,8 @@ CodesRun runCodes(CpuLevel level, int threads, const PoolShape &s, const std::ve
     for (int64_t oh = 0; oh < s.oh; ++oh)
       for (int64_t ow = 0; ow < s.ow; ++ow) {
         int64_t code = codes[size_t((p * s.oh + oh) * s.ow + ow)];
-        int64_t r = oh * s.strideH - s.padH + code / s.kw, c = ow * s.strideW - s.padW + code % s.kw;
+        int64_t r = oh * s.strideH - s.padH + code / s.kw;
+        int64_t c = ow * s.strideW - s.padW + code % s.kw;
         int64_t want = referenceArgMax(s, x.data() + p * s.h * s.w, oh, ow);
         if (code >= s.kh * s.kw || r * s.w + c != want)
           return ::testing::AssertionFailure() << "plane " << p << " window (" << oh << ", " << ow

@@ -11,7 +11,8 @@
 //   lib_conv2d_grad_weight  -> modelrt_conv2d_backward_weights(x, dy, dw, ...)
 //   lib_max_pool2d          -> modelrt_max_pool2d_forward(x, y, ...)
 //   lib_max_pool2d_grad     -> modelrt_max_pool2d_backward(dy, x, dx, ...)
-//   a 2x2 / 2 lib_max_pool2d and its gradient later in the block (same x)
+//   a 2x2 / 2 lib_max_pool2d and its gradient later in the block (same x,
+//   which nothing between them may write)
 //                           -> modelrt_max_pool2d_forward_codes(x, y, codes, ...)
 //                              modelrt_max_pool2d_backward_codes(dy, codes, dx, ...)
 //                              (codes: a fresh i8 buffer of y's shape)
@@ -46,6 +47,7 @@
 // op still on tensors is reported: the pass runs after bufferization.
 //
 //===----------------------------------------------------------------------===//
+#include "MaxPoolCodes.h"
 #include "modelc/Transforms/CPU/Passes.h"
 #include "modelc/Transforms/CPU/RuntimeCalls.h"
 #include "modelc/Transforms/Linalg/LibraryCalls.h"
@@ -189,8 +191,8 @@ RuntimeCall describeForGpu(Operation *op) {
   return c;
 }
 
-/// The runtime's signature for `op`: one pointer per operand, then the
-/// sizes as i64.
+/// The runtime's signature for `op`: one pointer per operand (and the
+/// codes' after y for a max pooling with codes), then the sizes as i64.
 FunctionType callType(MLIRContext *ctx, Operation *op, const RuntimeCall &c) {
   bool codesAdded = c.codes && isa<mdl::LibMaxPool2DOp>(op); // after y
   SmallVector<Type> args(op->getNumOperands() + codesAdded, LLVM::LLVMPointerType::get(ctx));
@@ -287,18 +289,19 @@ void rewriteToCall(Operation *op, const RuntimeCall &c) {
   Location loc = op->getLoc();
   unsigned last = op->getNumOperands() - 1;
   SmallVector<Value> args, dense;
+  bool codesForX = c.codes && isa<mdl::LibMaxPool2DGradOp>(op);
   for (unsigned i = 0; i <= last; ++i) {
     Value buffer = op->getOperand(i);
+    if (codesForX && i == 1) { // x is not read: no dense copy of it
+      dense.push_back(buffer);
+      args.push_back(elementPointer(b, loc, c.codes));
+      continue;
+    }
     dense.push_back(denseBuffer(b, loc, buffer, /*copyIn=*/i < last));
     args.push_back(elementPointer(b, loc, dense.back()));
   }
-  if (c.codes) { // forwards after y; backwards in x's place
-    Value codes = elementPointer(b, loc, c.codes);
-    if (isa<mdl::LibMaxPool2DOp>(op))
-      args.push_back(codes);
-    else
-      args[1] = codes;
-  }
+  if (c.codes && !codesForX) // forwards: the codes after y
+    args.push_back(elementPointer(b, loc, c.codes));
   args.append(callSizes(b, loc, op, c));
   func::CallOp::create(b, loc, c.callee, TypeRange{}, args);
   if (dense.back() != op->getOperand(last))
@@ -307,56 +310,6 @@ void rewriteToCall(Operation *op, const RuntimeCall &c) {
     if (dense[i] != op->getOperand(i))
       memref::DeallocOp::create(b, loc, dense[i]);
   op->erase();
-}
-
-/// Whether \p grad is the gradient of \p pool: the same window, on the
-/// same buffer of x, 2x2 windows with stride 2 and no padding (the
-/// runtime's vector paths with codes).
-bool routesThroughCodes(mdl::LibMaxPool2DOp pool, mdl::LibMaxPool2DGradOp grad) {
-  const int64_t twos[] = {2, 2}, zeros[] = {0, 0};
-  ArrayRef<int64_t> two(twos), none(zeros);
-  return pool.getInput() == grad.getInput() && pool.getKernel() == two &&
-         grad.getKernel() == two && pool.getStride() == two && grad.getStride() == two &&
-         pool.getPadding() == none && grad.getPadding() == none;
-}
-
-/// Pairs each max pooling with the first gradient after it in its block
-/// that routesThroughCodes: a fresh i8 buffer of y's shape holds the
-/// codes from the pooling to the gradient (freed after it), so that the
-/// gradient does not read x again. x's buffer keeps x until the gradient,
-/// which reads it. Returns each paired op's codes.
-DenseMap<Operation *, Value> pairMaxPools(ModuleOp module) {
-  DenseMap<Operation *, Value> codes;
-  module.walk([&](Block *block) {
-    SmallVector<mdl::LibMaxPool2DOp> open;
-    for (Operation &op : *block) {
-      if (auto pool = dyn_cast<mdl::LibMaxPool2DOp>(op)) {
-        open.push_back(pool);
-        continue;
-      }
-      auto grad = dyn_cast<mdl::LibMaxPool2DGradOp>(op);
-      int64_t at = grad ? int64_t(open.size()) - 1 : -1; // the latest first
-      while (at >= 0 && !routesThroughCodes(open[at], grad))
-        --at;
-      if (at < 0)
-        continue;
-      mdl::LibMaxPool2DOp pool = open[at];
-      open.erase(open.begin() + at);
-      OpBuilder b(pool);
-      Location loc = pool.getLoc();
-      Value y = pool->getOperand(1);
-      auto yType = cast<MemRefType>(y.getType());
-      SmallVector<Value> batch;
-      if (yType.isDynamicDim(0))
-        batch.push_back(memref::DimOp::create(b, loc, y, 0));
-      Value buffer = memref::AllocOp::create(
-          b, loc, MemRefType::get(yType.getShape(), b.getI8Type()), batch);
-      b.setInsertionPointAfter(grad);
-      memref::DeallocOp::create(b, loc, buffer);
-      codes[pool] = codes[grad] = buffer;
-    }
-  });
-  return codes;
 }
 
 /// The bf16 form of a convolution's entry point; \p callee itself for any

@@ -46,8 +46,10 @@ void modelrt_max_pool2d_backward(const float *dy, const float *x, float *dx, int
 
 /// modelrt_max_pool2d_forward, which also writes codes[N,C,OH,OW]: the
 /// position of each window's maximum in the window, i * KW + j from the
-/// window's first row and column (padding counted; KH * KW <= 256). A
-/// training step calls it when the gradient follows (LibraryToCalls).
+/// window's first row and column (padding counted). KH * KW must be at
+/// most 256 (a byte per code: the caller's contract, which the compiler
+/// keeps by pairing 2x2 windows only). A training step calls it when the
+/// gradient follows (LibraryToCalls).
 void modelrt_max_pool2d_forward_codes(const float *x, float *y, uint8_t *codes, int64_t n,
                                       int64_t c, int64_t h, int64_t w, int64_t oh, int64_t ow,
                                       int64_t kh, int64_t kw, int64_t strideH, int64_t strideW,

@@ -75,8 +75,14 @@ def LibraryToCallsPass : Pass<"modelc-library-to-calls", "::mlir::ModuleOp"> {
     output, then N, C, H, W, O, KH,
     KW, OH, OW, the strides, paddings and dilations as i64. An operand whose
     layout is not the identity is copied into a dense buffer first (the
-    output back afterwards). A library op still on tensors, or a symbol of
-    one of those names with another signature, is an error. With `gpu`
+    output back afterwards). The other library ops (pooling, embedding
+    gradient, attention) likewise call their entry points. Without `gpu`,
+    a 2x2 / 2 max pooling and its gradient later in the block, on the same
+    memref of x that no op between them may write, call
+    `modelrt_max_pool2d_forward_codes` and `_backward_codes` with a fresh
+    i8 buffer of each window's arg-max (MaxPoolCodes.h), so that the
+    gradient does not read x again. A library op still on tensors, or a
+    symbol of one of those names with another signature, is an error. With `gpu`
     (the GPU pipeline, on device buffers), the attention ops call the
     runtime's fused GPU kernels instead (`modelrt_cuda_attention_*`, the
     same arguments), the convolutions cuDNN's (`modelrt_cuda_conv2d_*`,

@@ -1,0 +1,124 @@
+//===- MaxPoolCodes.cpp - Max poolings paired with their gradient ---------===//
+//
+// Implements pairMaxPools (MaxPoolCodes.h). A pooling and a gradient pair
+// when the gradient reads the same memref value of x and no op between
+// them in the block may write x's buffer: none writes (a view of) it or an
+// unnamed resource, and no op that declares no memory effects (a call)
+// takes a view of it. The pooling's codes then name the elements the
+// gradient would have found in x.
+//
+//===----------------------------------------------------------------------===//
+#include "MaxPoolCodes.h"
+
+#include "mdl/MDLOps.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+using namespace mlir;
+
+namespace modelc {
+namespace {
+
+/// Whether \p grad is the gradient of \p pool: the same window, on the
+/// same memref value of x, 2x2 windows with stride 2 and no padding (the
+/// runtime's vector paths with codes).
+bool routesThroughCodes(mdl::LibMaxPool2DOp pool, mdl::LibMaxPool2DGradOp grad) {
+  const int64_t twos[] = {2, 2}, zeros[] = {0, 0};
+  ArrayRef<int64_t> two(twos), none(zeros);
+  return pool.getInput() == grad.getInput() && pool.getKernel() == two &&
+         grad.getKernel() == two && pool.getStride() == two && grad.getStride() == two &&
+         pool.getPadding() == none && grad.getPadding() == none;
+}
+
+/// The allocation or argument that \p buffer is a view of.
+Value rootOf(Value buffer) {
+  while (auto view = buffer.getDefiningOp<ViewLikeOpInterface>())
+    buffer = view.getViewSource();
+  return buffer;
+}
+
+/// Whether \p op, or an op nested in it, may write the buffer \p root: a
+/// write to (a view of) it or to an unnamed resource, or, for an op that
+/// declares no effects (a call), a memref operand that is a view of it.
+bool mayWrite(Operation *op, Value root) {
+  return op
+      ->walk([&](Operation *inner) {
+        auto declared = dyn_cast<MemoryEffectOpInterface>(inner);
+        if (!declared) {
+          bool passed = llvm::any_of(inner->getOperands(), [&](Value v) {
+            return isa<BaseMemRefType>(v.getType()) && rootOf(v) == root;
+          });
+          return passed ? WalkResult::interrupt() : WalkResult::advance();
+        }
+        SmallVector<MemoryEffects::EffectInstance> effects;
+        declared.getEffects(effects);
+        for (const MemoryEffects::EffectInstance &e : effects)
+          if (isa<MemoryEffects::Write>(e.getEffect()) &&
+              (!e.getValue() || rootOf(e.getValue()) == root))
+            return WalkResult::interrupt();
+        return WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+/// The open pooling (latest first) whose codes \p grad can use: it
+/// routesThroughCodes, and no op between the two may write x. -1: none.
+int64_t pairFor(ArrayRef<mdl::LibMaxPool2DOp> open, mdl::LibMaxPool2DGradOp grad) {
+  for (int64_t at = int64_t(open.size()) - 1; at >= 0; --at) {
+    if (!routesThroughCodes(open[at], grad))
+      continue;
+    Value root = rootOf(grad.getInput());
+    for (Operation *op = open[at]->getNextNode(); op != grad; op = op->getNextNode())
+      if (mayWrite(op, root))
+        return -1;
+    return at;
+  }
+  return -1;
+}
+
+/// A fresh i8 buffer of \p pool's output shape (its batch read there),
+/// allocated before \p pool and freed after \p grad.
+Value allocateCodes(mdl::LibMaxPool2DOp pool, mdl::LibMaxPool2DGradOp grad) {
+  OpBuilder b(pool);
+  Location loc = pool.getLoc();
+  Value y = pool->getOperand(1);
+  auto yType = cast<MemRefType>(y.getType());
+  SmallVector<Value> batch;
+  if (yType.isDynamicDim(0))
+    batch.push_back(memref::DimOp::create(b, loc, y, 0));
+  Value buffer =
+      memref::AllocOp::create(b, loc, MemRefType::get(yType.getShape(), b.getI8Type()), batch);
+  b.setInsertionPointAfter(grad);
+  memref::DeallocOp::create(b, loc, buffer);
+  return buffer;
+}
+
+} // namespace
+
+DenseMap<Operation *, Value> pairMaxPools(ModuleOp module) {
+  DenseMap<Operation *, Value> codes;
+  module.walk([&](Block *block) {
+    SmallVector<mdl::LibMaxPool2DOp> open;
+    for (Operation &op : *block) {
+      if (op.getNumResults() != 0) // still on tensors: reported later
+        continue;
+      if (auto pool = dyn_cast<mdl::LibMaxPool2DOp>(op)) {
+        open.push_back(pool);
+        continue;
+      }
+      auto grad = dyn_cast<mdl::LibMaxPool2DGradOp>(op);
+      int64_t at = grad ? pairFor(open, grad) : -1;
+      if (at < 0)
+        continue;
+      mdl::LibMaxPool2DOp pool = open[at];
+      open.erase(open.begin() + at);
+      codes[pool] = codes[grad] = allocateCodes(pool, grad);
+    }
+  });
+  return codes;
+}
+
+} // namespace modelc
