@@ -17,48 +17,49 @@
 namespace modelrt {
 namespace {
 
-/// One call of the C functions: the host's build, on two threads when the
-/// work is large enough and the process has two cores.
+/// The threads of a call that reads and writes \p work elements: two when
+/// that is at least kParallelLoopWork and the process has two cores.
+int threadsFor(int64_t work) {
+  return work >= kParallelLoopWork && twoPartsInParallel() ? 2 : 1;
+}
+
+/// Runs \p part(first, count) over the \p count planes: at once on one
+/// thread, or as two halves on runInTwoParts' team.
+template <typename Part> void overPlanes(int threads, int64_t count, const Part &part) {
+  if (threads < 2 || count < 2) {
+    part(0, count);
+    return;
+  }
+  int64_t half = count / 2;
+  runInTwoParts([&](int second) { part(second ? half : 0, second ? count - half : half); });
+}
+
+/// One call of the C functions: the host's build, on threadsFor's threads.
 void poolOnHost(PoolKind kind, const PoolShape &s, const float *a, const float *b, float *out) {
-  int threads = poolWork(kind, s) >= kParallelLoopWork && twoPartsInParallel() ? 2 : 1;
-  runPool(hostKernels().level, threads, kind, s, a, b, out);
+  runPool(hostKernels().level, threadsFor(poolWork(kind, s)), kind, s, a, b, out);
 }
 
 /// poolOnHost for max pooling with codes (the work of a forward pooling:
 /// one read of the larger planes, one write of the smaller).
 void codesOnHost(bool backward, const PoolShape &s, const float *a, uint8_t *codes, float *out) {
-  bool wide = poolWork(PoolKind::MaxForward, s) >= kParallelLoopWork && twoPartsInParallel();
-  runPoolCodes(hostKernels().level, wide ? 2 : 1, backward, s, a, codes, out);
+  runPoolCodes(hostKernels().level, threadsFor(poolWork(PoolKind::MaxForward, s)), backward, s,
+               a, codes, out);
 }
 
 } // namespace
 
-PoolPlanesFn poolPlanesFor(CpuLevel level) {
+PoolBuild poolBuildFor(CpuLevel level) {
 #if defined(__x86_64__) && defined(MODELRT_HAVE_WIDE_LEVELS)
   switch (level) {
   case CpuLevel::Avx512:
-    return poolPlanesAvx512;
+    return {poolPlanesAvx512, poolPlanesAvx512Codes};
   case CpuLevel::Avx2:
-    return poolPlanesAvx2;
+    return {poolPlanesAvx2, poolPlanesAvx2Codes};
   case CpuLevel::Baseline:
     break;
   }
 #endif
-  return poolPlanesBaseline;
-}
-
-PoolCodesFn poolCodesFor(CpuLevel level) {
-#if defined(__x86_64__) && defined(MODELRT_HAVE_WIDE_LEVELS)
-  switch (level) {
-  case CpuLevel::Avx512:
-    return poolPlanesAvx512Codes;
-  case CpuLevel::Avx2:
-    return poolPlanesAvx2Codes;
-  case CpuLevel::Baseline:
-    break;
-  }
-#endif
-  return poolPlanesBaselineCodes;
+  return {poolPlanesBaseline, poolPlanesBaselineCodes};
 }
 
 int64_t poolWork(PoolKind kind, const PoolShape &s) {
@@ -68,35 +69,22 @@ int64_t poolWork(PoolKind kind, const PoolShape &s) {
 
 void runPool(CpuLevel level, int threads, PoolKind kind, const PoolShape &s, const float *a,
              const float *b, float *out) {
-  PoolPlanesFn planes = poolPlanesFor(level);
-  int64_t count = s.n * s.c;
-  if (threads < 2 || count < 2) {
-    planes(kind, s, a, b, out, count);
-    return;
-  }
-  int64_t in = s.h * s.w, outSize = s.oh * s.ow, half = count / 2;
+  PoolPlanesFn planes = poolBuildFor(level).planes;
+  int64_t in = s.h * s.w, outSize = s.oh * s.ow;
   bool forward = kind == PoolKind::MaxForward || kind == PoolKind::AvgForward;
   int64_t aStep = forward ? in : outSize, outStep = forward ? outSize : in;
-  runInTwoParts([&](int part) {
-    int64_t first = part ? half : 0;
-    planes(kind, s, a + first * aStep, b ? b + first * in : nullptr, out + first * outStep,
-           part ? count - half : half);
+  overPlanes(threads, s.n * s.c, [&](int64_t first, int64_t count) {
+    planes(kind, s, a + first * aStep, b ? b + first * in : nullptr, out + first * outStep, count);
   });
 }
 
 void runPoolCodes(CpuLevel level, int threads, bool backward, const PoolShape &s,
                   const float *a, uint8_t *codes, float *out) {
-  PoolCodesFn planes = poolCodesFor(level);
-  int64_t count = s.n * s.c;
-  if (threads < 2 || count < 2) {
-    planes(backward, s, a, codes, out, count);
-    return;
-  }
-  int64_t in = s.h * s.w, outSize = s.oh * s.ow, half = count / 2;
-  runInTwoParts([&](int part) {
-    int64_t first = part ? half : 0;
-    planes(backward, s, a + first * (backward ? outSize : in), codes + first * outSize,
-           out + first * (backward ? in : outSize), part ? count - half : half);
+  PoolCodesFn planes = poolBuildFor(level).codes;
+  int64_t in = s.h * s.w, outSize = s.oh * s.ow;
+  int64_t aStep = backward ? outSize : in, outStep = backward ? in : outSize;
+  overPlanes(threads, s.n * s.c, [&](int64_t first, int64_t count) {
+    planes(backward, s, a + first * aStep, codes + first * outSize, out + first * outStep, count);
   });
 }
 

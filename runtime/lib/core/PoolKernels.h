@@ -41,8 +41,6 @@ void poolPlanesBaseline(PoolKind, const PoolShape &, const float *, const float 
 void poolPlanesAvx2(PoolKind, const PoolShape &, const float *, const float *, float *, int64_t);
 void poolPlanesAvx512(PoolKind, const PoolShape &, const float *, const float *, float *, int64_t);
 
-/// The build for \p level (the baseline where the wider ones are not built).
-PoolPlanesFn poolPlanesFor(CpuLevel level);
 
 /// Max pooling with codes over \p planes consecutive planes. Forwards
 /// (\p backward false): y (\p out) from x (\p a), as MaxForward, and
@@ -58,8 +56,14 @@ void poolPlanesBaselineCodes(bool, const PoolShape &, const float *, uint8_t *, 
 void poolPlanesAvx2Codes(bool, const PoolShape &, const float *, uint8_t *, float *, int64_t);
 void poolPlanesAvx512Codes(bool, const PoolShape &, const float *, uint8_t *, float *, int64_t);
 
-/// The codes' build for \p level.
-PoolCodesFn poolCodesFor(CpuLevel level);
+/// One build's two loops.
+struct PoolBuild {
+  PoolPlanesFn planes;
+  PoolCodesFn codes;
+};
+
+/// The build for \p level (the baseline where the wider ones are not built).
+PoolBuild poolBuildFor(CpuLevel level);
 
 /// The elements one call reads and writes, the work modelrt_parallel_for's
 /// threshold (Parallel.h, kParallelLoopWork) is compared with.

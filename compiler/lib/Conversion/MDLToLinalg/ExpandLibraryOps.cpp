@@ -96,8 +96,7 @@ Value splitBias(OpBuilder &b, LibConv2DBiasOp op) {
                                    op.getInit(), op.getStride(),
                                    op.getPadding(), op.getDilation())
                    .getResult();
-  if (Attribute precision = op->getAttr("mdl.precision")) // the product's
-    conv.getDefiningOp()->setAttr("mdl.precision", precision);
+  copyPrecision(op, conv);
   SmallVector<AffineMap> maps = {b.getMultiDimIdentityMap(4),
                                  selectDims(4, {1}, b.getContext())};
   return mapGeneric(b, loc, conv, type.getElementType(),
