@@ -9,7 +9,7 @@
 // before; the median of REPS calls after 3 warm-ups, in ms. The bf16 call
 // rounds x and dy to bf16 copies first: for few input channels that pass
 // over dy is most of the work. A measurement, not a test;
-// mdl-assign-precision's kF32WeightGradientChannels comes from it.
+// modelsupport::kF32WeightGradientChannels (Precision.h) comes from it.
 //
 // Build (from the repository root, after `ninja -C build`):
 //   g++ -O2 -std=c++17 -I runtime/include bench/bf16/conv_weights_bf16.cpp \

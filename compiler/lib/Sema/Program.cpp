@@ -11,6 +11,8 @@
 
 #include "modelc/Sema/Program.h"
 
+#include "modelsupport/Precision.h"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
 
@@ -326,13 +328,9 @@ void sema::printProgram(llvm::raw_ostream &os, const Program &program,
     if (t->batchNorm != "sync")
       os << "  batch_norm: " << t->batchNorm
          << " (each rank's slice alone under mpirun)\n";
-    if (t->precision == "bf16")
-      os << "  precision: bf16 (products and convolutions: bf16 operands, "
-            "f32 accumulation; the rest, parameters and optimizer state: "
-            "f32)\n";
-    else if (t->precision == "tf32")
-      os << "  precision: tf32 (the GPU's products and convolutions: TF32 "
-            "operands, f32 accumulation; the CPU code and the rest: f32)\n";
+    if (t->precision != "f32")
+      os << "  precision: " << t->precision << " ("
+         << modelsupport::precisionSummary(t->precision) << ")\n";
   }
   if (const auto &d = program.decode) {
     os << "decode " << d->graph.modelName << ": one position of "

@@ -9,8 +9,9 @@
 // (MatmulToBlas, LibraryToCalls): the CPU's runs bf16 products and treats
 // tf32 as f32, the GPU's calls cuBLAS in either. Under bf16 the weight
 // gradient of a convolution over fewer than 4 input channels is tagged
-// "f32" instead (kF32WeightGradientChannels): its library call, which
-// reads the op's tag before the module's, is the f32 one.
+// "f32" instead (modelsupport::kF32WeightGradientChannels, with the
+// measurement behind it): its library call, which reads the op's tag
+// before the module's, is the f32 one.
 //
 //===----------------------------------------------------------------------===//
 #include "modelc/Transforms/Passes.h"
@@ -55,25 +56,16 @@ bool isF32Product(Operation *op) {
          llvm::all_of(op->getResultTypes(), isF32);
 }
 
-/// A weight gradient over fewer input channels than this stays f32 under
-/// bf16: the first layer of a model of grey (1) or colour (3) images.
-/// Its work per element of dy it reads is C*KH*KW multiply-adds, so it is
-/// bound by memory, and bf16 operands cost a rounded copy of dy (as large
-/// as the convolution's output). Measured with oneDNN 2.6.3 on Zen 5
-/// (bench/bf16/conv_weights_bf16.cpp): bf16 takes 1.6-2x the f32 time for
-/// 1 and 3 channels, whose f32 primitive reads the images as they are,
-/// and about half of it for 4 and 8, whose f32 primitive takes blocked
-/// copies. Not measured with AMX or on a GPU.
-constexpr int64_t kF32WeightGradientChannels = 4;
-
-/// True for a weight gradient that kF32WeightGradientChannels keeps f32
+/// True for a weight gradient that modelsupport::kF32WeightGradientChannels
+/// keeps f32
 /// (a grouped one is no library call: it runs f32 whatever its tag).
 bool staysF32UnderBf16(Operation *op) {
   auto grad = dyn_cast<Conv2DGradWeightOp>(op);
   if (!grad || grad.getGroups() != 1 || !isF32Product(op))
     return false;
   auto weight = cast<ShapedType>(grad.getType());
-  return !weight.isDynamicDim(1) && weight.getDimSize(1) < kF32WeightGradientChannels;
+  return !weight.isDynamicDim(1) &&
+         weight.getDimSize(1) < modelsupport::kF32WeightGradientChannels;
 }
 
 struct AssignPrecisionPass

@@ -89,9 +89,9 @@ struct Options {
   cl::opt<std::string> precision{
       "precision",
       cl::desc("Train at <precision>, overriding the train block's "
-               "`precision`: f32, bf16 (products and convolutions with "
-               "bf16 operands and f32 accumulation) or tf32 (the GPU's with "
-               "TF32 operands)"),
+               "`precision`: f32, bf16 or tf32 (`--emit=sema` and the "
+               "executable's `info` say what each computes in which type; "
+               "docs/precision.md)"),
       cl::value_desc("precision"), cl::cat(category)};
   cl::opt<std::string> gpuConv{
       "gpu-conv", cl::init("cudnn"),

@@ -18,6 +18,7 @@
 #include "modelrt/core/CpuFeatures.h"
 #include "modelrt/cuda/Cuda.h"
 #include "modelrt/train/Optimizer.h"
+#include "modelsupport/Precision.h"
 #include "modelsupport/ShapeArith.h"
 #include "modelsupport/TrainSchema.h"
 
@@ -259,14 +260,12 @@ void printTotals(const ModelrtProgram &p, int64_t batch, int64_t total, int64_t 
       names += (names.empty() ? "" : ", ") + n;
     std::printf("classes: %d (%s)\n", p.num_class_names, names.c_str());
   }
-  if (p.precision == MODELRT_PRECISION_BF16)
-    std::printf("precision: bf16 (products and convolutions take bf16 operands and accumulate in "
-                "f32; parameters, gradients, optimizer state and activations are f32)\n");
-  else if (p.precision == MODELRT_PRECISION_TF32)
-    std::printf("precision: tf32 (on the GPU, products and convolutions take TF32 operands and "
-                "accumulate in f32; the CPU code runs them in f32)\n");
-  else
-    std::printf("precision: f32\n");
+  const char *precision = p.precision == MODELRT_PRECISION_BF16   ? "bf16"
+                          : p.precision == MODELRT_PRECISION_TF32 ? "tf32"
+                                                                  : "f32";
+  std::string summary = modelsupport::precisionSummary(precision);
+  std::printf("precision: %s%s%s%s\n", precision, summary.empty() ? "" : " (",
+              summary.c_str(), summary.empty() ? "" : ")");
   if (p.train_flops_per_sample > 0)
     std::printf("FLOPs per training step (batch %lld): %.4g\n", (long long)batch,
                 p.train_flops_per_sample * double(batch));

@@ -306,9 +306,9 @@ struct TrainConfig {
   std::string earlyStopping;
   std::vector<std::pair<std::string, double>> earlyStoppingArgs;
   std::vector<std::string> metrics;
-  /// `precision`: "f32" (the default), "bf16" (products and convolutions
-  /// take bf16 operands and accumulate in f32) or "tf32" (the GPU's take
-  /// TF32 operands; the CPU's stay f32); docs/precision.md.
+  /// `precision`: "f32" (the default), "bf16" or "tf32"
+  /// (modelsupport::precisionSummary says what each computes in which
+  /// type; docs/precision.md).
   std::string precision = "f32";
   /// Where the source gave `precision` (empty when it did not).
   llvm::SMRange precisionRange;
