@@ -156,7 +156,7 @@ std::atomic<bool> ranBf16OneDnn{false}, ranBf16Emulated{false};
 } // namespace
 
 void runConvolution(ConvKind kind, const ConvShape &s, const float *a, const float *b,
-                    float *out, bool bf16, const float *bias) {
+                    float *out, bool bf16, const float *bias, BlockedResult *blocked) {
   ran = true;
   requireBlas();
   if (s.n == 0) {
@@ -168,7 +168,7 @@ void runConvolution(ConvKind kind, const ConvShape &s, const float *a, const flo
   bool oneDnn = activeBlasLibrary() == BlasLibrary::OneDnn;
   Bf16Path path = bf16 ? bf16ProductPath() : Bf16Path::Emulated;
   if (path != Bf16Path::Emulated &&
-      oneDnnConvolution(kind, s, threads, a, b, out, /*bf16=*/true, bias)) {
+      oneDnnConvolution(kind, s, threads, a, b, out, /*bf16=*/true, bias, blocked)) {
     ranBf16OneDnn = true;
     noteProductRun(true, path);
     return;
@@ -185,7 +185,7 @@ void runConvolution(ConvKind kind, const ConvShape &s, const float *a, const flo
     a = roundedA.data();
     b = roundedB.data();
   }
-  if (oneDnn && oneDnnConvolution(kind, s, threads, a, b, out, /*bf16=*/false, bias))
+  if (oneDnn && oneDnnConvolution(kind, s, threads, a, b, out, /*bf16=*/false, bias, blocked))
     return;
   im2colConvolution(kind, s, a, b, out);
   if (bias)

@@ -16,6 +16,7 @@
 #define MODELRT_LIB_CORE_CONVBACKENDS_H
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 namespace modelrt {
@@ -28,6 +29,17 @@ struct ConvShape {
   int64_t n, c, h, w, o, kh, kw, oh, ow, strideH, strideW, padH, padW, dilH, dilW;
 };
 
+/// What a forward convolution's caller may do with its result in oneDNN's
+/// 16-channel blocked layout (nChw16c, f32: N x ceil(O/16) blocks of OH x OW
+/// pixels of 16 channels, those past O padding) instead of having it
+/// reordered into y: `take` is called with that buffer once the primitive
+/// ran, and then y is not written. oneDNN paths whose result has another
+/// layout, and the im2col path, write y and leave `taken` false.
+struct BlockedResult {
+  std::function<void(const float *blocked)> take;
+  bool taken = false;
+};
+
 /// Runs \p kind in f32: nothing (zeros for the weights' gradient) without
 /// images, else oneDNN's primitives when oneDNN is active and takes the
 /// shape, else im2col + sgemm. Opens the BLAS library first (aborting with
@@ -35,9 +47,11 @@ struct ConvShape {
 /// and accumulated in f32: by oneDNN's bf16 primitives on the host's bf16
 /// path (Bf16.h), else emulated (the inputs rounded, then in f32).
 /// A Forward one with \p bias (O values, f32, never rounded) adds it to
-/// every element of its output channel.
+/// every element of its output channel. A Forward one with \p blocked
+/// hands its result to it where it can (BlockedResult).
 void runConvolution(ConvKind kind, const ConvShape &s, const float *a, const float *b,
-                    float *out, bool bf16 = false, const float *bias = nullptr);
+                    float *out, bool bf16 = false, const float *bias = nullptr,
+                    BlockedResult *blocked = nullptr);
 
 /// N*O*OH*OW*C*KH*KW: the multiply-adds of each kind.
 double convolutionMacs(const ConvShape &s);
@@ -48,10 +62,11 @@ double convolutionMacs(const ConvShape &s);
 /// when oneDNN has no convolutions or refused the shape (then the caller
 /// runs im2colConvolution). Needs N >= 1. With \p bf16, the two inputs are
 /// rounded to bf16 and multiplied with f32 accumulation (Bf16.h).
-/// A Forward one adds \p bias (when not null) in the primitive.
+/// A Forward one adds \p bias (when not null) in the primitive, and hands
+/// its result to \p blocked (when not null) if it is in nChw16c f32.
 bool oneDnnConvolution(ConvKind kind, const ConvShape &s, int threads, const float *a,
                        const float *b, float *out, bool bf16 = false,
-                       const float *bias = nullptr);
+                       const float *bias = nullptr, BlockedResult *blocked = nullptr);
 
 /// The distinct implementations of the primitives made so far, in the
 /// order first made ("jit:avx512_core, x64:gemm:jit"); empty before any.

@@ -14,7 +14,9 @@
 // guards the cache, another each entry. A forward convolution with a bias
 // adds it in the primitive (oneDNN's `bias`, the caller's f32 buffer). A
 // shape that oneDNN refuses at any step is remembered as refused, and runs
-// as im2col + sgemm (Conv.cpp).
+// as im2col + sgemm (Conv.cpp). A forward convolution whose result oneDNN
+// writes in nChw16c f32 may hand that buffer to its caller instead of
+// reordering it (BlockedResult: a max pooling reads it, ConvMaxPool.cpp).
 //
 // oneDNN's dilation is the runtime's minus one; its right padding is chosen
 // so that its output size is the caller's OH x OW (negative when the floor
@@ -81,6 +83,7 @@ struct ConvPrimitive {
   dnnl_stream_t stream = nullptr;
   Operand operands[3]; ///< the two inputs, then the result
   dnnl_memory_t bias = nullptr; ///< a forward one's bias (the caller's), or null
+  bool blocked16 = false; ///< a forward one's result is nChw16c f32 (BlockedResult)
 };
 
 /// The kind, the 15 sizes, the thread count, whether the inputs are bf16
@@ -249,6 +252,17 @@ bool makeBias(const OneDnnConvApi &api, dnnl_engine_t engine, dnnl_primitive_des
   return true;
 }
 
+/// Whether a forward convolution's result, made by \p result from the
+/// primitive's layout \p inner, is in nChw16c f32 (BlockedResult).
+bool resultIsBlocked16(const OneDnnConvApi &api, const ConvShape &s,
+                       const dnnl_memory_desc_t &inner, const Operand &result) {
+  const dnnl_dims_t dims = {s.n, s.o, s.oh, s.ow};
+  dnnl_memory_desc_t blocked;
+  return result.inner && result.reorder &&
+         api.memoryDescInitByTag(&blocked, 4, dims, dnnl_f32, dnnl_aBcd16b) == dnnl_success &&
+         api.memoryDescEqual(&inner, &blocked);
+}
+
 /// Makes everything \p e runs; sets \p impl to the implementation oneDNN
 /// chose. False when oneDNN refuses any of it (\p e then holds what was made).
 bool makeEntry(const OneDnnConvApi &api, dnnl_engine_t engine, ConvKind kind,
@@ -279,6 +293,8 @@ bool makeEntry(const OneDnnConvApi &api, dnnl_engine_t engine, ConvKind kind,
     e.operands[i].arg = spec.arg[i];
     ok = inner && makeOperand(api, engine, d.plain[spec.tensor[i]], *inner, i == 2,
                               e.operands[i]);
+    e.blocked16 = ok && i == 2 && kind == ConvKind::Forward &&
+                  resultIsBlocked16(api, s, *inner, e.operands[i]);
   }
   ok = ok && (!bias || makeBias(api, engine, pd, d, e));
   api.primitiveDescDestroy(pd);
@@ -356,9 +372,10 @@ bool reorder(const OneDnnConvApi &api, dnnl_stream_t stream, dnnl_primitive_t re
 }
 
 /// Runs \p e on the caller's buffers: the inputs' reorders, the
-/// convolution, the result's reorder, then waits for them.
+/// convolution, the result's reorder (or, for \p blocked where the result
+/// is nChw16c, its `take`), then waits for them.
 bool run(const OneDnnConvApi &api, ConvPrimitive &e, const float *a, const float *b,
-         const float *bias, float *out) {
+         const float *bias, float *out, BlockedResult *blocked) {
   void *handles[3] = {const_cast<float *>(a), const_cast<float *>(b), out};
   dnnl_exec_arg_t args[5];
   int count = 0;
@@ -378,6 +395,16 @@ bool run(const OneDnnConvApi &api, ConvPrimitive &e, const float *a, const float
   }
   ok = ok && api.primitiveExecute(e.conv, e.stream, count, args) == dnnl_success;
   const Operand &result = e.operands[2];
+  if (ok && blocked && e.blocked16) {
+    void *data = nullptr;
+    ok = api.streamWait(e.stream) == dnnl_success &&
+         api.memoryGetDataHandle(result.inner, &data) == dnnl_success && data;
+    if (ok) {
+      blocked->take(static_cast<const float *>(data));
+      blocked->taken = true;
+    }
+    return ok;
+  }
   if (ok && result.reorder)
     ok = reorder(api, e.stream, result.reorder, result.inner, result.user);
   return api.streamWait(e.stream) == dnnl_success && ok;
@@ -386,7 +413,8 @@ bool run(const OneDnnConvApi &api, ConvPrimitive &e, const float *a, const float
 } // namespace
 
 bool oneDnnConvolution(ConvKind kind, const ConvShape &s, int threads, const float *a,
-                       const float *b, float *out, bool bf16, const float *bias) {
+                       const float *b, float *out, bool bf16, const float *bias,
+                       BlockedResult *blocked) {
   const OneDnnLibrary &lib = oneDnnLibrary();
   if (!lib.status.isOk() || !lib.convStatus.isOk())
     return false;
@@ -397,7 +425,7 @@ bool oneDnnConvolution(ConvKind kind, const ConvShape &s, int threads, const flo
   if (e.refused)
     return false;
   std::lock_guard<std::mutex> hold(e.running);
-  return run(lib.conv, e, a, b, bias, out);
+  return run(lib.conv, e, a, b, bias, out, blocked);
 }
 
 std::string oneDnnConvolutionImpls() {

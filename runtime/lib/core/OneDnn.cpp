@@ -95,6 +95,7 @@ Status resolveConv(void *handle, const char *path, OneDnnConvApi &c) {
   MODELRT_RESOLVE(memoryCreate, dnnl_memory_create)
   MODELRT_RESOLVE(memoryDestroy, dnnl_memory_destroy)
   MODELRT_RESOLVE(memorySetDataHandle, dnnl_memory_set_data_handle)
+  MODELRT_RESOLVE(memoryGetDataHandle, dnnl_memory_get_data_handle)
 #undef MODELRT_RESOLVE
   return Status::ok();
 }

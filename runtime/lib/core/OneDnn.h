@@ -51,6 +51,7 @@ struct OneDnnConvApi {
   decltype(&dnnl_memory_create) memoryCreate = nullptr;
   decltype(&dnnl_memory_destroy) memoryDestroy = nullptr;
   decltype(&dnnl_memory_set_data_handle) memorySetDataHandle = nullptr;
+  decltype(&dnnl_memory_get_data_handle) memoryGetDataHandle = nullptr;
 };
 
 /// The functions the bf16 matmul primitive needs beyond the convolutions'

@@ -52,14 +52,14 @@ PoolBuild poolBuildFor(CpuLevel level) {
 #if defined(__x86_64__) && defined(MODELRT_HAVE_WIDE_LEVELS)
   switch (level) {
   case CpuLevel::Avx512:
-    return {poolPlanesAvx512, poolPlanesAvx512Codes};
+    return {poolPlanesAvx512, poolPlanesAvx512Codes, poolPlanesAvx512Blocked16};
   case CpuLevel::Avx2:
-    return {poolPlanesAvx2, poolPlanesAvx2Codes};
+    return {poolPlanesAvx2, poolPlanesAvx2Codes, poolPlanesAvx2Blocked16};
   case CpuLevel::Baseline:
     break;
   }
 #endif
-  return {poolPlanesBaseline, poolPlanesBaselineCodes};
+  return {poolPlanesBaseline, poolPlanesBaselineCodes, poolPlanesBaselineBlocked16};
 }
 
 int64_t poolWork(PoolKind kind, const PoolShape &s) {
@@ -86,6 +86,19 @@ void runPoolCodes(CpuLevel level, int threads, bool backward, const PoolShape &s
   overPlanes(threads, s.n * s.c, [&](int64_t first, int64_t count) {
     planes(backward, s, a + first * aStep, codes + first * outSize, out + first * outStep, count);
   });
+}
+
+void runPoolBlocked16(CpuLevel level, int threads, const PoolShape &s, const float *x, float *y,
+                      uint8_t *codes) {
+  PoolBlockedFn blocked = poolBuildFor(level).blocked;
+  overPlanes(threads, s.n * ((s.c + 15) / 16), [&](int64_t first, int64_t count) {
+    blocked(s, x, y, codes, first, count);
+  });
+}
+
+void maxPoolBlocked16OnHost(const PoolShape &s, const float *x, float *y, uint8_t *codes) {
+  runPoolBlocked16(hostKernels().level, threadsFor(poolWork(PoolKind::MaxForward, s)), s, x, y,
+                   codes);
 }
 
 } // namespace modelrt

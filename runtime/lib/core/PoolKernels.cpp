@@ -19,6 +19,10 @@
 // Rows and columns of the input outside every window get a zero gradient.
 // Max pooling with codes (a byte per window naming its maximum's place)
 // takes the two 2x2 paths, and the general loops for any other window.
+// 2x2 / 2 max pooling (with or without codes) also reads oneDNN's
+// 16-channel blocks (nChw16c) of a convolution's result: each window's four
+// pixels are vectors of channels, and a row of windows is transposed into
+// the NCHW planes of y through a tile.
 //
 // Max pooling scans each window's real elements in row-major order and
 // takes v when v > m or v is NaN. That step is associative on contiguous
@@ -804,6 +808,47 @@ void MODELRT_POOL_CAT(MODELRT_POOL_PLANES_NAME, Codes)(bool backward, const Pool
   for (int64_t p = 0; p < planes; ++p)
     fn(s, a + p * (backward ? outSize : in), codes + p * outSize,
        out + p * (backward ? in : outSize));
+}
+
+/// This build's PoolBlockedFn (poolPlanes<Level>Blocked16): per block and
+/// output row, pick2x2 on vectors of channels into a tile of kBlockedTile
+/// windows x 16 channels, then each channel's row of the tile into y (and
+/// codes).
+void MODELRT_POOL_CAT(MODELRT_POOL_PLANES_NAME, Blocked16)(const PoolShape &s, const float *x,
+                                                           float *y, uint8_t *codes,
+                                                           int64_t first, int64_t count) {
+  constexpr int64_t kBlockedTile = 64;
+  float tileY[kBlockedTile * 16];
+  uint8_t tileCodes[kBlockedTile * 16];
+  int64_t blocks = (s.c + 15) / 16;
+  for (int64_t b = first; b < first + count; ++b) {
+    int64_t n = b / blocks, c0 = (b % blocks) * 16;
+    int channels = int(s.c - c0 < 16 ? s.c - c0 : 16);
+    for (int64_t oh = 0; oh < s.oh; ++oh) {
+      const float *top = x + (b * s.h + 2 * oh) * s.w * 16, *bottom = top + s.w * 16;
+      for (int64_t ow0 = 0; ow0 < s.ow; ow0 += kBlockedTile) {
+        int64_t cols = s.ow - ow0 < kBlockedTile ? s.ow - ow0 : kBlockedTile;
+        for (int64_t j = 0; j < cols; ++j) {
+          const float *a = top + 2 * (ow0 + j) * 16, *d = bottom + 2 * (ow0 + j) * 16;
+          for (int l = 0; l < 16; l += kLanes) {
+            Vec max, code;
+            pick2x2(loadPart(a + l, kLanes), loadPart(a + 16 + l, kLanes), loadPart(d + l, kLanes),
+                    loadPart(d + 16 + l, kLanes), max, code);
+            storePart(tileY + j * 16 + l, max, kLanes);
+            storeBytes(tileCodes + j * 16 + l, code, kLanes);
+          }
+        }
+        for (int l = 0; l < channels; ++l) {
+          int64_t at = ((n * s.c + c0 + l) * s.oh + oh) * s.ow + ow0;
+          for (int64_t j = 0; j < cols; ++j)
+            y[at + j] = tileY[j * 16 + l];
+          if (codes)
+            for (int64_t j = 0; j < cols; ++j)
+              codes[at + j] = tileCodes[j * 16 + l];
+        }
+      }
+    }
+  }
 }
 
 #undef MODELRT_POOL_CAT

@@ -56,10 +56,28 @@ void poolPlanesBaselineCodes(bool, const PoolShape &, const float *, uint8_t *, 
 void poolPlanesAvx2Codes(bool, const PoolShape &, const float *, uint8_t *, float *, int64_t);
 void poolPlanesAvx512Codes(bool, const PoolShape &, const float *, uint8_t *, float *, int64_t);
 
-/// One build's two loops.
+/// 2x2 / 2 max pooling without padding of x in oneDNN's nChw16c layout (a
+/// convolution's result: N x ceil(C/16) blocks of H x W pixels of 16
+/// channels, those past C padding), blocks [\p first, \p first + \p count)
+/// (block n * ceil(C/16) + cb): y[N,C,OH,OW] as MaxForward on the NCHW x,
+/// and, when \p codes is not null, the codes as PoolCodesFn writes them.
+/// OH = H / 2 and OW = W / 2 (floor).
+using PoolBlockedFn = void (*)(const PoolShape &s, const float *x, float *y, uint8_t *codes,
+                               int64_t first, int64_t count);
+
+/// The three builds of the blocked loop.
+void poolPlanesBaselineBlocked16(const PoolShape &, const float *, float *, uint8_t *, int64_t,
+                                 int64_t);
+void poolPlanesAvx2Blocked16(const PoolShape &, const float *, float *, uint8_t *, int64_t,
+                             int64_t);
+void poolPlanesAvx512Blocked16(const PoolShape &, const float *, float *, uint8_t *, int64_t,
+                               int64_t);
+
+/// One build's three loops.
 struct PoolBuild {
   PoolPlanesFn planes;
   PoolCodesFn codes;
+  PoolBlockedFn blocked;
 };
 
 /// The build for \p level (the baseline where the wider ones are not built).
@@ -79,6 +97,15 @@ void runPool(CpuLevel level, int threads, PoolKind kind, const PoolShape &s, con
 /// forwards and read backwards.
 void runPoolCodes(CpuLevel level, int threads, bool backward, const PoolShape &s,
                   const float *a, uint8_t *codes, float *out);
+
+/// Runs PoolBlockedFn over every block with the build for \p level on
+/// \p threads threads (each block computed by one).
+void runPoolBlocked16(CpuLevel level, int threads, const PoolShape &s, const float *x, float *y,
+                      uint8_t *codes);
+
+/// runPoolBlocked16 with the host's build and the threads of the C
+/// functions (ConvMaxPool.cpp calls it on a convolution's blocked result).
+void maxPoolBlocked16OnHost(const PoolShape &s, const float *x, float *y, uint8_t *codes);
 
 } // namespace modelrt
 

@@ -5,7 +5,9 @@
 // form (inputs rounded to bf16, f32 accumulation; a bias stays f32), with
 // the f32 forms' arguments; no f32 convolution is called. Pooling has no
 // bf16 form. An op's own mdl.precision overrides the module's (@tagged:
-// a first layer's weight gradient tagged "f32" calls the f32 form).
+// a first layer's weight gradient tagged "f32" calls the f32 form). A
+// convolution fused with its max pooling calls the fused call's `_bf16`
+// form (@conv_pool).
 
 // CHECK-LABEL: func.func @convs(
 // NOF32-LABEL: func.func @convs(
@@ -31,6 +33,17 @@ module attributes {mdl.precision = "bf16"} {
   func.func @tagged(%x: memref<?x1x7x5xf32>, %w: memref<4x1x3x3xf32>, %y: memref<?x4x4x3xf32>, %dx: memref<?x1x7x5xf32>, %dw: memref<4x1x3x3xf32>) {
     mdl.lib_conv2d_grad_weight %x, %y, %dw {mdl.precision = "f32", stride = array<i64: 2, 2>, padding = array<i64: 1, 1>} : memref<?x1x7x5xf32>, memref<?x4x4x3xf32>, memref<4x1x3x3xf32>
     mdl.lib_conv2d_grad_input %y, %w, %dx {mdl.precision = "bf16", stride = array<i64: 2, 2>, padding = array<i64: 1, 1>} : memref<?x4x4x3xf32>, memref<4x1x3x3xf32>, memref<?x1x7x5xf32>
+    return
+  }
+  // CHECK-LABEL: func.func @conv_pool(
+  // NOF32-LABEL: func.func @conv_pool(
+  // CHECK: call @modelrt_conv2d_forward_bias_max_pool2d_bf16(
+  // CHECK-NOT: call @modelrt_max_pool2d_forward
+  // NOF32-NOT: call @modelrt_conv2d_forward_bias_max_pool2d(
+  func.func @conv_pool(%x: memref<2x1x8x6xf32>, %w: memref<4x1x3x3xf32>, %b: memref<4xf32>, %p: memref<2x4x4x3xf32>) {
+    %y = memref.alloc() : memref<2x4x8x6xf32>
+    mdl.lib_conv2d_bias %x, %w, %b, %y {stride = array<i64: 1, 1>, padding = array<i64: 1, 1>} : memref<2x1x8x6xf32>, memref<4x1x3x3xf32>, memref<4xf32>, memref<2x4x8x6xf32>
+    mdl.lib_max_pool2d %y, %p {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<2x4x8x6xf32>, memref<2x4x4x3xf32>
     return
   }
 }

@@ -420,6 +420,56 @@ TEST(Pool, CodesGiveTheBitsOfTheScan) {
     }
 }
 
+/// x [N,C,H,W] in oneDNN's nChw16c layout: ceil(C/16) blocks of H x W
+/// pixels of 16 channels per image, channels past C filled with \p pad.
+std::vector<float> toBlocked16(const PoolShape &s, const std::vector<float> &x, float pad) {
+  int64_t blocks = (s.c + 15) / 16, plane = s.h * s.w;
+  std::vector<float> out(size_t(s.n * blocks * plane * 16), pad);
+  for (int64_t n = 0; n < s.n; ++n)
+    for (int64_t c = 0; c < s.c; ++c)
+      for (int64_t i = 0; i < plane; ++i)
+        out[size_t(((n * blocks + c / 16) * plane + i) * 16 + c % 16)] =
+            x[size_t((n * s.c + c) * plane + i)];
+  return out;
+}
+
+// 2x2 / 2 max pooling from 16-channel blocks (a convolution's result in
+// oneDNN's layout): y and codes are the bits of the NCHW codes' loops, at
+// every level, on one and two threads, with and without codes, for channel
+// counts below, at and past a block (the padding channels, NaN here, are
+// never read into y) and odd sizes whose last row and column no window
+// covers.
+TEST(Pool, Blocked16GivesTheBitsOfTheNchwLoops) {
+  const int64_t inputs[][2] = {{2, 2}, {7, 5}, {14, 14}, {28, 28}, {9, 300}};
+  const int64_t k2[2] = {2, 2}, s2[2] = {2, 2}, p0[2] = {0, 0};
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  for (int64_t c : {1, 5, 16, 17, 40})
+    for (const auto &in : inputs)
+      for (const auto &[kind, name] : kMaxInputs) {
+        PoolShape s = makeShape(3, c, in, k2, s2, p0);
+        std::vector<float> x = values(kind, inputSize(s), 11), dy = integerDy(s);
+        CodesRun want = runCodes(CpuLevel::Baseline, 1, s, x, dy);
+        std::vector<float> blocked = toBlocked16(s, x, nan);
+        for (CpuLevel level : levels())
+          for (int threads : {1, 2})
+            for (bool withCodes : {true, false}) {
+              std::vector<float> y(want.y.size(), -1.0f);
+              std::vector<uint8_t> codes(want.codes.size(), 255);
+              runPoolBlocked16(level, threads, s, blocked.data(), y.data(),
+                               withCodes ? codes.data() : nullptr);
+              std::string where = describe(PoolKind::MaxForward, s) + ", " + name +
+                                  " inputs, " + cpuLevelName(level) + ", " +
+                                  std::to_string(threads) + " thread(s)" +
+                                  (withCodes ? ", codes" : "");
+              ASSERT_TRUE(sameBits(y, want.y)) << where;
+              if (withCodes)
+                ASSERT_EQ(codes, want.codes) << where;
+              else
+                ASSERT_EQ(codes, std::vector<uint8_t>(codes.size(), 255)) << where;
+            }
+      }
+}
+
 TEST(Pool, AvgForwardMatchesFloat64) {
   for (const PoolShape &s : testShapes())
     for (Values kind : {Values::Smooth, Values::Ties}) {

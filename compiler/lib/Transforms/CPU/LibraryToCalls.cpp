@@ -16,6 +16,10 @@
 //                           -> modelrt_max_pool2d_forward_codes(x, y, codes, ...)
 //                              modelrt_max_pool2d_backward_codes(dy, codes, dx, ...)
 //                              (codes: a fresh i8 buffer of y's shape)
+//   a lib_conv2d_bias whose result only a 2x2 / 2 lib_max_pool2d reads (and
+//   its gradient through codes), at the pooling (ConvMaxPool.h)
+//                           -> modelrt_conv2d_forward_bias_max_pool2d(x, w, b,
+//                              y, pooled, codes or null, conv sizes...)
 //   lib_avg_pool2d          -> modelrt_avg_pool2d_forward(x, y, ...)
 //   lib_avg_pool2d_grad     -> modelrt_avg_pool2d_backward(dy, dx, ...)
 //   lib_embedding_grad      -> modelrt_embedding_backward_i64 / _i32
@@ -47,6 +51,7 @@
 // op still on tensors is reported: the pass runs after bufferization.
 //
 //===----------------------------------------------------------------------===//
+#include "ConvMaxPool.h"
 #include "MaxPoolCodes.h"
 #include "modelc/Transforms/CPU/Passes.h"
 #include "modelc/Transforms/CPU/RuntimeCalls.h"
@@ -312,6 +317,46 @@ void rewriteToCall(Operation *op, const RuntimeCall &c) {
   op->erase();
 }
 
+/// Replaces \p pool and the convolution \p conv that pairConvPools paired
+/// with it by one call of \p callee at the pooling: the convolution's
+/// operands (y, its result, is scratch), then the pooling's output and its
+/// codes (null without), then the convolution's sizes.
+void rewriteConvPool(mdl::LibConv2DBiasOp conv, mdl::LibMaxPool2DOp pool, StringRef callee,
+                     Value codes) {
+  OpBuilder b(pool);
+  Location loc = pool.getLoc();
+  SmallVector<Value> args, dense;
+  for (unsigned i = 0; i < 3; ++i)
+    dense.push_back(denseBuffer(b, loc, conv->getOperand(i), /*copyIn=*/true));
+  dense.push_back(conv->getOperand(3)); // a dense allocation (pairConvPools)
+  Value pooled = pool->getOperand(1);
+  dense.push_back(denseBuffer(b, loc, pooled, /*copyIn=*/false));
+  for (Value v : dense)
+    args.push_back(elementPointer(b, loc, v));
+  auto ptr = LLVM::LLVMPointerType::get(b.getContext());
+  args.push_back(codes ? elementPointer(b, loc, codes) : LLVM::ZeroOp::create(b, loc, ptr));
+  RuntimeCall c = describe(conv);
+  args.append(callSizes(b, loc, conv, c));
+  func::CallOp::create(b, loc, callee, TypeRange{}, args);
+  if (dense.back() != pooled)
+    memref::CopyOp::create(b, loc, dense.back(), pooled);
+  for (unsigned i = 0; i < dense.size(); ++i) {
+    Value original = i < 4 ? conv->getOperand(i) : pooled;
+    if (dense[i] != original)
+      memref::DeallocOp::create(b, loc, dense[i]);
+  }
+  pool->erase();
+  conv->erase();
+}
+
+/// The signature of kConvForwardBiasMaxPoolCall: six pointers, then the
+/// convolution's sizes.
+FunctionType convPoolCallType(MLIRContext *ctx) {
+  SmallVector<Type> args(6, LLVM::LLVMPointerType::get(ctx));
+  args.append(ConvNumSizes, IntegerType::get(ctx, 64));
+  return FunctionType::get(ctx, args, {});
+}
+
 /// The bf16 form of a convolution's entry point; \p callee itself for any
 /// other.
 StringRef bf16Form(StringRef callee) {
@@ -342,9 +387,24 @@ struct LibraryToCallsPass
     auto precisionAttr = getOperation()->getAttrOfType<StringAttr>("mdl.precision");
     StringRef modulePrecision = precisionAttr ? precisionAttr.getValue() : "f32";
     DenseMap<Operation *, Value> codes;
+    DenseMap<Operation *, mdl::LibConv2DBiasOp> convPools;
+    DenseSet<Operation *> pooledConvs;
     if (!gpu)
       codes = pairMaxPools(getOperation());
+    if (!gpu && !cudaConvolutions)
+      convPools = pairConvPools(getOperation(), codes);
+    for (auto &[pool, conv] : convPools)
+      pooledConvs.insert(conv);
+    SmallVector<std::tuple<mdl::LibConv2DBiasOp, mdl::LibMaxPool2DOp, StringRef>> fused;
     WalkResult walk = getOperation().walk([&](Operation *op) {
+      if (pooledConvs.contains(op))
+        return WalkResult::advance();
+      if (mdl::LibConv2DBiasOp conv = convPools.lookup(op)) {
+        bool bf16 = precisionOf(conv, modulePrecision) == "bf16";
+        fused.emplace_back(conv, cast<mdl::LibMaxPool2DOp>(op),
+                           bf16 ? kConvForwardBiasMaxPoolBf16Call : kConvForwardBiasMaxPoolCall);
+        return WalkResult::advance();
+      }
       RuntimeCall c = describe(op);
       if (c.callee.empty())
         return WalkResult::advance();
@@ -378,8 +438,14 @@ struct LibraryToCallsPass
                                         callType(&getContext(), op, c),
                                         "the runtime's")))
         return signalPassFailure();
+    for (auto &[conv, pool, callee] : fused)
+      if (failed(declareLibraryFunction(getOperation(), callee,
+                                        convPoolCallType(&getContext()), "the runtime's")))
+        return signalPassFailure();
     for (auto &[op, c] : work)
       rewriteToCall(op, c);
+    for (auto &[conv, pool, callee] : fused)
+      rewriteConvPool(conv, pool, callee, codes.lookup(pool));
   }
 };
 

@@ -33,37 +33,6 @@ bool routesThroughCodes(mdl::LibMaxPool2DOp pool, mdl::LibMaxPool2DGradOp grad) 
          pool.getPadding() == none && grad.getPadding() == none;
 }
 
-/// The allocation or argument that \p buffer is a view of.
-Value rootOf(Value buffer) {
-  while (auto view = buffer.getDefiningOp<ViewLikeOpInterface>())
-    buffer = view.getViewSource();
-  return buffer;
-}
-
-/// Whether \p op, or an op nested in it, may write the buffer \p root: a
-/// write to (a view of) it or to an unnamed resource, or, for an op that
-/// declares no effects (a call), a memref operand that is a view of it.
-bool mayWrite(Operation *op, Value root) {
-  return op
-      ->walk([&](Operation *inner) {
-        auto declared = dyn_cast<MemoryEffectOpInterface>(inner);
-        if (!declared) {
-          bool passed = llvm::any_of(inner->getOperands(), [&](Value v) {
-            return isa<BaseMemRefType>(v.getType()) && rootOf(v) == root;
-          });
-          return passed ? WalkResult::interrupt() : WalkResult::advance();
-        }
-        SmallVector<MemoryEffects::EffectInstance> effects;
-        declared.getEffects(effects);
-        for (const MemoryEffects::EffectInstance &e : effects)
-          if (isa<MemoryEffects::Write>(e.getEffect()) &&
-              (!e.getValue() || rootOf(e.getValue()) == root))
-            return WalkResult::interrupt();
-        return WalkResult::advance();
-      })
-      .wasInterrupted();
-}
-
 /// The open pooling (latest first) whose codes \p grad can use: it
 /// routesThroughCodes, and no op between the two may write x. -1: none.
 int64_t pairFor(ArrayRef<mdl::LibMaxPool2DOp> open, mdl::LibMaxPool2DGradOp grad) {
@@ -97,6 +66,33 @@ Value allocateCodes(mdl::LibMaxPool2DOp pool, mdl::LibMaxPool2DGradOp grad) {
 }
 
 } // namespace
+
+Value rootOf(Value buffer) {
+  while (auto view = buffer.getDefiningOp<ViewLikeOpInterface>())
+    buffer = view.getViewSource();
+  return buffer;
+}
+
+bool mayWrite(Operation *op, Value root) {
+  return op
+      ->walk([&](Operation *inner) {
+        auto declared = dyn_cast<MemoryEffectOpInterface>(inner);
+        if (!declared) {
+          bool passed = llvm::any_of(inner->getOperands(), [&](Value v) {
+            return isa<BaseMemRefType>(v.getType()) && rootOf(v) == root;
+          });
+          return passed ? WalkResult::interrupt() : WalkResult::advance();
+        }
+        SmallVector<MemoryEffects::EffectInstance> effects;
+        declared.getEffects(effects);
+        for (const MemoryEffects::EffectInstance &e : effects)
+          if (isa<MemoryEffects::Write>(e.getEffect()) &&
+              (!e.getValue() || rootOf(e.getValue()) == root))
+            return WalkResult::interrupt();
+        return WalkResult::advance();
+      })
+      .wasInterrupted();
+}
 
 DenseMap<Operation *, Value> pairMaxPools(ModuleOp module) {
   DenseMap<Operation *, Value> codes;

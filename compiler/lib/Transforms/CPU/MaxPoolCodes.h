@@ -22,6 +22,14 @@ namespace modelc {
 /// again. Each pooling pairs at most once. Returns each paired op's codes.
 llvm::DenseMap<mlir::Operation *, mlir::Value> pairMaxPools(mlir::ModuleOp module);
 
+/// The allocation or argument that \p buffer is a view of.
+mlir::Value rootOf(mlir::Value buffer);
+
+/// Whether \p op, or an op nested in it, may write the buffer \p root: a
+/// write to (a view of) it or to an unnamed resource, or, for an op that
+/// declares no effects (a call), a memref operand that is a view of it.
+bool mayWrite(mlir::Operation *op, mlir::Value root);
+
 } // namespace modelc
 
 #endif // MODELC_LIB_TRANSFORMS_CPU_MAXPOOLCODES_H

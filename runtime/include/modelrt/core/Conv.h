@@ -97,6 +97,30 @@ void modelrt_conv2d_backward_weights_bf16(const float *x, const float *dy, float
                                           int64_t ow, int64_t strideH, int64_t strideW,
                                           int64_t padH, int64_t padW, int64_t dilH,
                                           int64_t dilW);
+
+/// modelrt_conv2d_forward_bias, then 2x2 / 2 max pooling without padding of
+/// its result into pooled[N,O,OH/2,OW/2] (modelrt_max_pool2d_forward), with
+/// its codes (modelrt_max_pool2d_forward_codes) when \p codes is not null:
+/// the bits of the two calls. y is scratch that only the pooling reads: it
+/// is left unwritten where oneDNN's result is in 16-channel blocks, which
+/// the pooling then reads instead of their NCHW reorder (ConvMaxPool.cpp).
+/// The compiler calls it for a convolution whose result nothing else reads
+/// (LibraryToCalls).
+void modelrt_conv2d_forward_bias_max_pool2d(const float *x, const float *w, const float *bias,
+                                            float *y, float *pooled, uint8_t *codes, int64_t n,
+                                            int64_t c, int64_t h, int64_t w_, int64_t o,
+                                            int64_t kh, int64_t kw, int64_t oh, int64_t ow,
+                                            int64_t strideH, int64_t strideW, int64_t padH,
+                                            int64_t padW, int64_t dilH, int64_t dilW);
+
+/// The same with the bf16 convolution (modelrt_conv2d_forward_bias_bf16).
+void modelrt_conv2d_forward_bias_max_pool2d_bf16(const float *x, const float *w,
+                                                 const float *bias, float *y, float *pooled,
+                                                 uint8_t *codes, int64_t n, int64_t c, int64_t h,
+                                                 int64_t w_, int64_t o, int64_t kh, int64_t kw,
+                                                 int64_t oh, int64_t ow, int64_t strideH,
+                                                 int64_t strideW, int64_t padH, int64_t padW,
+                                                 int64_t dilH, int64_t dilW);
 }
 
 #endif // MODELRT_CORE_CONV_H

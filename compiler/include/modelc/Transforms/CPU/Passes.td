@@ -81,7 +81,14 @@ def LibraryToCallsPass : Pass<"modelc-library-to-calls", "::mlir::ModuleOp"> {
     memref of x that no op between them may write, call
     `modelrt_max_pool2d_forward_codes` and `_backward_codes` with a fresh
     i8 buffer of each window's arg-max (MaxPoolCodes.h), so that the
-    gradient does not read x again. A library op still on tensors, or a
+    gradient does not read x again; a `mdl.lib_conv2d_bias` whose result,
+    a dense allocation, nothing but such a pooling (and its gradient,
+    through codes) reads, and whose x, w and bias no op between the two
+    may write, joins the pooling in one call of
+    `modelrt_conv2d_forward_bias_max_pool2d` (its `_bf16` form in bf16)
+    with the codes, or null without a gradient (ConvMaxPool.h), so that
+    the runtime may pool the convolution's result in oneDNN's blocked
+    layout. A library op still on tensors, or a
     symbol of one of those names with another signature, is an error. With `gpu`
     (the GPU pipeline, on device buffers), the attention ops call the
     runtime's fused GPU kernels instead (`modelrt_cuda_attention_*`, the

@@ -35,6 +35,13 @@ inline constexpr llvm::StringLiteral kConvForwardBf16Call =
 /// kConvForwardBiasCall's bf16 form (the bias stays f32).
 inline constexpr llvm::StringLiteral kConvForwardBiasBf16Call =
     "modelrt_conv2d_forward_bias_bf16";
+/// A convolution with a bias whose result only a 2x2 / 2 max pooling reads,
+/// and that pooling: (x, w, bias, y, pooled, codes or null, the
+/// convolution's sizes...); y is scratch (ConvMaxPool.h).
+inline constexpr llvm::StringLiteral kConvForwardBiasMaxPoolCall =
+    "modelrt_conv2d_forward_bias_max_pool2d";
+inline constexpr llvm::StringLiteral kConvForwardBiasMaxPoolBf16Call =
+    "modelrt_conv2d_forward_bias_max_pool2d_bf16";
 inline constexpr llvm::StringLiteral kConvBackwardDataBf16Call =
     "modelrt_conv2d_backward_data_bf16";
 inline constexpr llvm::StringLiteral kConvBackwardWeightsBf16Call =
