@@ -34,10 +34,11 @@ void convMaxPool(const ConvShape &s, bool bf16, const float *x, const float *w,
   if (blocked.taken)
     return;
   if (codes)
-    modelrt_max_pool2d_forward_codes(y, pooled, codes, p.n, p.c, p.h, p.w, p.oh, p.ow, 2, 2, 2,
-                                     2, 0, 0);
+    modelrt_max_pool2d_forward_codes(y, pooled, codes, p.n, p.c, p.h, p.w, p.oh, p.ow, p.kh,
+                                     p.kw, p.strideH, p.strideW, p.padH, p.padW);
   else
-    modelrt_max_pool2d_forward(y, pooled, p.n, p.c, p.h, p.w, p.oh, p.ow, 2, 2, 2, 2, 0, 0);
+    modelrt_max_pool2d_forward(y, pooled, p.n, p.c, p.h, p.w, p.oh, p.ow, p.kh, p.kw, p.strideH,
+                               p.strideW, p.padH, p.padW);
 }
 
 } // namespace

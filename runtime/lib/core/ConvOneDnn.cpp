@@ -83,7 +83,8 @@ struct ConvPrimitive {
   dnnl_stream_t stream = nullptr;
   Operand operands[3]; ///< the two inputs, then the result
   dnnl_memory_t bias = nullptr; ///< a forward one's bias (the caller's), or null
-  bool blocked16 = false; ///< a forward one's result is nChw16c f32 (BlockedResult)
+  /// A forward one's result buffer when it is nChw16c f32 (BlockedResult).
+  const float *blocked16 = nullptr;
 };
 
 /// The kind, the 15 sizes, the thread count, whether the inputs are bf16
@@ -252,15 +253,21 @@ bool makeBias(const OneDnnConvApi &api, dnnl_engine_t engine, dnnl_primitive_des
   return true;
 }
 
-/// Whether a forward convolution's result, made by \p result from the
-/// primitive's layout \p inner, is in nChw16c f32 (BlockedResult).
-bool resultIsBlocked16(const OneDnnConvApi &api, const ConvShape &s,
-                       const dnnl_memory_desc_t &inner, const Operand &result) {
+/// The buffer of a forward convolution's result, made by \p result from the
+/// primitive's layout \p inner, when that is nChw16c f32 (BlockedResult);
+/// else null.
+const float *blocked16Result(const OneDnnConvApi &api, const ConvShape &s,
+                             const dnnl_memory_desc_t &inner, const Operand &result) {
   const dnnl_dims_t dims = {s.n, s.o, s.oh, s.ow};
   dnnl_memory_desc_t blocked;
-  return result.inner && result.reorder &&
-         api.memoryDescInitByTag(&blocked, 4, dims, dnnl_f32, dnnl_aBcd16b) == dnnl_success &&
-         api.memoryDescEqual(&inner, &blocked);
+  void *data = nullptr;
+  bool isBlocked16 =
+      result.inner && result.reorder &&
+      api.memoryDescInitByTag(&blocked, 4, dims, dnnl_f32, dnnl_aBcd16b) == dnnl_success &&
+      api.memoryDescEqual(&inner, &blocked);
+  if (!isBlocked16 || api.memoryGetDataHandle(result.inner, &data) != dnnl_success)
+    return nullptr;
+  return static_cast<const float *>(data);
 }
 
 /// Makes everything \p e runs; sets \p impl to the implementation oneDNN
@@ -293,8 +300,8 @@ bool makeEntry(const OneDnnConvApi &api, dnnl_engine_t engine, ConvKind kind,
     e.operands[i].arg = spec.arg[i];
     ok = inner && makeOperand(api, engine, d.plain[spec.tensor[i]], *inner, i == 2,
                               e.operands[i]);
-    e.blocked16 = ok && i == 2 && kind == ConvKind::Forward &&
-                  resultIsBlocked16(api, s, *inner, e.operands[i]);
+    if (ok && i == 2 && kind == ConvKind::Forward)
+      e.blocked16 = blocked16Result(api, s, *inner, e.operands[i]);
   }
   ok = ok && (!bias || makeBias(api, engine, pd, d, e));
   api.primitiveDescDestroy(pd);
@@ -396,11 +403,9 @@ bool run(const OneDnnConvApi &api, ConvPrimitive &e, const float *a, const float
   ok = ok && api.primitiveExecute(e.conv, e.stream, count, args) == dnnl_success;
   const Operand &result = e.operands[2];
   if (ok && blocked && e.blocked16) {
-    void *data = nullptr;
-    ok = api.streamWait(e.stream) == dnnl_success &&
-         api.memoryGetDataHandle(result.inner, &data) == dnnl_success && data;
+    ok = api.streamWait(e.stream) == dnnl_success;
     if (ok) {
-      blocked->take(static_cast<const float *>(data));
+      blocked->take(e.blocked16);
       blocked->taken = true;
     }
     return ok;

@@ -71,9 +71,10 @@ func.func @other_reader(%x: memref<2x1x8x6xf32>, %w: memref<4x1x3x3xf32>, %b: me
 }
 
 // An op between the two that may write the image, the weights (through a
-// view) or the bias: the convolution must run where it stands.
+// view) or the bias, or free the image: the convolution must run where it
+// stands.
 // CHECK-LABEL: func.func @inputs_written(
-// CHECK-COUNT-3: call @modelrt_conv2d_forward_bias(
+// CHECK-COUNT-4: call @modelrt_conv2d_forward_bias(
 // CHECK-NOT: call @modelrt_conv2d_forward_bias_max_pool2d(
 // CHECK: return
 func.func @inputs_written(%x: memref<2x1x8x6xf32>, %x2: memref<2x1x8x6xf32>, %w: memref<4x1x3x3xf32>, %b: memref<4xf32>, %b2: memref<4xf32>, %p: memref<2x4x4x3xf32>) {
@@ -92,23 +93,49 @@ func.func @inputs_written(%x: memref<2x1x8x6xf32>, %x2: memref<2x1x8x6xf32>, %w:
   mdl.lib_conv2d_bias %x, %w, %b, %y3 {stride = array<i64: 1, 1>, padding = array<i64: 1, 1>} : memref<2x1x8x6xf32>, memref<4x1x3x3xf32>, memref<4xf32>, memref<2x4x8x6xf32>
   memref.copy %b2, %b : memref<4xf32> to memref<4xf32>
   mdl.lib_max_pool2d %y3, %p {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<2x4x8x6xf32>, memref<2x4x4x3xf32>
+  %x3 = memref.alloc() : memref<2x1x8x6xf32>
+  memref.copy %x2, %x3 : memref<2x1x8x6xf32> to memref<2x1x8x6xf32>
+  %y4 = memref.alloc() : memref<2x4x8x6xf32>
+  mdl.lib_conv2d_bias %x3, %w, %b, %y4 {stride = array<i64: 1, 1>, padding = array<i64: 1, 1>} : memref<2x1x8x6xf32>, memref<4x1x3x3xf32>, memref<4xf32>, memref<2x4x8x6xf32>
+  memref.dealloc %x3 : memref<2x1x8x6xf32>
+  mdl.lib_max_pool2d %y4, %p {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<2x4x8x6xf32>, memref<2x4x4x3xf32>
   return
 }
 
 // y not a dense allocation (a function argument, which a caller may read),
-// or a pooling other than 2x2 / 2: two calls.
+// a pooling other than 2x2 / 2, a gradient that reads y itself (a write
+// to y between the pooling and it leaves it without codes), a pooling in
+// another block than the convolution: two calls.
 // CHECK-LABEL: func.func @not_paired(
 // CHECK: call @modelrt_conv2d_forward_bias(
 // CHECK: call @modelrt_max_pool2d_forward(
 // CHECK: call @modelrt_conv2d_forward_bias(
 // CHECK: call @modelrt_max_pool2d_forward(
+// CHECK: call @modelrt_conv2d_forward_bias(
+// CHECK: call @modelrt_max_pool2d_forward(
+// CHECK: call @modelrt_max_pool2d_backward(
+// CHECK: call @modelrt_conv2d_forward_bias(
+// CHECK: scf.if
+// CHECK: call @modelrt_max_pool2d_forward(
 // CHECK-NOT: call @modelrt_conv2d_forward_bias_max_pool2d(
 // CHECK: return
-func.func @not_paired(%x: memref<2x1x8x6xf32>, %w: memref<4x1x3x3xf32>, %b: memref<4xf32>, %y: memref<2x4x8x6xf32>, %p: memref<2x4x4x3xf32>) {
+func.func @not_paired(%x: memref<2x1x8x6xf32>, %w: memref<4x1x3x3xf32>, %b: memref<4xf32>, %y: memref<2x4x8x6xf32>, %p: memref<2x4x4x3xf32>, %t: i1) {
   mdl.lib_conv2d_bias %x, %w, %b, %y {stride = array<i64: 1, 1>, padding = array<i64: 1, 1>} : memref<2x1x8x6xf32>, memref<4x1x3x3xf32>, memref<4xf32>, memref<2x4x8x6xf32>
   mdl.lib_max_pool2d %y, %p {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<2x4x8x6xf32>, memref<2x4x4x3xf32>
   %z = memref.alloc() : memref<2x4x8x6xf32>
   mdl.lib_conv2d_bias %x, %w, %b, %z {stride = array<i64: 1, 1>, padding = array<i64: 1, 1>} : memref<2x1x8x6xf32>, memref<4x1x3x3xf32>, memref<4xf32>, memref<2x4x8x6xf32>
   mdl.lib_max_pool2d %z, %p {kernel = array<i64: 3, 3>, stride = array<i64: 2, 2>, padding = array<i64: 1, 1>} : memref<2x4x8x6xf32>, memref<2x4x4x3xf32>
+  %g = memref.alloc() : memref<2x4x8x6xf32>
+  mdl.lib_conv2d_bias %x, %w, %b, %g {stride = array<i64: 1, 1>, padding = array<i64: 1, 1>} : memref<2x1x8x6xf32>, memref<4x1x3x3xf32>, memref<4xf32>, memref<2x4x8x6xf32>
+  mdl.lib_max_pool2d %g, %p {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<2x4x8x6xf32>, memref<2x4x4x3xf32>
+  %c0 = arith.constant 0 : index
+  %f = arith.constant 1.0 : f32
+  memref.store %f, %g[%c0, %c0, %c0, %c0] : memref<2x4x8x6xf32>
+  mdl.lib_max_pool2d_grad %p, %g, %y {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<2x4x4x3xf32>, memref<2x4x8x6xf32>, memref<2x4x8x6xf32>
+  %r = memref.alloc() : memref<2x4x8x6xf32>
+  mdl.lib_conv2d_bias %x, %w, %b, %r {stride = array<i64: 1, 1>, padding = array<i64: 1, 1>} : memref<2x1x8x6xf32>, memref<4x1x3x3xf32>, memref<4xf32>, memref<2x4x8x6xf32>
+  scf.if %t {
+    mdl.lib_max_pool2d %r, %p {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<2x4x8x6xf32>, memref<2x4x4x3xf32>
+  }
   return
 }

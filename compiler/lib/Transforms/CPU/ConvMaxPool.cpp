@@ -1,10 +1,10 @@
-//===- ConvMaxPool.cpp - Convolutions whose result only a max pooling reads ===//
+//===- ConvMaxPool.cpp - Convolutions only a max pooling reads ------------===//
 //
 // Implements pairConvPools (ConvMaxPool.h). The convolution's result is
 // then scratch that the runtime may leave unwritten: nothing reads it but
 // the pooling (the gradient, routed by codes, does not), and it is no view
 // of another buffer. The convolution moves to the pooling, so no op between
-// them may write its image, weights or bias.
+// them may write or free its image, weights or bias.
 //
 //===----------------------------------------------------------------------===//
 #include "ConvMaxPool.h"
@@ -16,14 +16,6 @@ using namespace mlir;
 
 namespace modelc {
 namespace {
-
-/// Whether \p pool is a 2x2 / 2 max pooling without padding.
-bool isPool2x2(mdl::LibMaxPool2DOp pool) {
-  const int64_t twos[] = {2, 2}, zeros[] = {0, 0};
-  return pool.getKernel() == ArrayRef<int64_t>(twos) &&
-         pool.getStride() == ArrayRef<int64_t>(twos) &&
-         pool.getPadding() == ArrayRef<int64_t>(zeros);
-}
 
 /// Whether every use of \p y, a dense allocation, is \p conv's write, \p
 /// pool's read, a deallocation, or a gradient routed by \p pool's codes.
@@ -42,6 +34,17 @@ bool onlyPooled(Value y, mdl::LibConv2DBiasOp conv, mdl::LibMaxPool2DOp pool,
   });
 }
 
+/// Whether an op strictly between \p conv and \p pool may write or free
+/// the convolution's image, weights or bias.
+bool inputsChangeBetween(mdl::LibConv2DBiasOp conv, mdl::LibMaxPool2DOp pool) {
+  for (Operation *op = conv->getNextNode(); op != pool.getOperation();
+       op = op->getNextNode())
+    for (unsigned i = 0; i < 3; ++i)
+      if (mayWriteOrFree(op, rootOf(conv->getOperand(i))))
+        return true;
+  return false;
+}
+
 /// The convolution that writes \p pool's x and pairs with it, or null.
 mdl::LibConv2DBiasOp convFor(mdl::LibMaxPool2DOp pool,
                              const DenseMap<Operation *, Value> &codes) {
@@ -50,13 +53,10 @@ mdl::LibConv2DBiasOp convFor(mdl::LibMaxPool2DOp pool,
   for (Operation *user : y.getUsers())
     if (auto c = dyn_cast<mdl::LibConv2DBiasOp>(user); c && c->getOperand(3) == y)
       conv = c;
-  if (!conv || conv->getNumResults() != 0 || conv->getBlock() != pool->getBlock() || !conv->isBeforeInBlock(pool) ||
-      !onlyPooled(y, conv, pool, codes))
+  if (!conv || conv->getNumResults() != 0 || conv->getBlock() != pool->getBlock() ||
+      !conv->isBeforeInBlock(pool) || !onlyPooled(y, conv, pool, codes) ||
+      inputsChangeBetween(conv, pool))
     return {};
-  for (Operation *op = conv->getNextNode(); op != pool.getOperation(); op = op->getNextNode())
-    for (unsigned i = 0; i < 3; ++i)
-      if (mayWrite(op, rootOf(conv->getOperand(i))))
-        return {};
   return conv;
 }
 
@@ -66,7 +66,8 @@ DenseMap<Operation *, mdl::LibConv2DBiasOp>
 pairConvPools(ModuleOp module, const DenseMap<Operation *, Value> &codes) {
   DenseMap<Operation *, mdl::LibConv2DBiasOp> pairs;
   module.walk([&](mdl::LibMaxPool2DOp pool) {
-    if (pool->getNumResults() != 0 || !isPool2x2(pool)) // tensors: reported later
+    if (pool->getNumResults() != 0 || // on tensors: reported later
+        !isPlain2x2(pool.getKernel(), pool.getStride(), pool.getPadding()))
       return;
     if (mdl::LibConv2DBiasOp conv = convFor(pool, codes))
       pairs[pool] = conv;

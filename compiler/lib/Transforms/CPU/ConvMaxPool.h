@@ -1,4 +1,4 @@
-//===- ConvMaxPool.h - Convolutions whose result only a max pooling reads -*- C++ -*-===//
+//===- ConvMaxPool.h - Convolutions only a max pooling reads -*- C++ -*-===//
 //
 // Declares pairConvPools (ConvMaxPool.cpp), which `modelc-library-to-calls`
 // runs after pairMaxPools: a convolution with a bias whose result nothing
@@ -21,11 +21,12 @@ namespace modelc {
 /// `lib_conv2d_bias` before it in its block that writes its x, when x is a
 /// dense allocation that only these two ops, the pooling's gradient routed
 /// by codes (\p codes, from pairMaxPools) and its deallocation use, and no
-/// op between the two may write the convolution's inputs (so that the
-/// convolution can run at the pooling). Returns each paired pooling's
+/// op between the two may write or free the convolution's inputs (so that
+/// the convolution can run at the pooling). Returns each paired pooling's
 /// convolution.
 llvm::DenseMap<mlir::Operation *, mlir::mdl::LibConv2DBiasOp>
-pairConvPools(mlir::ModuleOp module, const llvm::DenseMap<mlir::Operation *, mlir::Value> &codes);
+pairConvPools(mlir::ModuleOp module,
+              const llvm::DenseMap<mlir::Operation *, mlir::Value> &codes);
 
 } // namespace modelc
 

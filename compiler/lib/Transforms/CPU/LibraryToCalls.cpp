@@ -63,6 +63,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -317,36 +318,42 @@ void rewriteToCall(Operation *op, const RuntimeCall &c) {
   op->erase();
 }
 
-/// Replaces \p pool and the convolution \p conv that pairConvPools paired
-/// with it by one call of \p callee at the pooling: the convolution's
-/// operands (y, its result, is scratch), then the pooling's output and its
-/// codes (null without), then the convolution's sizes.
-void rewriteConvPool(mdl::LibConv2DBiasOp conv, mdl::LibMaxPool2DOp pool, StringRef callee,
-                     Value codes) {
-  OpBuilder b(pool);
-  Location loc = pool.getLoc();
+/// A convolution, the max pooling that pairConvPools paired with it, and
+/// the entry point of the two (by the convolution's precision).
+struct ConvPool {
+  mdl::LibConv2DBiasOp conv;
+  mdl::LibMaxPool2DOp pool;
+  StringRef callee;
+};
+
+/// Replaces \p p's two ops by one call of its callee at the pooling, at
+/// the location of both: the convolution's operands (y, its result, is
+/// scratch), then the pooling's output and its \p codes (null without),
+/// then the convolution's sizes.
+void rewriteConvPool(ConvPool p, Value codes) {
+  OpBuilder b(p.pool);
+  Location loc = FusedLoc::get(b.getContext(), {p.conv.getLoc(), p.pool.getLoc()});
   SmallVector<Value> args, dense;
   for (unsigned i = 0; i < 3; ++i)
-    dense.push_back(denseBuffer(b, loc, conv->getOperand(i), /*copyIn=*/true));
-  dense.push_back(conv->getOperand(3)); // a dense allocation (pairConvPools)
-  Value pooled = pool->getOperand(1);
+    dense.push_back(denseBuffer(b, loc, p.conv->getOperand(i), /*copyIn=*/true));
+  dense.push_back(p.conv->getOperand(3)); // a dense allocation (pairConvPools)
+  Value pooled = p.pool->getOperand(1);
   dense.push_back(denseBuffer(b, loc, pooled, /*copyIn=*/false));
   for (Value v : dense)
     args.push_back(elementPointer(b, loc, v));
   auto ptr = LLVM::LLVMPointerType::get(b.getContext());
   args.push_back(codes ? elementPointer(b, loc, codes) : LLVM::ZeroOp::create(b, loc, ptr));
-  RuntimeCall c = describe(conv);
-  args.append(callSizes(b, loc, conv, c));
-  func::CallOp::create(b, loc, callee, TypeRange{}, args);
+  args.append(callSizes(b, loc, p.conv, describe(p.conv)));
+  func::CallOp::create(b, loc, p.callee, TypeRange{}, args);
   if (dense.back() != pooled)
     memref::CopyOp::create(b, loc, dense.back(), pooled);
   for (unsigned i = 0; i < dense.size(); ++i) {
-    Value original = i < 4 ? conv->getOperand(i) : pooled;
+    Value original = i < 4 ? p.conv->getOperand(i) : pooled;
     if (dense[i] != original)
       memref::DeallocOp::create(b, loc, dense[i]);
   }
-  pool->erase();
-  conv->erase();
+  p.pool->erase();
+  p.conv->erase();
 }
 
 /// The signature of kConvForwardBiasMaxPoolCall: six pointers, then the
@@ -378,6 +385,23 @@ StringRef precisionOf(Operation *op, StringRef modulePrecision) {
   return own ? own.getValue() : modulePrecision;
 }
 
+/// The pairs of pairConvPools in \p module, in the order of their
+/// poolings, each with the fused entry point of its convolution's
+/// precision (precisionOf).
+SmallVector<ConvPool> convPoolsOf(ModuleOp module, const DenseMap<Operation *, Value> &codes,
+                                  StringRef modulePrecision) {
+  DenseMap<Operation *, mdl::LibConv2DBiasOp> pairs = pairConvPools(module, codes);
+  SmallVector<ConvPool> ordered;
+  module.walk([&](mdl::LibMaxPool2DOp pool) {
+    if (mdl::LibConv2DBiasOp conv = pairs.lookup(pool)) {
+      bool bf16 = precisionOf(conv, modulePrecision) == "bf16";
+      ordered.push_back(
+          {conv, pool, bf16 ? kConvForwardBiasMaxPoolBf16Call : kConvForwardBiasMaxPoolCall});
+    }
+  });
+  return ordered;
+}
+
 struct LibraryToCallsPass
     : impl::LibraryToCallsPassBase<LibraryToCallsPass> {
   using LibraryToCallsPassBase::LibraryToCallsPassBase;
@@ -387,24 +411,19 @@ struct LibraryToCallsPass
     auto precisionAttr = getOperation()->getAttrOfType<StringAttr>("mdl.precision");
     StringRef modulePrecision = precisionAttr ? precisionAttr.getValue() : "f32";
     DenseMap<Operation *, Value> codes;
-    DenseMap<Operation *, mdl::LibConv2DBiasOp> convPools;
-    DenseSet<Operation *> pooledConvs;
+    SmallVector<ConvPool> convPools;
     if (!gpu)
       codes = pairMaxPools(getOperation());
     if (!gpu && !cudaConvolutions)
-      convPools = pairConvPools(getOperation(), codes);
-    for (auto &[pool, conv] : convPools)
-      pooledConvs.insert(conv);
-    SmallVector<std::tuple<mdl::LibConv2DBiasOp, mdl::LibMaxPool2DOp, StringRef>> fused;
+      convPools = convPoolsOf(getOperation(), codes, modulePrecision);
+    DenseSet<Operation *> fused;
+    for (ConvPool &p : convPools) {
+      fused.insert(p.conv);
+      fused.insert(p.pool);
+    }
     WalkResult walk = getOperation().walk([&](Operation *op) {
-      if (pooledConvs.contains(op))
+      if (fused.contains(op))
         return WalkResult::advance();
-      if (mdl::LibConv2DBiasOp conv = convPools.lookup(op)) {
-        bool bf16 = precisionOf(conv, modulePrecision) == "bf16";
-        fused.emplace_back(conv, cast<mdl::LibMaxPool2DOp>(op),
-                           bf16 ? kConvForwardBiasMaxPoolBf16Call : kConvForwardBiasMaxPoolCall);
-        return WalkResult::advance();
-      }
       RuntimeCall c = describe(op);
       if (c.callee.empty())
         return WalkResult::advance();
@@ -438,14 +457,14 @@ struct LibraryToCallsPass
                                         callType(&getContext(), op, c),
                                         "the runtime's")))
         return signalPassFailure();
-    for (auto &[conv, pool, callee] : fused)
-      if (failed(declareLibraryFunction(getOperation(), callee,
+    for (const ConvPool &p : convPools)
+      if (failed(declareLibraryFunction(getOperation(), p.callee,
                                         convPoolCallType(&getContext()), "the runtime's")))
         return signalPassFailure();
     for (auto &[op, c] : work)
       rewriteToCall(op, c);
-    for (auto &[conv, pool, callee] : fused)
-      rewriteConvPool(conv, pool, callee, codes.lookup(pool));
+    for (ConvPool &p : convPools)
+      rewriteConvPool(p, codes.lookup(p.pool));
   }
 };
 

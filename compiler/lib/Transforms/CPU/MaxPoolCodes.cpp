@@ -2,9 +2,9 @@
 //
 // Implements pairMaxPools (MaxPoolCodes.h). A pooling and a gradient pair
 // when the gradient reads the same memref value of x and no op between
-// them in the block may write x's buffer: none writes (a view of) it or an
-// unnamed resource, and no op that declares no memory effects (a call)
-// takes a view of it. The pooling's codes then name the elements the
+// them in the block may write or free x's buffer: none writes or frees (a
+// view of) it or an unnamed resource, and no op that declares no memory
+// effects (a call) takes a view of it. The pooling's codes then name the elements the
 // gradient would have found in x.
 //
 //===----------------------------------------------------------------------===//
@@ -26,22 +26,21 @@ namespace {
 /// same memref value of x, 2x2 windows with stride 2 and no padding (the
 /// runtime's vector paths with codes).
 bool routesThroughCodes(mdl::LibMaxPool2DOp pool, mdl::LibMaxPool2DGradOp grad) {
-  const int64_t twos[] = {2, 2}, zeros[] = {0, 0};
-  ArrayRef<int64_t> two(twos), none(zeros);
-  return pool.getInput() == grad.getInput() && pool.getKernel() == two &&
-         grad.getKernel() == two && pool.getStride() == two && grad.getStride() == two &&
-         pool.getPadding() == none && grad.getPadding() == none;
+  return pool.getInput() == grad.getInput() &&
+         isPlain2x2(pool.getKernel(), pool.getStride(), pool.getPadding()) &&
+         isPlain2x2(grad.getKernel(), grad.getStride(), grad.getPadding());
 }
 
 /// The open pooling (latest first) whose codes \p grad can use: it
-/// routesThroughCodes, and no op between the two may write x. -1: none.
+/// routesThroughCodes, and no op between the two may write or free x.
+/// -1: none.
 int64_t pairFor(ArrayRef<mdl::LibMaxPool2DOp> open, mdl::LibMaxPool2DGradOp grad) {
   for (int64_t at = int64_t(open.size()) - 1; at >= 0; --at) {
     if (!routesThroughCodes(open[at], grad))
       continue;
     Value root = rootOf(grad.getInput());
     for (Operation *op = open[at]->getNextNode(); op != grad; op = op->getNextNode())
-      if (mayWrite(op, root))
+      if (mayWriteOrFree(op, root))
         return -1;
     return at;
   }
@@ -73,7 +72,13 @@ Value rootOf(Value buffer) {
   return buffer;
 }
 
-bool mayWrite(Operation *op, Value root) {
+bool isPlain2x2(ArrayRef<int64_t> kernel, ArrayRef<int64_t> stride, ArrayRef<int64_t> padding) {
+  const int64_t twos[] = {2, 2}, zeros[] = {0, 0};
+  return kernel == ArrayRef<int64_t>(twos) && stride == ArrayRef<int64_t>(twos) &&
+         padding == ArrayRef<int64_t>(zeros);
+}
+
+bool mayWriteOrFree(Operation *op, Value root) {
   return op
       ->walk([&](Operation *inner) {
         auto declared = dyn_cast<MemoryEffectOpInterface>(inner);
@@ -86,7 +91,7 @@ bool mayWrite(Operation *op, Value root) {
         SmallVector<MemoryEffects::EffectInstance> effects;
         declared.getEffects(effects);
         for (const MemoryEffects::EffectInstance &e : effects)
-          if (isa<MemoryEffects::Write>(e.getEffect()) &&
+          if (isa<MemoryEffects::Write, MemoryEffects::Free>(e.getEffect()) &&
               (!e.getValue() || rootOf(e.getValue()) == root))
             return WalkResult::interrupt();
         return WalkResult::advance();

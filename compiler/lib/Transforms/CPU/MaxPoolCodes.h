@@ -16,7 +16,7 @@ namespace modelc {
 
 /// Pairs each max pooling gradient on memrefs with the latest max pooling
 /// before it in its block on the same memref of x, 2x2 windows with stride
-/// 2 and no padding, when no op between them may write x: a fresh i8
+/// 2 and no padding, when no op between them may write or free x: a fresh i8
 /// buffer of y's shape (allocated before the pooling, freed after the
 /// gradient) then holds the codes, so that the gradient does not read x
 /// again. Each pooling pairs at most once. Returns each paired op's codes.
@@ -25,10 +25,16 @@ llvm::DenseMap<mlir::Operation *, mlir::Value> pairMaxPools(mlir::ModuleOp modul
 /// The allocation or argument that \p buffer is a view of.
 mlir::Value rootOf(mlir::Value buffer);
 
-/// Whether \p op, or an op nested in it, may write the buffer \p root: a
-/// write to (a view of) it or to an unnamed resource, or, for an op that
-/// declares no effects (a call), a memref operand that is a view of it.
-bool mayWrite(mlir::Operation *op, mlir::Value root);
+/// Whether \p op, or an op nested in it, may write or free the buffer \p
+/// root: a write or a free of (a view of) it or of an unnamed resource, or,
+/// for an op that declares no effects (a call), a memref operand that is a
+/// view of it.
+bool mayWriteOrFree(mlir::Operation *op, mlir::Value root);
+
+/// Whether a pooling's window is 2x2 with stride 2 and no padding: the
+/// runtime's paths with codes and on blocked layouts.
+bool isPlain2x2(llvm::ArrayRef<int64_t> kernel, llvm::ArrayRef<int64_t> stride,
+                llvm::ArrayRef<int64_t> padding);
 
 } // namespace modelc
 

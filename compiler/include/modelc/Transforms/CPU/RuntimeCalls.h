@@ -40,6 +40,7 @@ inline constexpr llvm::StringLiteral kConvForwardBiasBf16Call =
 /// convolution's sizes...); y is scratch (ConvMaxPool.h).
 inline constexpr llvm::StringLiteral kConvForwardBiasMaxPoolCall =
     "modelrt_conv2d_forward_bias_max_pool2d";
+/// kConvForwardBiasMaxPoolCall's bf16 form (the bias stays f32).
 inline constexpr llvm::StringLiteral kConvForwardBiasMaxPoolBf16Call =
     "modelrt_conv2d_forward_bias_max_pool2d_bf16";
 inline constexpr llvm::StringLiteral kConvBackwardDataBf16Call =
