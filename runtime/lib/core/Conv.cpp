@@ -13,7 +13,8 @@
 // bf16 and accumulate in f32 (Bf16.h): oneDNN's bf16 primitives on the
 // host's bf16 path, else the inputs rounded and convolved in f32. The
 // `_bias` ones add an f32 bias per output channel: in oneDNN's primitive,
-// or after im2col's products.
+// or after im2col's products. `modelrt_conv2d_backward` runs both gradients
+// of one convolution, sharing oneDNN's reorder of dy between them.
 //
 //===----------------------------------------------------------------------===//
 #include "modelrt/core/Conv.h"
@@ -192,6 +193,37 @@ void runConvolution(ConvKind kind, const ConvShape &s, const float *a, const flo
     addBias(s, bias, out);
 }
 
+namespace {
+
+/// runConvolutionBackward's oneDNN path, as runConvolution chooses it:
+/// false where runConvolution would not run oneDNN's primitives (bf16 on
+/// the emulation, f32 without oneDNN), or where they refuse or fail.
+bool backwardOnOneDnn(const ConvShape &s, const float *dy, const float *x, const float *w,
+                      float *dx, float *dw, bool bf16) {
+  ran = true;
+  requireBlas();
+  int threads = oneDnnThreadsForWork(convolutionMacs(s), kConvMacsForAllCores);
+  Bf16Path path = bf16 ? bf16ProductPath() : Bf16Path::Emulated;
+  if (bf16 ? path == Bf16Path::Emulated : activeBlasLibrary() != BlasLibrary::OneDnn)
+    return false;
+  if (!oneDnnConvolutionBackward(s, threads, dy, x, w, dx, dw, bf16))
+    return false;
+  if (bf16)
+    ranBf16OneDnn = true;
+  noteProductRun(bf16, path);
+  return true;
+}
+
+} // namespace
+
+void runConvolutionBackward(const ConvShape &s, const float *dy, const float *x, const float *w,
+                            float *dx, float *dw, bool bf16) {
+  if (s.n > 0 && backwardOnOneDnn(s, dy, x, w, dx, dw, bf16))
+    return;
+  runConvolution(ConvKind::BackwardData, s, dy, w, dx, bf16);
+  runConvolution(ConvKind::BackwardWeights, s, x, dy, dw, bf16);
+}
+
 double convolutionMacs(const ConvShape &s) {
   return double(s.n) * double(s.o) * double(s.oh * s.ow) * double(s.c * s.kh * s.kw);
 }
@@ -299,6 +331,26 @@ extern "C" void modelrt_conv2d_backward_weights(const float *x, const float *dy,
                                                 int64_t dilW) {
   ConvShape s{n, c, h, w_, o, kh, kw, oh, ow, strideH, strideW, padH, padW, dilH, dilW};
   modelrt::runConvolution(ConvKind::BackwardWeights, s, x, dy, dw);
+}
+
+extern "C" void modelrt_conv2d_backward(const float *dy, const float *x, const float *w,
+                                        float *dx, float *dw, int64_t n, int64_t c, int64_t h,
+                                        int64_t w_, int64_t o, int64_t kh, int64_t kw,
+                                        int64_t oh, int64_t ow, int64_t strideH,
+                                        int64_t strideW, int64_t padH, int64_t padW,
+                                        int64_t dilH, int64_t dilW) {
+  ConvShape s{n, c, h, w_, o, kh, kw, oh, ow, strideH, strideW, padH, padW, dilH, dilW};
+  modelrt::runConvolutionBackward(s, dy, x, w, dx, dw, /*bf16=*/false);
+}
+
+extern "C" void modelrt_conv2d_backward_bf16(const float *dy, const float *x, const float *w,
+                                             float *dx, float *dw, int64_t n, int64_t c,
+                                             int64_t h, int64_t w_, int64_t o, int64_t kh,
+                                             int64_t kw, int64_t oh, int64_t ow,
+                                             int64_t strideH, int64_t strideW, int64_t padH,
+                                             int64_t padW, int64_t dilH, int64_t dilW) {
+  ConvShape s{n, c, h, w_, o, kh, kw, oh, ow, strideH, strideW, padH, padW, dilH, dilW};
+  modelrt::runConvolutionBackward(s, dy, x, w, dx, dw, /*bf16=*/true);
 }
 
 #define MODELRT_CONV_BF16(NAME, KIND, A, B, OUT)                                             \

@@ -53,6 +53,13 @@ void runConvolution(ConvKind kind, const ConvShape &s, const float *a, const flo
                     float *out, bool bf16 = false, const float *bias = nullptr,
                     BlockedResult *blocked = nullptr);
 
+/// BackwardData (dy, w -> dx), then BackwardWeights (x, dy -> dw), as two
+/// runConvolution calls would, with their bits; on oneDNN's primitives
+/// dy is reordered once when both take it in one layout
+/// (oneDnnConvolutionBackward).
+void runConvolutionBackward(const ConvShape &s, const float *dy, const float *x, const float *w,
+                            float *dx, float *dw, bool bf16);
+
 /// N*O*OH*OW*C*KH*KW: the multiply-adds of each kind.
 double convolutionMacs(const ConvShape &s);
 
@@ -67,6 +74,18 @@ double convolutionMacs(const ConvShape &s);
 bool oneDnnConvolution(ConvKind kind, const ConvShape &s, int threads, const float *a,
                        const float *b, float *out, bool bf16 = false,
                        const float *bias = nullptr, BlockedResult *blocked = nullptr);
+
+/// oneDnnConvolution's BackwardData then BackwardWeights on one dy (bf16 or
+/// f32 inputs, no bias): the second reads the first's reorder of dy when
+/// their primitives take dy in the same layout. False when oneDNN has no
+/// convolutions or refused either kind, or failed (the caller then runs
+/// the two kinds apart, which overwrites dx and dw). Needs N >= 1.
+bool oneDnnConvolutionBackward(const ConvShape &s, int threads, const float *dy, const float *x,
+                               const float *w, float *dx, float *dw, bool bf16);
+
+/// How many oneDnnConvolutionBackward calls so far gave the weights'
+/// gradient the data gradient's reorder of dy (for tests and benchmarks).
+int64_t oneDnnSharedBackwardInputs();
 
 /// The distinct implementations of the primitives made so far, in the
 /// order first made ("jit:avx512_core, x64:gemm:jit"); empty before any.

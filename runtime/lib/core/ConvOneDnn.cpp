@@ -17,6 +17,8 @@
 // as im2col + sgemm (Conv.cpp). A forward convolution whose result oneDNN
 // writes in nChw16c f32 may hand that buffer to its caller instead of
 // reordering it (BlockedResult: a max pooling reads it, ConvMaxPool.cpp).
+// The two gradients of one convolution on the same dy share its reorder
+// when both primitives take dy in one layout (oneDnnConvolutionBackward).
 //
 // oneDNN's dilation is the runtime's minus one; its right padding is chosen
 // so that its output size is the caller's OH x OW (negative when the floor
@@ -71,6 +73,7 @@ struct Operand {
   int arg = 0;                        ///< DNNL_ARG_*
   dnnl_memory_t user = nullptr;       ///< the caller's buffer, set per call
   dnnl_memory_t inner = nullptr;      ///< the primitive's layout; null: the user's
+  dnnl_memory_desc_t innerDesc{};     ///< inner's descriptor, when inner is not null
   dnnl_primitive_t reorder = nullptr; ///< user -> inner (inputs), inner -> user (result)
 };
 
@@ -102,6 +105,7 @@ struct ConvCache {
   std::map<CacheKey, std::unique_ptr<ConvPrimitive>> entries;
   std::vector<std::string> impls; ///< distinct, in the order first made
   std::set<ShapeKey> refused;     ///< whatever the precision, bias or threads
+  std::atomic<int64_t> sharedBackwardInputs{0}; ///< oneDnnSharedBackwardInputs
 };
 
 ConvCache &cache() {
@@ -215,6 +219,7 @@ bool makeOperand(const OneDnnConvApi &api, dnnl_engine_t engine, const dnnl_memo
     op.inner = nullptr;
     return false;
   }
+  op.innerDesc = inner;
   const dnnl_memory_desc_t *from = result ? &inner : &plain, *to = result ? &plain : &inner;
   dnnl_primitive_desc_t pd = nullptr;
   if (api.reorderDescCreate(&pd, from, engine, to, engine, nullptr) != dnnl_success)
@@ -380,15 +385,22 @@ bool reorder(const OneDnnConvApi &api, dnnl_stream_t stream, dnnl_primitive_t re
 
 /// Runs \p e on the caller's buffers: the inputs' reorders, the
 /// convolution, the result's reorder (or, for \p blocked where the result
-/// is nChw16c, its `take`), then waits for them.
+/// is nChw16c, its `take`), then waits for them. An input \p i with
+/// \p given[i] (when \p given is not null) reads that memory, already in
+/// the primitive's layout, instead of its reorder.
 bool run(const OneDnnConvApi &api, ConvPrimitive &e, const float *a, const float *b,
-         const float *bias, float *out, BlockedResult *blocked) {
+         const float *bias, float *out, BlockedResult *blocked,
+         const dnnl_memory_t *given = nullptr) {
   void *handles[3] = {const_cast<float *>(a), const_cast<float *>(b), out};
   dnnl_exec_arg_t args[5];
   int count = 0;
   bool ok = true;
   for (int i = 0; i < 3; ++i) {
     Operand &op = e.operands[i];
+    if (i < 2 && given && given[i]) {
+      args[count++] = {op.arg, given[i]};
+      continue;
+    }
     ok = ok && api.memorySetDataHandle(op.user, handles[i]) == dnnl_success;
     if (ok && i < 2 && op.reorder)
       ok = reorder(api, e.stream, op.reorder, op.user, op.inner);
@@ -431,6 +443,37 @@ bool oneDnnConvolution(ConvKind kind, const ConvShape &s, int threads, const flo
     return false;
   std::lock_guard<std::mutex> hold(e.running);
   return run(lib.conv, e, a, b, bias, out, blocked);
+}
+
+bool oneDnnConvolutionBackward(const ConvShape &s, int threads, const float *dy, const float *x,
+                               const float *w, float *dx, float *dw, bool bf16) {
+  const OneDnnLibrary &lib = oneDnnLibrary();
+  if (!lib.status.isOk() || !lib.convStatus.isOk())
+    return false;
+  setOneDnnThreads(threads);
+  if (threads <= 0)
+    threads = lib.ompGetMaxThreads ? lib.ompGetMaxThreads() : 0;
+  const OneDnnConvApi &api = lib.conv;
+  ConvPrimitive &data = entryFor(api, ConvKind::BackwardData, s, bf16, false, threads);
+  ConvPrimitive &weights = entryFor(api, ConvKind::BackwardWeights, s, bf16, false, threads);
+  if (data.refused || weights.refused)
+    return false;
+  std::lock_guard<std::mutex> holdData(data.running), holdWeights(weights.running);
+  if (!run(api, data, dy, w, nullptr, dx, nullptr))
+    return false;
+  const Operand &dyData = data.operands[0], &dyWeights = weights.operands[1];
+  bool shared = dyData.inner && dyWeights.inner &&
+                api.memoryDescEqual(&dyData.innerDesc, &dyWeights.innerDesc);
+  const dnnl_memory_t given[2] = {nullptr, shared ? dyData.inner : nullptr};
+  if (!run(api, weights, x, dy, nullptr, dw, nullptr, given))
+    return false;
+  if (shared)
+    ++cache().sharedBackwardInputs;
+  return true;
+}
+
+int64_t oneDnnSharedBackwardInputs() {
+  return cache().sharedBackwardInputs.load();
 }
 
 std::string oneDnnConvolutionImpls() {

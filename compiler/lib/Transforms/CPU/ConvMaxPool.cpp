@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ConvMaxPool.h"
+#include "BufferEffects.h"
 #include "MaxPoolCodes.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"

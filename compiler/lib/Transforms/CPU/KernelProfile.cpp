@@ -67,9 +67,10 @@ struct CallFlops {
 };
 
 /// cblas_sgemm: 2 M N K; a convolution: 2 N O OH OW C KH KW (a multiply
-/// and an add each); a pooling op: N C OH OW KH KW (one operation per
-/// window element); attention: 4 B H Tq Tk D forward (two products), 10
-/// backward (five), not halved by a causal mask (packed: Tq = Tk = T).
+/// and an add each), twice that for both gradients in one call; a pooling
+/// op: N C OH OW KH KW (one operation per window element); attention: 4 B
+/// H Tq Tk D forward (two products), 10 backward (five), not halved by a
+/// causal mask (packed: Tq = Tk = T).
 CallFlops callFlops(func::CallOp call) {
   StringRef callee = call.getCallee();
   unsigned pointers = llvm::count_if(call.getOperandTypes(), [](Type t) {
@@ -86,7 +87,8 @@ CallFlops callFlops(func::CallOp call) {
     return {2, {3, 4, 5}};
   if (callee.starts_with(kConvCallPrefix) &&
       call.getNumOperands() == pointers + ConvNumSizes)
-    return after(2, {ConvN, ConvO, ConvOH, ConvOW, ConvC, ConvKH, ConvKW});
+    return after(callee == kConvBackwardCall || callee == kConvBackwardBf16Call ? 4 : 2,
+                 {ConvN, ConvO, ConvOH, ConvOW, ConvC, ConvKH, ConvKW});
   if ((callee.starts_with(kMaxPoolCallPrefix) ||
        callee.starts_with(kAvgPoolCallPrefix)) &&
       call.getNumOperands() == pointers + PoolNumSizes)

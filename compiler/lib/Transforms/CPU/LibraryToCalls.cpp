@@ -20,6 +20,9 @@
 //   its gradient through codes), at the pooling (ConvMaxPool.h)
 //                           -> modelrt_conv2d_forward_bias_max_pool2d(x, w, b,
 //                              y, pooled, codes or null, conv sizes...)
+//   a lib_conv2d_grad_input and the lib_conv2d_grad_weight on its dy, at the
+//   latter (ConvBackward.h)
+//                           -> modelrt_conv2d_backward(dy, x, w, dx, dw, ...)
 //   lib_avg_pool2d          -> modelrt_avg_pool2d_forward(x, y, ...)
 //   lib_avg_pool2d_grad     -> modelrt_avg_pool2d_backward(dy, dx, ...)
 //   lib_embedding_grad      -> modelrt_embedding_backward_i64 / _i32
@@ -51,6 +54,7 @@
 // op still on tensors is reported: the pass runs after bufferization.
 //
 //===----------------------------------------------------------------------===//
+#include "ConvBackward.h"
 #include "ConvMaxPool.h"
 #include "MaxPoolCodes.h"
 #include "modelc/Transforms/CPU/Passes.h"
@@ -318,48 +322,68 @@ void rewriteToCall(Operation *op, const RuntimeCall &c) {
   op->erase();
 }
 
-/// A convolution, the max pooling that pairConvPools paired with it, and
-/// the entry point of the two (by the convolution's precision).
-struct ConvPool {
-  mdl::LibConv2DBiasOp conv;
-  mdl::LibMaxPool2DOp pool;
+/// Two library ops that become one call of `callee` at the later one
+/// (`at`): a convolution and its max pooling (ConvMaxPool.h), or a
+/// convolution's input and weight gradients (ConvBackward.h).
+struct FusedPair {
+  Operation *moved, *at;
   StringRef callee;
 };
 
-/// Replaces \p p's two ops by one call of its callee at the pooling, at
-/// the location of both: the convolution's operands (y, its result, is
-/// scratch), then the pooling's output and its \p codes (null without),
-/// then the convolution's sizes.
-void rewriteConvPool(ConvPool p, Value codes) {
-  OpBuilder b(p.pool);
-  Location loc = FusedLoc::get(b.getContext(), {p.conv.getLoc(), p.pool.getLoc()});
+/// Emits one call of \p callee: the element pointers of \p inputs (dense
+/// copies of strided ones) and \p outputs (dense buffers, copied back
+/// after the call), then those of \p extra (dense memrefs; a null pointer
+/// for a null value), then \p sizes; frees the copies.
+void emitCall(OpBuilder &b, Location loc, StringRef callee, ValueRange inputs,
+              ValueRange outputs, ArrayRef<Value> extra, ValueRange sizes) {
   SmallVector<Value> args, dense;
-  for (unsigned i = 0; i < 3; ++i)
-    dense.push_back(denseBuffer(b, loc, p.conv->getOperand(i), /*copyIn=*/true));
-  dense.push_back(p.conv->getOperand(3)); // a dense allocation (pairConvPools)
-  Value pooled = p.pool->getOperand(1);
-  dense.push_back(denseBuffer(b, loc, pooled, /*copyIn=*/false));
+  for (Value v : inputs)
+    dense.push_back(denseBuffer(b, loc, v, /*copyIn=*/true));
+  for (Value v : outputs)
+    dense.push_back(denseBuffer(b, loc, v, /*copyIn=*/false));
   for (Value v : dense)
     args.push_back(elementPointer(b, loc, v));
   auto ptr = LLVM::LLVMPointerType::get(b.getContext());
-  args.push_back(codes ? elementPointer(b, loc, codes) : LLVM::ZeroOp::create(b, loc, ptr));
-  args.append(callSizes(b, loc, p.conv, describe(p.conv)));
-  func::CallOp::create(b, loc, p.callee, TypeRange{}, args);
-  if (dense.back() != pooled)
-    memref::CopyOp::create(b, loc, dense.back(), pooled);
-  for (unsigned i = 0; i < dense.size(); ++i) {
-    Value original = i < 4 ? p.conv->getOperand(i) : pooled;
-    if (dense[i] != original)
-      memref::DeallocOp::create(b, loc, dense[i]);
+  for (Value v : extra)
+    args.push_back(v ? elementPointer(b, loc, v) : LLVM::ZeroOp::create(b, loc, ptr).getResult());
+  llvm::append_range(args, sizes);
+  func::CallOp::create(b, loc, callee, TypeRange{}, args);
+  for (auto [i, original] : llvm::enumerate(llvm::concat<Value>(inputs, outputs))) {
+    if (dense[i] == original)
+      continue;
+    if (i >= inputs.size())
+      memref::CopyOp::create(b, loc, dense[i], original);
+    memref::DeallocOp::create(b, loc, dense[i]);
   }
-  p.pool->erase();
-  p.conv->erase();
 }
 
-/// The signature of kConvForwardBiasMaxPoolCall: six pointers, then the
-/// convolution's sizes.
-FunctionType convPoolCallType(MLIRContext *ctx) {
-  SmallVector<Type> args(6, LLVM::LLVMPointerType::get(ctx));
+/// Replaces \p p's two ops by their one call, at the location of both: a
+/// convolution and its pooling as (x, w, bias, y, pooled, \p codes or null,
+/// the convolution's sizes), y being scratch; a convolution's gradients as
+/// (dy, x, w, dx, dw, the sizes).
+void rewriteFused(FusedPair p, Value codes) {
+  OpBuilder b(p.at);
+  Location loc = FusedLoc::get(b.getContext(), {p.moved->getLoc(), p.at->getLoc()});
+  Operation *sized = p.moved; // the convolution, or the input gradient
+  SmallVector<Value> sizes = callSizes(b, loc, sized, describe(sized));
+  if (auto pool = dyn_cast<mdl::LibMaxPool2DOp>(p.at)) {
+    emitCall(b, loc, p.callee, p.moved->getOperands(), {pool.getInit()}, {codes}, sizes);
+  } else {
+    auto data = cast<mdl::LibConv2DGradInputOp>(p.moved);
+    auto weights = cast<mdl::LibConv2DGradWeightOp>(p.at);
+    emitCall(b, loc, p.callee, {data.getGrad(), weights.getInput(), data.getWeight()},
+             {data.getInit(), weights.getInit()}, {}, sizes);
+  }
+  p.at->erase();
+  p.moved->erase();
+}
+
+/// The signature of \p p's call: six pointers for a convolution and its
+/// pooling, five for a convolution's gradients, then the convolution's
+/// sizes.
+FunctionType fusedCallType(MLIRContext *ctx, const FusedPair &p) {
+  SmallVector<Type> args(isa<mdl::LibMaxPool2DOp>(p.at) ? 6 : 5,
+                         LLVM::LLVMPointerType::get(ctx));
   args.append(ConvNumSizes, IntegerType::get(ctx, 64));
   return FunctionType::get(ctx, args, {});
 }
@@ -385,19 +409,25 @@ StringRef precisionOf(Operation *op, StringRef modulePrecision) {
   return own ? own.getValue() : modulePrecision;
 }
 
-/// The pairs of pairConvPools in \p module, in the order of their
-/// poolings, each with the fused entry point of its convolution's
+/// The pairs of pairConvPools and pairConvGrads in \p module, in the
+/// order of the ops their calls replace, each with the entry point of its
 /// precision (precisionOf).
-SmallVector<ConvPool> convPoolsOf(ModuleOp module, const DenseMap<Operation *, Value> &codes,
-                                  StringRef modulePrecision) {
-  DenseMap<Operation *, mdl::LibConv2DBiasOp> pairs = pairConvPools(module, codes);
-  SmallVector<ConvPool> ordered;
-  module.walk([&](mdl::LibMaxPool2DOp pool) {
-    if (mdl::LibConv2DBiasOp conv = pairs.lookup(pool)) {
-      bool bf16 = precisionOf(conv, modulePrecision) == "bf16";
-      ordered.push_back(
-          {conv, pool, bf16 ? kConvForwardBiasMaxPoolBf16Call : kConvForwardBiasMaxPoolCall});
-    }
+SmallVector<FusedPair> fusedPairsOf(ModuleOp module, const DenseMap<Operation *, Value> &codes,
+                                    StringRef modulePrecision) {
+  DenseMap<Operation *, mdl::LibConv2DBiasOp> convs = pairConvPools(module, codes);
+  DenseMap<Operation *, mdl::LibConv2DGradInputOp> grads = pairConvGrads(module);
+  SmallVector<FusedPair> ordered;
+  module.walk([&](Operation *op) {
+    Operation *moved = convs.lookup(op);
+    if (!moved)
+      moved = grads.lookup(op);
+    if (!moved)
+      return;
+    bool bf16 = precisionOf(moved, modulePrecision) == "bf16";
+    StringRef callee = isa<mdl::LibMaxPool2DOp>(op)
+                           ? (bf16 ? kConvForwardBiasMaxPoolBf16Call : kConvForwardBiasMaxPoolCall)
+                           : (bf16 ? kConvBackwardBf16Call : kConvBackwardCall);
+    ordered.push_back({moved, op, callee});
   });
   return ordered;
 }
@@ -411,15 +441,15 @@ struct LibraryToCallsPass
     auto precisionAttr = getOperation()->getAttrOfType<StringAttr>("mdl.precision");
     StringRef modulePrecision = precisionAttr ? precisionAttr.getValue() : "f32";
     DenseMap<Operation *, Value> codes;
-    SmallVector<ConvPool> convPools;
+    SmallVector<FusedPair> pairs;
     if (!gpu)
       codes = pairMaxPools(getOperation());
     if (!gpu && !cudaConvolutions)
-      convPools = convPoolsOf(getOperation(), codes, modulePrecision);
+      pairs = fusedPairsOf(getOperation(), codes, modulePrecision);
     DenseSet<Operation *> fused;
-    for (ConvPool &p : convPools) {
-      fused.insert(p.conv);
-      fused.insert(p.pool);
+    for (FusedPair &p : pairs) {
+      fused.insert(p.moved);
+      fused.insert(p.at);
     }
     WalkResult walk = getOperation().walk([&](Operation *op) {
       if (fused.contains(op))
@@ -457,14 +487,14 @@ struct LibraryToCallsPass
                                         callType(&getContext(), op, c),
                                         "the runtime's")))
         return signalPassFailure();
-    for (const ConvPool &p : convPools)
+    for (const FusedPair &p : pairs)
       if (failed(declareLibraryFunction(getOperation(), p.callee,
-                                        convPoolCallType(&getContext()), "the runtime's")))
+                                        fusedCallType(&getContext(), p), "the runtime's")))
         return signalPassFailure();
     for (auto &[op, c] : work)
       rewriteToCall(op, c);
-    for (ConvPool &p : convPools)
-      rewriteConvPool(p, codes.lookup(p.pool));
+    for (FusedPair &p : pairs)
+      rewriteFused(p, codes.lookup(p.at));
   }
 };
 

@@ -2,20 +2,17 @@
 //
 // Implements pairMaxPools (MaxPoolCodes.h). A pooling and a gradient pair
 // when the gradient reads the same memref value of x and no op between
-// them in the block may write or free x's buffer: none writes or frees (a
-// view of) it or an unnamed resource, and no op that declares no memory
-// effects (a call) takes a view of it. The pooling's codes then name the elements the
+// them in the block may write or free x's buffer (BufferEffects.h). The pooling's codes then name the elements the
 // gradient would have found in x.
 //
 //===----------------------------------------------------------------------===//
 #include "MaxPoolCodes.h"
+#include "BufferEffects.h"
 
 #include "mdl/MDLOps.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 
 using namespace mlir;
 
@@ -66,37 +63,10 @@ Value allocateCodes(mdl::LibMaxPool2DOp pool, mdl::LibMaxPool2DGradOp grad) {
 
 } // namespace
 
-Value rootOf(Value buffer) {
-  while (auto view = buffer.getDefiningOp<ViewLikeOpInterface>())
-    buffer = view.getViewSource();
-  return buffer;
-}
-
 bool isPlain2x2(ArrayRef<int64_t> kernel, ArrayRef<int64_t> stride, ArrayRef<int64_t> padding) {
   const int64_t twos[] = {2, 2}, zeros[] = {0, 0};
   return kernel == ArrayRef<int64_t>(twos) && stride == ArrayRef<int64_t>(twos) &&
          padding == ArrayRef<int64_t>(zeros);
-}
-
-bool mayWriteOrFree(Operation *op, Value root) {
-  return op
-      ->walk([&](Operation *inner) {
-        auto declared = dyn_cast<MemoryEffectOpInterface>(inner);
-        if (!declared) {
-          bool passed = llvm::any_of(inner->getOperands(), [&](Value v) {
-            return isa<BaseMemRefType>(v.getType()) && rootOf(v) == root;
-          });
-          return passed ? WalkResult::interrupt() : WalkResult::advance();
-        }
-        SmallVector<MemoryEffects::EffectInstance> effects;
-        declared.getEffects(effects);
-        for (const MemoryEffects::EffectInstance &e : effects)
-          if (isa<MemoryEffects::Write, MemoryEffects::Free>(e.getEffect()) &&
-              (!e.getValue() || rootOf(e.getValue()) == root))
-            return WalkResult::interrupt();
-        return WalkResult::advance();
-      })
-      .wasInterrupted();
 }
 
 DenseMap<Operation *, Value> pairMaxPools(ModuleOp module) {

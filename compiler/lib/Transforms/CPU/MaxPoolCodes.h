@@ -22,15 +22,6 @@ namespace modelc {
 /// again. Each pooling pairs at most once. Returns each paired op's codes.
 llvm::DenseMap<mlir::Operation *, mlir::Value> pairMaxPools(mlir::ModuleOp module);
 
-/// The allocation or argument that \p buffer is a view of.
-mlir::Value rootOf(mlir::Value buffer);
-
-/// Whether \p op, or an op nested in it, may write or free the buffer \p
-/// root: a write or a free of (a view of) it or of an unnamed resource, or,
-/// for an op that declares no effects (a call), a memref operand that is a
-/// view of it.
-bool mayWriteOrFree(mlir::Operation *op, mlir::Value root);
-
 /// Whether a pooling's window is 2x2 with stride 2 and no padding: the
 /// runtime's paths with codes and on blocked layouts.
 bool isPlain2x2(llvm::ArrayRef<int64_t> kernel, llvm::ArrayRef<int64_t> stride,

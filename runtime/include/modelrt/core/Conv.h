@@ -98,6 +98,24 @@ void modelrt_conv2d_backward_weights_bf16(const float *x, const float *dy, float
                                           int64_t padH, int64_t padW, int64_t dilH,
                                           int64_t dilW);
 
+/// modelrt_conv2d_backward_data(dy, w, dx) then
+/// modelrt_conv2d_backward_weights(x, dy, dw) on the same sizes, with the
+/// bits of the two calls: on oneDNN's primitives, dy is reordered into
+/// their layout once for both. The compiler calls it for the two gradients
+/// of one convolution (LibraryToCalls).
+void modelrt_conv2d_backward(const float *dy, const float *x, const float *w, float *dx,
+                             float *dw, int64_t n, int64_t c, int64_t h, int64_t w_, int64_t o,
+                             int64_t kh, int64_t kw, int64_t oh, int64_t ow, int64_t strideH,
+                             int64_t strideW, int64_t padH, int64_t padW, int64_t dilH,
+                             int64_t dilW);
+
+/// The same with the bf16 gradients (the `_bf16` functions above).
+void modelrt_conv2d_backward_bf16(const float *dy, const float *x, const float *w, float *dx,
+                                  float *dw, int64_t n, int64_t c, int64_t h, int64_t w_,
+                                  int64_t o, int64_t kh, int64_t kw, int64_t oh, int64_t ow,
+                                  int64_t strideH, int64_t strideW, int64_t padH, int64_t padW,
+                                  int64_t dilH, int64_t dilW);
+
 /// modelrt_conv2d_forward_bias, then 2x2 / 2 max pooling without padding of
 /// its result into pooled[N,O,OH/2,OW/2] (modelrt_max_pool2d_forward), with
 /// its codes (modelrt_max_pool2d_forward_codes) when \p codes is not null:

@@ -88,7 +88,13 @@ def LibraryToCallsPass : Pass<"modelc-library-to-calls", "::mlir::ModuleOp"> {
     `modelrt_conv2d_forward_bias_max_pool2d` (its `_bf16` form in bf16)
     with the codes, or null without a gradient (ConvMaxPool.h), so that
     the runtime may pool the convolution's result in oneDNN's blocked
-    layout. A library op still on tensors, or a
+    layout; a `mdl.lib_conv2d_grad_input` and the
+    `mdl.lib_conv2d_grad_weight` after it on the same memref of dy (the
+    same window, shapes and precision; no op between them that may write or
+    free dy or w, or read, write or free dx) join in one call of
+    `modelrt_conv2d_backward` at the weight gradient (ConvBackward.h), so
+    that the runtime reorders dy once for both. A library op still on
+    tensors, or a
     symbol of one of those names with another signature, is an error. With `gpu`
     (the GPU pipeline, on device buffers), the attention ops call the
     runtime's fused GPU kernels instead (`modelrt_cuda_attention_*`, the

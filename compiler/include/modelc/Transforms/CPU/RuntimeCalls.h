@@ -47,6 +47,11 @@ inline constexpr llvm::StringLiteral kConvBackwardDataBf16Call =
     "modelrt_conv2d_backward_data_bf16";
 inline constexpr llvm::StringLiteral kConvBackwardWeightsBf16Call =
     "modelrt_conv2d_backward_weights_bf16";
+/// A convolution's two gradients on one dy, as kConvBackwardDataCall then
+/// kConvBackwardWeightsCall: (dy, x, w, dx, dw, sizes...) (ConvBackward.h).
+inline constexpr llvm::StringLiteral kConvBackwardCall = "modelrt_conv2d_backward";
+/// kConvBackwardCall's bf16 form.
+inline constexpr llvm::StringLiteral kConvBackwardBf16Call = "modelrt_conv2d_backward_bf16";
 /// cblas_sgemm's bf16 form (same signature), MatmulToBlas's bf16 callee.
 inline constexpr llvm::StringLiteral kGemmBf16Call = "modelrt_gemm_bf16";
 /// y = maxpool(x): (x, y, sizes...).
