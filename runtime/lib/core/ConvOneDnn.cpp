@@ -11,7 +11,9 @@
 // scratchpad, the operands' memories and reorders and a stream: made once
 // (with the thread count already set, as oneDNN's kernels plan their split
 // when made), then each call sets the data handles and executes. A mutex
-// guards the cache, another each entry. A forward convolution with a bias
+// guards the cache, another each entry (a call that runs two entries, the
+// two gradients of oneDnnConvolutionBackward, takes the data gradient's
+// first). A forward convolution with a bias
 // adds it in the primitive (oneDNN's `bias`, the caller's f32 buffer). A
 // shape that oneDNN refuses at any step is remembered as refused, and runs
 // as im2col + sgemm (Conv.cpp). A forward convolution whose result oneDNN
@@ -427,33 +429,40 @@ bool run(const OneDnnConvApi &api, ConvPrimitive &e, const float *a, const float
   return api.streamWait(e.stream) == dnnl_success && ok;
 }
 
+/// Sets oneDNN's thread count to \p threads (0: the calling thread's),
+/// before its primitives are made or run; returns the count that keys the
+/// cache. Null when oneDNN has no convolutions.
+const OneDnnLibrary *convLibraryFor(int &threads) {
+  const OneDnnLibrary &lib = oneDnnLibrary();
+  if (!lib.status.isOk() || !lib.convStatus.isOk())
+    return nullptr;
+  setOneDnnThreads(threads);
+  if (threads <= 0)
+    threads = lib.ompGetMaxThreads ? lib.ompGetMaxThreads() : 0;
+  return &lib;
+}
+
 } // namespace
 
 bool oneDnnConvolution(ConvKind kind, const ConvShape &s, int threads, const float *a,
                        const float *b, float *out, bool bf16, const float *bias,
                        BlockedResult *blocked) {
-  const OneDnnLibrary &lib = oneDnnLibrary();
-  if (!lib.status.isOk() || !lib.convStatus.isOk())
+  const OneDnnLibrary *lib = convLibraryFor(threads);
+  if (!lib)
     return false;
-  setOneDnnThreads(threads); // before making and before running
-  if (threads <= 0)
-    threads = lib.ompGetMaxThreads ? lib.ompGetMaxThreads() : 0;
-  ConvPrimitive &e = entryFor(lib.conv, kind, s, bf16, bias != nullptr, threads);
+  ConvPrimitive &e = entryFor(lib->conv, kind, s, bf16, bias != nullptr, threads);
   if (e.refused)
     return false;
   std::lock_guard<std::mutex> hold(e.running);
-  return run(lib.conv, e, a, b, bias, out, blocked);
+  return run(lib->conv, e, a, b, bias, out, blocked);
 }
 
 bool oneDnnConvolutionBackward(const ConvShape &s, int threads, const float *dy, const float *x,
                                const float *w, float *dx, float *dw, bool bf16) {
-  const OneDnnLibrary &lib = oneDnnLibrary();
-  if (!lib.status.isOk() || !lib.convStatus.isOk())
+  const OneDnnLibrary *lib = convLibraryFor(threads);
+  if (!lib)
     return false;
-  setOneDnnThreads(threads);
-  if (threads <= 0)
-    threads = lib.ompGetMaxThreads ? lib.ompGetMaxThreads() : 0;
-  const OneDnnConvApi &api = lib.conv;
+  const OneDnnConvApi &api = lib->conv;
   ConvPrimitive &data = entryFor(api, ConvKind::BackwardData, s, bf16, false, threads);
   ConvPrimitive &weights = entryFor(api, ConvKind::BackwardWeights, s, bf16, false, threads);
   if (data.refused || weights.refused)

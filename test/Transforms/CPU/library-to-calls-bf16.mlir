@@ -51,7 +51,8 @@ module attributes {mdl.precision = "bf16"} {
   // NOF32-LABEL: func.func @backward(
   // CHECK: call @modelrt_conv2d_backward_bf16(
   // NOF32-NOT: call @modelrt_conv2d_backward(
-  func.func @backward(%x: memref<2x1x7x5xf32>, %w: memref<4x1x3x3xf32>, %dy: memref<2x4x4x3xf32>, %dx: memref<2x1x7x5xf32>, %dw: memref<4x1x3x3xf32>) {
+  func.func @backward(%x: memref<2x1x7x5xf32>, %w: memref<4x1x3x3xf32>, %dy: memref<2x4x4x3xf32>, %dw: memref<4x1x3x3xf32>) {
+    %dx = memref.alloc() : memref<2x1x7x5xf32>
     mdl.lib_conv2d_grad_input %dy, %w, %dx {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>} : memref<2x4x4x3xf32>, memref<4x1x3x3xf32>, memref<2x1x7x5xf32>
     mdl.lib_conv2d_grad_weight %x, %dy, %dw {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>} : memref<2x1x7x5xf32>, memref<2x4x4x3xf32>, memref<4x1x3x3xf32>
     return

@@ -14,6 +14,7 @@
 #include "modelrt/core/Conv.h"
 #include "core/ConvBackends.h"
 #include "modelrt/core/Blas.h"
+#include "TestValues.h"
 
 #include <gtest/gtest.h>
 
@@ -24,28 +25,10 @@
 #include <vector>
 
 using namespace modelrt;
+using modelrt_test::bitsOf;
+using modelrt_test::valuesOf;
 
 namespace {
-
-/// Deterministic values in [-1, 1) (a NaN at every \p nanEvery-th, when not 0).
-std::vector<float> valuesOf(size_t count, uint32_t salt, size_t nanEvery = 0) {
-  std::vector<float> v(count);
-  for (size_t i = 0; i < count; ++i) {
-    uint32_t h = uint32_t(i) * 2654435761u + salt * 40503u;
-    h ^= h >> 13;
-    v[i] = float(h % 4096) / 2048.0f - 1.0f;
-    if (nanEvery && i % nanEvery == nanEvery / 2)
-      v[i] = std::numeric_limits<float>::quiet_NaN();
-  }
-  return v;
-}
-
-/// The bit patterns of \p v (NaN payloads included).
-std::vector<uint32_t> bitsOf(const std::vector<float> &v) {
-  std::vector<uint32_t> bits(v.size());
-  std::memcpy(bits.data(), v.data(), v.size() * sizeof(float));
-  return bits;
-}
 
 /// The two gradients of one call.
 struct Gradients {

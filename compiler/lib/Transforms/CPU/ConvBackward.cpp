@@ -3,14 +3,17 @@
 // Implements pairConvGrads (ConvBackward.h). The input gradient moves to
 // the weight gradient, after the ops between them: none of those may
 // change what it reads (the output's gradient, the weights) or touch what
-// it writes (dx). The runtime then runs the input gradient first, as
-// before, so the order of the two writes does not change.
+// it writes (dx), which must be an allocation of its own, so that every op
+// that may touch it names it. The runtime then runs the input gradient
+// first, as before, so the order of the two writes does not change.
 //
 //===----------------------------------------------------------------------===//
 #include "ConvBackward.h"
 #include "BufferEffects.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 using namespace mlir;
 
@@ -32,6 +35,37 @@ bool gradientsOfOne(mdl::LibConv2DGradInputOp data, mdl::LibConv2DGradWeightOp w
          sameShape(data.getInit(), weights.getInput()) &&
          sameShape(data.getWeight(), weights.getInit()) &&
          data->getAttr("mdl.precision") == weights->getAttr("mdl.precision");
+}
+
+/// Whether \p root is an allocation that no use hands on as another
+/// memref (a select, a yield, a call's result; views are followed), so
+/// that the ops that may touch it are those that name it or its views.
+bool ownsItsUses(Value root) {
+  if (!root.getDefiningOp<memref::AllocOp>())
+    return false;
+  SmallVector<Value> work = {root};
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    for (Operation *user : v.getUsers()) {
+      auto view = dyn_cast<ViewLikeOpInterface>(user);
+      if (view && view.getViewSource() == v) {
+        work.push_back(user->getResult(0));
+        continue;
+      }
+      if (user->hasTrait<OpTrait::IsTerminator>() ||
+          llvm::any_of(user->getResultTypes(), llvm::IsaPred<BaseMemRefType>))
+        return false;
+    }
+  }
+  return true;
+}
+
+/// Whether \p data's dx is a buffer of its own: an allocation that
+/// ownsItsUses, and no view of the output's gradient or of \p weights' x
+/// (which the runtime reads after dx is written, as the two calls did).
+bool privateDx(mdl::LibConv2DGradInputOp data, mdl::LibConv2DGradWeightOp weights) {
+  Value dx = rootOf(data.getInit());
+  return ownsItsUses(dx) && dx != rootOf(data.getGrad()) && dx != rootOf(weights.getInput());
 }
 
 /// Whether an op strictly between \p data and \p weights may change what
@@ -61,7 +95,7 @@ DenseMap<Operation *, mdl::LibConv2DGradInputOp> pairConvGrads(ModuleOp module) 
       for (int64_t at = int64_t(open.size()) - 1; weights && at >= 0; --at) {
         if (!gradientsOfOne(open[at], weights))
           continue;
-        if (!blockedBetween(open[at], weights))
+        if (privateDx(open[at], weights) && !blockedBetween(open[at], weights))
           pairs[weights] = open[at];
         open.erase(open.begin() + at);
         break;

@@ -20,9 +20,11 @@ namespace modelc {
 /// `lib_conv2d_grad_input` before it in its block on the same memref of
 /// the output's gradient, with the same stride, padding and dilation, the
 /// same shapes (its x and dx, its w and dw) and the same `mdl.precision`,
-/// when no op between the two may write or free that gradient or the
-/// weights, or read, write or free dx (so that the input gradient can run
-/// at the weight gradient). Each input gradient pairs at most once.
+/// when dx is an allocation of its own (no view of dy or x; no use hands it
+/// on as another memref) and no op between the two may write or free that
+/// gradient or the weights, or read, write or free dx (so that the input
+/// gradient can run at the weight gradient). Each input gradient pairs at
+/// most once.
 /// Returns each paired weight gradient's input gradient.
 llvm::DenseMap<mlir::Operation *, mlir::mdl::LibConv2DGradInputOp>
 pairConvGrads(mlir::ModuleOp module);
