@@ -1,14 +1,18 @@
-//===- conv_max_pool.cpp - A convolution and its max pooling, apart and fused ===//
+//===- conv_max_pool.cpp - A convolution and its max pooling, apart and fused -===//
 //
 // Times, for the SimpleCNN's two convolution + 2x2 max pooling blocks at
 // batch 64 (1 -> 32 channels on 28x28, 32 -> 64 on 14x14; 3x3, padding 1),
 // in f32 and bf16: modelrt_conv2d_forward_bias alone, then
 // modelrt_max_pool2d_forward_codes alone on its result, then the two calls
 // in a row, then modelrt_conv2d_forward_bias_max_pool2d (Conv.h), which
-// pools oneDNN's blocked result without reordering it into NCHW. Each call
-// starts from cold caches (64 MiB written between calls); the median of
-// REPS calls after 5 warm-ups, in ms. It also checks that the fused call
-// gives the bits of the two calls. A measurement, not a test.
+// pools oneDNN's blocked result without reordering it into NCHW. Then the
+// backward in f32: modelrt_max_pool2d_backward_codes, the convolution's
+// gradients (the first block's weights alone, as in the SimpleCNN), both,
+// and modelrt_conv2d_backward(_weights)_from_max_pool2d, which writes dy
+// in oneDNN's blocks. Each call starts from cold caches (64 MiB written
+// between calls); the median of REPS calls after 5 warm-ups, in ms. It also
+// checks that each fused call gives the bits of the calls it replaces. A
+// measurement, not a test.
 //
 // Build (from the repository root, after `ninja -C build`):
 //   g++ -O2 -std=c++17 -I runtime/include bench/bf16/conv_max_pool.cpp \
@@ -90,6 +94,58 @@ void timeBlock(const Block &b, bool bf16, int reps, std::vector<float> &flush) {
               same ? "same bits" : "BITS DIFFER");
 }
 
+/// Times \p b's backward in f32: modelrt_max_pool2d_backward_codes then
+/// the convolution's gradients (both, or the weights' alone when \p withDx
+/// is false), against modelrt_conv2d_backward(_weights)_from_max_pool2d;
+/// prints one line.
+void timeBackward(const Block &b, bool withDx, int reps, std::vector<float> &flush) {
+  int64_t h = b.h, oh = h / 2;
+  std::vector<float> x(b.n * b.c * h * h), w(b.o * b.c * 9), pooledGrad(b.n * b.o * oh * oh);
+  std::vector<float> dy(b.n * b.o * h * h), dx(x.size()), dw(w.size()), fusedDx(x.size()),
+      fusedDw(w.size());
+  std::vector<uint8_t> codes(pooledGrad.size());
+  std::mt19937 rng(7);
+  std::normal_distribution<float> normal;
+  for (std::vector<float> *v : {&x, &w, &pooledGrad})
+    for (float &e : *v)
+      e = normal(rng);
+  for (uint8_t &code : codes)
+    code = uint8_t(rng() % 4);
+  auto runPool = [&] {
+    modelrt_max_pool2d_backward_codes(pooledGrad.data(), codes.data(), dy.data(), b.n, b.o, h, h,
+                                      oh, oh, 2, 2, 2, 2, 0, 0);
+  };
+  auto runConv = [&] {
+    if (withDx)
+      modelrt_conv2d_backward(dy.data(), x.data(), w.data(), dx.data(), dw.data(), b.n, b.c, h, h,
+                              b.o, 3, 3, h, h, 1, 1, 1, 1, 1, 1);
+    else
+      modelrt_conv2d_backward_weights(x.data(), dy.data(), dw.data(), b.n, b.c, h, h, b.o, 3, 3,
+                                      h, h, 1, 1, 1, 1, 1, 1);
+  };
+  auto runFused = [&] {
+    if (withDx)
+      modelrt_conv2d_backward_from_max_pool2d(pooledGrad.data(), codes.data(), x.data(),
+                                              w.data(), dy.data(), fusedDx.data(),
+                                              fusedDw.data(), b.n, b.c, h, h, b.o, 3, 3, h, h, 1,
+                                              1, 1, 1, 1, 1);
+    else
+      modelrt_conv2d_backward_weights_from_max_pool2d(pooledGrad.data(), codes.data(), x.data(),
+                                                      dy.data(), fusedDw.data(), b.n, b.c, h, h,
+                                                      b.o, 3, 3, h, h, 1, 1, 1, 1, 1, 1);
+  };
+  double tPool = medianMs(reps, flush, runPool);
+  double tConv = medianMs(reps, flush, runConv);
+  double tBoth = medianMs(reps, flush, [&] { runPool(); runConv(); });
+  double tFused = medianMs(reps, flush, runFused);
+  bool same = std::memcmp(dw.data(), fusedDw.data(), dw.size() * sizeof(float)) == 0 &&
+              (!withDx || std::memcmp(dx.data(), fusedDx.data(), dx.size() * sizeof(float)) == 0);
+  std::printf("f32  %3lldx%2lldx%2lldx%2lld -> %2lld %s | %7.3f %7.3f %7.3f %7.3f | %5.1f%% | %s\n",
+              (long long)b.n, (long long)b.c, (long long)h, (long long)h, (long long)b.o,
+              withDx ? "dx+dw" : "dw   ", tPool, tConv, tBoth, tFused,
+              100 * (tBoth - tFused) / tBoth, same ? "same bits" : "BITS DIFFER");
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -99,5 +155,8 @@ int main(int argc, char **argv) {
   for (Block b : {Block{64, 1, 28, 32}, Block{64, 32, 14, 64}})
     for (bool bf16 : {false, true})
       timeBlock(b, bf16, reps, flush);
+  std::printf("\nbackward, block (NxCxHxW -> O)   | pool gr  conv gr  both   fused | saved | bits\n");
+  timeBackward(Block{64, 1, 28, 32}, false, reps, flush);
+  timeBackward(Block{64, 32, 14, 64}, true, reps, flush);
   return 0;
 }

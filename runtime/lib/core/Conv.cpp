@@ -224,6 +224,20 @@ void runConvolutionBackward(const ConvShape &s, const float *dy, const float *x,
   runConvolution(ConvKind::BackwardWeights, s, x, dy, dw, bf16);
 }
 
+bool runConvolutionBackwardFilled(const ConvShape &s, const BlockedGradient &dy, const float *x,
+                                  const float *w, float *dx, float *dw) {
+  if (s.n == 0)
+    return false;
+  ran = true;
+  requireBlas();
+  int threads = oneDnnThreadsForWork(convolutionMacs(s), kConvMacsForAllCores);
+  if (activeBlasLibrary() != BlasLibrary::OneDnn ||
+      !oneDnnConvolutionBackwardFilled(s, threads, dy, x, w, dx, dw))
+    return false;
+  noteProductRun(false, Bf16Path::Emulated);
+  return true;
+}
+
 double convolutionMacs(const ConvShape &s) {
   return double(s.n) * double(s.o) * double(s.oh * s.ow) * double(s.c * s.kh * s.kw);
 }

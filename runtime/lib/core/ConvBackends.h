@@ -83,6 +83,27 @@ bool oneDnnConvolution(ConvKind kind, const ConvShape &s, int threads, const flo
 bool oneDnnConvolutionBackward(const ConvShape &s, int threads, const float *dy, const float *x,
                                const float *w, float *dx, float *dw, bool bf16);
 
+/// Writes a convolution's output gradient into the buffer it is given, in
+/// nChw16c f32 (N x ceil(O/16) blocks of OH x OW pixels of 16 channels,
+/// zeros past O).
+using BlockedGradient = std::function<void(float *blocked)>;
+
+/// The f32 gradients of oneDnnConvolutionBackward (BackwardData only when
+/// \p dx is not null; \p w is read only then) with dy written by \p dy
+/// straight into the buffer both primitives read it from, when they take it
+/// in nChw16c f32; no reorder of dy is made. False, \p dy not called or
+/// its buffer not read, when oneDNN has no convolutions, refused either
+/// kind or takes dy in another layout, or failed. Needs N >= 1.
+bool oneDnnConvolutionBackwardFilled(const ConvShape &s, int threads, const BlockedGradient &dy,
+                                     const float *x, const float *w, float *dx, float *dw);
+
+/// runConvolutionBackward's f32 gradients (or the weights' alone without
+/// \p dx) on oneDNN's primitives with dy from \p dy
+/// (oneDnnConvolutionBackwardFilled); false where that is not the path
+/// runConvolution would take or it returns false (nothing then counts).
+bool runConvolutionBackwardFilled(const ConvShape &s, const BlockedGradient &dy, const float *x,
+                                  const float *w, float *dx, float *dw);
+
 /// How many oneDnnConvolutionBackward calls so far gave the weights'
 /// gradient the data gradient's reorder of dy (for tests and benchmarks).
 int64_t oneDnnSharedBackwardInputs();

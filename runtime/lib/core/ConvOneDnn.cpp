@@ -20,7 +20,9 @@
 // writes in nChw16c f32 may hand that buffer to its caller instead of
 // reordering it (BlockedResult: a max pooling reads it, ConvMaxPool.cpp).
 // The two gradients of one convolution on the same dy share its reorder
-// when both primitives take dy in one layout (oneDnnConvolutionBackward).
+// when both primitives take dy in one layout (oneDnnConvolutionBackward),
+// or read it from the weights primitive's buffer, where a max pooling's
+// gradient wrote it in nChw16c f32 (oneDnnConvolutionBackwardFilled).
 //
 // oneDNN's dilation is the runtime's minus one; its right padding is chosen
 // so that its output size is the caller's OH x OW (negative when the floor
@@ -260,21 +262,20 @@ bool makeBias(const OneDnnConvApi &api, dnnl_engine_t engine, dnnl_primitive_des
   return true;
 }
 
-/// The buffer of a forward convolution's result, made by \p result from the
-/// primitive's layout \p inner, when that is nChw16c f32 (BlockedResult);
-/// else null.
-const float *blocked16Result(const OneDnnConvApi &api, const ConvShape &s,
-                             const dnnl_memory_desc_t &inner, const Operand &result) {
+/// The buffer of \p op, an operand of the shape of \p s's output (N, O,
+/// OH, OW), when the primitive holds it in nChw16c f32 (BlockedResult,
+/// BlockedGradient); else null.
+float *blocked16Buffer(const OneDnnConvApi &api, const ConvShape &s, const Operand &op) {
   const dnnl_dims_t dims = {s.n, s.o, s.oh, s.ow};
   dnnl_memory_desc_t blocked;
   void *data = nullptr;
   bool isBlocked16 =
-      result.inner && result.reorder &&
+      op.inner && op.reorder &&
       api.memoryDescInitByTag(&blocked, 4, dims, dnnl_f32, dnnl_aBcd16b) == dnnl_success &&
-      api.memoryDescEqual(&inner, &blocked);
-  if (!isBlocked16 || api.memoryGetDataHandle(result.inner, &data) != dnnl_success)
+      api.memoryDescEqual(&op.innerDesc, &blocked);
+  if (!isBlocked16 || api.memoryGetDataHandle(op.inner, &data) != dnnl_success)
     return nullptr;
-  return static_cast<const float *>(data);
+  return static_cast<float *>(data);
 }
 
 /// Makes everything \p e runs; sets \p impl to the implementation oneDNN
@@ -308,7 +309,7 @@ bool makeEntry(const OneDnnConvApi &api, dnnl_engine_t engine, ConvKind kind,
     ok = inner && makeOperand(api, engine, d.plain[spec.tensor[i]], *inner, i == 2,
                               e.operands[i]);
     if (ok && i == 2 && kind == ConvKind::Forward)
-      e.blocked16 = blocked16Result(api, s, *inner, e.operands[i]);
+      e.blocked16 = blocked16Buffer(api, s, e.operands[i]);
   }
   ok = ok && (!bias || makeBias(api, engine, pd, d, e));
   api.primitiveDescDestroy(pd);
@@ -479,6 +480,32 @@ bool oneDnnConvolutionBackward(const ConvShape &s, int threads, const float *dy,
   if (shared)
     ++cache().sharedBackwardInputs;
   return true;
+}
+
+bool oneDnnConvolutionBackwardFilled(const ConvShape &s, int threads, const BlockedGradient &dy,
+                                     const float *x, const float *w, float *dx, float *dw) {
+  const OneDnnLibrary *lib = convLibraryFor(threads);
+  if (!lib)
+    return false;
+  const OneDnnConvApi &api = lib->conv;
+  ConvPrimitive &weights = entryFor(api, ConvKind::BackwardWeights, s, false, false, threads);
+  ConvPrimitive *data =
+      dx ? &entryFor(api, ConvKind::BackwardData, s, false, false, threads) : nullptr;
+  if (weights.refused || (data && data->refused))
+    return false;
+  const Operand &dyWeights = weights.operands[1];
+  float *blocked = blocked16Buffer(api, s, dyWeights);
+  if (!blocked || (data && !blocked16Buffer(api, s, data->operands[0])))
+    return false;
+  std::unique_lock<std::mutex> holdData;
+  if (data)
+    holdData = std::unique_lock<std::mutex>(data->running);
+  std::lock_guard<std::mutex> holdWeights(weights.running);
+  dy(blocked);
+  const dnnl_memory_t givenData[2] = {dyWeights.inner, nullptr};
+  const dnnl_memory_t givenWeights[2] = {nullptr, dyWeights.inner};
+  return (!data || run(api, *data, nullptr, w, nullptr, dx, nullptr, givenData)) &&
+         run(api, weights, x, nullptr, nullptr, dw, nullptr, givenWeights);
 }
 
 int64_t oneDnnSharedBackwardInputs() {

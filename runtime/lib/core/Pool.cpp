@@ -52,14 +52,17 @@ PoolBuild poolBuildFor(CpuLevel level) {
 #if defined(__x86_64__) && defined(MODELRT_HAVE_WIDE_LEVELS)
   switch (level) {
   case CpuLevel::Avx512:
-    return {poolPlanesAvx512, poolPlanesAvx512Codes, poolPlanesAvx512Blocked16};
+    return {poolPlanesAvx512, poolPlanesAvx512Codes, poolPlanesAvx512Blocked16,
+            poolPlanesAvx512Blocked16Grad};
   case CpuLevel::Avx2:
-    return {poolPlanesAvx2, poolPlanesAvx2Codes, poolPlanesAvx2Blocked16};
+    return {poolPlanesAvx2, poolPlanesAvx2Codes, poolPlanesAvx2Blocked16,
+            poolPlanesAvx2Blocked16Grad};
   case CpuLevel::Baseline:
     break;
   }
 #endif
-  return {poolPlanesBaseline, poolPlanesBaselineCodes, poolPlanesBaselineBlocked16};
+  return {poolPlanesBaseline, poolPlanesBaselineCodes, poolPlanesBaselineBlocked16,
+          poolPlanesBaselineBlocked16Grad};
 }
 
 int64_t poolWork(PoolKind kind, const PoolShape &s) {
@@ -94,6 +97,20 @@ void runPoolBlocked16(CpuLevel level, int threads, const PoolShape &s, const flo
   overPlanes(threads, s.n * ((s.c + 15) / 16), [&](int64_t first, int64_t count) {
     blocked(s, x, y, codes, first, count);
   });
+}
+
+void runPoolBlocked16Grad(CpuLevel level, int threads, const PoolShape &s, const float *dy,
+                          const uint8_t *codes, float *dx) {
+  PoolBlockedGradFn grad = poolBuildFor(level).blockedGrad;
+  overPlanes(threads, s.n * ((s.c + 15) / 16), [&](int64_t first, int64_t count) {
+    grad(s, dy, codes, dx, first, count);
+  });
+}
+
+void maxPoolGradBlocked16OnHost(const PoolShape &s, const float *dy, const uint8_t *codes,
+                                float *dx) {
+  runPoolBlocked16Grad(hostKernels().level, threadsFor(poolWork(PoolKind::MaxBackward, s)), s,
+                       dy, codes, dx);
 }
 
 void maxPoolBlocked16OnHost(const PoolShape &s, const float *x, float *y, uint8_t *codes) {

@@ -851,6 +851,61 @@ void MODELRT_POOL_CAT(MODELRT_POOL_PLANES_NAME, Blocked16)(const PoolShape &s, c
   }
 }
 
+namespace {
+/// Zeros \p count floats from \p p.
+void zeroFloats(float *p, int64_t count) {
+  for (int64_t i = 0; i < count; i += kLanes)
+    storePart(p + i, splat(0.0f), int(count - i < kLanes ? count - i : kLanes));
+}
+} // namespace
+
+/// This build's PoolBlockedGradFn (poolPlanes<Level>Blocked16Grad): per
+/// block and output row, each channel's row of dy and of the codes into a
+/// tile of kBlockedTile windows x 16 channels (zeros past C), then each
+/// window's 2x2 pixels of 16 channels, as maxBackwardCodes2x2 writes them;
+/// the columns and the row that no window covers are zeros.
+void MODELRT_POOL_CAT(MODELRT_POOL_PLANES_NAME, Blocked16Grad)(const PoolShape &s,
+                                                               const float *dy,
+                                                               const uint8_t *codes, float *dx,
+                                                               int64_t first, int64_t count) {
+  constexpr int64_t kBlockedTile = 64;
+  float tileG[kBlockedTile * 16];
+  uint8_t tileCodes[kBlockedTile * 16];
+  int64_t blocks = (s.c + 15) / 16, row = s.w * 16;
+  for (int64_t b = first; b < first + count; ++b) {
+    int64_t n = b / blocks, c0 = (b % blocks) * 16;
+    int channels = int(s.c - c0 < 16 ? s.c - c0 : 16);
+    float *plane = dx + b * s.h * row;
+    for (int64_t oh = 0; oh < s.oh; ++oh) {
+      float *top = plane + 2 * oh * row, *bottom = top + row;
+      for (int64_t ow0 = 0; ow0 < s.ow; ow0 += kBlockedTile) {
+        int64_t cols = s.ow - ow0 < kBlockedTile ? s.ow - ow0 : kBlockedTile;
+        for (int l = 0; l < 16; ++l) {
+          int64_t at = ((n * s.c + c0 + l) * s.oh + oh) * s.ow + ow0;
+          for (int64_t j = 0; j < cols; ++j) {
+            tileG[j * 16 + l] = l < channels ? dy[at + j] : 0.0f;
+            tileCodes[j * 16 + l] = l < channels ? codes[at + j] : 0;
+          }
+        }
+        for (int64_t j = 0; j < cols; ++j) {
+          float *a = top + 2 * (ow0 + j) * 16, *d = bottom + 2 * (ow0 + j) * 16;
+          for (int l = 0; l < 16; l += kLanes) {
+            Vec g = add(loadPart(tileG + j * 16 + l, kLanes), splat(0.0f));
+            Vec code = loadBytes(tileCodes + j * 16 + l, kLanes, tileCodes + cols * 16);
+            storePart(a + l, keep(equal(code, splat(0.0f)), g), kLanes);
+            storePart(a + 16 + l, keep(equal(code, splat(1.0f)), g), kLanes);
+            storePart(d + l, keep(equal(code, splat(2.0f)), g), kLanes);
+            storePart(d + 16 + l, keep(equal(code, splat(3.0f)), g), kLanes);
+          }
+        }
+      }
+      zeroFloats(top + 2 * s.ow * 16, row - 2 * s.ow * 16);
+      zeroFloats(bottom + 2 * s.ow * 16, row - 2 * s.ow * 16);
+    }
+    zeroFloats(plane + 2 * s.oh * row, (s.h - 2 * s.oh) * row);
+  }
+}
+
 #undef MODELRT_POOL_CAT
 #undef MODELRT_POOL_CAT2
 

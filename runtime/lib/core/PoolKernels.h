@@ -73,11 +73,27 @@ void poolPlanesAvx2Blocked16(const PoolShape &, const float *, float *, uint8_t 
 void poolPlanesAvx512Blocked16(const PoolShape &, const float *, float *, uint8_t *, int64_t,
                                int64_t);
 
-/// One build's three loops.
+/// The gradient of a 2x2 / 2 max pooling without padding from its codes
+/// (dy[N,C,OH,OW] and codes as PoolCodesFn writes them) into dx in
+/// nChw16c, blocks [\p first, \p first + \p count): the bits of
+/// MaxBackward's dx in that layout, zeros in the channels past C.
+using PoolBlockedGradFn = void (*)(const PoolShape &s, const float *dy, const uint8_t *codes,
+                                   float *dx, int64_t first, int64_t count);
+
+/// The three builds of the blocked gradient.
+void poolPlanesBaselineBlocked16Grad(const PoolShape &, const float *, const uint8_t *, float *,
+                                     int64_t, int64_t);
+void poolPlanesAvx2Blocked16Grad(const PoolShape &, const float *, const uint8_t *, float *,
+                                 int64_t, int64_t);
+void poolPlanesAvx512Blocked16Grad(const PoolShape &, const float *, const uint8_t *, float *,
+                                   int64_t, int64_t);
+
+/// One build's four loops.
 struct PoolBuild {
   PoolPlanesFn planes;
   PoolCodesFn codes;
   PoolBlockedFn blocked;
+  PoolBlockedGradFn blockedGrad;
 };
 
 /// The build for \p level (the baseline where the wider ones are not built).
@@ -106,6 +122,16 @@ void runPoolBlocked16(CpuLevel level, int threads, const PoolShape &s, const flo
 /// runPoolBlocked16 with the host's build and the threads of the C
 /// functions (ConvMaxPool.cpp calls it on a convolution's blocked result).
 void maxPoolBlocked16OnHost(const PoolShape &s, const float *x, float *y, uint8_t *codes);
+
+/// Runs PoolBlockedGradFn over every block with the build for \p level on
+/// \p threads threads (each block computed by one).
+void runPoolBlocked16Grad(CpuLevel level, int threads, const PoolShape &s, const float *dy,
+                          const uint8_t *codes, float *dx);
+
+/// runPoolBlocked16Grad with the host's build and the threads of the C
+/// functions (ConvFromMaxPool.cpp calls it into a convolution's dy).
+void maxPoolGradBlocked16OnHost(const PoolShape &s, const float *dy, const uint8_t *codes,
+                                float *dx);
 
 } // namespace modelrt
 

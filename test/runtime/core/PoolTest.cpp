@@ -470,6 +470,33 @@ TEST(Pool, Blocked16GivesTheBitsOfTheNchwLoops) {
       }
 }
 
+// The gradient of a 2x2 / 2 max pooling from its codes into 16-channel
+// blocks (a convolution's dy in oneDNN's layout): the bits of the NCHW
+// codes' loops in that layout, zeros in the padding channels and in the
+// last row and column where no window covers them, at every level, on one
+// and two threads.
+TEST(Pool, Blocked16GradGivesTheBitsOfTheNchwLoops) {
+  const int64_t inputs[][2] = {{2, 2}, {7, 5}, {14, 14}, {28, 28}, {9, 300}};
+  const int64_t k2[2] = {2, 2}, s2[2] = {2, 2}, p0[2] = {0, 0};
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  for (int64_t c : {1, 5, 16, 17, 40})
+    for (const auto &in : inputs)
+      for (const auto &[kind, name] : kMaxInputs) {
+        PoolShape s = makeShape(3, c, in, k2, s2, p0);
+        std::vector<float> x = values(kind, inputSize(s), 11), dy = integerDy(s);
+        CodesRun want = runCodes(CpuLevel::Baseline, 1, s, x, dy);
+        std::vector<float> blocked = toBlocked16(s, want.dx, 0.0f);
+        for (CpuLevel level : levels())
+          for (int threads : {1, 2}) {
+            std::vector<float> got(blocked.size(), nan);
+            runPoolBlocked16Grad(level, threads, s, dy.data(), want.codes.data(), got.data());
+            ASSERT_TRUE(sameBits(got, blocked))
+                << describe(PoolKind::MaxBackward, s) << ", " << name << " inputs, "
+                << cpuLevelName(level) << ", " << threads << " thread(s)";
+          }
+      }
+}
+
 TEST(Pool, AvgForwardMatchesFloat64) {
   for (const PoolShape &s : testShapes())
     for (Values kind : {Values::Smooth, Values::Ties}) {

@@ -3,10 +3,12 @@
 // Implements BufferEffects.h from the ops' declared memory effects: an
 // effect on (a view of) the buffer, or on no named value, counts; an op
 // that declares none (a call) counts when it takes a view of the buffer.
+// An allocation owns its uses when every op that may reach it names it.
 //
 //===----------------------------------------------------------------------===//
 #include "BufferEffects.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -58,6 +60,26 @@ bool mayAccess(Operation *op, Value root) {
   return mayHaveEffectOn(op, root, [](MemoryEffects::Effect *e) {
     return isa<MemoryEffects::Read, MemoryEffects::Write, MemoryEffects::Free>(e);
   });
+}
+
+bool ownsItsUses(Value root) {
+  if (!root.getDefiningOp<memref::AllocOp>())
+    return false;
+  SmallVector<Value> work = {root};
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    for (Operation *user : v.getUsers()) {
+      auto view = dyn_cast<ViewLikeOpInterface>(user);
+      if (view && view.getViewSource() == v) {
+        work.push_back(user->getResult(0));
+        continue;
+      }
+      if (user->hasTrait<OpTrait::IsTerminator>() ||
+          llvm::any_of(user->getResultTypes(), llvm::IsaPred<BaseMemRefType>))
+        return false;
+    }
+  }
+  return true;
 }
 
 } // namespace modelc

@@ -26,6 +26,11 @@ bool mayWriteOrFree(mlir::Operation *op, mlir::Value root);
 /// buffer \p root, as mayWriteOrFree decides for writes and frees.
 bool mayAccess(mlir::Operation *op, mlir::Value root);
 
+/// Whether \p root is an allocation that no use hands on as another
+/// memref (a select, a yield, a call's result; views are followed), so
+/// that the ops that may touch it are those that name it or its views.
+bool ownsItsUses(mlir::Value root);
+
 } // namespace modelc
 
 #endif // MODELC_LIB_TRANSFORMS_CPU_BUFFEREFFECTS_H

@@ -11,9 +11,7 @@
 #include "ConvBackward.h"
 #include "BufferEffects.h"
 
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinTypes.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 
 using namespace mlir;
 
@@ -35,29 +33,6 @@ bool gradientsOfOne(mdl::LibConv2DGradInputOp data, mdl::LibConv2DGradWeightOp w
          sameShape(data.getInit(), weights.getInput()) &&
          sameShape(data.getWeight(), weights.getInit()) &&
          data->getAttr("mdl.precision") == weights->getAttr("mdl.precision");
-}
-
-/// Whether \p root is an allocation that no use hands on as another
-/// memref (a select, a yield, a call's result; views are followed), so
-/// that the ops that may touch it are those that name it or its views.
-bool ownsItsUses(Value root) {
-  if (!root.getDefiningOp<memref::AllocOp>())
-    return false;
-  SmallVector<Value> work = {root};
-  while (!work.empty()) {
-    Value v = work.pop_back_val();
-    for (Operation *user : v.getUsers()) {
-      auto view = dyn_cast<ViewLikeOpInterface>(user);
-      if (view && view.getViewSource() == v) {
-        work.push_back(user->getResult(0));
-        continue;
-      }
-      if (user->hasTrait<OpTrait::IsTerminator>() ||
-          llvm::any_of(user->getResultTypes(), llvm::IsaPred<BaseMemRefType>))
-        return false;
-    }
-  }
-  return true;
 }
 
 /// Whether \p data's dx is a buffer of its own: an allocation that

@@ -87,7 +87,10 @@ CallFlops callFlops(func::CallOp call) {
     return {2, {3, 4, 5}};
   if (callee.starts_with(kConvCallPrefix) &&
       call.getNumOperands() == pointers + ConvNumSizes)
-    return after(callee == kConvBackwardCall || callee == kConvBackwardBf16Call ? 4 : 2,
+    return after(callee == kConvBackwardCall || callee == kConvBackwardBf16Call ||
+                         callee == kConvBackwardFromMaxPoolCall
+                     ? 4
+                     : 2,
                  {ConvN, ConvO, ConvOH, ConvOW, ConvC, ConvKH, ConvKW});
   if ((callee.starts_with(kMaxPoolCallPrefix) ||
        callee.starts_with(kAvgPoolCallPrefix)) &&

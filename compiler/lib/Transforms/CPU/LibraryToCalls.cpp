@@ -23,6 +23,10 @@
 //   a lib_conv2d_grad_input and the lib_conv2d_grad_weight on its dy, at the
 //   latter (ConvBackward.h)
 //                           -> modelrt_conv2d_backward(dy, x, w, dx, dw, ...)
+//   a 2x2 lib_max_pool2d_grad with codes and the f32 gradients of the
+//   convolution whose dy it writes, at the weight gradient (ConvFromMaxPool.h)
+//                           -> modelrt_conv2d_backward_from_max_pool2d(...)
+//   (the calls that replace several ops are made in FusedCalls.cpp)
 //   lib_avg_pool2d          -> modelrt_avg_pool2d_forward(x, y, ...)
 //   lib_avg_pool2d_grad     -> modelrt_avg_pool2d_backward(dy, dx, ...)
 //   lib_embedding_grad      -> modelrt_embedding_backward_i64 / _i32
@@ -54,8 +58,8 @@
 // op still on tensors is reported: the pass runs after bufferization.
 //
 //===----------------------------------------------------------------------===//
-#include "ConvBackward.h"
-#include "ConvMaxPool.h"
+#include "FusedCalls.h"
+#include "LibraryToCalls.h"
 #include "MaxPoolCodes.h"
 #include "modelc/Transforms/CPU/Passes.h"
 #include "modelc/Transforms/CPU/RuntimeCalls.h"
@@ -78,16 +82,6 @@ namespace modelc {
 
 namespace {
 
-/// One library op as the runtime sees it: the entry point, and which
-/// operand has the input's shape (NCHW; the gradient rows S x D of an
-/// embedding; attention's query), the weight's (convolutions only; the key
-/// for attention; else null) and the output's.
-struct RuntimeCall {
-  StringRef callee;
-  Value input, weight, output;
-  Value codes = {}; ///< a max pooling's codes (pairMaxPools), or null
-};
-
 /// The call of a convolution: operands (a, b, init).
 RuntimeCall convCall(StringRef callee, Operation *op, unsigned input,
                      unsigned weight, unsigned output) {
@@ -101,6 +95,8 @@ RuntimeCall poolCall(StringRef callee, Operation *op, unsigned input,
                      unsigned output) {
   return {callee, op->getOperand(input), Value(), op->getOperand(output)};
 }
+
+} // namespace
 
 /// The runtime call of the library op `op`; the callee is empty for any
 /// other op.
@@ -165,6 +161,8 @@ RuntimeCall describe(Operation *op) {
       .Default([](Operation *) { return RuntimeCall(); });
 }
 
+namespace {
+
 /// The cuDNN entry point of the convolution `op` in \p precision ("f32",
 /// "tf32" or "bf16"); empty for any other op.
 StringRef cudaConvCallee(Operation *op, StringRef precision) {
@@ -219,6 +217,8 @@ FunctionType callType(MLIRContext *ctx, Operation *op, const RuntimeCall &c) {
   return FunctionType::get(ctx, args, {});
 }
 
+} // namespace
+
 /// `buffer` itself when its layout is the identity, else a fresh dense copy
 /// (`copyIn`: of its contents; otherwise uninitialised).
 Value denseBuffer(OpBuilder &b, Location loc, Value buffer, bool copyIn) {
@@ -236,11 +236,15 @@ Value denseBuffer(OpBuilder &b, Location loc, Value buffer, bool copyIn) {
   return copy;
 }
 
+namespace {
+
 /// Dimension `dim` of `memref` as an i64.
 Value dim64(OpBuilder &b, Location loc, Value memref, int64_t dim) {
   Value size = memref::DimOp::create(b, loc, memref, dim);
   return arith::IndexCastOp::create(b, loc, b.getI64Type(), size);
 }
+
+} // namespace
 
 /// The call's sizes in ConvCallSize, PoolCallSize or EmbeddingCallSize
 /// order, from the
@@ -291,6 +295,8 @@ SmallVector<Value> callSizes(OpBuilder &b, Location loc, Operation *op,
   return sizes;
 }
 
+namespace {
+
 /// Replaces the library op `op` (on memrefs) by its runtime call `c`. The
 /// dense copies it makes are freed after the call (the deallocation
 /// pipeline has run by then).
@@ -322,72 +328,6 @@ void rewriteToCall(Operation *op, const RuntimeCall &c) {
   op->erase();
 }
 
-/// Two library ops that become one call of `callee` at the later one
-/// (`at`): a convolution and its max pooling (ConvMaxPool.h), or a
-/// convolution's input and weight gradients (ConvBackward.h).
-struct FusedPair {
-  Operation *moved, *at;
-  StringRef callee;
-};
-
-/// Emits one call of \p callee: the element pointers of \p inputs (dense
-/// copies of strided ones) and \p outputs (dense buffers, copied back
-/// after the call), then those of \p extra (dense memrefs; a null pointer
-/// for a null value), then \p sizes; frees the copies.
-void emitCall(OpBuilder &b, Location loc, StringRef callee, ValueRange inputs,
-              ValueRange outputs, ArrayRef<Value> extra, ValueRange sizes) {
-  SmallVector<Value> args, dense;
-  for (Value v : inputs)
-    dense.push_back(denseBuffer(b, loc, v, /*copyIn=*/true));
-  for (Value v : outputs)
-    dense.push_back(denseBuffer(b, loc, v, /*copyIn=*/false));
-  for (Value v : dense)
-    args.push_back(elementPointer(b, loc, v));
-  auto ptr = LLVM::LLVMPointerType::get(b.getContext());
-  for (Value v : extra)
-    args.push_back(v ? elementPointer(b, loc, v) : LLVM::ZeroOp::create(b, loc, ptr).getResult());
-  llvm::append_range(args, sizes);
-  func::CallOp::create(b, loc, callee, TypeRange{}, args);
-  for (auto [i, original] : llvm::enumerate(llvm::concat<Value>(inputs, outputs))) {
-    if (dense[i] == original)
-      continue;
-    if (i >= inputs.size())
-      memref::CopyOp::create(b, loc, dense[i], original);
-    memref::DeallocOp::create(b, loc, dense[i]);
-  }
-}
-
-/// Replaces \p p's two ops by their one call, at the location of both: a
-/// convolution and its pooling as (x, w, bias, y, pooled, \p codes or null,
-/// the convolution's sizes), y being scratch; a convolution's gradients as
-/// (dy, x, w, dx, dw, the sizes).
-void rewriteFused(FusedPair p, Value codes) {
-  OpBuilder b(p.at);
-  Location loc = FusedLoc::get(b.getContext(), {p.moved->getLoc(), p.at->getLoc()});
-  Operation *sized = p.moved; // the convolution, or the input gradient
-  SmallVector<Value> sizes = callSizes(b, loc, sized, describe(sized));
-  if (auto pool = dyn_cast<mdl::LibMaxPool2DOp>(p.at)) {
-    emitCall(b, loc, p.callee, p.moved->getOperands(), {pool.getInit()}, {codes}, sizes);
-  } else {
-    auto data = cast<mdl::LibConv2DGradInputOp>(p.moved);
-    auto weights = cast<mdl::LibConv2DGradWeightOp>(p.at);
-    emitCall(b, loc, p.callee, {data.getGrad(), weights.getInput(), data.getWeight()},
-             {data.getInit(), weights.getInit()}, {}, sizes);
-  }
-  p.at->erase();
-  p.moved->erase();
-}
-
-/// The signature of \p p's call: six pointers for a convolution and its
-/// pooling, five for a convolution's gradients, then the convolution's
-/// sizes.
-FunctionType fusedCallType(MLIRContext *ctx, const FusedPair &p) {
-  SmallVector<Type> args(isa<mdl::LibMaxPool2DOp>(p.at) ? 6 : 5,
-                         LLVM::LLVMPointerType::get(ctx));
-  args.append(ConvNumSizes, IntegerType::get(ctx, 64));
-  return FunctionType::get(ctx, args, {});
-}
-
 /// The bf16 form of a convolution's entry point; \p callee itself for any
 /// other.
 StringRef bf16Form(StringRef callee) {
@@ -402,6 +342,8 @@ StringRef bf16Form(StringRef callee) {
   return callee;
 }
 
+} // namespace
+
 /// The precision of \p op: its own `mdl.precision` (mdl-assign-precision
 /// keeps some convolutions' f32 in a bf16 module), else the module's.
 StringRef precisionOf(Operation *op, StringRef modulePrecision) {
@@ -409,28 +351,7 @@ StringRef precisionOf(Operation *op, StringRef modulePrecision) {
   return own ? own.getValue() : modulePrecision;
 }
 
-/// The pairs of pairConvPools and pairConvGrads in \p module, in the
-/// order of the ops their calls replace, each with the entry point of its
-/// precision (precisionOf).
-SmallVector<FusedPair> fusedPairsOf(ModuleOp module, const DenseMap<Operation *, Value> &codes,
-                                    StringRef modulePrecision) {
-  DenseMap<Operation *, mdl::LibConv2DBiasOp> convs = pairConvPools(module, codes);
-  DenseMap<Operation *, mdl::LibConv2DGradInputOp> grads = pairConvGrads(module);
-  SmallVector<FusedPair> ordered;
-  module.walk([&](Operation *op) {
-    Operation *moved = convs.lookup(op);
-    if (!moved)
-      moved = grads.lookup(op);
-    if (!moved)
-      return;
-    bool bf16 = precisionOf(moved, modulePrecision) == "bf16";
-    StringRef callee = isa<mdl::LibMaxPool2DOp>(op)
-                           ? (bf16 ? kConvForwardBiasMaxPoolBf16Call : kConvForwardBiasMaxPoolCall)
-                           : (bf16 ? kConvBackwardBf16Call : kConvBackwardCall);
-    ordered.push_back({moved, op, callee});
-  });
-  return ordered;
-}
+namespace {
 
 struct LibraryToCallsPass
     : impl::LibraryToCallsPassBase<LibraryToCallsPass> {
@@ -441,15 +362,15 @@ struct LibraryToCallsPass
     auto precisionAttr = getOperation()->getAttrOfType<StringAttr>("mdl.precision");
     StringRef modulePrecision = precisionAttr ? precisionAttr.getValue() : "f32";
     DenseMap<Operation *, Value> codes;
-    SmallVector<FusedPair> pairs;
+    SmallVector<FusedCall> fusedCalls;
     if (!gpu)
       codes = pairMaxPools(getOperation());
     if (!gpu && !cudaConvolutions)
-      pairs = fusedPairsOf(getOperation(), codes, modulePrecision);
+      fusedCalls = fusedCallsOf(getOperation(), codes, modulePrecision);
     DenseSet<Operation *> fused;
-    for (FusedPair &p : pairs) {
-      fused.insert(p.moved);
-      fused.insert(p.at);
+    for (FusedCall &call : fusedCalls) {
+      fused.insert(call.moved.begin(), call.moved.end());
+      fused.insert(call.at);
     }
     WalkResult walk = getOperation().walk([&](Operation *op) {
       if (fused.contains(op))
@@ -487,14 +408,15 @@ struct LibraryToCallsPass
                                         callType(&getContext(), op, c),
                                         "the runtime's")))
         return signalPassFailure();
-    for (const FusedPair &p : pairs)
-      if (failed(declareLibraryFunction(getOperation(), p.callee,
-                                        fusedCallType(&getContext(), p), "the runtime's")))
+    for (const FusedCall &call : fusedCalls)
+      if (failed(declareLibraryFunction(getOperation(), call.callee,
+                                        fusedCallType(&getContext(), call), "the runtime's")))
         return signalPassFailure();
     for (auto &[op, c] : work)
       rewriteToCall(op, c);
-    for (FusedPair &p : pairs)
-      rewriteFused(p, codes.lookup(p.at));
+    for (FusedCall &call : fusedCalls)
+      rewriteFused(call, codes.lookup(isa<mdl::LibMaxPool2DOp>(call.at) ? call.at
+                                                                          : call.moved.front()));
   }
 };
 

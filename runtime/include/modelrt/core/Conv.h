@@ -116,6 +116,29 @@ void modelrt_conv2d_backward_bf16(const float *dy, const float *x, const float *
                                   int64_t strideH, int64_t strideW, int64_t padH, int64_t padW,
                                   int64_t dilH, int64_t dilW);
 
+/// modelrt_max_pool2d_backward_codes(pooledGrad, codes, dy) for the 2x2 /
+/// 2 max pooling of this convolution's output, then the convolution's f32
+/// gradients from that dy, modelrt_conv2d_backward(dy, x, w, dx, dw): the
+/// bits of those calls. dy is scratch, left unwritten where oneDNN takes it
+/// in 16-channel blocks, which the pooling's gradient then writes directly
+/// (ConvFromMaxPool.cpp). The compiler calls it for a pooling's gradient
+/// that only the convolution's gradients read (LibraryToCalls).
+void modelrt_conv2d_backward_from_max_pool2d(const float *pooledGrad, const uint8_t *codes,
+                                             const float *x, const float *w, float *dy,
+                                             float *dx, float *dw, int64_t n, int64_t c,
+                                             int64_t h, int64_t w_, int64_t o, int64_t kh,
+                                             int64_t kw, int64_t oh, int64_t ow,
+                                             int64_t strideH, int64_t strideW, int64_t padH,
+                                             int64_t padW, int64_t dilH, int64_t dilW);
+
+/// The same for a convolution with no input gradient: dw alone, as
+/// modelrt_conv2d_backward_weights(x, dy, dw).
+void modelrt_conv2d_backward_weights_from_max_pool2d(
+    const float *pooledGrad, const uint8_t *codes, const float *x, float *dy, float *dw,
+    int64_t n, int64_t c, int64_t h, int64_t w_, int64_t o, int64_t kh, int64_t kw, int64_t oh,
+    int64_t ow, int64_t strideH, int64_t strideW, int64_t padH, int64_t padW, int64_t dilH,
+    int64_t dilW);
+
 /// modelrt_conv2d_forward_bias, then 2x2 / 2 max pooling without padding of
 /// its result into pooled[N,O,OH/2,OW/2] (modelrt_max_pool2d_forward), with
 /// its codes (modelrt_max_pool2d_forward_codes) when \p codes is not null:

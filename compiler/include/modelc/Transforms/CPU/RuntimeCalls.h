@@ -52,6 +52,16 @@ inline constexpr llvm::StringLiteral kConvBackwardWeightsBf16Call =
 inline constexpr llvm::StringLiteral kConvBackwardCall = "modelrt_conv2d_backward";
 /// kConvBackwardCall's bf16 form.
 inline constexpr llvm::StringLiteral kConvBackwardBf16Call = "modelrt_conv2d_backward_bf16";
+/// A 2x2 max pooling's gradient from its codes, which is the output gradient
+/// of the convolution before the pooling, then that convolution's two f32
+/// gradients: (pooled dy, codes, x, w, dy, dx, dw, sizes...); dy is scratch
+/// (ConvFromMaxPool.h).
+inline constexpr llvm::StringLiteral kConvBackwardFromMaxPoolCall =
+    "modelrt_conv2d_backward_from_max_pool2d";
+/// The same with the weights' gradient alone: (pooled dy, codes, x, dy, dw,
+/// sizes...).
+inline constexpr llvm::StringLiteral kConvBackwardWeightsFromMaxPoolCall =
+    "modelrt_conv2d_backward_weights_from_max_pool2d";
 /// cblas_sgemm's bf16 form (same signature), MatmulToBlas's bf16 callee.
 inline constexpr llvm::StringLiteral kGemmBf16Call = "modelrt_gemm_bf16";
 /// y = maxpool(x): (x, y, sizes...).

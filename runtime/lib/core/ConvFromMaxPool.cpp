@@ -1,0 +1,62 @@
+//===- ConvFromMaxPool.cpp - A convolution's gradients from its max pooling's -===//
+//
+// Implements modelrt_conv2d_backward_from_max_pool2d and its weights-only
+// form (Conv.h): the gradient
+// of a 2x2 / 2 max pooling from its codes, which is the output gradient dy
+// of the convolution before it, then that convolution's f32 gradients. On
+// oneDNN's path where both primitives take dy in nChw16c f32
+// (ConvBackends.h, BlockedGradient), the pooling's gradient writes dy there
+// (PoolKernels.h, PoolBlockedGradFn) and the scratch dy is not written: no
+// NCHW dy, and no reorder of it. Otherwise the functions of Pool.h and the
+// convolution's write and read the scratch dy. Both give the bits of the
+// separate calls.
+//
+//===----------------------------------------------------------------------===//
+#include "ConvBackends.h"
+#include "PoolKernels.h"
+#include "modelrt/core/Conv.h"
+#include "modelrt/core/Pool.h"
+
+using modelrt::ConvKind;
+using modelrt::ConvShape;
+using modelrt::PoolShape;
+
+namespace {
+
+/// The pooling's gradient into dy, then the convolution's gradients: dx
+/// and dw, or dw alone when \p dx is null.
+void gradientsFromMaxPool(const ConvShape &s, const float *pooledGrad, const uint8_t *codes,
+                          const float *x, const float *w, float *dy, float *dx, float *dw) {
+  PoolShape p{s.n, s.o, s.oh, s.ow, s.oh / 2, s.ow / 2, 2, 2, 2, 2, 0, 0};
+  modelrt::BlockedGradient fill = [&](float *blocked) {
+    modelrt::maxPoolGradBlocked16OnHost(p, pooledGrad, codes, blocked);
+  };
+  if (p.oh > 0 && p.ow > 0 && modelrt::runConvolutionBackwardFilled(s, fill, x, w, dx, dw))
+    return;
+  modelrt_max_pool2d_backward_codes(pooledGrad, codes, dy, p.n, p.c, p.h, p.w, p.oh, p.ow, p.kh,
+                                    p.kw, p.strideH, p.strideW, p.padH, p.padW);
+  if (dx)
+    modelrt::runConvolutionBackward(s, dy, x, w, dx, dw, /*bf16=*/false);
+  else
+    modelrt::runConvolution(ConvKind::BackwardWeights, s, x, dy, dw);
+}
+
+} // namespace
+
+extern "C" void modelrt_conv2d_backward_from_max_pool2d(
+    const float *pooledGrad, const uint8_t *codes, const float *x, const float *w, float *dy,
+    float *dx, float *dw, int64_t n, int64_t c, int64_t h, int64_t w_, int64_t o, int64_t kh,
+    int64_t kw, int64_t oh, int64_t ow, int64_t strideH, int64_t strideW, int64_t padH,
+    int64_t padW, int64_t dilH, int64_t dilW) {
+  ConvShape s{n, c, h, w_, o, kh, kw, oh, ow, strideH, strideW, padH, padW, dilH, dilW};
+  gradientsFromMaxPool(s, pooledGrad, codes, x, w, dy, dx, dw);
+}
+
+extern "C" void modelrt_conv2d_backward_weights_from_max_pool2d(
+    const float *pooledGrad, const uint8_t *codes, const float *x, float *dy, float *dw,
+    int64_t n, int64_t c, int64_t h, int64_t w_, int64_t o, int64_t kh, int64_t kw, int64_t oh,
+    int64_t ow, int64_t strideH, int64_t strideW, int64_t padH, int64_t padW, int64_t dilH,
+    int64_t dilW) {
+  ConvShape s{n, c, h, w_, o, kh, kw, oh, ow, strideH, strideW, padH, padW, dilH, dilW};
+  gradientsFromMaxPool(s, pooledGrad, codes, x, nullptr, dy, nullptr, dw);
+}

@@ -1,0 +1,87 @@
+// RUN: modelc-opt %s --modelc-library-to-calls --canonicalize | FileCheck %s
+// modelc-library-to-calls on the CPU: the gradient of a 2x2 max pooling
+// routed by codes, whose result dy (the output gradient of the convolution
+// before the pooling) only that convolution's f32 gradients read, joins them
+// in one call at the weight gradient:
+// modelrt_conv2d_backward_from_max_pool2d(pooled dy, codes, x, w, dy, dx,
+// dw, the convolution's sizes), or, without an input gradient,
+// modelrt_conv2d_backward_weights_from_max_pool2d(pooled dy, codes, x, dy,
+// dw, ...). dy is then scratch; the codes are freed after the call.
+
+// CHECK-DAG: func.func private @modelrt_conv2d_backward_from_max_pool2d(!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64)
+// CHECK-DAG: func.func private @modelrt_conv2d_backward_weights_from_max_pool2d(!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64)
+
+// Both gradients.
+// CHECK-LABEL: func.func @both(
+// CHECK-SAME: %[[Y:[a-z0-9]+]]: memref<2x4x8x6xf32>, %[[P:[a-z0-9]+]]: memref<2x4x4x3xf32>, %[[DP:[a-z0-9]+]]: memref<2x4x4x3xf32>, %[[X:[a-z0-9]+]]: memref<2x1x8x6xf32>, %[[W:[a-z0-9]+]]: memref<4x1x3x3xf32>, %[[DW:[a-z0-9]+]]: memref<4x1x3x3xf32>
+// CHECK: %[[CODES:.*]] = memref.alloc() : memref<2x4x4x3xi8>
+// CHECK: call @modelrt_max_pool2d_forward_codes(
+// CHECK: %[[DY:.*]] = memref.alloc() : memref<2x4x8x6xf32>
+// CHECK: %[[DX:.*]] = memref.alloc() : memref<2x1x8x6xf32>
+// CHECK-NOT: call @modelrt_max_pool2d_backward
+// CHECK: memref.extract_aligned_pointer_as_index %[[DP]]
+// CHECK: memref.extract_aligned_pointer_as_index %[[CODES]]
+// CHECK: memref.extract_aligned_pointer_as_index %[[X]]
+// CHECK: memref.extract_aligned_pointer_as_index %[[W]]
+// CHECK: memref.extract_aligned_pointer_as_index %[[DY]]
+// CHECK: memref.extract_aligned_pointer_as_index %[[DX]]
+// CHECK: memref.extract_aligned_pointer_as_index %[[DW]]
+// CHECK: call @modelrt_conv2d_backward_from_max_pool2d(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %c2_i64, %c1_i64, %c8_i64, %c6_i64, %c4_i64, %c3_i64, %c3_i64, %c8_i64, %c6_i64, %c1_i64, %c1_i64, %c1_i64, %c1_i64, %c1_i64, %c1_i64)
+// CHECK-NEXT: memref.dealloc %[[CODES]]
+// CHECK-NOT: call @modelrt_conv2d_backward
+// CHECK: return
+func.func @both(%y: memref<2x4x8x6xf32>, %p: memref<2x4x4x3xf32>, %dp: memref<2x4x4x3xf32>, %x: memref<2x1x8x6xf32>, %w: memref<4x1x3x3xf32>, %dw: memref<4x1x3x3xf32>, %out: memref<2x1x8x6xf32>) {
+  mdl.lib_max_pool2d %y, %p {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<2x4x8x6xf32>, memref<2x4x4x3xf32>
+  %dy = memref.alloc() : memref<2x4x8x6xf32>
+  mdl.lib_max_pool2d_grad %dp, %y, %dy {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<2x4x4x3xf32>, memref<2x4x8x6xf32>, memref<2x4x8x6xf32>
+  %dx = memref.alloc() : memref<2x1x8x6xf32>
+  mdl.lib_conv2d_grad_input %dy, %w, %dx {stride = array<i64: 1, 1>, padding = array<i64: 1, 1>} : memref<2x4x8x6xf32>, memref<4x1x3x3xf32>, memref<2x1x8x6xf32>
+  mdl.lib_conv2d_grad_weight %x, %dy, %dw {stride = array<i64: 1, 1>, padding = array<i64: 1, 1>} : memref<2x1x8x6xf32>, memref<2x4x8x6xf32>, memref<4x1x3x3xf32>
+  memref.copy %dx, %out : memref<2x1x8x6xf32> to memref<2x1x8x6xf32>
+  memref.dealloc %dy : memref<2x4x8x6xf32>
+  return
+}
+
+// The weights' gradient alone (a first layer), in a bf16 module where it
+// stays f32.
+// CHECK-LABEL: func.func @weights_only(
+// CHECK: call @modelrt_conv2d_backward_weights_from_max_pool2d(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %c2_i64, %c1_i64,
+// CHECK-NOT: call @modelrt_conv2d_backward
+// CHECK: return
+func.func @weights_only(%y: memref<2x4x8x6xf32>, %p: memref<2x4x4x3xf32>, %dp: memref<2x4x4x3xf32>, %x: memref<2x1x8x6xf32>, %dw: memref<4x1x3x3xf32>) {
+  mdl.lib_max_pool2d %y, %p {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<2x4x8x6xf32>, memref<2x4x4x3xf32>
+  %dy = memref.alloc() : memref<2x4x8x6xf32>
+  mdl.lib_max_pool2d_grad %dp, %y, %dy {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<2x4x4x3xf32>, memref<2x4x8x6xf32>, memref<2x4x8x6xf32>
+  mdl.lib_conv2d_grad_weight %x, %dy, %dw {mdl.precision = "f32", stride = array<i64: 1, 1>, padding = array<i64: 1, 1>} : memref<2x1x8x6xf32>, memref<2x4x8x6xf32>, memref<4x1x3x3xf32>
+  return
+}
+
+// Not fused: a bf16 weight gradient; dy also read elsewhere; the pooled
+// gradient written between; dy a function argument; no codes (a gradient
+// that reads another memref of x than the pooling's).
+// CHECK-LABEL: func.func @not_fused(
+// CHECK-NOT: _from_max_pool2d
+// CHECK: return
+func.func @not_fused(%y: memref<2x4x8x6xf32>, %y2: memref<2x4x8x6xf32>, %p: memref<2x4x4x3xf32>, %dp: memref<2x4x4x3xf32>, %x: memref<2x1x8x6xf32>, %dw: memref<4x1x3x3xf32>, %o: memref<2x4x8x6xf32>, %darg: memref<2x4x8x6xf32>) {
+  mdl.lib_max_pool2d %y, %p {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<2x4x8x6xf32>, memref<2x4x4x3xf32>
+  %dy = memref.alloc() : memref<2x4x8x6xf32>
+  mdl.lib_max_pool2d_grad %dp, %y, %dy {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<2x4x4x3xf32>, memref<2x4x8x6xf32>, memref<2x4x8x6xf32>
+  mdl.lib_conv2d_grad_weight %x, %dy, %dw {mdl.precision = "bf16", stride = array<i64: 1, 1>, padding = array<i64: 1, 1>} : memref<2x1x8x6xf32>, memref<2x4x8x6xf32>, memref<4x1x3x3xf32>
+  mdl.lib_max_pool2d %y, %p {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<2x4x8x6xf32>, memref<2x4x4x3xf32>
+  %dy2 = memref.alloc() : memref<2x4x8x6xf32>
+  mdl.lib_max_pool2d_grad %dp, %y, %dy2 {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<2x4x4x3xf32>, memref<2x4x8x6xf32>, memref<2x4x8x6xf32>
+  mdl.lib_conv2d_grad_weight %x, %dy2, %dw {stride = array<i64: 1, 1>, padding = array<i64: 1, 1>} : memref<2x1x8x6xf32>, memref<2x4x8x6xf32>, memref<4x1x3x3xf32>
+  memref.copy %dy2, %o : memref<2x4x8x6xf32> to memref<2x4x8x6xf32>
+  mdl.lib_max_pool2d %y, %p {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<2x4x8x6xf32>, memref<2x4x4x3xf32>
+  %dy3 = memref.alloc() : memref<2x4x8x6xf32>
+  mdl.lib_max_pool2d_grad %dp, %y, %dy3 {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<2x4x4x3xf32>, memref<2x4x8x6xf32>, memref<2x4x8x6xf32>
+  memref.copy %p, %dp : memref<2x4x4x3xf32> to memref<2x4x4x3xf32>
+  mdl.lib_conv2d_grad_weight %x, %dy3, %dw {stride = array<i64: 1, 1>, padding = array<i64: 1, 1>} : memref<2x1x8x6xf32>, memref<2x4x8x6xf32>, memref<4x1x3x3xf32>
+  mdl.lib_max_pool2d %y, %p {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<2x4x8x6xf32>, memref<2x4x4x3xf32>
+  mdl.lib_max_pool2d_grad %dp, %y, %darg {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<2x4x4x3xf32>, memref<2x4x8x6xf32>, memref<2x4x8x6xf32>
+  mdl.lib_conv2d_grad_weight %x, %darg, %dw {stride = array<i64: 1, 1>, padding = array<i64: 1, 1>} : memref<2x1x8x6xf32>, memref<2x4x8x6xf32>, memref<4x1x3x3xf32>
+  %dy4 = memref.alloc() : memref<2x4x8x6xf32>
+  mdl.lib_max_pool2d_grad %dp, %y2, %dy4 {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<2x4x4x3xf32>, memref<2x4x8x6xf32>, memref<2x4x8x6xf32>
+  mdl.lib_conv2d_grad_weight %x, %dy4, %dw {stride = array<i64: 1, 1>, padding = array<i64: 1, 1>} : memref<2x1x8x6xf32>, memref<2x4x8x6xf32>, memref<4x1x3x3xf32>
+  return
+}

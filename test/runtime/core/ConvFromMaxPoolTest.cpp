@@ -1,0 +1,150 @@
+//===- ConvFromMaxPoolTest.cpp - A convolution's gradients from its pooling's -===//
+//
+// modelrt_conv2d_backward_from_max_pool2d and its weights-only form
+// (runtime/lib/core/ConvFromMaxPool.cpp) against the calls they replace, modelrt_max_pool2d_backward_codes then
+// modelrt_conv2d_backward (or modelrt_conv2d_backward_weights without dx):
+// the same bits in dx and dw, with each BLAS library active, for output
+// channels below, at and past oneDNN's 16-channel block, odd output sizes
+// (a row and a column no window covers), the SimpleCNN's two convolutions,
+// NaN gradients and no images. Where oneDNN's convolutions run AVX-512
+// code, the pooling's gradient must write dy in its blocks: the scratch dy
+// stays unwritten.
+//
+//===----------------------------------------------------------------------===//
+#include "modelrt/core/Conv.h"
+#include "core/ConvBackends.h"
+#include "modelrt/core/Blas.h"
+#include "modelrt/core/Pool.h"
+#include "TestValues.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+using namespace modelrt;
+using modelrt_test::bitsOf;
+using modelrt_test::valuesOf;
+
+namespace {
+
+/// One call's results: the gradients and the scratch dy.
+struct Gradients {
+  std::vector<float> dx, dw, dy;
+};
+
+const float kSentinel = 12345.0f;
+
+/// The fused call (\p fused) or the calls it replaces on \p s's inputs,
+/// with dx or without (\p withDx); NaNs in the pooled gradient at every
+/// \p nanEvery-th element when not 0.
+Gradients run(const ConvShape &s, bool withDx, bool fused, size_t nanEvery) {
+  int64_t ph = s.oh / 2, pw = s.ow / 2;
+  std::vector<float> pooledGrad = valuesOf(size_t(s.n * s.o * ph * pw), 1, nanEvery);
+  std::vector<float> x = valuesOf(size_t(s.n * s.c * s.h * s.w), 2);
+  std::vector<float> w = valuesOf(size_t(s.o * s.c * s.kh * s.kw), 3);
+  std::vector<uint8_t> codes(pooledGrad.size());
+  for (size_t i = 0; i < codes.size(); ++i)
+    codes[i] = uint8_t((i * 7 + i / 5) % 4);
+  Gradients g{std::vector<float>(x.size(), -7.0f), std::vector<float>(w.size(), -7.0f),
+              std::vector<float>(size_t(s.n * s.o * s.oh * s.ow), kSentinel)};
+  float *dx = withDx ? g.dx.data() : nullptr;
+  if (fused && dx) {
+    modelrt_conv2d_backward_from_max_pool2d(pooledGrad.data(), codes.data(), x.data(), w.data(),
+                                            g.dy.data(), dx, g.dw.data(), s.n, s.c, s.h, s.w,
+                                            s.o, s.kh, s.kw, s.oh, s.ow, s.strideH, s.strideW,
+                                            s.padH, s.padW, s.dilH, s.dilW);
+    return g;
+  }
+  if (fused) {
+    modelrt_conv2d_backward_weights_from_max_pool2d(
+        pooledGrad.data(), codes.data(), x.data(), g.dy.data(), g.dw.data(), s.n, s.c, s.h, s.w,
+        s.o, s.kh, s.kw, s.oh, s.ow, s.strideH, s.strideW, s.padH, s.padW, s.dilH, s.dilW);
+    return g;
+  }
+  modelrt_max_pool2d_backward_codes(pooledGrad.data(), codes.data(), g.dy.data(), s.n, s.o, s.oh,
+                                    s.ow, ph, pw, 2, 2, 2, 2, 0, 0);
+  if (dx)
+    modelrt_conv2d_backward(g.dy.data(), x.data(), w.data(), dx, g.dw.data(), s.n, s.c, s.h,
+                            s.w, s.o, s.kh, s.kw, s.oh, s.ow, s.strideH, s.strideW, s.padH,
+                            s.padW, s.dilH, s.dilW);
+  else
+    modelrt_conv2d_backward_weights(x.data(), g.dy.data(), g.dw.data(), s.n, s.c, s.h, s.w, s.o,
+                                    s.kh, s.kw, s.oh, s.ow, s.strideH, s.strideW, s.padH,
+                                    s.padW, s.dilH, s.dilW);
+  return g;
+}
+
+/// \p s and whether dx was asked for, for messages.
+std::string describe(const ConvShape &s, bool withDx) {
+  return "N" + std::to_string(s.n) + " C" + std::to_string(s.c) + " " + std::to_string(s.h) +
+         "x" + std::to_string(s.w) + " O" + std::to_string(s.o) + (withDx ? " dx" : "");
+}
+
+/// Compares the fused call with the calls it replaces on \p shapes; returns
+/// how many fused calls left the scratch dy unwritten (the blocked path).
+int checkShapes(const std::vector<ConvShape> &shapes, size_t nanEvery) {
+  int blocked = 0;
+  for (const ConvShape &s : shapes)
+    for (bool withDx : {true, false}) {
+      Gradients want = run(s, withDx, false, nanEvery);
+      Gradients got = run(s, withDx, true, nanEvery);
+      if (withDx)
+        EXPECT_EQ(bitsOf(got.dx), bitsOf(want.dx)) << describe(s, withDx);
+      EXPECT_EQ(bitsOf(got.dw), bitsOf(want.dw)) << describe(s, withDx);
+      blocked += got.dy == std::vector<float>(got.dy.size(), kSentinel);
+    }
+  return blocked;
+}
+
+/// 3x3, padding 1, stride 1 convolutions (OH = H).
+ConvShape sameSize(int64_t n, int64_t c, int64_t h, int64_t w, int64_t o) {
+  return {n, c, h, w, o, 3, 3, h, w, 1, 1, 1, 1, 1, 1};
+}
+
+const std::vector<ConvShape> kShapes = {
+    sameSize(2, 3, 12, 10, 5),   sameSize(2, 3, 12, 10, 16), sameSize(3, 8, 7, 9, 17),
+    sameSize(2, 4, 4, 4, 40),    sameSize(64, 1, 28, 28, 32), sameSize(64, 32, 14, 14, 64),
+    {2, 3, 15, 11, 20, 3, 3, 7, 5, 2, 2, 0, 0, 1, 1}};
+
+/// Runs each test with \p library active, and oneDNN (the default) after.
+class ConvFromMaxPoolWith : public ::testing::TestWithParam<BlasLibrary> {
+protected:
+  void SetUp() override { ASSERT_TRUE(useBlasLibrary(GetParam()).isOk()); }
+  void TearDown() override { ASSERT_TRUE(useBlasLibrary(BlasLibrary::OneDnn).isOk()); }
+};
+
+INSTANTIATE_TEST_SUITE_P(Libraries, ConvFromMaxPoolWith,
+                         ::testing::Values(BlasLibrary::OneDnn, BlasLibrary::OpenBlas),
+                         [](const auto &info) {
+                           return info.param == BlasLibrary::OneDnn ? "OneDnn" : "OpenBlas";
+                         });
+
+} // namespace
+
+TEST_P(ConvFromMaxPoolWith, GivesTheBitsOfTheCallsItReplaces) {
+  int blocked = checkShapes(kShapes, 0);
+  if (GetParam() == BlasLibrary::OpenBlas)
+    EXPECT_EQ(blocked, 0) << "im2col reads dy in NCHW";
+  else if (oneDnnConvolutionImpls().find("avx512") != std::string::npos)
+    EXPECT_GT(blocked, 0) << "no pooling gradient wrote oneDNN's 16-channel blocks";
+}
+
+TEST_P(ConvFromMaxPoolWith, NaNGradientsGiveTheBitsOfTheCallsItReplaces) {
+  checkShapes({kShapes[2], kShapes[5]}, 37);
+}
+
+// No images: dx is left as it was, dw is zeros.
+TEST(ConvFromMaxPool, NoImages) {
+  float dx = -7.0f, dy = kSentinel;
+  std::vector<float> dw(2 * 3 * 3 * 3, -7.0f);
+  modelrt_conv2d_backward_from_max_pool2d(nullptr, nullptr, nullptr, nullptr, &dy, &dx,
+                                          dw.data(), 0, 3, 6, 6, 2, 3, 3, 6, 6, 1, 1, 1, 1, 1, 1);
+  EXPECT_EQ(dx, -7.0f);
+  EXPECT_EQ(dw, std::vector<float>(dw.size(), 0.0f));
+  dw.assign(dw.size(), -7.0f);
+  modelrt_conv2d_backward_weights_from_max_pool2d(nullptr, nullptr, nullptr, &dy, dw.data(), 0,
+                                                  3, 6, 6, 2, 3, 3, 6, 6, 1, 1, 1, 1, 1, 1);
+  EXPECT_EQ(dw, std::vector<float>(dw.size(), 0.0f));
+}
