@@ -91,9 +91,10 @@ using BlockedGradient = std::function<void(float *blocked)>;
 /// The f32 gradients of oneDnnConvolutionBackward (BackwardData only when
 /// \p dx is not null; \p w is read only then) with dy written by \p dy
 /// straight into the buffer both primitives read it from, when they take it
-/// in nChw16c f32; no reorder of dy is made. False, \p dy not called or
-/// its buffer not read, when oneDNN has no convolutions, refused either
-/// kind or takes dy in another layout, or failed. Needs N >= 1.
+/// in nChw16c f32; no reorder of dy is made. False when oneDNN has no
+/// convolutions, refused either kind or takes dy in another layout (then
+/// \p dy is not called), or failed after it (then dx and dw are to be
+/// computed again). Needs N >= 1.
 bool oneDnnConvolutionBackwardFilled(const ConvShape &s, int threads, const BlockedGradient &dy,
                                      const float *x, const float *w, float *dx, float *dw);
 

@@ -1,4 +1,4 @@
-//===- ConvFromMaxPool.cpp - A convolution's gradients from its max pooling's -===//
+//===- ConvFromMaxPool.cpp - Convolution gradients from pooling's --------===//
 //
 // Implements modelrt_conv2d_backward_from_max_pool2d and its weights-only
 // form (Conv.h): the gradient

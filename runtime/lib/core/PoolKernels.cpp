@@ -22,7 +22,10 @@
 // 2x2 / 2 max pooling (with or without codes) also reads oneDNN's
 // 16-channel blocks (nChw16c) of a convolution's result: each window's four
 // pixels are vectors of channels, and a row of windows is transposed into
-// the NCHW planes of y through a tile.
+// the NCHW planes of y through a tile. Its gradient from codes also writes
+// a convolution's dy in those blocks: a row of windows of dy and codes is
+// transposed into a tile of channel vectors, then each window's pixels
+// written as the NCHW path writes them.
 //
 // Max pooling scans each window's real elements in row-major order and
 // takes v when v > m or v is NaN. That step is associative on contiguous
@@ -73,8 +76,8 @@ inline bool takes(float m, float v) { return v > m || v != v; }
 
 /// p[0..n) = +0.
 void zeros(float *p, int64_t n) {
-  for (int64_t i = 0; i < n; ++i)
-    p[i] = 0.0f;
+  for (int64_t i = 0; i < n; i += kLanes)
+    storePart(p + i, splat(0.0f), int(n - i < kLanes ? n - i : kLanes));
 }
 
 /// The lanes of the vector starting at \p at before \p end.
@@ -810,6 +813,9 @@ void MODELRT_POOL_CAT(MODELRT_POOL_PLANES_NAME, Codes)(bool backward, const Pool
        out + p * (backward ? in : outSize));
 }
 
+/// The windows of one row that the blocked loops transpose at a time.
+constexpr int64_t kBlockedTile = 64;
+
 /// This build's PoolBlockedFn (poolPlanes<Level>Blocked16): per block and
 /// output row, pick2x2 on vectors of channels into a tile of kBlockedTile
 /// windows x 16 channels, then each channel's row of the tile into y (and
@@ -817,7 +823,6 @@ void MODELRT_POOL_CAT(MODELRT_POOL_PLANES_NAME, Codes)(bool backward, const Pool
 void MODELRT_POOL_CAT(MODELRT_POOL_PLANES_NAME, Blocked16)(const PoolShape &s, const float *x,
                                                            float *y, uint8_t *codes,
                                                            int64_t first, int64_t count) {
-  constexpr int64_t kBlockedTile = 64;
   float tileY[kBlockedTile * 16];
   uint8_t tileCodes[kBlockedTile * 16];
   int64_t blocks = (s.c + 15) / 16;
@@ -852,10 +857,19 @@ void MODELRT_POOL_CAT(MODELRT_POOL_PLANES_NAME, Blocked16)(const PoolShape &s, c
 }
 
 namespace {
-/// Zeros \p count floats from \p p.
-void zeroFloats(float *p, int64_t count) {
-  for (int64_t i = 0; i < count; i += kLanes)
-    storePart(p + i, splat(0.0f), int(count - i < kLanes ? count - i : kLanes));
+/// Rows of dy and codes, channels [c0, c0 + 16) of image \p n from output
+/// row \p oh and column \p ow0, \p cols windows, as a tile of windows x 16
+/// channels (dy +0 and code 0 for the channels past C).
+void gatherTile(const PoolShape &s, const float *dy, const uint8_t *codes, int64_t n, int64_t c0,
+                int64_t oh, int64_t ow0, int64_t cols, float *tileG, uint8_t *tileCodes) {
+  for (int64_t l = 0; l < 16; ++l) {
+    bool real = c0 + l < s.c;
+    int64_t at = ((n * s.c + c0 + l) * s.oh + oh) * s.ow + ow0;
+    for (int64_t j = 0; j < cols; ++j) {
+      tileG[j * 16 + l] = real ? dy[at + j] : 0.0f;
+      tileCodes[j * 16 + l] = real ? codes[at + j] : 0;
+    }
+  }
 }
 } // namespace
 
@@ -868,25 +882,16 @@ void MODELRT_POOL_CAT(MODELRT_POOL_PLANES_NAME, Blocked16Grad)(const PoolShape &
                                                                const float *dy,
                                                                const uint8_t *codes, float *dx,
                                                                int64_t first, int64_t count) {
-  constexpr int64_t kBlockedTile = 64;
   float tileG[kBlockedTile * 16];
   uint8_t tileCodes[kBlockedTile * 16];
   int64_t blocks = (s.c + 15) / 16, row = s.w * 16;
   for (int64_t b = first; b < first + count; ++b) {
-    int64_t n = b / blocks, c0 = (b % blocks) * 16;
-    int channels = int(s.c - c0 < 16 ? s.c - c0 : 16);
     float *plane = dx + b * s.h * row;
     for (int64_t oh = 0; oh < s.oh; ++oh) {
       float *top = plane + 2 * oh * row, *bottom = top + row;
       for (int64_t ow0 = 0; ow0 < s.ow; ow0 += kBlockedTile) {
         int64_t cols = s.ow - ow0 < kBlockedTile ? s.ow - ow0 : kBlockedTile;
-        for (int l = 0; l < 16; ++l) {
-          int64_t at = ((n * s.c + c0 + l) * s.oh + oh) * s.ow + ow0;
-          for (int64_t j = 0; j < cols; ++j) {
-            tileG[j * 16 + l] = l < channels ? dy[at + j] : 0.0f;
-            tileCodes[j * 16 + l] = l < channels ? codes[at + j] : 0;
-          }
-        }
+        gatherTile(s, dy, codes, b / blocks, (b % blocks) * 16, oh, ow0, cols, tileG, tileCodes);
         for (int64_t j = 0; j < cols; ++j) {
           float *a = top + 2 * (ow0 + j) * 16, *d = bottom + 2 * (ow0 + j) * 16;
           for (int l = 0; l < 16; l += kLanes) {
@@ -899,10 +904,10 @@ void MODELRT_POOL_CAT(MODELRT_POOL_PLANES_NAME, Blocked16Grad)(const PoolShape &
           }
         }
       }
-      zeroFloats(top + 2 * s.ow * 16, row - 2 * s.ow * 16);
-      zeroFloats(bottom + 2 * s.ow * 16, row - 2 * s.ow * 16);
+      zeros(top + 2 * s.ow * 16, row - 2 * s.ow * 16);
+      zeros(bottom + 2 * s.ow * 16, row - 2 * s.ow * 16);
     }
-    zeroFloats(plane + 2 * s.oh * row, (s.h - 2 * s.oh) * row);
+    zeros(plane + 2 * s.oh * row, (s.h - 2 * s.oh) * row);
   }
 }
 

@@ -42,6 +42,30 @@ func.func @both(%y: memref<2x4x8x6xf32>, %p: memref<2x4x4x3xf32>, %dp: memref<2x
   return
 }
 
+// A whole layer: the convolution fused with its pooling (the codes
+// allocated before that call), then, with an op between that touches none
+// of their buffers, the pooling's gradient with the weights' gradient; the
+// codes are freed after the second call.
+// CHECK-LABEL: func.func @layer(
+// CHECK: %[[LC:.*]] = memref.alloc() : memref<2x4x4x3xi8>
+// CHECK: call @modelrt_conv2d_forward_bias_max_pool2d(
+// CHECK: memref.copy
+// CHECK: call @modelrt_conv2d_backward_weights_from_max_pool2d(
+// CHECK-NEXT: memref.dealloc %[[LC]]
+// CHECK: return
+func.func @layer(%x: memref<2x1x8x6xf32>, %w: memref<4x1x3x3xf32>, %b: memref<4xf32>, %p: memref<2x4x4x3xf32>, %dp: memref<2x4x4x3xf32>, %dw: memref<4x1x3x3xf32>, %s: memref<8xf32>, %t: memref<8xf32>) {
+  %y = memref.alloc() : memref<2x4x8x6xf32>
+  mdl.lib_conv2d_bias %x, %w, %b, %y {stride = array<i64: 1, 1>, padding = array<i64: 1, 1>} : memref<2x1x8x6xf32>, memref<4x1x3x3xf32>, memref<4xf32>, memref<2x4x8x6xf32>
+  mdl.lib_max_pool2d %y, %p {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<2x4x8x6xf32>, memref<2x4x4x3xf32>
+  %dy = memref.alloc() : memref<2x4x8x6xf32>
+  mdl.lib_max_pool2d_grad %dp, %y, %dy {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<2x4x4x3xf32>, memref<2x4x8x6xf32>, memref<2x4x8x6xf32>
+  memref.copy %s, %t : memref<8xf32> to memref<8xf32>
+  mdl.lib_conv2d_grad_weight %x, %dy, %dw {stride = array<i64: 1, 1>, padding = array<i64: 1, 1>} : memref<2x1x8x6xf32>, memref<2x4x8x6xf32>, memref<4x1x3x3xf32>
+  memref.dealloc %dy : memref<2x4x8x6xf32>
+  memref.dealloc %y : memref<2x4x8x6xf32>
+  return
+}
+
 // The weights' gradient alone (a first layer), in a bf16 module where it
 // stays f32.
 // CHECK-LABEL: func.func @weights_only(
@@ -58,11 +82,12 @@ func.func @weights_only(%y: memref<2x4x8x6xf32>, %p: memref<2x4x4x3xf32>, %dp: m
 
 // Not fused: a bf16 weight gradient; dy also read elsewhere; the pooled
 // gradient written between; dy a function argument; no codes (a gradient
-// that reads another memref of x than the pooling's).
+// that reads another memref of x than the pooling's); dy read between the
+// two; an input gradient before the pooling's gradient.
 // CHECK-LABEL: func.func @not_fused(
 // CHECK-NOT: _from_max_pool2d
 // CHECK: return
-func.func @not_fused(%y: memref<2x4x8x6xf32>, %y2: memref<2x4x8x6xf32>, %p: memref<2x4x4x3xf32>, %dp: memref<2x4x4x3xf32>, %x: memref<2x1x8x6xf32>, %dw: memref<4x1x3x3xf32>, %o: memref<2x4x8x6xf32>, %darg: memref<2x4x8x6xf32>) {
+func.func @not_fused(%y: memref<2x4x8x6xf32>, %y2: memref<2x4x8x6xf32>, %p: memref<2x4x4x3xf32>, %dp: memref<2x4x4x3xf32>, %x: memref<2x1x8x6xf32>, %dw: memref<4x1x3x3xf32>, %o: memref<2x4x8x6xf32>, %darg: memref<2x4x8x6xf32>, %w: memref<4x1x3x3xf32>) {
   mdl.lib_max_pool2d %y, %p {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<2x4x8x6xf32>, memref<2x4x4x3xf32>
   %dy = memref.alloc() : memref<2x4x8x6xf32>
   mdl.lib_max_pool2d_grad %dp, %y, %dy {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<2x4x4x3xf32>, memref<2x4x8x6xf32>, memref<2x4x8x6xf32>
@@ -83,5 +108,18 @@ func.func @not_fused(%y: memref<2x4x8x6xf32>, %y2: memref<2x4x8x6xf32>, %p: memr
   %dy4 = memref.alloc() : memref<2x4x8x6xf32>
   mdl.lib_max_pool2d_grad %dp, %y2, %dy4 {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<2x4x4x3xf32>, memref<2x4x8x6xf32>, memref<2x4x8x6xf32>
   mdl.lib_conv2d_grad_weight %x, %dy4, %dw {stride = array<i64: 1, 1>, padding = array<i64: 1, 1>} : memref<2x1x8x6xf32>, memref<2x4x8x6xf32>, memref<4x1x3x3xf32>
+  mdl.lib_max_pool2d %y, %p {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<2x4x8x6xf32>, memref<2x4x4x3xf32>
+  %dy5 = memref.alloc() : memref<2x4x8x6xf32>
+  mdl.lib_max_pool2d_grad %dp, %y, %dy5 {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<2x4x4x3xf32>, memref<2x4x8x6xf32>, memref<2x4x8x6xf32>
+  %c0 = arith.constant 0 : index
+  %v = memref.load %dy5[%c0, %c0, %c0, %c0] : memref<2x4x8x6xf32>
+  memref.store %v, %o[%c0, %c0, %c0, %c0] : memref<2x4x8x6xf32>
+  mdl.lib_conv2d_grad_weight %x, %dy5, %dw {stride = array<i64: 1, 1>, padding = array<i64: 1, 1>} : memref<2x1x8x6xf32>, memref<2x4x8x6xf32>, memref<4x1x3x3xf32>
+  mdl.lib_max_pool2d %y, %p {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<2x4x8x6xf32>, memref<2x4x4x3xf32>
+  %dy6 = memref.alloc() : memref<2x4x8x6xf32>
+  %dx6 = memref.alloc() : memref<2x1x8x6xf32>
+  mdl.lib_conv2d_grad_input %dy6, %w, %dx6 {stride = array<i64: 1, 1>, padding = array<i64: 1, 1>} : memref<2x4x8x6xf32>, memref<4x1x3x3xf32>, memref<2x1x8x6xf32>
+  mdl.lib_max_pool2d_grad %dp, %y, %dy6 {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<2x4x4x3xf32>, memref<2x4x8x6xf32>, memref<2x4x8x6xf32>
+  mdl.lib_conv2d_grad_weight %x, %dy6, %dw {stride = array<i64: 1, 1>, padding = array<i64: 1, 1>} : memref<2x1x8x6xf32>, memref<2x4x8x6xf32>, memref<4x1x3x3xf32>
   return
 }

@@ -1,12 +1,13 @@
-//===- ConvFromMaxPoolTest.cpp - A convolution's gradients from its pooling's -===//
+//===- ConvFromMaxPoolTest.cpp - Convolution gradients from pooling's ----===//
 //
 // modelrt_conv2d_backward_from_max_pool2d and its weights-only form
-// (runtime/lib/core/ConvFromMaxPool.cpp) against the calls they replace, modelrt_max_pool2d_backward_codes then
-// modelrt_conv2d_backward (or modelrt_conv2d_backward_weights without dx):
+// (runtime/lib/core/ConvFromMaxPool.cpp) against the calls they replace,
+// modelrt_max_pool2d_backward_codes then modelrt_conv2d_backward (or
+// modelrt_conv2d_backward_weights without dx):
 // the same bits in dx and dw, with each BLAS library active, for output
 // channels below, at and past oneDNN's 16-channel block, odd output sizes
 // (a row and a column no window covers), the SimpleCNN's two convolutions,
-// NaN gradients and no images. Where oneDNN's convolutions run AVX-512
+// -0 and NaN gradients and no images. Where oneDNN's convolutions run AVX-512
 // code, the pooling's gradient must write dy in its blocks: the scratch dy
 // stays unwritten.
 //
@@ -45,8 +46,11 @@ Gradients run(const ConvShape &s, bool withDx, bool fused, size_t nanEvery) {
   std::vector<float> x = valuesOf(size_t(s.n * s.c * s.h * s.w), 2);
   std::vector<float> w = valuesOf(size_t(s.o * s.c * s.kh * s.kw), 3);
   std::vector<uint8_t> codes(pooledGrad.size());
-  for (size_t i = 0; i < codes.size(); ++i)
+  for (size_t i = 0; i < codes.size(); ++i) {
     codes[i] = uint8_t((i * 7 + i / 5) % 4);
+    if (i % 11 == 4)
+      pooledGrad[i] = -0.0f; // the gradient adds it to +0
+  }
   Gradients g{std::vector<float>(x.size(), -7.0f), std::vector<float>(w.size(), -7.0f),
               std::vector<float>(size_t(s.n * s.o * s.oh * s.ow), kSentinel)};
   float *dx = withDx ? g.dx.data() : nullptr;
@@ -129,6 +133,17 @@ TEST_P(ConvFromMaxPoolWith, GivesTheBitsOfTheCallsItReplaces) {
     EXPECT_EQ(blocked, 0) << "im2col reads dy in NCHW";
   else if (oneDnnConvolutionImpls().find("avx512") != std::string::npos)
     EXPECT_GT(blocked, 0) << "no pooling gradient wrote oneDNN's 16-channel blocks";
+}
+
+// oneDNN's AVX-512 primitives take dy in 16-channel blocks for these
+// shapes, O below a block and past one, stride 2, and the SimpleCNN's.
+TEST(ConvFromMaxPool, TheBlockedShapesWriteDyInBlocks) {
+  ASSERT_TRUE(useBlasLibrary(BlasLibrary::OneDnn).isOk());
+  for (const ConvShape &s : {kShapes[0], kShapes[4], kShapes[5], kShapes[6]}) {
+    int blocked = checkShapes({s}, 0);
+    if (oneDnnConvolutionImpls().find("avx512") != std::string::npos)
+      EXPECT_EQ(blocked, 2) << describe(s, true);
+  }
 }
 
 TEST_P(ConvFromMaxPoolWith, NaNGradientsGiveTheBitsOfTheCallsItReplaces) {

@@ -472,9 +472,9 @@ TEST(Pool, Blocked16GivesTheBitsOfTheNchwLoops) {
 
 // The gradient of a 2x2 / 2 max pooling from its codes into 16-channel
 // blocks (a convolution's dy in oneDNN's layout): the bits of the NCHW
-// codes' loops in that layout, zeros in the padding channels and in the
-// last row and column where no window covers them, at every level, on one
-// and two threads.
+// codes' loops in that layout (a -0 in dy becomes +0, a NaN keeps its
+// payload), zeros in the padding channels and in the last row and column
+// where no window covers them, at every level, on one and two threads.
 TEST(Pool, Blocked16GradGivesTheBitsOfTheNchwLoops) {
   const int64_t inputs[][2] = {{2, 2}, {7, 5}, {14, 14}, {28, 28}, {9, 300}};
   const int64_t k2[2] = {2, 2}, s2[2] = {2, 2}, p0[2] = {0, 0};
@@ -484,6 +484,9 @@ TEST(Pool, Blocked16GradGivesTheBitsOfTheNchwLoops) {
       for (const auto &[kind, name] : kMaxInputs) {
         PoolShape s = makeShape(3, c, in, k2, s2, p0);
         std::vector<float> x = values(kind, inputSize(s), 11), dy = integerDy(s);
+        for (size_t i = 0; i < dy.size(); ++i)
+          if (i % 7 == 3 || i % 13 == 5)
+            dy[i] = i % 7 == 3 ? -0.0f : -std::numeric_limits<float>::quiet_NaN();
         CodesRun want = runCodes(CpuLevel::Baseline, 1, s, x, dy);
         std::vector<float> blocked = toBlocked16(s, want.dx, 0.0f);
         for (CpuLevel level : levels())

@@ -1,4 +1,4 @@
-//===- ConvFromMaxPool.cpp - A convolution's gradients from its pooling's -===//
+//===- ConvFromMaxPool.cpp - Convolution gradients from pooling's --------===//
 //
 // Implements pairPoolGradConvs (ConvFromMaxPool.h). The pooling's
 // gradient moves to the convolution's weight gradient, after the ops
@@ -30,7 +30,8 @@ bool onlyConvolutionsRead(Value dy, mdl::LibMaxPool2DGradOp pool,
 
 /// Whether an op strictly between \p pool and \p weights, but \p data and
 /// the deallocation of \p codes, may change what \p pool reads or touch
-/// \p dy.
+/// \p dy. \p data needs no check: the call runs the pooling's gradient,
+/// then \p data, then \p weights, their order in the block.
 bool blockedBetween(mdl::LibMaxPool2DGradOp pool, mdl::LibConv2DGradWeightOp weights,
                     mdl::LibConv2DGradInputOp data, Value codes, Value dy) {
   Value grad = rootOf(pool->getOperand(0));

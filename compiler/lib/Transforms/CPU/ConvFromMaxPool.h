@@ -1,4 +1,4 @@
-//===- ConvFromMaxPool.h - A convolution's gradients from its pooling's -*- C++ -*-===//
+//===- ConvFromMaxPool.h - Convolution gradients from pooling's -*- C++ -*-===//
 //
 // Declares pairPoolGradConvs (ConvFromMaxPool.cpp), which
 // `modelc-library-to-calls` runs on the CPU after pairConvGrads: the

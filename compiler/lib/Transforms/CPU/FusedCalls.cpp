@@ -66,35 +66,41 @@ mdl::LibConv2DGradInputOp inputGradientOf(const FusedCall &call) {
   return {};
 }
 
-/// Emits the call of a pooling's gradient and the convolution's gradients
-/// (at the weight gradient) and moves the codes' deallocation after it.
-void emitFromMaxPool(OpBuilder &b, Location loc, const FusedCall &call, Value codes,
-                     ArrayRef<Value> sizes) {
-  auto pool = cast<mdl::LibMaxPool2DGradOp>(call.moved.front());
+/// The memrefs whose element pointers a fused call passes, in order.
+struct CallOperands {
+  SmallVector<Value> inputs;  ///< copied in when strided
+  SmallVector<Value> outputs; ///< copied back when strided
+  SmallVector<Value> extra;   ///< passed as they are; null for a null pointer
+};
+
+/// \p call's operands (FusedCalls.cpp's header lists them), with \p codes
+/// (a max pooling's, or null).
+CallOperands operandsOf(const FusedCall &call, Value codes) {
+  if (auto pool = dyn_cast<mdl::LibMaxPool2DOp>(call.at))
+    return {llvm::to_vector(call.moved.front()->getOperands()), {pool.getInit()}, {codes}};
   auto weights = cast<mdl::LibConv2DGradWeightOp>(call.at);
   mdl::LibConv2DGradInputOp data = inputGradientOf(call);
-  SmallVector<Value> inputs = {pool->getOperand(0), codes, weights.getInput()};
-  SmallVector<Value> outputs = {weights.getInit()};
+  if (!isa<mdl::LibMaxPool2DGradOp>(call.moved.front()))
+    return {{data.getGrad(), weights.getInput(), data.getWeight()},
+            {data.getInit(), weights.getInit()},
+            {}};
+  CallOperands ops{{call.moved.front()->getOperand(0), codes, weights.getInput()},
+                   {weights.getInit()},
+                   {}};
   if (data) {
-    inputs.push_back(data.getWeight());
-    outputs.insert(outputs.begin(), data.getInit());
+    ops.inputs.push_back(data.getWeight());
+    ops.outputs.insert(ops.outputs.begin(), data.getInit());
   }
-  inputs.push_back(weights.getGrad()); // the convolution's dy: scratch
-  emitCall(b, loc, call.callee, inputs, outputs, {}, sizes);
-  for (Operation *user : llvm::make_early_inc_range(codes.getUsers()))
-    if (isa<memref::DeallocOp>(user))
-      user->moveBefore(call.at);
+  ops.inputs.push_back(weights.getGrad()); // the convolution's dy: scratch
+  return ops;
 }
 
 } // namespace
 
 FunctionType fusedCallType(MLIRContext *ctx, const FusedCall &call) {
-  unsigned pointers = 5; // a convolution's gradients; the weights' from a pooling's
-  if (isa<mdl::LibMaxPool2DOp>(call.at))
-    pointers = 6;
-  else if (isa<mdl::LibMaxPool2DGradOp>(call.moved.front()) && inputGradientOf(call))
-    pointers = 7;
-  SmallVector<Type> args(pointers, LLVM::LLVMPointerType::get(ctx));
+  CallOperands ops = operandsOf(call, Value());
+  SmallVector<Type> args(ops.inputs.size() + ops.outputs.size() + ops.extra.size(),
+                         LLVM::LLVMPointerType::get(ctx));
   args.append(ConvNumSizes, IntegerType::get(ctx, 64));
   return FunctionType::get(ctx, args, {});
 }
@@ -108,17 +114,12 @@ void rewriteFused(const FusedCall &call, Value codes) {
   Location loc = FusedLoc::get(b.getContext(), locs);
   Operation *sized = isa<mdl::LibMaxPool2DOp>(call.at) ? call.moved.front() : call.at;
   SmallVector<Value> sizes = callSizes(b, loc, sized, describe(sized));
-  if (auto pool = dyn_cast<mdl::LibMaxPool2DOp>(call.at)) {
-    emitCall(b, loc, call.callee, call.moved.front()->getOperands(), {pool.getInit()}, {codes},
-             sizes);
-  } else if (isa<mdl::LibMaxPool2DGradOp>(call.moved.front())) {
-    emitFromMaxPool(b, loc, call, codes, sizes);
-  } else {
-    auto data = cast<mdl::LibConv2DGradInputOp>(call.moved.front());
-    auto weights = cast<mdl::LibConv2DGradWeightOp>(call.at);
-    emitCall(b, loc, call.callee, {data.getGrad(), weights.getInput(), data.getWeight()},
-             {data.getInit(), weights.getInit()}, {}, sizes);
-  }
+  CallOperands ops = operandsOf(call, codes);
+  emitCall(b, loc, call.callee, ops.inputs, ops.outputs, ops.extra, sizes);
+  if (codes && isa<mdl::LibMaxPool2DGradOp>(call.moved.front()))
+    for (Operation *user : llvm::make_early_inc_range(codes.getUsers()))
+      if (isa<memref::DeallocOp>(user))
+        user->moveBefore(call.at); // after the call: it reads the codes
   call.at->erase();
   for (Operation *op : call.moved)
     op->erase();

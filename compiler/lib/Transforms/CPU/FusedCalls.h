@@ -1,4 +1,4 @@
-//===- FusedCalls.h - Runtime calls that replace several library ops -*- C++ -*-===//
+//===- FusedCalls.h - Calls that replace several library ops -*- C++ -*-===//
 //
 // Declares the calls of `modelc-library-to-calls` that replace two or three
 // library ops at once (FusedCalls.cpp), from the pairings of

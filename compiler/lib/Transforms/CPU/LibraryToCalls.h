@@ -1,4 +1,4 @@
-//===- LibraryToCalls.h - How a library op becomes a runtime call -*- C++ -*-===//
+//===- LibraryToCalls.h - A library op as a runtime call -*- C++ -*-===//
 //
 // Declares what `modelc-library-to-calls` (LibraryToCalls.cpp) knows of
 // each library op's call, for the calls that replace two or three ops

@@ -2,8 +2,9 @@
 //
 // Implements pairMaxPools (MaxPoolCodes.h). A pooling and a gradient pair
 // when the gradient reads the same memref value of x and no op between
-// them in the block may write or free x's buffer (BufferEffects.h). The pooling's codes then name the elements the
-// gradient would have found in x.
+// them in the block may write or free x's buffer (BufferEffects.h). The
+// pooling's codes then name the elements the gradient would have found in
+// x.
 //
 //===----------------------------------------------------------------------===//
 #include "MaxPoolCodes.h"
