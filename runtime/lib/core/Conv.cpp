@@ -154,18 +154,25 @@ void addBias(const ConvShape &s, const float *bias, float *y) {
 /// Which paths ran bf16 convolutions (for convolutionKernels()).
 std::atomic<bool> ranBf16OneDnn{false}, ranBf16Emulated{false};
 
+/// What every convolution function does first: notes that one ran, opens
+/// the BLAS library (aborting without one) and returns the thread count of
+/// \p s's oneDNN primitives.
+int startConvolution(const ConvShape &s) {
+  ran = true;
+  requireBlas();
+  return oneDnnThreadsForWork(convolutionMacs(s), kConvMacsForAllCores);
+}
+
 } // namespace
 
 void runConvolution(ConvKind kind, const ConvShape &s, const float *a, const float *b,
                     float *out, bool bf16, const float *bias, BlockedResult *blocked) {
-  ran = true;
-  requireBlas();
+  int threads = startConvolution(s);
   if (s.n == 0) {
     if (kind == ConvKind::BackwardWeights)
       std::fill(out, out + s.o * s.c * s.kh * s.kw, 0.0f);
     return;
   }
-  int threads = oneDnnThreadsForWork(convolutionMacs(s), kConvMacsForAllCores);
   bool oneDnn = activeBlasLibrary() == BlasLibrary::OneDnn;
   Bf16Path path = bf16 ? bf16ProductPath() : Bf16Path::Emulated;
   if (path != Bf16Path::Emulated &&
@@ -200,9 +207,7 @@ namespace {
 /// the emulation, f32 without oneDNN), or where they refuse or fail.
 bool backwardOnOneDnn(const ConvShape &s, const float *dy, const float *x, const float *w,
                       float *dx, float *dw, bool bf16) {
-  ran = true;
-  requireBlas();
-  int threads = oneDnnThreadsForWork(convolutionMacs(s), kConvMacsForAllCores);
+  int threads = startConvolution(s);
   Bf16Path path = bf16 ? bf16ProductPath() : Bf16Path::Emulated;
   if (bf16 ? path == Bf16Path::Emulated : activeBlasLibrary() != BlasLibrary::OneDnn)
     return false;
@@ -228,9 +233,7 @@ bool runConvolutionBackwardFilled(const ConvShape &s, const BlockedGradient &dy,
                                   const float *w, float *dx, float *dw) {
   if (s.n == 0)
     return false;
-  ran = true;
-  requireBlas();
-  int threads = oneDnnThreadsForWork(convolutionMacs(s), kConvMacsForAllCores);
+  int threads = startConvolution(s);
   if (activeBlasLibrary() != BlasLibrary::OneDnn ||
       !oneDnnConvolutionBackwardFilled(s, threads, dy, x, w, dx, dw))
     return false;

@@ -12,6 +12,7 @@
 #include "modelrt/core/Blas.h"
 #include "modelrt/core/CpuFeatures.h"
 
+#include "BlasLibraryParam.h"
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -51,21 +52,11 @@ void fillOperands(std::vector<float> &A, std::vector<float> &B, std::vector<floa
 }
 
 
-/// Runs each test with \p library active, and oneDNN (the default) after.
-class BlasWith : public ::testing::TestWithParam<BlasLibrary> {
-protected:
-  void SetUp() override {
-    Status s = useBlasLibrary(GetParam());
-    ASSERT_TRUE(s.isOk()) << s.message();
-  }
-  void TearDown() override { ASSERT_TRUE(useBlasLibrary(BlasLibrary::OneDnn).isOk()); }
-};
+/// Runs each test with each BLAS library (BlasLibraryParam.h).
+class BlasWith : public modelrt_test::WithBlasLibrary {};
 
-INSTANTIATE_TEST_SUITE_P(Libraries, BlasWith,
-                         ::testing::Values(BlasLibrary::OneDnn, BlasLibrary::OpenBlas),
-                         [](const auto &info) {
-                           return info.param == BlasLibrary::OneDnn ? "OneDnn" : "OpenBlas";
-                         });
+INSTANTIATE_TEST_SUITE_P(Libraries, BlasWith, modelrt_test::kBothBlasLibraries,
+                         modelrt_test::blasLibraryName);
 
 /// Runs each test with OpenBLAS active, and oneDNN (the default) after.
 class OpenBlasActive : public ::testing::Test {

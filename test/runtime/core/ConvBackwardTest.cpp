@@ -16,6 +16,7 @@
 #include "modelrt/core/Blas.h"
 #include "TestValues.h"
 
+#include "BlasLibraryParam.h"
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -85,18 +86,11 @@ const std::vector<ConvShape> kShapes = {
     {2, 24, 6, 6, 32, 1, 1, 6, 6, 1, 1, 0, 0, 1, 1},
     {64, 32, 14, 14, 64, 3, 3, 14, 14, 1, 1, 1, 1, 1, 1}};
 
-/// Runs each test with \p library active, and oneDNN (the default) after.
-class ConvBackwardWith : public ::testing::TestWithParam<BlasLibrary> {
-protected:
-  void SetUp() override { ASSERT_TRUE(useBlasLibrary(GetParam()).isOk()); }
-  void TearDown() override { ASSERT_TRUE(useBlasLibrary(BlasLibrary::OneDnn).isOk()); }
-};
+/// Runs each test with each BLAS library (BlasLibraryParam.h).
+class ConvBackwardWith : public modelrt_test::WithBlasLibrary {};
 
-INSTANTIATE_TEST_SUITE_P(Libraries, ConvBackwardWith,
-                         ::testing::Values(BlasLibrary::OneDnn, BlasLibrary::OpenBlas),
-                         [](const auto &info) {
-                           return info.param == BlasLibrary::OneDnn ? "OneDnn" : "OpenBlas";
-                         });
+INSTANTIATE_TEST_SUITE_P(Libraries, ConvBackwardWith, modelrt_test::kBothBlasLibraries,
+                         modelrt_test::blasLibraryName);
 
 /// The refusal hook of ARefusedShapeGivesTheBitsOfTheTwoCalls: five images.
 bool refuseFiveImages(const ConvShape &s) { return s.n == 5; }

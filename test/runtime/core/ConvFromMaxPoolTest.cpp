@@ -18,6 +18,7 @@
 #include "modelrt/core/Pool.h"
 #include "TestValues.h"
 
+#include "BlasLibraryParam.h"
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -112,18 +113,11 @@ const std::vector<ConvShape> kShapes = {
     sameSize(2, 4, 4, 4, 40),    sameSize(64, 1, 28, 28, 32), sameSize(64, 32, 14, 14, 64),
     {2, 3, 15, 11, 20, 3, 3, 7, 5, 2, 2, 0, 0, 1, 1}};
 
-/// Runs each test with \p library active, and oneDNN (the default) after.
-class ConvFromMaxPoolWith : public ::testing::TestWithParam<BlasLibrary> {
-protected:
-  void SetUp() override { ASSERT_TRUE(useBlasLibrary(GetParam()).isOk()); }
-  void TearDown() override { ASSERT_TRUE(useBlasLibrary(BlasLibrary::OneDnn).isOk()); }
-};
+/// Runs each test with each BLAS library (BlasLibraryParam.h).
+class ConvFromMaxPoolWith : public modelrt_test::WithBlasLibrary {};
 
-INSTANTIATE_TEST_SUITE_P(Libraries, ConvFromMaxPoolWith,
-                         ::testing::Values(BlasLibrary::OneDnn, BlasLibrary::OpenBlas),
-                         [](const auto &info) {
-                           return info.param == BlasLibrary::OneDnn ? "OneDnn" : "OpenBlas";
-                         });
+INSTANTIATE_TEST_SUITE_P(Libraries, ConvFromMaxPoolWith, modelrt_test::kBothBlasLibraries,
+                         modelrt_test::blasLibraryName);
 
 } // namespace
 

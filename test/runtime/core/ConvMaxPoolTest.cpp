@@ -18,6 +18,7 @@
 #include "modelrt/core/CpuFeatures.h"
 #include "modelrt/core/Pool.h"
 
+#include "BlasLibraryParam.h"
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -111,21 +112,11 @@ const std::vector<ConvShape> kShapes = {
     sameSize(1, 4, 2, 2, 40),    sameSize(64, 1, 28, 28, 32), sameSize(64, 32, 14, 14, 64),
     {2, 3, 15, 11, 20, 3, 3, 7, 5, 2, 2, 0, 0, 1, 1}};
 
-/// Runs each test with \p library active, and oneDNN (the default) after.
-class ConvMaxPoolWith : public ::testing::TestWithParam<BlasLibrary> {
-protected:
-  void SetUp() override {
-    Status s = useBlasLibrary(GetParam());
-    ASSERT_TRUE(s.isOk()) << s.message();
-  }
-  void TearDown() override { ASSERT_TRUE(useBlasLibrary(BlasLibrary::OneDnn).isOk()); }
-};
+/// Runs each test with each BLAS library (BlasLibraryParam.h).
+class ConvMaxPoolWith : public modelrt_test::WithBlasLibrary {};
 
-INSTANTIATE_TEST_SUITE_P(Libraries, ConvMaxPoolWith,
-                         ::testing::Values(BlasLibrary::OneDnn, BlasLibrary::OpenBlas),
-                         [](const auto &info) {
-                           return info.param == BlasLibrary::OneDnn ? "OneDnn" : "OpenBlas";
-                         });
+INSTANTIATE_TEST_SUITE_P(Libraries, ConvMaxPoolWith, modelrt_test::kBothBlasLibraries,
+                         modelrt_test::blasLibraryName);
 
 /// The refusal hook of ARefusedShapePoolsTheIm2colResult: six images.
 bool refuseSixImages(const ConvShape &s) { return s.n == 6; }

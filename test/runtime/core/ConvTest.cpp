@@ -22,6 +22,7 @@
 #include "modelrt/core/Parallel.h"
 #include "modelrt/core/Profile.h"
 
+#include "BlasLibraryParam.h"
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -232,21 +233,11 @@ std::vector<float> runAllKinds(const ConvShape &s) {
   return all;
 }
 
-/// Runs each test with \p library active, and oneDNN (the default) after.
-class ConvWith : public ::testing::TestWithParam<BlasLibrary> {
-protected:
-  void SetUp() override {
-    Status s = useBlasLibrary(GetParam());
-    ASSERT_TRUE(s.isOk()) << s.message();
-  }
-  void TearDown() override { ASSERT_TRUE(useBlasLibrary(BlasLibrary::OneDnn).isOk()); }
-};
+/// Runs each test with each BLAS library (BlasLibraryParam.h).
+class ConvWith : public modelrt_test::WithBlasLibrary {};
 
-INSTANTIATE_TEST_SUITE_P(Libraries, ConvWith,
-                         ::testing::Values(BlasLibrary::OneDnn, BlasLibrary::OpenBlas),
-                         [](const auto &info) {
-                           return info.param == BlasLibrary::OneDnn ? "OneDnn" : "OpenBlas";
-                         });
+INSTANTIATE_TEST_SUITE_P(Libraries, ConvWith, modelrt_test::kBothBlasLibraries,
+                         modelrt_test::blasLibraryName);
 
 /// Refuses the shapes with 7 images or more (none of the test grid's).
 bool refuseSevenImagesOrMore(const ConvShape &s) { return s.n >= 7; }

@@ -32,6 +32,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <sstream>
 #include <string>
@@ -439,35 +440,46 @@ std::vector<float> toBlocked16(const PoolShape &s, const std::vector<float> &x, 
 // counts below, at and past a block (the padding channels, NaN here, are
 // never read into y) and odd sizes whose last row and column no window
 // covers.
-TEST(Pool, Blocked16GivesTheBitsOfTheNchwLoops) {
+/// Calls \p check with each 2x2 / 2 case of the blocked tests (3 images;
+/// channel counts below, at and past a block; even, odd and wide sizes;
+/// each kind of max inputs, of which \p check gets x), until a check fails
+/// fatally.
+void forEachBlockedCase(
+    const std::function<void(const PoolShape &, const char *, const std::vector<float> &)> &check) {
   const int64_t inputs[][2] = {{2, 2}, {7, 5}, {14, 14}, {28, 28}, {9, 300}};
   const int64_t k2[2] = {2, 2}, s2[2] = {2, 2}, p0[2] = {0, 0};
-  const float nan = std::numeric_limits<float>::quiet_NaN();
   for (int64_t c : {1, 5, 16, 17, 40})
     for (const auto &in : inputs)
       for (const auto &[kind, name] : kMaxInputs) {
         PoolShape s = makeShape(3, c, in, k2, s2, p0);
-        std::vector<float> x = values(kind, inputSize(s), 11), dy = integerDy(s);
-        CodesRun want = runCodes(CpuLevel::Baseline, 1, s, x, dy);
-        std::vector<float> blocked = toBlocked16(s, x, nan);
-        for (CpuLevel level : levels())
-          for (int threads : {1, 2})
-            for (bool withCodes : {true, false}) {
-              std::vector<float> y(want.y.size(), -1.0f);
-              std::vector<uint8_t> codes(want.codes.size(), 255);
-              runPoolBlocked16(level, threads, s, blocked.data(), y.data(),
-                               withCodes ? codes.data() : nullptr);
-              std::string where = describe(PoolKind::MaxForward, s) + ", " + name +
-                                  " inputs, " + cpuLevelName(level) + ", " +
-                                  std::to_string(threads) + " thread(s)" +
-                                  (withCodes ? ", codes" : "");
-              ASSERT_TRUE(sameBits(y, want.y)) << where;
-              if (withCodes)
-                ASSERT_EQ(codes, want.codes) << where;
-              else
-                ASSERT_EQ(codes, std::vector<uint8_t>(codes.size(), 255)) << where;
-            }
+        check(s, name, values(kind, inputSize(s), 11));
+        if (::testing::Test::HasFatalFailure())
+          return;
       }
+}
+
+TEST(Pool, Blocked16GivesTheBitsOfTheNchwLoops) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  forEachBlockedCase([&](const PoolShape &s, const char *name, const std::vector<float> &x) {
+    CodesRun want = runCodes(CpuLevel::Baseline, 1, s, x, integerDy(s));
+    std::vector<float> blocked = toBlocked16(s, x, nan);
+    for (CpuLevel level : levels())
+      for (int threads : {1, 2})
+        for (bool withCodes : {true, false}) {
+          std::vector<float> y(want.y.size(), -1.0f);
+          std::vector<uint8_t> codes(want.codes.size(), 255);
+          runPoolBlocked16(level, threads, s, blocked.data(), y.data(),
+                           withCodes ? codes.data() : nullptr);
+          std::string where = describe(PoolKind::MaxForward, s) + ", " + name + " inputs, " +
+                              cpuLevelName(level) + ", " + std::to_string(threads) +
+                              " thread(s)" + (withCodes ? ", codes" : "");
+          ASSERT_TRUE(sameBits(y, want.y)) << where;
+          if (withCodes)
+            ASSERT_EQ(codes, want.codes) << where;
+          else
+            ASSERT_EQ(codes, std::vector<uint8_t>(codes.size(), 255)) << where;
+        }
+  });
 }
 
 // The gradient of a 2x2 / 2 max pooling from its codes into 16-channel
@@ -476,28 +488,23 @@ TEST(Pool, Blocked16GivesTheBitsOfTheNchwLoops) {
 // payload), zeros in the padding channels and in the last row and column
 // where no window covers them, at every level, on one and two threads.
 TEST(Pool, Blocked16GradGivesTheBitsOfTheNchwLoops) {
-  const int64_t inputs[][2] = {{2, 2}, {7, 5}, {14, 14}, {28, 28}, {9, 300}};
-  const int64_t k2[2] = {2, 2}, s2[2] = {2, 2}, p0[2] = {0, 0};
   const float nan = std::numeric_limits<float>::quiet_NaN();
-  for (int64_t c : {1, 5, 16, 17, 40})
-    for (const auto &in : inputs)
-      for (const auto &[kind, name] : kMaxInputs) {
-        PoolShape s = makeShape(3, c, in, k2, s2, p0);
-        std::vector<float> x = values(kind, inputSize(s), 11), dy = integerDy(s);
-        for (size_t i = 0; i < dy.size(); ++i)
-          if (i % 7 == 3 || i % 13 == 5)
-            dy[i] = i % 7 == 3 ? -0.0f : -std::numeric_limits<float>::quiet_NaN();
-        CodesRun want = runCodes(CpuLevel::Baseline, 1, s, x, dy);
-        std::vector<float> blocked = toBlocked16(s, want.dx, 0.0f);
-        for (CpuLevel level : levels())
-          for (int threads : {1, 2}) {
-            std::vector<float> got(blocked.size(), nan);
-            runPoolBlocked16Grad(level, threads, s, dy.data(), want.codes.data(), got.data());
-            ASSERT_TRUE(sameBits(got, blocked))
-                << describe(PoolKind::MaxBackward, s) << ", " << name << " inputs, "
-                << cpuLevelName(level) << ", " << threads << " thread(s)";
-          }
+  forEachBlockedCase([&](const PoolShape &s, const char *name, const std::vector<float> &x) {
+    std::vector<float> dy = integerDy(s);
+    for (size_t i = 0; i < dy.size(); ++i)
+      if (i % 7 == 3 || i % 13 == 5)
+        dy[i] = i % 7 == 3 ? -0.0f : -nan;
+    CodesRun want = runCodes(CpuLevel::Baseline, 1, s, x, dy);
+    std::vector<float> blocked = toBlocked16(s, want.dx, 0.0f);
+    for (CpuLevel level : levels())
+      for (int threads : {1, 2}) {
+        std::vector<float> got(blocked.size(), nan);
+        runPoolBlocked16Grad(level, threads, s, dy.data(), want.codes.data(), got.data());
+        ASSERT_TRUE(sameBits(got, blocked))
+            << describe(PoolKind::MaxBackward, s) << ", " << name << " inputs, "
+            << cpuLevelName(level) << ", " << threads << " thread(s)";
       }
+  });
 }
 
 TEST(Pool, AvgForwardMatchesFloat64) {
