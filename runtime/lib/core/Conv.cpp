@@ -20,6 +20,7 @@
 #include "modelrt/core/Conv.h"
 #include "BlasBackends.h"
 #include "ConvBackends.h"
+#include "ConvDirect.h"
 #include "OneDnn.h"
 #include "modelrt/core/Bf16.h"
 #include "modelrt/core/Blas.h"
@@ -154,16 +155,13 @@ void addBias(const ConvShape &s, const float *bias, float *y) {
 /// Which paths ran bf16 convolutions (for convolutionKernels()).
 std::atomic<bool> ranBf16OneDnn{false}, ranBf16Emulated{false};
 
-/// What every convolution function does first: notes that one ran, opens
-/// the BLAS library (aborting without one) and returns the thread count of
-/// \p s's oneDNN primitives.
+} // namespace
+
 int startConvolution(const ConvShape &s) {
   ran = true;
   requireBlas();
   return oneDnnThreadsForWork(convolutionMacs(s), kConvMacsForAllCores);
 }
-
-} // namespace
 
 void runConvolution(ConvKind kind, const ConvShape &s, const float *a, const float *b,
                     float *out, bool bf16, const float *bias, BlockedResult *blocked) {
@@ -173,6 +171,8 @@ void runConvolution(ConvKind kind, const ConvShape &s, const float *a, const flo
       std::fill(out, out + s.o * s.c * s.kh * s.kw, 0.0f);
     return;
   }
+  if (kind == ConvKind::Forward && directConvolutionForward(s, a, b, bias, out, bf16))
+    return;
   bool oneDnn = activeBlasLibrary() == BlasLibrary::OneDnn;
   Bf16Path path = bf16 ? bf16ProductPath() : Bf16Path::Emulated;
   if (path != Bf16Path::Emulated &&
@@ -271,11 +271,12 @@ void im2colConvolution(ConvKind kind, const ConvShape &s, const float *a, const 
   }
 }
 
-std::string convolutionKernels() {
-  std::optional<BlasLibrary> which = activeBlasLibrary();
-  if (!which)
-    return "";
-  if (*which == BlasLibrary::OpenBlas)
+namespace {
+
+/// What the library's path runs on (convolutionKernels() without the
+/// direct loops).
+std::string libraryConvolutionKernels(BlasLibrary which) {
+  if (which == BlasLibrary::OpenBlas)
     return "im2col + sgemm (OpenBLAS)";
   const OneDnnLibrary &lib = oneDnnLibrary();
   if (!lib.convStatus.isOk())
@@ -291,6 +292,18 @@ std::string convolutionKernels() {
     text += std::string("; bf16 on ") + bf16PathName(hostBf16Choice().path);
   if (ranBf16Emulated.load())
     text += "; bf16 emulated (rounded inputs, f32)";
+  return text;
+}
+
+} // namespace
+
+std::string convolutionKernels() {
+  std::optional<BlasLibrary> which = activeBlasLibrary();
+  if (!which)
+    return "";
+  std::string text = libraryConvolutionKernels(*which);
+  if (directConvolutionCalls() > 0)
+    text += "; direct AVX-512 loops for inputs of few channels";
   return text;
 }
 

@@ -40,12 +40,18 @@ struct BlockedResult {
   bool taken = false;
 };
 
+/// What every convolution function does first: notes that one ran, opens
+/// the BLAS library (aborting without one) and returns the thread count of
+/// \p s's oneDNN primitives.
+int startConvolution(const ConvShape &s);
+
 /// Runs \p kind in f32: nothing (zeros for the weights' gradient) without
 /// images, else oneDNN's primitives when oneDNN is active and takes the
 /// shape, else im2col + sgemm. Opens the BLAS library first (aborting with
 /// its error when none opens). With \p bf16, the inputs are rounded to bf16
 /// and accumulated in f32: by oneDNN's bf16 primitives on the host's bf16
-/// path (Bf16.h), else emulated (the inputs rounded, then in f32).
+/// path (Bf16.h), else emulated (the inputs rounded, then in f32). A
+/// Forward one the direct loops take runs on them (ConvDirect.h).
 /// A Forward one with \p bias (O values, f32, never rounded) adds it to
 /// every element of its output channel. A Forward one with \p blocked
 /// hands its result to it where it can (BlockedResult).

@@ -9,10 +9,14 @@
 // (PoolKernels.h, PoolBlockedGradFn) and the scratch dy is not written: no
 // NCHW dy, and no reorder of it. Otherwise the functions of Pool.h and the
 // convolution's write and read the scratch dy. Both give the bits of the
-// separate calls.
+// separate calls. The weights-only form, where the direct loops take the
+// convolution (ConvDirect.h), multiplies each pooled gradient into the
+// taps of the element its code names instead: no dy at all, and the same
+// sums in another order.
 //
 //===----------------------------------------------------------------------===//
 #include "ConvBackends.h"
+#include "ConvDirect.h"
 #include "PoolKernels.h"
 #include "modelrt/core/Conv.h"
 #include "modelrt/core/Pool.h"
@@ -27,6 +31,11 @@ namespace {
 /// and dw, or dw alone when \p dx is null.
 void gradientsFromMaxPool(const ConvShape &s, const float *pooledGrad, const uint8_t *codes,
                           const float *x, const float *w, float *dy, float *dx, float *dw) {
+  if (!dx && s.n > 0) {
+    modelrt::startConvolution(s);
+    if (modelrt::directWeightsFromMaxPool(s, pooledGrad, codes, x, dw))
+      return;
+  }
   PoolShape p{s.n, s.o, s.oh, s.ow, s.oh / 2, s.ow / 2, 2, 2, 2, 2, 0, 0};
   modelrt::BlockedGradient fill = [&](float *blocked) {
     modelrt::maxPoolGradBlocked16OnHost(p, pooledGrad, codes, blocked);

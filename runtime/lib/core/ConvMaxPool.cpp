@@ -1,8 +1,9 @@
 //===- ConvMaxPool.cpp - A convolution whose result only a max pooling reads -===//
 //
 // Implements the `_max_pool2d` forms of Conv.h: the convolution with its
-// bias, then 2x2 / 2 max pooling of its result (with codes, or without). On
-// the oneDNN path whose result is in nChw16c f32 (ConvBackends.h,
+// bias, then 2x2 / 2 max pooling of its result (with codes, or without).
+// Where the direct loops take the convolution (ConvDirect.h), they pool its
+// result in registers, and y is not written. On the oneDNN path whose result is in nChw16c f32 (ConvBackends.h,
 // BlockedResult) the pooling reads that buffer (PoolKernels.h,
 // PoolBlockedFn), and y is not written: the reorder into NCHW, a read and a
 // write of the whole result, is not made. Otherwise the convolution writes
@@ -11,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ConvBackends.h"
+#include "ConvDirect.h"
 #include "PoolKernels.h"
 #include "modelrt/core/Conv.h"
 #include "modelrt/core/Pool.h"
@@ -24,6 +26,9 @@ using modelrt::PoolShape;
 /// into \p pooled (and \p codes when not null); \p y is scratch.
 void convMaxPool(const ConvShape &s, bool bf16, const float *x, const float *w,
                  const float *bias, float *y, float *pooled, uint8_t *codes) {
+  modelrt::startConvolution(s);
+  if (modelrt::directConvolutionMaxPool(s, x, w, bias, pooled, codes, bf16))
+    return;
   PoolShape p{s.n, s.o, s.oh, s.ow, s.oh / 2, s.ow / 2, 2, 2, 2, 2, 0, 0};
   modelrt::BlockedResult blocked{[&](const float *result) {
     modelrt::maxPoolBlocked16OnHost(p, result, pooled, codes);

@@ -321,7 +321,7 @@ TEST_P(ConvWith, KernelsNameThePath) {
   runAllKinds(kLargeShape);
   std::string kernels = convolutionKernels();
   if (GetParam() == BlasLibrary::OpenBlas) {
-    EXPECT_EQ(kernels, "im2col + sgemm (OpenBLAS)");
+    EXPECT_EQ(kernels.rfind("im2col + sgemm (OpenBLAS)", 0), 0u) << kernels;
     return;
   }
   EXPECT_EQ(kernels.rfind("oneDNN 2.", 0), 0u) << kernels;

@@ -17,6 +17,9 @@
 //   - OpenBLAS, or a shape oneDNN refuses: per image, im2col + cblas_sgemm
 //     (forward, weights) or cblas_sgemm + col2im (data).
 // Either path gives the same bits for the same inputs and thread count.
+// A forward 3x3 convolution of stride 1 whose input has 1 to 4 channels
+// runs first on the runtime's own direct loops, on AVX-512 hosts, whatever
+// the library (lib/core/ConvDirect.h says their order of sums).
 //
 //===----------------------------------------------------------------------===//
 #ifndef MODELRT_CORE_CONV_H
@@ -132,7 +135,9 @@ void modelrt_conv2d_backward_from_max_pool2d(const float *pooledGrad, const uint
                                              int64_t padW, int64_t dilH, int64_t dilW);
 
 /// The same for a convolution with no input gradient: dw alone, as
-/// modelrt_conv2d_backward_weights(x, dy, dw).
+/// modelrt_conv2d_backward_weights(x, dy, dw). Where the direct loops take
+/// the convolution (few input channels), dw is the same sum in another
+/// order and dy is not written (lib/core/ConvDirect.h).
 void modelrt_conv2d_backward_weights_from_max_pool2d(
     const float *pooledGrad, const uint8_t *codes, const float *x, float *dy, float *dw,
     int64_t n, int64_t c, int64_t h, int64_t w_, int64_t o, int64_t kh, int64_t kw, int64_t oh,
@@ -144,7 +149,8 @@ void modelrt_conv2d_backward_weights_from_max_pool2d(
 /// its codes (modelrt_max_pool2d_forward_codes) when \p codes is not null:
 /// the bits of the two calls. y is scratch that only the pooling reads: it
 /// is left unwritten where oneDNN's result is in 16-channel blocks, which
-/// the pooling then reads instead of their NCHW reorder (ConvMaxPool.cpp).
+/// the pooling then reads instead of their NCHW reorder (ConvMaxPool.cpp),
+/// and where the direct loops pool the result in registers.
 /// The compiler calls it for a convolution whose result nothing else reads
 /// (LibraryToCalls).
 void modelrt_conv2d_forward_bias_max_pool2d(const float *x, const float *w, const float *bias,
