@@ -230,14 +230,18 @@ void runConvolutionBackward(const ConvShape &s, const float *dy, const float *x,
 }
 
 bool runConvolutionBackwardFilled(const ConvShape &s, const BlockedGradient &dy, const float *x,
-                                  const float *w, float *dx, float *dw) {
+                                  const float *w, float *dx, float *dw, bool bf16) {
   if (s.n == 0)
     return false;
   int threads = startConvolution(s);
-  if (activeBlasLibrary() != BlasLibrary::OneDnn ||
-      !oneDnnConvolutionBackwardFilled(s, threads, dy, x, w, dx, dw))
+  Bf16Path path = bf16 ? bf16ProductPath() : Bf16Path::Emulated;
+  if (bf16 ? path == Bf16Path::Emulated : activeBlasLibrary() != BlasLibrary::OneDnn)
     return false;
-  noteProductRun(false, Bf16Path::Emulated);
+  if (!oneDnnConvolutionBackwardFilled(s, threads, dy, x, w, dx, dw, bf16))
+    return false;
+  if (bf16)
+    ranBf16OneDnn = true;
+  noteProductRun(bf16, path);
   return true;
 }
 

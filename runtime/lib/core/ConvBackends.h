@@ -90,26 +90,27 @@ bool oneDnnConvolutionBackward(const ConvShape &s, int threads, const float *dy,
                                const float *w, float *dx, float *dw, bool bf16);
 
 /// Writes a convolution's output gradient into the buffer it is given, in
-/// nChw16c f32 (N x ceil(O/16) blocks of OH x OW pixels of 16 channels,
-/// zeros past O).
-using BlockedGradient = std::function<void(float *blocked)>;
+/// nChw16c (N x ceil(O/16) blocks of OH x OW pixels of 16 channels, zeros
+/// past O): f32 elements, or bf16 ones (uint16_t) for bf16 gradients.
+using BlockedGradient = std::function<void(void *blocked)>;
 
-/// The f32 gradients of oneDnnConvolutionBackward (BackwardData only when
+/// The gradients of oneDnnConvolutionBackward (BackwardData only when
 /// \p dx is not null; \p w is read only then) with dy written by \p dy
 /// straight into the buffer both primitives read it from, when they take it
-/// in nChw16c f32; no reorder of dy is made. False when oneDNN has no
-/// convolutions, refused either kind or takes dy in another layout (then
-/// \p dy is not called), or failed after it (then dx and dw are to be
-/// computed again). Needs N >= 1.
+/// in nChw16c (f32, or bf16 with \p bf16); no reorder of dy is made. False
+/// when oneDNN has no convolutions, refused either kind or takes dy in
+/// another layout (then \p dy is not called), or failed after it (then dx
+/// and dw are to be computed again). Needs N >= 1.
 bool oneDnnConvolutionBackwardFilled(const ConvShape &s, int threads, const BlockedGradient &dy,
-                                     const float *x, const float *w, float *dx, float *dw);
+                                     const float *x, const float *w, float *dx, float *dw,
+                                     bool bf16);
 
-/// runConvolutionBackward's f32 gradients (or the weights' alone without
+/// runConvolutionBackward's gradients (or the weights' alone without
 /// \p dx) on oneDNN's primitives with dy from \p dy
 /// (oneDnnConvolutionBackwardFilled); false where that is not the path
 /// runConvolution would take or it returns false (nothing then counts).
 bool runConvolutionBackwardFilled(const ConvShape &s, const BlockedGradient &dy, const float *x,
-                                  const float *w, float *dx, float *dw);
+                                  const float *w, float *dx, float *dw, bool bf16);
 
 /// How many oneDnnConvolutionBackward calls so far gave the weights'
 /// gradient the data gradient's reorder of dy (for tests and benchmarks).

@@ -263,19 +263,20 @@ bool makeBias(const OneDnnConvApi &api, dnnl_engine_t engine, dnnl_primitive_des
 }
 
 /// The buffer of \p op, an operand of the shape of \p s's output (N, O,
-/// OH, OW), when the primitive holds it in nChw16c f32 (BlockedResult,
-/// BlockedGradient); else null.
-float *blocked16Buffer(const OneDnnConvApi &api, const ConvShape &s, const Operand &op) {
+/// OH, OW), when the primitive holds it in nChw16c of \p type
+/// (BlockedResult, BlockedGradient); else null.
+void *blocked16Buffer(const OneDnnConvApi &api, const ConvShape &s, const Operand &op,
+                      dnnl_data_type_t type = dnnl_f32) {
   const dnnl_dims_t dims = {s.n, s.o, s.oh, s.ow};
   dnnl_memory_desc_t blocked;
   void *data = nullptr;
   bool isBlocked16 =
       op.inner && op.reorder &&
-      api.memoryDescInitByTag(&blocked, 4, dims, dnnl_f32, dnnl_aBcd16b) == dnnl_success &&
+      api.memoryDescInitByTag(&blocked, 4, dims, type, dnnl_aBcd16b) == dnnl_success &&
       api.memoryDescEqual(&op.innerDesc, &blocked);
   if (!isBlocked16 || api.memoryGetDataHandle(op.inner, &data) != dnnl_success)
     return nullptr;
-  return static_cast<float *>(data);
+  return data;
 }
 
 /// Makes everything \p e runs; sets \p impl to the implementation oneDNN
@@ -309,7 +310,7 @@ bool makeEntry(const OneDnnConvApi &api, dnnl_engine_t engine, ConvKind kind,
     ok = inner && makeOperand(api, engine, d.plain[spec.tensor[i]], *inner, i == 2,
                               e.operands[i]);
     if (ok && i == 2 && kind == ConvKind::Forward)
-      e.blocked16 = blocked16Buffer(api, s, e.operands[i]);
+      e.blocked16 = static_cast<const float *>(blocked16Buffer(api, s, e.operands[i]));
   }
   ok = ok && (!bias || makeBias(api, engine, pd, d, e));
   api.primitiveDescDestroy(pd);
@@ -483,19 +484,21 @@ bool oneDnnConvolutionBackward(const ConvShape &s, int threads, const float *dy,
 }
 
 bool oneDnnConvolutionBackwardFilled(const ConvShape &s, int threads, const BlockedGradient &dy,
-                                     const float *x, const float *w, float *dx, float *dw) {
+                                     const float *x, const float *w, float *dx, float *dw,
+                                     bool bf16) {
   const OneDnnLibrary *lib = convLibraryFor(threads);
   if (!lib)
     return false;
   const OneDnnConvApi &api = lib->conv;
-  ConvPrimitive &weights = entryFor(api, ConvKind::BackwardWeights, s, false, false, threads);
+  ConvPrimitive &weights = entryFor(api, ConvKind::BackwardWeights, s, bf16, false, threads);
   ConvPrimitive *data =
-      dx ? &entryFor(api, ConvKind::BackwardData, s, false, false, threads) : nullptr;
+      dx ? &entryFor(api, ConvKind::BackwardData, s, bf16, false, threads) : nullptr;
   if (weights.refused || (data && data->refused))
     return false;
   const Operand &dyWeights = weights.operands[1];
-  float *blocked = blocked16Buffer(api, s, dyWeights);
-  if (!blocked || (data && !blocked16Buffer(api, s, data->operands[0])))
+  dnnl_data_type_t type = bf16 ? dnnl_bf16 : dnnl_f32;
+  void *blocked = blocked16Buffer(api, s, dyWeights, type);
+  if (!blocked || (data && !blocked16Buffer(api, s, data->operands[0], type)))
     return false;
   std::unique_lock<std::mutex> holdData;
   if (data)

@@ -53,7 +53,7 @@ PoolBuild poolBuildFor(CpuLevel level) {
   switch (level) {
   case CpuLevel::Avx512:
     return {poolPlanesAvx512, poolPlanesAvx512Codes, poolPlanesAvx512Blocked16,
-            poolPlanesAvx512Blocked16Grad};
+            poolPlanesAvx512Blocked16Grad, poolPlanesAvx512Blocked16GradBf16};
   case CpuLevel::Avx2:
     return {poolPlanesAvx2, poolPlanesAvx2Codes, poolPlanesAvx2Blocked16,
             poolPlanesAvx2Blocked16Grad};
@@ -111,6 +111,19 @@ void maxPoolGradBlocked16OnHost(const PoolShape &s, const float *dy, const uint8
                                 float *dx) {
   runPoolBlocked16Grad(hostKernels().level, threadsFor(poolWork(PoolKind::MaxBackward, s)), s,
                        dy, codes, dx);
+}
+
+bool hostHasBlocked16GradBf16() {
+  return poolBuildFor(hostKernels().level).blockedGradBf16 != nullptr;
+}
+
+void maxPoolGradBlocked16Bf16OnHost(const PoolShape &s, const float *dy, const uint8_t *codes,
+                                    uint16_t *dx) {
+  PoolBlockedGradBf16Fn grad = poolBuildFor(hostKernels().level).blockedGradBf16;
+  int threads = threadsFor(poolWork(PoolKind::MaxBackward, s));
+  overPlanes(threads, s.n * ((s.c + 15) / 16), [&](int64_t first, int64_t count) {
+    grad(s, dy, codes, dx, first, count);
+  });
 }
 
 void maxPoolBlocked16OnHost(const PoolShape &s, const float *x, float *y, uint8_t *codes) {

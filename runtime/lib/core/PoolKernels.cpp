@@ -911,6 +911,68 @@ void MODELRT_POOL_CAT(MODELRT_POOL_PLANES_NAME, Blocked16Grad)(const PoolShape &
   }
 }
 
+#if defined(__AVX512F__)
+namespace {
+
+/// The bf16 bits of each lane as vcvtneps2bf16 (and so oneDNN's reorder
+/// into bf16) rounds it: zeros and subnormals to a zero of their sign,
+/// infinities kept, NaN made quiet, anything else to nearest, ties to even.
+__m256i bf16Bits(Vec v) {
+  const __m512i u = _mm512_castps_si512(v);
+  const __m512i magnitude = _mm512_and_si512(u, _mm512_set1_epi32(0x7fffffff));
+  __mmask16 nan = _mm512_cmpgt_epu32_mask(magnitude, _mm512_set1_epi32(0x7f800000));
+  __mmask16 tiny = _mm512_cmplt_epu32_mask(magnitude, _mm512_set1_epi32(0x00800000));
+  __m512i odd = _mm512_and_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(1));
+  __m512i r = _mm512_add_epi32(u, _mm512_add_epi32(_mm512_set1_epi32(0x7fff), odd));
+  r = _mm512_mask_mov_epi32(r, nan, _mm512_or_si512(u, _mm512_set1_epi32(0x00400000)));
+  r = _mm512_mask_mov_epi32(r, tiny, _mm512_and_si512(u, _mm512_set1_epi32(int(0x80000000u))));
+  return _mm512_cvtepi32_epi16(_mm512_srli_epi32(r, 16));
+}
+
+/// p[0..n) = 0 (bf16 bits).
+void zeroBits(uint16_t *p, int64_t n) {
+  for (int64_t i = 0; i < n; ++i)
+    p[i] = 0;
+}
+
+} // namespace
+
+/// This build's PoolBlockedGradBf16Fn (AVX-512 only): the loops of
+/// Blocked16Grad, each window's 2x2 pixels of 16 channels written as bf16
+/// (bf16Bits).
+void MODELRT_POOL_CAT(MODELRT_POOL_PLANES_NAME, Blocked16GradBf16)(const PoolShape &s,
+                                                                   const float *dy,
+                                                                   const uint8_t *codes,
+                                                                   uint16_t *dx, int64_t first,
+                                                                   int64_t count) {
+  float tileG[kBlockedTile * 16];
+  uint8_t tileCodes[kBlockedTile * 16];
+  int64_t blocks = (s.c + 15) / 16, row = s.w * 16;
+  for (int64_t b = first; b < first + count; ++b) {
+    uint16_t *plane = dx + b * s.h * row;
+    for (int64_t oh = 0; oh < s.oh; ++oh) {
+      uint16_t *top = plane + 2 * oh * row, *bottom = top + row;
+      for (int64_t ow0 = 0; ow0 < s.ow; ow0 += kBlockedTile) {
+        int64_t cols = s.ow - ow0 < kBlockedTile ? s.ow - ow0 : kBlockedTile;
+        gatherTile(s, dy, codes, b / blocks, (b % blocks) * 16, oh, ow0, cols, tileG, tileCodes);
+        for (int64_t j = 0; j < cols; ++j) {
+          uint16_t *at[4] = {top + 2 * (ow0 + j) * 16, top + (2 * (ow0 + j) + 1) * 16,
+                             bottom + 2 * (ow0 + j) * 16, bottom + (2 * (ow0 + j) + 1) * 16};
+          Vec g = add(loadPart(tileG + j * 16, kLanes), splat(0.0f));
+          Vec code = loadBytes(tileCodes + j * 16, kLanes, tileCodes + cols * 16);
+          for (int q = 0; q < 4; ++q)
+            _mm256_storeu_si256(reinterpret_cast<__m256i *>(at[q]),
+                                bf16Bits(keep(equal(code, splat(float(q))), g)));
+        }
+      }
+      zeroBits(top + 2 * s.ow * 16, row - 2 * s.ow * 16);
+      zeroBits(bottom + 2 * s.ow * 16, row - 2 * s.ow * 16);
+    }
+    zeroBits(plane + 2 * s.oh * row, (s.h - 2 * s.oh) * row);
+  }
+}
+#endif
+
 #undef MODELRT_POOL_CAT
 #undef MODELRT_POOL_CAT2
 

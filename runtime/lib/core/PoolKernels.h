@@ -88,12 +88,25 @@ void poolPlanesAvx2Blocked16Grad(const PoolShape &, const float *, const uint8_t
 void poolPlanesAvx512Blocked16Grad(const PoolShape &, const float *, const uint8_t *, float *,
                                    int64_t, int64_t);
 
-/// One build's four loops.
+/// PoolBlockedGradFn with dx in bf16 (nChw16c, 16-bit elements), each
+/// element rounded as vcvtneps2bf16 rounds it (subnormals to zero): the
+/// bits of MaxBackward's dx reordered into bf16 by oneDNN.
+using PoolBlockedGradBf16Fn = void (*)(const PoolShape &s, const float *dy,
+                                       const uint8_t *codes, uint16_t *dx, int64_t first,
+                                       int64_t count);
+
+/// The AVX-512 build's (the only one: a host with bf16 convolutions has
+/// AVX-512).
+void poolPlanesAvx512Blocked16GradBf16(const PoolShape &, const float *, const uint8_t *,
+                                       uint16_t *, int64_t, int64_t);
+
+/// One build's loops (blockedGradBf16 null but in the AVX-512 build).
 struct PoolBuild {
   PoolPlanesFn planes;
   PoolCodesFn codes;
   PoolBlockedFn blocked;
   PoolBlockedGradFn blockedGrad;
+  PoolBlockedGradBf16Fn blockedGradBf16 = nullptr;
 };
 
 /// The build for \p level (the baseline where the wider ones are not built).
@@ -132,6 +145,14 @@ void runPoolBlocked16Grad(CpuLevel level, int threads, const PoolShape &s, const
 /// functions (ConvFromMaxPool.cpp calls it into a convolution's dy).
 void maxPoolGradBlocked16OnHost(const PoolShape &s, const float *dy, const uint8_t *codes,
                                 float *dx);
+
+/// True when the host's build has PoolBlockedGradBf16Fn.
+bool hostHasBlocked16GradBf16();
+
+/// The same into bf16 blocks (PoolBlockedGradBf16Fn), with the host's
+/// build, which must have it (hostHasBlocked16GradBf16).
+void maxPoolGradBlocked16Bf16OnHost(const PoolShape &s, const float *dy, const uint8_t *codes,
+                                    uint16_t *dx);
 
 } // namespace modelrt
 

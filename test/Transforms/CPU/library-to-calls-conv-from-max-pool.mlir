@@ -1,8 +1,9 @@
 // RUN: modelc-opt %s --modelc-library-to-calls --canonicalize | FileCheck %s
 // modelc-library-to-calls on the CPU: the gradient of a 2x2 max pooling
 // routed by codes, whose result dy (the output gradient of the convolution
-// before the pooling) only that convolution's f32 gradients read, joins them
-// in one call at the weight gradient:
+// before the pooling) only that convolution's gradients read (both f32, or
+// both bf16: the `_bf16` forms), joins them in one call at the weight
+// gradient:
 // modelrt_conv2d_backward_from_max_pool2d(pooled dy, codes, x, w, dy, dx,
 // dw, the convolution's sizes), or, without an input gradient,
 // modelrt_conv2d_backward_weights_from_max_pool2d(pooled dy, codes, x, dy,
@@ -80,7 +81,31 @@ func.func @weights_only(%y: memref<2x4x8x6xf32>, %p: memref<2x4x4x3xf32>, %dp: m
   return
 }
 
-// Not fused: a bf16 weight gradient; dy also read elsewhere; the pooled
+// bf16 gradients call the `_bf16` forms: both gradients, and the weights'
+// alone.
+// CHECK-LABEL: func.func @bf16(
+// CHECK: call @modelrt_conv2d_backward_from_max_pool2d_bf16(
+// CHECK: call @modelrt_conv2d_backward_weights_from_max_pool2d_bf16(
+// CHECK-NOT: call @modelrt_conv2d_backward
+// CHECK: return
+func.func @bf16(%y: memref<2x4x8x6xf32>, %p: memref<2x4x4x3xf32>, %dp: memref<2x4x4x3xf32>, %x: memref<2x1x8x6xf32>, %w: memref<4x1x3x3xf32>, %out: memref<2x1x8x6xf32>, %dw: memref<4x1x3x3xf32>) {
+  mdl.lib_max_pool2d %y, %p {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<2x4x8x6xf32>, memref<2x4x4x3xf32>
+  %dy = memref.alloc() : memref<2x4x8x6xf32>
+  mdl.lib_max_pool2d_grad %dp, %y, %dy {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<2x4x4x3xf32>, memref<2x4x8x6xf32>, memref<2x4x8x6xf32>
+  %dx = memref.alloc() : memref<2x1x8x6xf32>
+  mdl.lib_conv2d_grad_input %dy, %w, %dx {mdl.precision = "bf16", stride = array<i64: 1, 1>, padding = array<i64: 1, 1>} : memref<2x4x8x6xf32>, memref<4x1x3x3xf32>, memref<2x1x8x6xf32>
+  mdl.lib_conv2d_grad_weight %x, %dy, %dw {mdl.precision = "bf16", stride = array<i64: 1, 1>, padding = array<i64: 1, 1>} : memref<2x1x8x6xf32>, memref<2x4x8x6xf32>, memref<4x1x3x3xf32>
+  memref.copy %dx, %out : memref<2x1x8x6xf32> to memref<2x1x8x6xf32>
+  memref.dealloc %dy : memref<2x4x8x6xf32>
+  mdl.lib_max_pool2d %y, %p {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<2x4x8x6xf32>, memref<2x4x4x3xf32>
+  %dy2 = memref.alloc() : memref<2x4x8x6xf32>
+  mdl.lib_max_pool2d_grad %dp, %y, %dy2 {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<2x4x4x3xf32>, memref<2x4x8x6xf32>, memref<2x4x8x6xf32>
+  mdl.lib_conv2d_grad_weight %x, %dy2, %dw {mdl.precision = "bf16", stride = array<i64: 1, 1>, padding = array<i64: 1, 1>} : memref<2x1x8x6xf32>, memref<2x4x8x6xf32>, memref<4x1x3x3xf32>
+  memref.dealloc %dy2 : memref<2x4x8x6xf32>
+  return
+}
+
+// Not fused: gradients of two precisions (one call runs one); the pooled
 // gradient written between; dy a function argument; no codes (a gradient
 // that reads another memref of x than the pooling's); dy read between the
 // two; an input gradient before the pooling's gradient.
@@ -91,6 +116,8 @@ func.func @not_fused(%y: memref<2x4x8x6xf32>, %y2: memref<2x4x8x6xf32>, %p: memr
   mdl.lib_max_pool2d %y, %p {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<2x4x8x6xf32>, memref<2x4x4x3xf32>
   %dy = memref.alloc() : memref<2x4x8x6xf32>
   mdl.lib_max_pool2d_grad %dp, %y, %dy {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<2x4x4x3xf32>, memref<2x4x8x6xf32>, memref<2x4x8x6xf32>
+  %dx = memref.alloc() : memref<2x1x8x6xf32>
+  mdl.lib_conv2d_grad_input %dy, %w, %dx {mdl.precision = "f32", stride = array<i64: 1, 1>, padding = array<i64: 1, 1>} : memref<2x4x8x6xf32>, memref<4x1x3x3xf32>, memref<2x1x8x6xf32>
   mdl.lib_conv2d_grad_weight %x, %dy, %dw {mdl.precision = "bf16", stride = array<i64: 1, 1>, padding = array<i64: 1, 1>} : memref<2x1x8x6xf32>, memref<2x4x8x6xf32>, memref<4x1x3x3xf32>
   mdl.lib_max_pool2d %y, %p {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : memref<2x4x8x6xf32>, memref<2x4x4x3xf32>
   %dy2 = memref.alloc() : memref<2x4x8x6xf32>

@@ -16,6 +16,8 @@
 #include "modelrt/core/Conv.h"
 #include "core/ConvBackends.h"
 #include "core/ConvDirect.h"
+#include "core/PoolKernels.h"
+#include "modelrt/core/Bf16.h"
 #include "modelrt/core/Blas.h"
 #include "modelrt/core/Pool.h"
 #include "TestValues.h"
@@ -40,12 +42,22 @@ struct Gradients {
 
 const float kSentinel = 12345.0f;
 
+/// Subnormal, tie and overflowing values for the bf16 rounding of dy, put
+/// at every 17th pooled gradient by run() when asked.
+const float kRoundingCases[] = {1e-40f, -3e-39f, 1.00390625f /* a tie */, -1.01171875f,
+                                3.4028235e38f, -0.0f};
+
 /// The fused call (\p fused) or the calls it replaces on \p s's inputs,
-/// with dx or without (\p withDx); NaNs in the pooled gradient at every
-/// \p nanEvery-th element when not 0.
-Gradients run(const ConvShape &s, bool withDx, bool fused, size_t nanEvery) {
+/// with dx or without (\p withDx), bf16 gradients with \p bf16; NaNs in
+/// the pooled gradient at every \p nanEvery-th element when not 0, and
+/// kRoundingCases with \p roundingCases.
+Gradients run(const ConvShape &s, bool withDx, bool fused, size_t nanEvery, bool bf16 = false,
+              bool roundingCases = false) {
   int64_t ph = s.oh / 2, pw = s.ow / 2;
   std::vector<float> pooledGrad = valuesOf(size_t(s.n * s.o * ph * pw), 1, nanEvery);
+  if (roundingCases)
+    for (size_t i = 0; i < pooledGrad.size(); i += 17)
+      pooledGrad[i] = kRoundingCases[(i / 17) % (sizeof kRoundingCases / sizeof(float))];
   std::vector<float> x = valuesOf(size_t(s.n * s.c * s.h * s.w), 2);
   std::vector<float> w = valuesOf(size_t(s.o * s.c * s.kh * s.kw), 3);
   std::vector<uint8_t> codes(pooledGrad.size());
@@ -58,14 +70,16 @@ Gradients run(const ConvShape &s, bool withDx, bool fused, size_t nanEvery) {
               std::vector<float>(size_t(s.n * s.o * s.oh * s.ow), kSentinel)};
   float *dx = withDx ? g.dx.data() : nullptr;
   if (fused && dx) {
-    modelrt_conv2d_backward_from_max_pool2d(pooledGrad.data(), codes.data(), x.data(), w.data(),
-                                            g.dy.data(), dx, g.dw.data(), s.n, s.c, s.h, s.w,
-                                            s.o, s.kh, s.kw, s.oh, s.ow, s.strideH, s.strideW,
-                                            s.padH, s.padW, s.dilH, s.dilW);
+    (bf16 ? modelrt_conv2d_backward_from_max_pool2d_bf16
+          : modelrt_conv2d_backward_from_max_pool2d)(
+        pooledGrad.data(), codes.data(), x.data(), w.data(), g.dy.data(), dx, g.dw.data(), s.n,
+        s.c, s.h, s.w, s.o, s.kh, s.kw, s.oh, s.ow, s.strideH, s.strideW, s.padH, s.padW,
+        s.dilH, s.dilW);
     return g;
   }
   if (fused) {
-    modelrt_conv2d_backward_weights_from_max_pool2d(
+    (bf16 ? modelrt_conv2d_backward_weights_from_max_pool2d_bf16
+          : modelrt_conv2d_backward_weights_from_max_pool2d)(
         pooledGrad.data(), codes.data(), x.data(), g.dy.data(), g.dw.data(), s.n, s.c, s.h, s.w,
         s.o, s.kh, s.kw, s.oh, s.ow, s.strideH, s.strideW, s.padH, s.padW, s.dilH, s.dilW);
     return g;
@@ -73,13 +87,13 @@ Gradients run(const ConvShape &s, bool withDx, bool fused, size_t nanEvery) {
   modelrt_max_pool2d_backward_codes(pooledGrad.data(), codes.data(), g.dy.data(), s.n, s.o, s.oh,
                                     s.ow, ph, pw, 2, 2, 2, 2, 0, 0);
   if (dx)
-    modelrt_conv2d_backward(g.dy.data(), x.data(), w.data(), dx, g.dw.data(), s.n, s.c, s.h,
-                            s.w, s.o, s.kh, s.kw, s.oh, s.ow, s.strideH, s.strideW, s.padH,
-                            s.padW, s.dilH, s.dilW);
+    (bf16 ? modelrt_conv2d_backward_bf16 : modelrt_conv2d_backward)(
+        g.dy.data(), x.data(), w.data(), dx, g.dw.data(), s.n, s.c, s.h, s.w, s.o, s.kh, s.kw,
+        s.oh, s.ow, s.strideH, s.strideW, s.padH, s.padW, s.dilH, s.dilW);
   else
-    modelrt_conv2d_backward_weights(x.data(), g.dy.data(), g.dw.data(), s.n, s.c, s.h, s.w, s.o,
-                                    s.kh, s.kw, s.oh, s.ow, s.strideH, s.strideW, s.padH,
-                                    s.padW, s.dilH, s.dilW);
+    (bf16 ? modelrt_conv2d_backward_weights_bf16 : modelrt_conv2d_backward_weights)(
+        x.data(), g.dy.data(), g.dw.data(), s.n, s.c, s.h, s.w, s.o, s.kh, s.kw, s.oh, s.ow,
+        s.strideH, s.strideW, s.padH, s.padW, s.dilH, s.dilW);
   return g;
 }
 
@@ -89,28 +103,37 @@ std::string describe(const ConvShape &s, bool withDx) {
          "x" + std::to_string(s.w) + " O" + std::to_string(s.o) + (withDx ? " dx" : "");
 }
 
-/// True where the weights-only form takes the direct loops, which sum dw in
-/// another order (ConvDirect.h; ConvDirectTest checks them).
-bool direct(const ConvShape &s, bool withDx) {
-  return !withDx && directConvolutionShape(s) && directConvolutionsOnHost();
+/// True where the weights-only f32 form takes the direct loops, which sum
+/// dw in another order (ConvDirect.h; ConvDirectTest checks them).
+bool direct(const ConvShape &s, bool withDx, bool bf16 = false) {
+  return !withDx && !bf16 && directConvolutionShape(s) && directConvolutionsOnHost();
 }
 
-/// Compares the fused call with the calls it replaces on \p shapes; returns
-/// how many fused calls left the scratch dy unwritten on oneDNN's blocks.
-int checkShapes(const std::vector<ConvShape> &shapes, size_t nanEvery) {
+/// Compares the fused call with the calls it replaces on \p shapes (bf16
+/// gradients with \p bf16; run()'s \p roundingCases); returns how many
+/// fused calls left the scratch dy unwritten on oneDNN's blocks.
+int checkShapes(const std::vector<ConvShape> &shapes, size_t nanEvery, bool bf16 = false,
+                bool roundingCases = false) {
   int blocked = 0;
   for (const ConvShape &s : shapes)
     for (bool withDx : {true, false}) {
-      if (direct(s, withDx))
+      if (direct(s, withDx, bf16))
         continue;
-      Gradients want = run(s, withDx, false, nanEvery);
-      Gradients got = run(s, withDx, true, nanEvery);
+      Gradients want = run(s, withDx, false, nanEvery, bf16, roundingCases);
+      Gradients got = run(s, withDx, true, nanEvery, bf16, roundingCases);
+      std::string what = describe(s, withDx) + (bf16 ? " bf16" : "");
       if (withDx)
-        EXPECT_EQ(bitsOf(got.dx), bitsOf(want.dx)) << describe(s, withDx);
-      EXPECT_EQ(bitsOf(got.dw), bitsOf(want.dw)) << describe(s, withDx);
+        EXPECT_EQ(bitsOf(got.dx), bitsOf(want.dx)) << what;
+      EXPECT_EQ(bitsOf(got.dw), bitsOf(want.dw)) << what;
       blocked += got.dy == std::vector<float>(got.dy.size(), kSentinel);
     }
   return blocked;
+}
+
+/// True where the bf16 gradients run on oneDNN's AVX512-BF16 primitives,
+/// whose dy the pooling's gradient writes in bf16 blocks.
+bool bf16Blocks() {
+  return bf16ProductPath() == Bf16Path::Avx512Bf16 && hostHasBlocked16GradBf16();
 }
 
 /// 3x3, padding 1, stride 1 convolutions (OH = H).
@@ -152,6 +175,24 @@ TEST(ConvFromMaxPool, TheBlockedShapesWriteDyInBlocks) {
 
 TEST_P(ConvFromMaxPoolWith, NaNGradientsGiveTheBitsOfTheCallsItReplaces) {
   checkShapes({kShapes[2], kShapes[5]}, 37);
+}
+
+// The bf16 gradients: dy written in bf16 blocks where oneDNN's AVX512-BF16
+// primitives take it so (every shape here but where oneDNN refuses), with
+// the bits of the separate bf16 calls, whose reorder rounds dy.
+TEST_P(ConvFromMaxPoolWith, Bf16GivesTheBitsOfTheCallsItReplaces) {
+  int blocked = checkShapes(kShapes, 0, /*bf16=*/true);
+  if (bf16Blocks() && oneDnnConvolutionImpls().find("avx512_core_bf16") != std::string::npos)
+    EXPECT_GT(blocked, 0) << "no pooling gradient wrote oneDNN's bf16 blocks";
+}
+
+// NaN, subnormal (rounded to zero, as vcvtneps2bf16 does), tied, -0 and
+// overflowing gradients round as oneDNN's reorder rounds them.
+TEST_P(ConvFromMaxPoolWith, Bf16RoundsDyAsOneDnnDoes) {
+  int blocked =
+      checkShapes({kShapes[2], kShapes[5]}, 37, /*bf16=*/true, /*roundingCases=*/true);
+  if (bf16Blocks() && oneDnnConvolutionImpls().find("avx512_core_bf16") != std::string::npos)
+    EXPECT_GT(blocked, 0) << "no pooling gradient wrote oneDNN's bf16 blocks";
 }
 
 // No images: dx is left as it was, dw is zeros.

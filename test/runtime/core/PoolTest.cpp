@@ -507,6 +507,43 @@ TEST(Pool, Blocked16GradGivesTheBitsOfTheNchwLoops) {
   });
 }
 
+/// The bf16 bits of \p v as vcvtneps2bf16 writes them, from the Intel SDM's
+/// pseudo-code: zeros and subnormals to a zero of their sign, a NaN made
+/// quiet, anything else to nearest, ties to even.
+uint16_t vcvtneps2bf16(float v) {
+  uint32_t u;
+  std::memcpy(&u, &v, sizeof u);
+  if ((u & 0x7f800000u) == 0)
+    return uint16_t((u >> 16) & 0x8000u);
+  if ((u & 0x7fffffffu) > 0x7f800000u)
+    return uint16_t((u >> 16) | 0x40u);
+  return uint16_t((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+}
+
+// The same into bf16 blocks (the AVX-512 build only): the f32 blocks above
+// rounded as vcvtneps2bf16 rounds them, with subnormals, a tie, values that
+// round up and to infinity among the gradients.
+TEST(Pool, Blocked16GradBf16RoundsTheBlocksAsVcvtneps2bf16) {
+  PoolBlockedGradBf16Fn grad = poolBuildFor(CpuLevel::Avx512).blockedGradBf16;
+  if (!grad || hostKernels().level != CpuLevel::Avx512)
+    GTEST_SKIP() << "the bf16 blocks are written by the AVX-512 build only";
+  const float cases[] = {1e-40f, -2e-39f, 1.00390625f, 1.0117188f, -3.3e38f, 3.4e38f, -0.0f,
+                         -std::numeric_limits<float>::quiet_NaN()};
+  forEachBlockedCase([&](const PoolShape &s, const char *name, const std::vector<float> &x) {
+    std::vector<float> dy = integerDy(s);
+    for (size_t i = 0; i < dy.size(); ++i)
+      if (i % 5 == 2)
+        dy[i] = cases[(i / 5) % (sizeof cases / sizeof(float))];
+    CodesRun want = runCodes(CpuLevel::Baseline, 1, s, x, dy);
+    std::vector<float> blocked = toBlocked16(s, want.dx, 0.0f);
+    std::vector<uint16_t> expected(blocked.size()), got(blocked.size(), 0xffff);
+    for (size_t i = 0; i < blocked.size(); ++i)
+      expected[i] = vcvtneps2bf16(blocked[i]);
+    grad(s, dy.data(), want.codes.data(), got.data(), 0, s.n * ((s.c + 15) / 16));
+    ASSERT_EQ(got, expected) << describe(PoolKind::MaxBackward, s) << ", " << name << " inputs";
+  });
+}
+
 TEST(Pool, AvgForwardMatchesFloat64) {
   for (const PoolShape &s : testShapes())
     for (Values kind : {Values::Smooth, Values::Ties}) {

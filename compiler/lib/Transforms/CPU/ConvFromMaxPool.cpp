@@ -68,11 +68,13 @@ mdl::LibMaxPool2DGradOp poolFor(mdl::LibConv2DGradWeightOp weights,
 DenseMap<Operation *, mdl::LibMaxPool2DGradOp>
 pairPoolGradConvs(ModuleOp module, const DenseMap<Operation *, Value> &codes,
                   const DenseMap<Operation *, mdl::LibConv2DGradInputOp> &grads,
-                  function_ref<bool(Operation *)> isF32) {
+                  function_ref<StringRef(Operation *)> precisionOf) {
   DenseMap<Operation *, mdl::LibMaxPool2DGradOp> pairs;
   module.walk([&](mdl::LibConv2DGradWeightOp weights) {
     mdl::LibConv2DGradInputOp data = grads.lookup(weights);
-    if (weights->getNumResults() != 0 || !isF32(weights) || (data && !isF32(data)))
+    StringRef precision = precisionOf(weights);
+    if (weights->getNumResults() != 0 || (precision != "f32" && precision != "bf16") ||
+        (data && precisionOf(data) != precision))
       return;
     if (mdl::LibMaxPool2DGradOp pool = poolFor(weights, codes, data))
       pairs[weights] = pool;

@@ -4,9 +4,9 @@
 // `modelc-library-to-calls` runs on the CPU after pairConvGrads: the
 // gradient of a max pooling routed by codes whose result, the output
 // gradient of the convolution before the pooling, only that convolution's
-// f32 gradients read, joins them in one call
-// (modelrt_conv2d_backward_from_max_pool2d), which writes that gradient in
-// the layout oneDNN reads it in.
+// gradients (both f32, or both bf16) read, joins them in one call
+// (modelrt_conv2d_backward_from_max_pool2d, or its `_bf16` form), which
+// writes that gradient in the layout oneDNN reads it in.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MODELC_LIB_TRANSFORMS_CPU_CONVFROMMAXPOOL_H
@@ -19,7 +19,8 @@
 
 namespace modelc {
 
-/// Pairs each `lib_conv2d_grad_weight` on memrefs that \p isF32 accepts
+/// Pairs each `lib_conv2d_grad_weight` whose precision \p precisionOf
+/// gives as "f32" or "bf16", the same as its paired input gradient's,
 /// with the max pooling gradient with codes (\p codes, from pairMaxPools)
 /// before it in its block whose dx is the weight gradient's dy, when that
 /// dy is a dense allocation of its own (ownsItsUses) that only these ops,
@@ -31,7 +32,7 @@ namespace modelc {
 llvm::DenseMap<mlir::Operation *, mlir::mdl::LibMaxPool2DGradOp> pairPoolGradConvs(
     mlir::ModuleOp module, const llvm::DenseMap<mlir::Operation *, mlir::Value> &codes,
     const llvm::DenseMap<mlir::Operation *, mlir::mdl::LibConv2DGradInputOp> &grads,
-    llvm::function_ref<bool(mlir::Operation *)> isF32);
+    llvm::function_ref<llvm::StringRef(mlir::Operation *)> precisionOf);
 
 } // namespace modelc
 

@@ -129,9 +129,9 @@ SmallVector<FusedCall> fusedCallsOf(ModuleOp module, const DenseMap<Operation *,
                                     StringRef modulePrecision) {
   DenseMap<Operation *, mdl::LibConv2DBiasOp> convs = pairConvPools(module, codes);
   DenseMap<Operation *, mdl::LibConv2DGradInputOp> grads = pairConvGrads(module);
-  auto isF32 = [&](Operation *op) { return precisionOf(op, modulePrecision) == "f32"; };
+  auto precision = [&](Operation *op) { return precisionOf(op, modulePrecision); };
   DenseMap<Operation *, mdl::LibMaxPool2DGradOp> pools =
-      pairPoolGradConvs(module, codes, grads, isF32);
+      pairPoolGradConvs(module, codes, grads, precision);
   SmallVector<FusedCall> ordered;
   module.walk([&](Operation *op) {
     if (mdl::LibConv2DBiasOp conv = convs.lookup(op)) {
@@ -143,8 +143,11 @@ SmallVector<FusedCall> fusedCallsOf(ModuleOp module, const DenseMap<Operation *,
     bool bf16 = precisionOf(op, modulePrecision) == "bf16";
     mdl::LibConv2DGradInputOp data = grads.lookup(op);
     if (mdl::LibMaxPool2DGradOp pool = pools.lookup(op)) {
-      FusedCall call{{pool}, op, data ? kConvBackwardFromMaxPoolCall
-                                      : kConvBackwardWeightsFromMaxPoolCall};
+      StringRef callee = data ? (bf16 ? kConvBackwardFromMaxPoolBf16Call
+                                      : kConvBackwardFromMaxPoolCall)
+                              : (bf16 ? kConvBackwardWeightsFromMaxPoolBf16Call
+                                      : kConvBackwardWeightsFromMaxPoolCall);
+      FusedCall call{{pool}, op, callee};
       if (data)
         call.moved.push_back(data);
       ordered.push_back(call);

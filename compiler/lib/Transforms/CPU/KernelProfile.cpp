@@ -88,7 +88,8 @@ CallFlops callFlops(func::CallOp call) {
   if (callee.starts_with(kConvCallPrefix) &&
       call.getNumOperands() == pointers + ConvNumSizes)
     return after(callee == kConvBackwardCall || callee == kConvBackwardBf16Call ||
-                         callee == kConvBackwardFromMaxPoolCall
+                         callee == kConvBackwardFromMaxPoolCall ||
+                         callee == kConvBackwardFromMaxPoolBf16Call
                      ? 4
                      : 2,
                  {ConvN, ConvO, ConvOH, ConvOW, ConvC, ConvKH, ConvKW});

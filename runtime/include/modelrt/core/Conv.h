@@ -144,6 +144,22 @@ void modelrt_conv2d_backward_weights_from_max_pool2d(
     int64_t ow, int64_t strideH, int64_t strideW, int64_t padH, int64_t padW, int64_t dilH,
     int64_t dilW);
 
+/// The same two with the bf16 gradients (modelrt_conv2d_backward_bf16,
+/// modelrt_conv2d_backward_weights_bf16): where oneDNN's bf16 primitives
+/// take dy in 16-channel blocks, the pooling's gradient writes it there in
+/// bf16, rounded as oneDNN's reorder rounds it (subnormals to zero), and
+/// dy is not written; the bits of the separate calls.
+void modelrt_conv2d_backward_from_max_pool2d_bf16(
+    const float *pooledGrad, const uint8_t *codes, const float *x, const float *w, float *dy,
+    float *dx, float *dw, int64_t n, int64_t c, int64_t h, int64_t w_, int64_t o, int64_t kh,
+    int64_t kw, int64_t oh, int64_t ow, int64_t strideH, int64_t strideW, int64_t padH,
+    int64_t padW, int64_t dilH, int64_t dilW);
+void modelrt_conv2d_backward_weights_from_max_pool2d_bf16(
+    const float *pooledGrad, const uint8_t *codes, const float *x, float *dy, float *dw,
+    int64_t n, int64_t c, int64_t h, int64_t w_, int64_t o, int64_t kh, int64_t kw, int64_t oh,
+    int64_t ow, int64_t strideH, int64_t strideW, int64_t padH, int64_t padW, int64_t dilH,
+    int64_t dilW);
+
 /// modelrt_conv2d_forward_bias, then 2x2 / 2 max pooling without padding of
 /// its result into pooled[N,O,OH/2,OW/2] (modelrt_max_pool2d_forward), with
 /// its codes (modelrt_max_pool2d_forward_codes) when \p codes is not null:

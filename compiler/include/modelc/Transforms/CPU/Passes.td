@@ -94,10 +94,11 @@ def LibraryToCallsPass : Pass<"modelc-library-to-calls", "::mlir::ModuleOp"> {
     free dy or w, or read, write or free dx) join in one call of
     `modelrt_conv2d_backward` at the weight gradient (ConvBackward.h), so
     that the runtime reorders dy once for both; and a 2x2 max pooling's
-    gradient with codes whose dx, an allocation of its own, only the f32
-    gradients of the convolution before the pooling read joins them at the
-    weight gradient in `modelrt_conv2d_backward_from_max_pool2d` (or its
-    `_weights_` form without an input gradient; ConvFromMaxPool.h), so that
+    gradient with codes whose dx, an allocation of its own, only the
+    gradients of the convolution before the pooling read (both f32, or both
+    bf16) joins them at the weight gradient in
+    `modelrt_conv2d_backward_from_max_pool2d` (or its `_weights_` form
+    without an input gradient, and the `_bf16` forms; ConvFromMaxPool.h), so that
     the runtime writes that dy in oneDNN's layout (FusedCalls.h lists the
     calls). A library op still on tensors, or a
     symbol of one of those names with another signature, is an error. With `gpu`

@@ -62,6 +62,11 @@ inline constexpr llvm::StringLiteral kConvBackwardFromMaxPoolCall =
 /// sizes...).
 inline constexpr llvm::StringLiteral kConvBackwardWeightsFromMaxPoolCall =
     "modelrt_conv2d_backward_weights_from_max_pool2d";
+/// The bf16 forms of the two above (the convolution's bf16 gradients).
+inline constexpr llvm::StringLiteral kConvBackwardFromMaxPoolBf16Call =
+    "modelrt_conv2d_backward_from_max_pool2d_bf16";
+inline constexpr llvm::StringLiteral kConvBackwardWeightsFromMaxPoolBf16Call =
+    "modelrt_conv2d_backward_weights_from_max_pool2d_bf16";
 /// cblas_sgemm's bf16 form (same signature), MatmulToBlas's bf16 callee.
 inline constexpr llvm::StringLiteral kGemmBf16Call = "modelrt_gemm_bf16";
 /// y = maxpool(x): (x, y, sizes...).
