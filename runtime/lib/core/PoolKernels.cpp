@@ -873,35 +873,38 @@ void gatherTile(const PoolShape &s, const float *dy, const uint8_t *codes, int64
 }
 } // namespace
 
-/// This build's PoolBlockedGradFn (poolPlanes<Level>Blocked16Grad): per
-/// block and output row, each channel's row of dy and of the codes into a
-/// tile of kBlockedTile windows x 16 channels (zeros past C), then each
-/// window's 2x2 pixels of 16 channels, as maxBackwardCodes2x2 writes them;
-/// the columns and the row that no window covers are zeros.
-void MODELRT_POOL_CAT(MODELRT_POOL_PLANES_NAME, Blocked16Grad)(const PoolShape &s,
-                                                               const float *dy,
-                                                               const uint8_t *codes, float *dx,
-                                                               int64_t first, int64_t count) {
+namespace {
+
+/// zeros() for bf16 bits.
+void zeros(uint16_t *p, int64_t n) {
+  for (int64_t i = 0; i < n; ++i)
+    p[i] = 0;
+}
+
+/// The loops of the blocked gradients into \p dx (f32 or bf16 elements):
+/// per block and output row, each channel's row of dy and of the codes into
+/// a tile of kBlockedTile windows x 16 channels (zeros past C), then
+/// window(pixels, g, codes) for each window, whose four pixels of 16
+/// channels (top left, top right, bottom left, bottom right) are to be
+/// written from the tile's 16 gradients and codes; the columns and the row
+/// that no window covers are zeros.
+template <typename Element, typename Window>
+void blockedGradLoops(const PoolShape &s, const float *dy, const uint8_t *codes, Element *dx,
+                      int64_t first, int64_t count, const Window &window) {
   float tileG[kBlockedTile * 16];
   uint8_t tileCodes[kBlockedTile * 16];
   int64_t blocks = (s.c + 15) / 16, row = s.w * 16;
   for (int64_t b = first; b < first + count; ++b) {
-    float *plane = dx + b * s.h * row;
+    Element *plane = dx + b * s.h * row;
     for (int64_t oh = 0; oh < s.oh; ++oh) {
-      float *top = plane + 2 * oh * row, *bottom = top + row;
+      Element *top = plane + 2 * oh * row, *bottom = top + row;
       for (int64_t ow0 = 0; ow0 < s.ow; ow0 += kBlockedTile) {
         int64_t cols = s.ow - ow0 < kBlockedTile ? s.ow - ow0 : kBlockedTile;
         gatherTile(s, dy, codes, b / blocks, (b % blocks) * 16, oh, ow0, cols, tileG, tileCodes);
         for (int64_t j = 0; j < cols; ++j) {
-          float *a = top + 2 * (ow0 + j) * 16, *d = bottom + 2 * (ow0 + j) * 16;
-          for (int l = 0; l < 16; l += kLanes) {
-            Vec g = add(loadPart(tileG + j * 16 + l, kLanes), splat(0.0f));
-            Vec code = loadBytes(tileCodes + j * 16 + l, kLanes, tileCodes + cols * 16);
-            storePart(a + l, keep(equal(code, splat(0.0f)), g), kLanes);
-            storePart(a + 16 + l, keep(equal(code, splat(1.0f)), g), kLanes);
-            storePart(d + l, keep(equal(code, splat(2.0f)), g), kLanes);
-            storePart(d + 16 + l, keep(equal(code, splat(3.0f)), g), kLanes);
-          }
+          int64_t left = 2 * (ow0 + j) * 16;
+          Element *pixels[4] = {top + left, top + left + 16, bottom + left, bottom + left + 16};
+          window(pixels, tileG + j * 16, tileCodes + j * 16, tileCodes + cols * 16);
         }
       }
       zeros(top + 2 * s.ow * 16, row - 2 * s.ow * 16);
@@ -909,6 +912,27 @@ void MODELRT_POOL_CAT(MODELRT_POOL_PLANES_NAME, Blocked16Grad)(const PoolShape &
     }
     zeros(plane + 2 * s.oh * row, (s.h - 2 * s.oh) * row);
   }
+}
+
+} // namespace
+
+/// This build's PoolBlockedGradFn (poolPlanes<Level>Blocked16Grad): the
+/// blocked loops, each window's 2x2 pixels as maxBackwardCodes2x2 writes
+/// them.
+void MODELRT_POOL_CAT(MODELRT_POOL_PLANES_NAME, Blocked16Grad)(const PoolShape &s,
+                                                               const float *dy,
+                                                               const uint8_t *codes, float *dx,
+                                                               int64_t first, int64_t count) {
+  blockedGradLoops(s, dy, codes, dx, first, count,
+                   [](float *const pixels[4], const float *g16, const uint8_t *codes16,
+                      const uint8_t *end) {
+                     for (int l = 0; l < 16; l += kLanes) {
+                       Vec g = add(loadPart(g16 + l, kLanes), splat(0.0f));
+                       Vec code = loadBytes(codes16 + l, kLanes, end);
+                       for (int q = 0; q < 4; ++q)
+                         storePart(pixels[q] + l, keep(equal(code, splat(float(q))), g), kLanes);
+                     }
+                   });
 }
 
 #if defined(__AVX512F__)
@@ -929,47 +953,24 @@ __m256i bf16Bits(Vec v) {
   return _mm512_cvtepi32_epi16(_mm512_srli_epi32(r, 16));
 }
 
-/// p[0..n) = 0 (bf16 bits).
-void zeroBits(uint16_t *p, int64_t n) {
-  for (int64_t i = 0; i < n; ++i)
-    p[i] = 0;
-}
-
 } // namespace
 
-/// This build's PoolBlockedGradBf16Fn (AVX-512 only): the loops of
-/// Blocked16Grad, each window's 2x2 pixels of 16 channels written as bf16
-/// (bf16Bits).
+/// This build's PoolBlockedGradBf16Fn (AVX-512 only): the blocked loops,
+/// each window's 2x2 pixels of 16 channels written as bf16 (bf16Bits).
 void MODELRT_POOL_CAT(MODELRT_POOL_PLANES_NAME, Blocked16GradBf16)(const PoolShape &s,
                                                                    const float *dy,
                                                                    const uint8_t *codes,
                                                                    uint16_t *dx, int64_t first,
                                                                    int64_t count) {
-  float tileG[kBlockedTile * 16];
-  uint8_t tileCodes[kBlockedTile * 16];
-  int64_t blocks = (s.c + 15) / 16, row = s.w * 16;
-  for (int64_t b = first; b < first + count; ++b) {
-    uint16_t *plane = dx + b * s.h * row;
-    for (int64_t oh = 0; oh < s.oh; ++oh) {
-      uint16_t *top = plane + 2 * oh * row, *bottom = top + row;
-      for (int64_t ow0 = 0; ow0 < s.ow; ow0 += kBlockedTile) {
-        int64_t cols = s.ow - ow0 < kBlockedTile ? s.ow - ow0 : kBlockedTile;
-        gatherTile(s, dy, codes, b / blocks, (b % blocks) * 16, oh, ow0, cols, tileG, tileCodes);
-        for (int64_t j = 0; j < cols; ++j) {
-          uint16_t *at[4] = {top + 2 * (ow0 + j) * 16, top + (2 * (ow0 + j) + 1) * 16,
-                             bottom + 2 * (ow0 + j) * 16, bottom + (2 * (ow0 + j) + 1) * 16};
-          Vec g = add(loadPart(tileG + j * 16, kLanes), splat(0.0f));
-          Vec code = loadBytes(tileCodes + j * 16, kLanes, tileCodes + cols * 16);
-          for (int q = 0; q < 4; ++q)
-            _mm256_storeu_si256(reinterpret_cast<__m256i *>(at[q]),
-                                bf16Bits(keep(equal(code, splat(float(q))), g)));
-        }
-      }
-      zeroBits(top + 2 * s.ow * 16, row - 2 * s.ow * 16);
-      zeroBits(bottom + 2 * s.ow * 16, row - 2 * s.ow * 16);
-    }
-    zeroBits(plane + 2 * s.oh * row, (s.h - 2 * s.oh) * row);
-  }
+  blockedGradLoops(s, dy, codes, dx, first, count,
+                   [](uint16_t *const pixels[4], const float *g16, const uint8_t *codes16,
+                      const uint8_t *end) {
+                     Vec g = add(loadPart(g16, kLanes), splat(0.0f));
+                     Vec code = loadBytes(codes16, kLanes, end);
+                     for (int q = 0; q < 4; ++q)
+                       _mm256_storeu_si256(reinterpret_cast<__m256i *>(pixels[q]),
+                                           bf16Bits(keep(equal(code, splat(float(q))), g)));
+                   });
 }
 #endif
 
