@@ -22,7 +22,7 @@
 // The two gradients of one convolution on the same dy share its reorder
 // when both primitives take dy in one layout (oneDnnConvolutionBackward),
 // or read it from the weights primitive's buffer, where a max pooling's
-// gradient wrote it in nChw16c f32 (oneDnnConvolutionBackwardFilled).
+// gradient wrote it in nChw16c, f32 or bf16 (oneDnnConvolutionBackwardFilled).
 //
 // oneDNN's dilation is the runtime's minus one; its right padding is chosen
 // so that its output size is the caller's OH x OW (negative when the floor

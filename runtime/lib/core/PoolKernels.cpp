@@ -875,8 +875,8 @@ void gatherTile(const PoolShape &s, const float *dy, const uint8_t *codes, int64
 
 namespace {
 
-/// zeros() for bf16 bits.
-void zeros(uint16_t *p, int64_t n) {
+/// zeros() for bf16 bits (used by the AVX-512 build only).
+[[maybe_unused]] void zeros(uint16_t *p, int64_t n) {
   for (int64_t i = 0; i < n; ++i)
     p[i] = 0;
 }
@@ -962,6 +962,7 @@ void MODELRT_POOL_CAT(MODELRT_POOL_PLANES_NAME, Blocked16GradBf16)(const PoolSha
                                                                    const uint8_t *codes,
                                                                    uint16_t *dx, int64_t first,
                                                                    int64_t count) {
+  static_assert(kLanes == 16, "a window's 16 channels are one vector");
   blockedGradLoops(s, dy, codes, dx, first, count,
                    [](uint16_t *const pixels[4], const float *g16, const uint8_t *codes16,
                       const uint8_t *end) {

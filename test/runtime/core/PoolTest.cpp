@@ -30,6 +30,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <immintrin.h>
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -518,6 +519,36 @@ uint16_t vcvtneps2bf16(float v) {
   if ((u & 0x7fffffffu) > 0x7f800000u)
     return uint16_t((u >> 16) | 0x40u);
   return uint16_t((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+}
+
+/// vcvtneps2bf16 itself, on 16 values (a host with avx512_bf16 only).
+__attribute__((target("avx512f,avx512bf16"))) void convertByTheInstruction(const float *in,
+                                                                           uint16_t *out) {
+  __m256bh b = _mm512_cvtneps_pbh(_mm512_loadu_ps(in));
+  std::memcpy(out, &b, 32);
+}
+
+// The model above against the instruction, where the host has it: zeros,
+// subnormals, ties, infinities, NaNs and the values around them.
+TEST(Pool, Vcvtneps2bf16ModelIsTheInstruction) {
+  if (!hostCpuFeatures().avx512bf16)
+    GTEST_SKIP() << "this host has no vcvtneps2bf16";
+  const uint32_t bits[] = {0x00000000u, 0x80000000u, 0x00000001u, 0x807fffffu, 0x00800000u,
+                           0x3f808000u, 0x3f818000u, 0x3f80ffffu, 0x7f7fffffu, 0xff7f8000u,
+                           0x7f800000u, 0xff800000u, 0x7f800001u, 0xffc00000u, 0x7fbfffffu,
+                           0x3c003fffu};
+  for (uint32_t salt = 0; salt < 64; ++salt) {
+    float in[16];
+    uint16_t want[16], got[16];
+    for (int i = 0; i < 16; ++i) {
+      uint32_t u = salt ? bits[i] ^ (salt * 0x9e3779b9u >> (i % 9)) : bits[i];
+      std::memcpy(&in[i], &u, 4);
+      want[i] = vcvtneps2bf16(in[i]);
+    }
+    convertByTheInstruction(in, got);
+    for (int i = 0; i < 16; ++i)
+      ASSERT_EQ(got[i], want[i]) << "input bits " << std::hex << bits[i] << " salt " << salt;
+  }
 }
 
 // The same into bf16 blocks (the AVX-512 build only): the f32 blocks above
