@@ -237,6 +237,11 @@ bool runConvolutionBackwardFilled(const ConvShape &s, const BlockedGradient &dy,
   Bf16Path path = bf16 ? bf16ProductPath() : Bf16Path::Emulated;
   if (bf16 ? path == Bf16Path::Emulated : activeBlasLibrary() != BlasLibrary::OneDnn)
     return false;
+  // bf16 blocks are filled as vcvtneps2bf16 rounds: the bits of oneDNN's
+  // own reorder only where its kernels have that instruction.
+  const std::string &isa = oneDnnLibrary().isa;
+  if (bf16 && isa.find("bf16") == std::string::npos && isa.find("amx") == std::string::npos)
+    return false;
   if (!oneDnnConvolutionBackwardFilled(s, threads, dy, x, w, dx, dw, bf16))
     return false;
   if (bf16)

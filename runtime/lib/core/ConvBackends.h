@@ -109,6 +109,9 @@ bool oneDnnConvolutionBackwardFilled(const ConvShape &s, int threads, const Bloc
 /// \p dx) on oneDNN's primitives with dy from \p dy
 /// (oneDnnConvolutionBackwardFilled); false where that is not the path
 /// runConvolution would take or it returns false (nothing then counts).
+/// bf16 ones only where oneDNN's kernels convert with vcvtneps2bf16 (an
+/// AVX512-BF16 or AMX instruction set), whose rounding \p dy's writer
+/// copies.
 bool runConvolutionBackwardFilled(const ConvShape &s, const BlockedGradient &dy, const float *x,
                                   const float *w, float *dx, float *dw, bool bf16);
 
