@@ -202,16 +202,16 @@ void runConvolution(ConvKind kind, const ConvShape &s, const float *a, const flo
 
 namespace {
 
-/// runConvolutionBackward's oneDNN path, as runConvolution chooses it:
-/// false where runConvolution would not run oneDNN's primitives (bf16 on
-/// the emulation, f32 without oneDNN), or where they refuse or fail.
-bool backwardOnOneDnn(const ConvShape &s, const float *dy, const float *x, const float *w,
-                      float *dx, float *dw, bool bf16) {
+/// Calls run(threads) where runConvolution would run oneDNN's primitives
+/// for \p s in this precision (not bf16 on the emulation, not f32 without
+/// oneDNN), and notes the run when it returns true; false where it would
+/// not, or where run returns false (its primitives refused or failed).
+template <typename Run> bool onOneDnnPath(const ConvShape &s, bool bf16, const Run &run) {
   int threads = startConvolution(s);
   Bf16Path path = bf16 ? bf16ProductPath() : Bf16Path::Emulated;
   if (bf16 ? path == Bf16Path::Emulated : activeBlasLibrary() != BlasLibrary::OneDnn)
     return false;
-  if (!oneDnnConvolutionBackward(s, threads, dy, x, w, dx, dw, bf16))
+  if (!run(threads))
     return false;
   if (bf16)
     ranBf16OneDnn = true;
@@ -223,7 +223,9 @@ bool backwardOnOneDnn(const ConvShape &s, const float *dy, const float *x, const
 
 void runConvolutionBackward(const ConvShape &s, const float *dy, const float *x, const float *w,
                             float *dx, float *dw, bool bf16) {
-  if (s.n > 0 && backwardOnOneDnn(s, dy, x, w, dx, dw, bf16))
+  if (s.n > 0 && onOneDnnPath(s, bf16, [&](int threads) {
+        return oneDnnConvolutionBackward(s, threads, dy, x, w, dx, dw, bf16);
+      }))
     return;
   runConvolution(ConvKind::BackwardData, s, dy, w, dx, bf16);
   runConvolution(ConvKind::BackwardWeights, s, x, dy, dw, bf16);
@@ -231,23 +233,16 @@ void runConvolutionBackward(const ConvShape &s, const float *dy, const float *x,
 
 bool runConvolutionBackwardFilled(const ConvShape &s, const BlockedGradient &dy, const float *x,
                                   const float *w, float *dx, float *dw, bool bf16) {
-  if (s.n == 0)
-    return false;
-  int threads = startConvolution(s);
-  Bf16Path path = bf16 ? bf16ProductPath() : Bf16Path::Emulated;
-  if (bf16 ? path == Bf16Path::Emulated : activeBlasLibrary() != BlasLibrary::OneDnn)
-    return false;
-  // bf16 blocks are filled as vcvtneps2bf16 rounds: the bits of oneDNN's
-  // own reorder only where its kernels have that instruction.
-  const std::string &isa = oneDnnLibrary().isa;
-  if (bf16 && isa.find("bf16") == std::string::npos && isa.find("amx") == std::string::npos)
-    return false;
-  if (!oneDnnConvolutionBackwardFilled(s, threads, dy, x, w, dx, dw, bf16))
-    return false;
-  if (bf16)
-    ranBf16OneDnn = true;
-  noteProductRun(bf16, path);
-  return true;
+  return s.n > 0 && onOneDnnPath(s, bf16, [&](int threads) {
+           // bf16 blocks are filled as vcvtneps2bf16 rounds: the bits of
+           // oneDNN's own reorder only where its kernels have that
+           // instruction.
+           const std::string &isa = oneDnnLibrary().isa;
+           if (bf16 && isa.find("bf16") == std::string::npos &&
+               isa.find("amx") == std::string::npos)
+             return false;
+           return oneDnnConvolutionBackwardFilled(s, threads, dy, x, w, dx, dw, bf16);
+         });
 }
 
 double convolutionMacs(const ConvShape &s) {

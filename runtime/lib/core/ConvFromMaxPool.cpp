@@ -36,10 +36,9 @@ namespace {
 void gradientsFromMaxPool(const ConvShape &s, const float *pooledGrad, const uint8_t *codes,
                           const float *x, const float *w, float *dy, float *dx, float *dw,
                           bool bf16) {
-  if (!dx && !bf16 && s.n > 0) {
-    modelrt::startConvolution(s);
-    if (modelrt::directWeightsFromMaxPool(s, pooledGrad, codes, x, dw))
-      return;
+  if (!dx && !bf16 && modelrt::directWeightsFromMaxPool(s, pooledGrad, codes, x, dw)) {
+    modelrt::startConvolution(s); // what runConvolution notes otherwise
+    return;
   }
   PoolShape p{s.n, s.o, s.oh, s.ow, s.oh / 2, s.ow / 2, 2, 2, 2, 2, 0, 0};
   modelrt::BlockedGradient fill = [&](void *blocked) {

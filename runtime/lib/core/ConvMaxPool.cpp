@@ -26,9 +26,10 @@ using modelrt::PoolShape;
 /// into \p pooled (and \p codes when not null); \p y is scratch.
 void convMaxPool(const ConvShape &s, bool bf16, const float *x, const float *w,
                  const float *bias, float *y, float *pooled, uint8_t *codes) {
-  modelrt::startConvolution(s);
-  if (modelrt::directConvolutionMaxPool(s, x, w, bias, pooled, codes, bf16))
+  if (modelrt::directConvolutionMaxPool(s, x, w, bias, pooled, codes, bf16)) {
+    modelrt::startConvolution(s); // what runConvolution notes otherwise
     return;
+  }
   PoolShape p{s.n, s.o, s.oh, s.ow, s.oh / 2, s.ow / 2, 2, 2, 2, 2, 0, 0};
   modelrt::BlockedResult blocked{[&](const float *result) {
     modelrt::maxPoolBlocked16OnHost(p, result, pooled, codes);
@@ -48,20 +49,15 @@ void convMaxPool(const ConvShape &s, bool bf16, const float *x, const float *w,
 
 } // namespace
 
-extern "C" void modelrt_conv2d_forward_bias_max_pool2d(
-    const float *x, const float *w, const float *bias, float *y, float *pooled, uint8_t *codes,
-    int64_t n, int64_t c, int64_t h, int64_t w_, int64_t o, int64_t kh, int64_t kw, int64_t oh,
-    int64_t ow, int64_t strideH, int64_t strideW, int64_t padH, int64_t padW, int64_t dilH,
-    int64_t dilW) {
-  ConvShape s{n, c, h, w_, o, kh, kw, oh, ow, strideH, strideW, padH, padW, dilH, dilW};
-  convMaxPool(s, /*bf16=*/false, x, w, bias, y, pooled, codes);
-}
-
-extern "C" void modelrt_conv2d_forward_bias_max_pool2d_bf16(
-    const float *x, const float *w, const float *bias, float *y, float *pooled, uint8_t *codes,
-    int64_t n, int64_t c, int64_t h, int64_t w_, int64_t o, int64_t kh, int64_t kw, int64_t oh,
-    int64_t ow, int64_t strideH, int64_t strideW, int64_t padH, int64_t padW, int64_t dilH,
-    int64_t dilW) {
-  ConvShape s{n, c, h, w_, o, kh, kw, oh, ow, strideH, strideW, padH, padW, dilH, dilW};
-  convMaxPool(s, /*bf16=*/true, x, w, bias, y, pooled, codes);
-}
+#define MODELRT_CONV_MAX_POOL(NAME, BF16)                                                     \
+  extern "C" void NAME(const float *x, const float *w, const float *bias, float *y,           \
+                       float *pooled, uint8_t *codes, int64_t n, int64_t c, int64_t h,        \
+                       int64_t w_, int64_t o, int64_t kh, int64_t kw, int64_t oh, int64_t ow, \
+                       int64_t strideH, int64_t strideW, int64_t padH, int64_t padW,          \
+                       int64_t dilH, int64_t dilW) {                                          \
+    ConvShape s{n, c, h, w_, o, kh, kw, oh, ow, strideH, strideW, padH, padW, dilH, dilW};    \
+    convMaxPool(s, BF16, x, w, bias, y, pooled, codes);                                       \
+  }
+MODELRT_CONV_MAX_POOL(modelrt_conv2d_forward_bias_max_pool2d, false)
+MODELRT_CONV_MAX_POOL(modelrt_conv2d_forward_bias_max_pool2d_bf16, true)
+#undef MODELRT_CONV_MAX_POOL
