@@ -118,6 +118,9 @@ void addLLVMStage(OpPassManager &pm, const CpuPipelineOptions &options) {
   // erf as arithmetic, then intrinsics (exp, log, sqrt... stay
   // vectorisable), libm calls for what LLVM has no intrinsic for (tanh, ...).
   pm.addPass(createCpuMathApproximationPass());
+  // bf16 conversions as integer arithmetic: the same bits on every host,
+  // and no call of a libgcc helper GCC 12 lacks.
+  pm.addPass(createCpuExpandBf16Pass());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
   // Buffers come from the runtime's pool (runtime/lib/core/BufferPool.cpp)

@@ -161,22 +161,26 @@ const Status &amxPermission() {
   return s;
 }
 
+Bf16Choice chooseBf16(const CpuFeatures &f, CpuLevel level, Bf16Path cap,
+                      const Status &(*askAmx)()) {
+  Bf16Choice c;
+  if (level < supportedLevel(f)) // MODELRT_CPU_ISA below the CPU's level
+    cap = Bf16Path::Emulated;
+  bool amx = cap == Bf16Path::Amx && f.amxBf16 && f.amxTile;
+  c.path = chooseBf16Path(f, amx && askAmx().isOk(), cap);
+  if (amx && c.path != Bf16Path::Amx)
+    c.note = askAmx().message() + "; bf16 products use " + bf16PathName(c.path);
+  else if (c.path == Bf16Path::Emulated && cap != Bf16Path::Emulated)
+    c.note = "this CPU has no bf16 instructions (avx512_bf16, amx_bf16): bf16 products are "
+             "emulated (operands rounded to bf16, f32 products), which is slow";
+  return c;
+}
+
 const Bf16Choice &hostBf16Choice() {
   static const Bf16Choice choice = [] {
-    Bf16Choice c;
-    Expected<Bf16Path> capOrError = bf16PathCap();
-    Bf16Path cap = capOrError ? *capOrError : Bf16Path::Amx;
-    if (hostKernels().level < CpuLevel::Avx512) // MODELRT_CPU_ISA below AVX-512
-      cap = Bf16Path::Emulated;
-    const CpuFeatures &f = hostCpuFeatures();
-    bool amx = cap == Bf16Path::Amx && f.amxBf16 && f.amxTile;
-    c.path = chooseBf16Path(f, amx && amxPermission().isOk(), cap);
-    if (amx && c.path != Bf16Path::Amx)
-      c.note = amxPermission().message() + "; bf16 products use " + bf16PathName(c.path);
-    else if (c.path == Bf16Path::Emulated && cap != Bf16Path::Emulated)
-      c.note = "this CPU has no bf16 instructions (avx512_bf16, amx_bf16): bf16 products are "
-               "emulated (operands rounded to bf16, f32 products), which is slow";
-    return c;
+    Expected<Bf16Path> cap = bf16PathCap();
+    return chooseBf16(hostCpuFeatures(), hostKernels().level, cap ? *cap : Bf16Path::Amx,
+                      amxPermission);
   }();
   return choice;
 }

@@ -16,6 +16,7 @@
 #include "core/BlasBackends.h"
 #include "modelrt/core/Blas.h"
 #include "modelrt/core/Conv.h"
+#include "modelrt/core/CpuFeatures.h"
 #include "modelrt/core/Parallel.h"
 
 #include <gtest/gtest.h>
@@ -153,6 +154,50 @@ TEST(Bf16Path, ChosenByFeaturesAndPermission) {
   EXPECT_STREQ(bf16PathName(Bf16Path::Emulated), "emulated");
 }
 
+const Status &granted() {
+  static const Status s = Status::ok();
+  return s;
+}
+
+const Status &refused() {
+  static const Status s = errorf("the kernel refused the AMX tile state");
+  return s;
+}
+
+const Status &neverAsked() {
+  ADD_FAILURE() << "the AMX permission was asked for on a path that cannot use it";
+  return granted();
+}
+
+// The note: why AMX was refused, or that a CPU without bf16 instructions
+// runs the (slow) emulation; none when MODELRT_CPU_ISA or MODELRT_BF16
+// narrowed the choice.
+TEST(Bf16Path, NoteSaysWhyAWiderPathDoesNotRun) {
+  Bf16Choice c = chooseBf16(avx512Cpu(true, true), CpuLevel::Avx512, Bf16Path::Amx, granted);
+  EXPECT_EQ(c.path, Bf16Path::Amx);
+  EXPECT_EQ(c.note, "");
+  c = chooseBf16(avx512Cpu(true, true), CpuLevel::Avx512, Bf16Path::Amx, refused);
+  EXPECT_EQ(c.path, Bf16Path::Avx512Bf16);
+  EXPECT_EQ(c.note, "the kernel refused the AMX tile state; bf16 products use avx512_bf16");
+  const std::string slow = "this CPU has no bf16 instructions (avx512_bf16, amx_bf16): bf16 "
+                           "products are emulated (operands rounded to bf16, f32 products), "
+                           "which is slow";
+  c = chooseBf16(avx512Cpu(false, false), CpuLevel::Avx512, Bf16Path::Amx, neverAsked);
+  EXPECT_EQ(c.path, Bf16Path::Emulated);
+  EXPECT_EQ(c.note, slow) << "AVX-512 without bf16";
+  CpuFeatures avx2;
+  avx2.sse3 = avx2.ssse3 = avx2.sse41 = avx2.sse42 = avx2.avx = avx2.avx2 = avx2.fma = true;
+  c = chooseBf16(avx2, CpuLevel::Avx2, Bf16Path::Amx, neverAsked);
+  EXPECT_EQ(c.path, Bf16Path::Emulated);
+  EXPECT_EQ(c.note, slow) << "a CPU below AVX-512 has no bf16 instructions either";
+  c = chooseBf16(avx512Cpu(true, true), CpuLevel::Avx2, Bf16Path::Amx, neverAsked);
+  EXPECT_EQ(c.path, Bf16Path::Emulated) << "MODELRT_CPU_ISA=avx2";
+  EXPECT_EQ(c.note, "");
+  c = chooseBf16(avx512Cpu(true, true), CpuLevel::Avx512, Bf16Path::Emulated, neverAsked);
+  EXPECT_EQ(c.path, Bf16Path::Emulated) << "MODELRT_BF16=emulated";
+  EXPECT_EQ(c.note, "");
+}
+
 TEST(Bf16Path, CapFromTheEnvironment) {
   const char *saved = std::getenv("MODELRT_BF16");
   std::string old = saved ? saved : "";
@@ -202,6 +247,8 @@ void reference(const GemmCase &g, const std::vector<float> &A, const std::vector
 }
 
 TEST(Bf16Gemm, OneDnnKernelsMatchTheEmulation) {
+  if (supportedLevel(hostCpuFeatures()) < CpuLevel::Avx512)
+    GTEST_SKIP() << "oneDNN's bf16 products need AVX-512 (this host's products are emulated)";
   ASSERT_TRUE(useBlasLibrary(BlasLibrary::OneDnn).isOk());
   const GemmCase cases[] = {{false, false, 7, 5, 3, 1, 0, 0},   {false, true, 16, 33, 64, 1, 1, 0},
                             {true, false, 31, 17, 100, 1, 0, 3}, {true, true, 64, 64, 257, 2, 1, 1},

@@ -99,8 +99,17 @@ struct Bf16Choice {
   std::string note;
 };
 
-/// The host's choice, made once (asks for AMX only when the CPU has it and
-/// MODELRT_BF16 allows it).
+/// The choice for a CPU of features \p f whose runtime kernels are of
+/// \p level (below the CPU's own when MODELRT_CPU_ISA caps it: then the
+/// emulation, without a note), under \p cap (MODELRT_BF16). \p askAmx is
+/// called only when the CPU has AMX and the cap allows it, and says
+/// whether the kernel granted the tile state. The note names the reason
+/// when AMX is refused, or when the CPU has no bf16 instructions at all.
+Bf16Choice chooseBf16(const CpuFeatures &f, CpuLevel level, Bf16Path cap,
+                      const Status &(*askAmx)());
+
+/// The host's choice, made once: chooseBf16 for this CPU, its kernels'
+/// level, MODELRT_BF16 and amxPermission().
 const Bf16Choice &hostBf16Choice();
 
 /// The path this process's bf16 products take: the host's choice when the

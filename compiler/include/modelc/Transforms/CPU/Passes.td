@@ -244,4 +244,22 @@ def CpuMathApproximationPass
                            "::mlir::vector::VectorDialect"];
 }
 
+def CpuExpandBf16Pass : Pass<"modelc-cpu-expand-bf16", "::mlir::ModuleOp"> {
+  let summary = "Rewrite conversions to and from bf16 as integer arithmetic";
+  let description = [{
+    LLVM lowers an f32 -> bf16 truncation to vcvtneps2bf16 on a CPU with
+    AVX512-BF16, which flushes subnormal values to zero, and elsewhere to a
+    call of libgcc's __truncsfbf2, which GCC 12's libgcc (Debian 12's) does
+    not have: a model over bf16 tensors would not link on such a host, or
+    for --target-cpu=x86-64-v3. This pass rewrites every arith.truncf to
+    bf16 and arith.extf from bf16 (scalar or vector) with MLIR's bf16
+    expansion (populateExpandBFloat16Patterns): the bits of the f32 value
+    rounded to nearest, ties to even, subnormal values kept, a NaN made the
+    quiet NaN 0x7fc0; extension shifts the bits. The same bits on every
+    host, and loops of them stay vectors. Other conversions are left alone.
+    Run before the conversion to LLVM.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 #endif // MODELC_TRANSFORMS_CPU_PASSES_TD
