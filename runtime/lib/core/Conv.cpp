@@ -307,7 +307,8 @@ std::string convolutionKernels() {
     return "";
   std::string text = libraryConvolutionKernels(*which);
   if (directConvolutionCalls() > 0)
-    text += "; direct AVX-512 loops for inputs of few channels";
+    text += std::string("; direct ") + (std::string(directConvolutionIsa()) == "avx2" ? "AVX2" : "AVX-512") +
+            " loops for inputs of few channels";
   return text;
 }
 

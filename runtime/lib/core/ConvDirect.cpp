@@ -2,7 +2,8 @@
 //
 // Implements ConvDirect.h: checks the shape and the host, puts the weights
 // in the loops' tap order (rounded to bf16 for a bf16 convolution, as is a
-// copy of x), and runs the loops of ConvDirectKernels.h over the images in
+// copy of x), and runs the loops of ConvDirectKernels.h for the host's
+// level (AVX-512 or AVX2) over the images in
 // two fixed halves, on runInTwoParts' team from kParallelLoopWork
 // multiply-adds, else one after the other on the calling thread.
 //
@@ -33,17 +34,22 @@ bool directConvolutionShape(const ConvShape &s) {
          s.oh >= 1 && s.ow >= 1;
 }
 
-bool directConvolutionsOnHost() {
-#if defined(MODELRT_HAVE_CONV_DIRECT)
-  return hostKernels().level == CpuLevel::Avx512;
-#else
-  return false;
-#endif
-}
-
 #if defined(MODELRT_HAVE_CONV_DIRECT)
 
 namespace {
+
+/// The loops of the host's level; null below AVX2.
+const DirectLoops *hostLoops() {
+  switch (hostKernels().level) {
+  case CpuLevel::Avx512:
+    return &kDirectLoopsAvx512;
+  case CpuLevel::Avx2:
+    return &kDirectLoopsAvx2;
+  case CpuLevel::Baseline:
+    break;
+  }
+  return nullptr;
+}
 
 /// The operands of one call in the loops' form; x and w rounded for bf16.
 class DirectOperands {
@@ -83,7 +89,7 @@ private:
 /// a 64-byte boundary.
 float *scratchFor(const ConvShape &s) {
   thread_local std::vector<float> scratch;
-  size_t size = size_t(directScratchFloats(s)) + 16;
+  size_t size = size_t(hostLoops()->scratchFloats(s)) + 16;
   if (scratch.size() < size)
     scratch.resize(size);
   uintptr_t at = reinterpret_cast<uintptr_t>(scratch.data());
@@ -117,7 +123,7 @@ bool directConvolutionForward(const ConvShape &s, const float *x, const float *w
     return false;
   DirectOperands ops(s, x, w, bias, bf16);
   overImageHalves(s, [&](int, int64_t first, int64_t count) {
-    directForwardImages(ops.conv, y, scratchFor(s), first, count);
+    hostLoops()->forward(ops.conv, y, scratchFor(s), first, count);
   });
   noteCall(bf16);
   return true;
@@ -129,7 +135,7 @@ bool directConvolutionMaxPool(const ConvShape &s, const float *x, const float *w
     return false;
   DirectOperands ops(s, x, w, bias, bf16);
   overImageHalves(s, [&](int, int64_t first, int64_t count) {
-    directForwardMaxPoolImages(ops.conv, pooled, codes, scratchFor(s), first, count);
+    hostLoops()->forwardMaxPool(ops.conv, pooled, codes, scratchFor(s), first, count);
   });
   noteCall(bf16);
   return true;
@@ -144,8 +150,8 @@ bool directWeightsFromMaxPool(const ConvShape &s, const float *pooledGrad, const
   std::vector<float> sums[2];
   overImageHalves(s, [&](int half, int64_t first, int64_t count) {
     sums[half].assign(weights * kDirectLanes, 0.0f);
-    directWeightsFromMaxPoolImages(ops.conv, pooledGrad, codes, sums[half].data(),
-                                   scratchFor(s), first, count);
+    hostLoops()->weightsFromMaxPool(ops.conv, pooledGrad, codes, sums[half].data(),
+                                    scratchFor(s), first, count);
   });
   for (size_t v = 0; v < weights; ++v) {
     float sum = 0.0f;
@@ -157,7 +163,17 @@ bool directWeightsFromMaxPool(const ConvShape &s, const float *pooledGrad, const
   return true;
 }
 
-#else // no AVX-512 build of the loops
+bool directConvolutionsOnHost() { return hostLoops() != nullptr; }
+
+const char *directConvolutionIsa() {
+  const DirectLoops *loops = hostLoops();
+  return loops ? loops->isa : "";
+}
+
+#else // no build of the loops (not x86-64)
+
+bool directConvolutionsOnHost() { return false; }
+const char *directConvolutionIsa() { return ""; }
 
 bool directConvolutionForward(const ConvShape &, const float *, const float *, const float *,
                               float *, bool) {

@@ -5,8 +5,8 @@
 // 3x3 convolution whose input has at most kDirectMaxChannels channels (a
 // network's first layer: grey or colour images), stride 1, no dilation and
 // padding 0..2: the runtime's own loops (ConvDirectKernels.h), on hosts whose
-// kernels are AVX-512 (CpuFeatures.h, capped by MODELRT_CPU_ISA), whatever
-// the BLAS library. For such an input, a library's convolution is limited
+// kernels are AVX2 or AVX-512 (CpuFeatures.h, capped by MODELRT_CPU_ISA;
+// both builds give the same bits), whatever the BLAS library. For such an input, a library's convolution is limited
 // by memory, not arithmetic: it writes its result in its own layout and
 // reorders it, where these loops write NCHW directly, or pool it in
 // registers without writing it at all.
@@ -35,8 +35,12 @@ namespace modelrt {
 /// at least one image), whatever the host.
 bool directConvolutionShape(const ConvShape &s);
 
-/// True when the host runs the direct loops (AVX-512 kernels).
+/// True when the host runs the direct loops (AVX2 or AVX-512 kernels).
 bool directConvolutionsOnHost();
+
+/// The instruction set of the loops the host runs: "avx512", "avx2", or
+/// "" when it runs none.
+const char *directConvolutionIsa();
 
 /// y = conv(x, w) (+ bias) on the direct loops, in NCHW; false, having
 /// written nothing, where they do not take \p s or the host.

@@ -1,7 +1,8 @@
 //===- ConvDirectKernels.cpp - The direct convolution loops (AVX-512) -----===//
 //
-// Implements ConvDirectKernels.h, compiled with AVX-512 (runtime/
-// CMakeLists.txt) and called only on hosts of that level. Each loop copies
+// Implements kDirectLoopsAvx512 (ConvDirectKernels.h), compiled with
+// AVX-512 (runtime/CMakeLists.txt) and called only on hosts of that level
+// (ConvDirectKernelsAvx2.cpp holds the same loops for AVX2). Each loop copies
 // the input rows it reads into scratch rows with zeros around them, so that
 // every vector load stays inside memory of its own.
 //   - Forwards, a vector holds 16 consecutive output columns of one row:
@@ -269,9 +270,7 @@ template <typename F> void withChannels(const ConvShape &s, const F &f) {
   }
 }
 
-} // namespace
-
-int64_t directScratchFloats(const ConvShape &s) {
+int64_t scratchFloats(const ConvShape &s) {
   int64_t rows = s.c * K * rowFloats(s);
   int64_t split = (s.oh / 2) * int64_t(sizeof(WindowRows) / sizeof(float)) + kDirectLanes;
   return (rows > split + rowFloats(s) ? rows : split + rowFloats(s));
@@ -279,21 +278,19 @@ int64_t directScratchFloats(const ConvShape &s) {
 
 //===-- The three loops ----------------------------------------------------===//
 
-void directForwardImages(const DirectConv &d, float *y, float *scratch, int64_t first,
-                         int64_t count) {
+void forward(const DirectConv &d, float *y, float *scratch, int64_t first, int64_t count) {
   withChannels(d.s, [&](auto c) { forwardImages<c()>(d, y, scratch, first, count); });
 }
 
-void directForwardMaxPoolImages(const DirectConv &d, float *pooled, uint8_t *codes,
-                                float *scratch, int64_t first, int64_t count) {
+void forwardMaxPool(const DirectConv &d, float *pooled, uint8_t *codes, float *scratch,
+                    int64_t first, int64_t count) {
   withChannels(d.s, [&](auto c) {
     forwardMaxPoolImages<c()>(d, pooled, codes, scratch, first, count);
   });
 }
 
-void directWeightsFromMaxPoolImages(const DirectConv &d, const float *pooledGrad,
-                                    const uint8_t *codes, float *sums, float *scratch,
-                                    int64_t first, int64_t count) {
+void weightsFromMaxPool(const DirectConv &d, const float *pooledGrad, const uint8_t *codes,
+                        float *sums, float *scratch, int64_t first, int64_t count) {
   const ConvShape &s = d.s;
   int64_t ph = s.oh / 2, pw = s.ow / 2;
   // The split rows of every row of windows, after the one scratch row (at
@@ -335,5 +332,10 @@ void directWeightsFromMaxPoolImages(const DirectConv &d, const float *pooledGrad
         }
     }
 }
+
+} // namespace
+
+const DirectLoops kDirectLoopsAvx512 = {"avx512", scratchFloats, forward, forwardMaxPool,
+                                        weightsFromMaxPool};
 
 } // namespace modelrt

@@ -1,7 +1,8 @@
 //===- ConvDirectTest.cpp - The direct convolutions of few input channels -===//
 //
 // The direct loops (runtime/lib/core/ConvDirect.h) through the C functions
-// of Conv.h, on hosts whose kernels are AVX-512 (skipped elsewhere):
+// of Conv.h, on hosts whose kernels are AVX2 or AVX-512 (skipped
+// elsewhere):
 //   - the forward convolution, against a scalar reference written from
 //     ConvDirect.h's order (+0, one std::fma per tap: kernel row, column,
 //     then the channels, in bf16 in pairs with the odd one first, on
@@ -19,10 +20,14 @@
 //     any term passes in the documented order (the first-order bound of a
 //     summation tree); NaN gradients give NaN exactly where the float64 sum
 //     is NaN;
-//   - which shapes the loops take, and what convolutionKernels() says.
+//   - which shapes the loops take, and what convolutionKernels() says;
+//   - on AVX-512 hosts, the AVX2 loops against the AVX-512 ones, called
+//     directly: the same bits for the forward, the pooling and its codes,
+//     and the weights' partial sums.
 //
 //===----------------------------------------------------------------------===//
 #include "core/ConvDirect.h"
+#include "core/ConvDirectKernels.h"
 #include "modelrt/core/Bf16.h"
 #include "modelrt/core/Blas.h"
 #include "modelrt/core/Conv.h"
@@ -133,7 +138,7 @@ class ConvDirect : public ::testing::Test {
 protected:
   void SetUp() override {
     if (!directConvolutionsOnHost())
-      GTEST_SKIP() << "the direct loops run on AVX-512 hosts only";
+      GTEST_SKIP() << "the direct loops run on AVX2 and AVX-512 hosts only";
   }
 };
 
@@ -155,7 +160,10 @@ TEST_F(ConvDirect, ForwardSumsInTheDocumentedOrder) {
         expectSameBits(y, referenceForward(s, x, w, b, bf16), describe(s, bf16));
       }
   EXPECT_EQ(directConvolutionCalls() - before, calls) << "every call took the direct loops";
-  EXPECT_NE(convolutionKernels().find("direct AVX-512 loops"), std::string::npos);
+  std::string isa = directConvolutionIsa();
+  EXPECT_NE(convolutionKernels().find(isa == "avx2" ? "direct AVX2 loops" : "direct AVX-512 loops"),
+            std::string::npos)
+      << convolutionKernels();
 }
 
 // ConvDirect.h's order is that of oneDNN's primitives for these shapes on
@@ -281,6 +289,73 @@ TEST_F(ConvDirect, WeightsFromMaxPoolWithinTheSummationBound) {
             EXPECT_LE(std::fabs(got - sum), bound)
                 << describe(s, false) << " o " << o << " c " << c << " tap " << ij;
           }
+    }
+}
+
+/// The operands of \p s in the loops' form (f32: the channels in order),
+/// x with a NaN every \p nanEvery values (none for 0).
+struct LoopOperands {
+  LoopOperands(const ConvShape &s, uint32_t salt, size_t nanEvery)
+      : x(valuesOf(size_t(s.n * s.c * s.h * s.w), salt, nanEvery)),
+        w(valuesOf(size_t(s.o * s.c * 9), salt + 1)), bias(valuesOf(size_t(s.o), salt + 2)),
+        taps(w.size()) {
+    for (int64_t o = 0; o < s.o; ++o)
+      for (int64_t ij = 0; ij < 9; ++ij)
+        for (int64_t c = 0; c < s.c; ++c)
+          taps[size_t((o * 9 + ij) * s.c + c)] = w[size_t((o * s.c + c) * 9 + ij)];
+    conv.s = s;
+    conv.x = x.data();
+    conv.taps = taps.data();
+    conv.bias = bias.data();
+  }
+  std::vector<float> x, w, bias, taps;
+  DirectConv conv;
+};
+
+/// Scratch memory for \p loops and \p s, at a 64-byte boundary.
+float *scratchOf(const DirectLoops &loops, const ConvShape &s, std::vector<float> &memory) {
+  memory.assign(size_t(loops.scratchFloats(s)) + 16, 0.0f);
+  uintptr_t at = reinterpret_cast<uintptr_t>(memory.data());
+  return reinterpret_cast<float *>((at + 63) & ~uintptr_t(63));
+}
+
+// Both builds of the loops, called directly on one host, give the same
+// bits: each output sums the same terms in the same order, and each
+// pooled column adds into the same lane of the weights' partial sums.
+// With finite operands the AVX2 loops skip their masks; with a NaN in x
+// or an infinite weight they take them.
+TEST(ConvDirectLoops, Avx2GivesTheBitsOfAvx512) {
+  if (std::string(directConvolutionIsa()) != "avx512")
+    GTEST_SKIP() << "both builds of the loops run on AVX-512 hosts only";
+  std::vector<ConvShape> shapes = gridShapes();
+  shapes.push_back(shapeOf(3, 2, 9, 70, 6, 1)); // pooled rows of 34 columns: 3 AVX-512 vectors
+  for (const ConvShape &s : shapes)
+    for (size_t nanEvery : {size_t(0), size_t(53)}) {
+      LoopOperands ops(s, 11, nanEvery);
+      if (nanEvery)
+        ops.taps[0] = std::numeric_limits<float>::infinity();
+      int64_t ph = s.oh / 2, pw = s.ow / 2;
+      std::vector<float> y[2], pooled[2], sums[2], memory;
+      std::vector<uint8_t> codes[2];
+      const DirectLoops *loops[2] = {&kDirectLoopsAvx512, &kDirectLoopsAvx2};
+      std::vector<float> grad = valuesOf(size_t(s.n * s.o * ph * pw), 12, nanEvery ? 31 : 0);
+      for (int k = 0; k < 2; ++k) {
+        y[k].assign(size_t(s.n * s.o * s.oh * s.ow), 12345.0f);
+        loops[k]->forward(ops.conv, y[k].data(), scratchOf(*loops[k], s, memory), 0, s.n);
+        if (ph < 1 || pw < 1)
+          continue;
+        pooled[k].assign(size_t(s.n * s.o * ph * pw), 12345.0f);
+        codes[k].assign(pooled[k].size(), 9);
+        loops[k]->forwardMaxPool(ops.conv, pooled[k].data(), codes[k].data(),
+                                 scratchOf(*loops[k], s, memory), 0, s.n);
+        sums[k].assign(size_t(s.o * s.c * 9 * kDirectLanes), 0.0f);
+        loops[k]->weightsFromMaxPool(ops.conv, grad.data(), codes[0].data(), sums[k].data(),
+                                     scratchOf(*loops[k], s, memory), 0, s.n);
+      }
+      expectSameBits(y[1], y[0], "forward " + describe(s, false));
+      expectSameBits(pooled[1], pooled[0], "pooled " + describe(s, false));
+      EXPECT_EQ(codes[1], codes[0]) << describe(s, false);
+      expectSameBits(sums[1], sums[0], "weights " + describe(s, false));
     }
 }
 

@@ -18,8 +18,8 @@
 //     (forward, weights) or cblas_sgemm + col2im (data).
 // Either path gives the same bits for the same inputs and thread count.
 // A forward 3x3 convolution of stride 1 whose input has 1 to 4 channels
-// runs first on the runtime's own direct loops, on AVX-512 hosts, whatever
-// the library (lib/core/ConvDirect.h says their order of sums).
+// runs first on the runtime's own direct loops, on AVX2 and AVX-512 hosts,
+// whatever the library (lib/core/ConvDirect.h says their order of sums).
 //
 //===----------------------------------------------------------------------===//
 #ifndef MODELRT_CORE_CONV_H
