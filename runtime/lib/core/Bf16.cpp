@@ -166,7 +166,8 @@ Bf16Choice chooseBf16(const CpuFeatures &f, CpuLevel level, Bf16Path cap,
   Bf16Choice c;
   if (level < supportedLevel(f)) // MODELRT_CPU_ISA below the CPU's level
     cap = Bf16Path::Emulated;
-  bool amx = cap == Bf16Path::Amx && f.amxBf16 && f.amxTile;
+  bool amx = cap == Bf16Path::Amx && f.amxBf16 && f.amxTile &&
+             supportedLevel(f) == CpuLevel::Avx512; // AMX's path needs AVX-512 too
   c.path = chooseBf16Path(f, amx && askAmx().isOk(), cap);
   if (amx && c.path != Bf16Path::Amx)
     c.note = askAmx().message() + "; bf16 products use " + bf16PathName(c.path);

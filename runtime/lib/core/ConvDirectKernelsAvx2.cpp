@@ -10,16 +10,23 @@
 //   - A mask is a vector whose lanes are all ones where true; a masked
 //     multiply-add blends the product into the sum where the mask is set,
 //     so a lane masked off keeps its sum whatever its operands.
-//   - The loops skip the masks when no operand they multiply can be
-//     infinite or NaN (the forward: the weights; the weights' gradient: x
-//     and the pooled gradient of its images): a tap in the padding, or a
-//     lane past the last pooled column, then multiplies a finite value by
-//     a zero of the scratch rows (or of the masked load) and adds +-0 to a
-//     sum that is never -0 (it starts at +0, and x + -x is +0), which
-//     leaves its bits as they are.
+//   - Forwards, when every weight is finite, a vector of outputs is first
+//     summed without masks: a tap in the padding then reads a zero of the
+//     scratch rows and adds w * 0 = +-0, which leaves a nonzero sum as it
+//     is and gives every later multiply-add the same value, so the two
+//     sums can differ only in the sign of a zero result. A vector at a
+//     border of the image (some mask leaves out a stored lane) whose sum
+//     is zero in a stored lane is summed again with the masks.
+//   - The weights' gradient skips the masks when neither x nor the pooled
+//     gradient of its images holds an infinity or NaN: a tap in the
+//     padding, or a lane past the last pooled column, then adds a finite
+//     value times a zero of the scratch rows (or of the masked load), +-0,
+//     which can only turn a partial sum of -0 into +0; a later nonzero
+//     term gives the same bits either way, and the partial sums are added
+//     into lanes that start at +0 and so are never -0 (x + -0 = x).
 //   - Tails (rows and pooled columns past the last full vector) are read
-//     and written with vmaskmov; the codes of a tail go through a small
-//     array.
+//     and written with vmaskmov, whole vectors with plain moves; codes are
+//     packed to bytes and written 8, 4, 2 and 1 at a time.
 // No floating-point contraction beyond the explicit fused multiply-adds;
 // nothing inline from the C++ library.
 //
@@ -41,7 +48,10 @@ constexpr int64_t kLanes = 8;
 /// floats of a row past column W - 1 that vector loads may read.
 constexpr int64_t kRowLead = 16, kRowTail = 48;
 
-int64_t rowFloats(const ConvShape &s) { return kRowLead + s.w + kRowTail; }
+/// A scratch row's floats: whole vectors.
+int64_t rowFloats(const ConvShape &s) {
+  return (kRowLead + s.w + kRowTail + kLanes - 1) / kLanes * kLanes;
+}
 
 /// The first \p n lanes (0..8) as a mask.
 __m256i firstLanes(int64_t n) {
@@ -55,11 +65,32 @@ __m256 maskedFma(__m256 a, __m256 x, __m256 sum, __m256 mask) {
   return _mm256_blendv_ps(sum, _mm256_fmadd_ps(a, x, sum), mask);
 }
 
-/// maskedFma, or (\p Masked false: every weight finite) sum + a * x.
+/// maskedFma, or (\p Masked false) sum + a * x.
 template <bool Masked> __m256 tapFma(__m256 a, __m256 x, __m256 sum, __m256 mask) {
   if (Masked)
     return maskedFma(a, x, sum, mask);
   return _mm256_fmadd_ps(a, x, sum);
+}
+
+/// True when \p mask sets every one of the first \p lanes lanes.
+bool fullMask(__m256 mask, int64_t lanes) {
+  int want = int((1u << lanes) - 1u);
+  return (_mm256_movemask_ps(mask) & want) == want;
+}
+
+/// True when one of the first \p lanes lanes of the \p count sums is zero.
+bool anyZero(const __m256 *sums, int count, int64_t lanes) {
+  int zero = 0;
+  for (int k = 0; k < count; ++k)
+    zero |= _mm256_movemask_ps(_mm256_cmp_ps(sums[k], _mm256_setzero_ps(), _CMP_EQ_OQ));
+  return (zero & int((1u << lanes) - 1u)) != 0;
+}
+
+/// sums[k] + bias (for the \p count sums, bias[k] per sum), when there is one.
+void addBias(__m256 *sums, int count, const float *bias) {
+  if (bias)
+    for (int k = 0; k < count; ++k)
+      sums[k] = _mm256_add_ps(sums[k], _mm256_set1_ps(bias[k]));
 }
 
 /// True when every one of the \p count values at \p v is finite.
@@ -70,24 +101,36 @@ bool allFinite(const float *v, int64_t count) {
   return finite;
 }
 
-/// True when the forward loops need the masks: a weight is not finite.
-bool needsMasks(const DirectConv &d) { return !allFinite(d.taps, d.s.o * K * K * d.s.c); }
 
 /// Copies input row \p iy of channel \p c of image \p n into \p row (from
 /// row[kRowLead]), zeros around it; all zeros when the row is padding.
 void copyRow(const DirectConv &d, int64_t n, int64_t c, int64_t iy, float *row) {
   const ConvShape &s = d.s;
   int64_t size = rowFloats(s), k = 0;
-  for (; k + kLanes <= size; k += kLanes)
+  for (; k < size; k += kLanes)
     _mm256_storeu_ps(row + k, _mm256_setzero_ps());
-  _mm256_maskstore_ps(row + k, firstLanes(size - k), _mm256_setzero_ps());
   if (iy < 0 || iy >= s.h)
     return;
   const float *in = d.x + ((n * s.c + c) * s.h + iy) * s.w;
-  for (k = 0; k < s.w; k += kLanes) {
-    __m256i m = firstLanes(lanesAt(k, s.w));
+  for (k = 0; k + kLanes <= s.w; k += kLanes)
+    _mm256_storeu_ps(row + kRowLead + k, _mm256_loadu_ps(in + k));
+  if (k < s.w) { // the zeros past the row stay
+    __m256i m = firstLanes(s.w - k);
     _mm256_maskstore_ps(row + kRowLead + k, m, _mm256_maskload_ps(in + k, m));
   }
+}
+
+/// Stores the first \p lanes lanes of \p v at \p to.
+void storeLanes(float *to, __m256 v, int64_t lanes) {
+  if (lanes == kLanes)
+    _mm256_storeu_ps(to, v);
+  else
+    _mm256_maskstore_ps(to, firstLanes(lanes), v);
+}
+
+/// The first \p lanes lanes at \p from, zeros past them.
+__m256 loadLanes(const float *from, int64_t lanes) {
+  return lanes == kLanes ? _mm256_loadu_ps(from) : _mm256_maskload_ps(from, firstLanes(lanes));
 }
 
 /// The lanes l < \p lanes whose input column first + step * l + offset
@@ -135,6 +178,8 @@ struct WindowRows {
   /// mask[q][i][j]: the lanes where tap (i, j) of window element q =
   /// (dy, dx) reads inside the image.
   __m256 mask[4][K][K];
+  /// Some mask leaves out one of the vector's pooled columns.
+  bool border;
 };
 
 /// The even elements of from[0..15].
@@ -160,19 +205,22 @@ void splitWindowRows(const DirectConv &d, int64_t n, int64_t ph, int64_t pw0, in
   __m256 inside[K + 1];
   for (int k = 0; k <= K; ++k)
     inside[k] = insideColumns(s, 2 * pw0, 2, k - s.padW, lanes);
+  w.border = false;
   for (int q = 0; q < 4; ++q)
     for (int i = 0; i < K; ++i)
-      for (int j = 0; j < K; ++j)
+      for (int j = 0; j < K; ++j) {
         w.mask[q][i][j] =
             insideRows(s, top + (q >> 1) + i) ? inside[(q & 1) + j] : _mm256_setzero_ps();
+        w.border |= !fullMask(w.mask[q][i][j], lanes);
+      }
 }
 
-/// The four window elements of output channels \p o0 and \p o1 (y[0..3]
-/// and y[4..7]) over the split rows of \p C channels: +0, each tap, then
-/// the bias.
+/// The sums of the four window elements of output channels \p o0 and \p o1
+/// (y[0..3] and y[4..7]) over the split rows of \p C channels: +0, then
+/// each tap (\p Masked: the masks' lanes only).
 template <int C, bool Masked>
-void windowElements(const DirectConv &d, const WindowRows &w, int64_t o0, int64_t o1,
-                    __m256 y[8]) {
+void windowSums(const DirectConv &d, const WindowRows &w, int64_t o0, int64_t o1,
+                __m256 y[8]) {
   const float *w0 = d.taps + o0 * K * K * C, *w1 = d.taps + o1 * K * K * C;
   for (int k = 0; k < 8; ++k)
     y[k] = _mm256_setzero_ps();
@@ -187,11 +235,26 @@ void windowElements(const DirectConv &d, const WindowRows &w, int64_t o0, int64_
           y[4 + q] = tapFma<Masked>(b, x, y[4 + q], w.mask[q][i][j]);
         }
       }
-  if (d.bias)
-    for (int q = 0; q < 4; ++q) {
-      y[q] = _mm256_add_ps(y[q], _mm256_set1_ps(d.bias[o0]));
-      y[4 + q] = _mm256_add_ps(y[4 + q], _mm256_set1_ps(d.bias[o1]));
-    }
+}
+
+/// The four window elements of channels \p o0 and \p o1 with the bias:
+/// summed without masks when \p finite (every weight finite) and again
+/// with them where that can differ (header comment).
+template <int C>
+void windowElements(const DirectConv &d, const WindowRows &w, int64_t o0, int64_t o1,
+                    int64_t lanes, bool finite, __m256 y[8]) {
+  if (!finite)
+    windowSums<C, true>(d, w, o0, o1, y);
+  else {
+    windowSums<C, false>(d, w, o0, o1, y);
+    if (w.border && anyZero(y, 8, lanes))
+      windowSums<C, true>(d, w, o0, o1, y);
+  }
+  if (d.bias) {
+    float bias[8] = {d.bias[o0], d.bias[o0], d.bias[o0], d.bias[o0],
+                     d.bias[o1], d.bias[o1], d.bias[o1], d.bias[o1]};
+    addBias(y, 8, bias);
+  }
 }
 
 /// Pools one output channel's four window elements into pooled (and codes).
@@ -199,37 +262,48 @@ void storeWindows(const __m256 y[4], int64_t lanes, float *pooled, uint8_t *code
   __m256 max;
   __m256i code;
   pick2x2(y, max, code);
-  _mm256_maskstore_ps(pooled, firstLanes(lanes), max);
+  storeLanes(pooled, max, lanes);
   if (!codes)
     return;
-  alignas(32) int32_t c[kLanes];
-  _mm256_store_si256(reinterpret_cast<__m256i *>(c), code);
-  for (int64_t l = 0; l < lanes; ++l)
-    codes[l] = uint8_t(c[l]);
+  __m128i words = _mm_packs_epi32(_mm256_castsi256_si128(code), _mm256_extracti128_si256(code, 1));
+  uint64_t bytes = uint64_t(_mm_cvtsi128_si64(_mm_packus_epi16(words, words)));
+  if (lanes == kLanes) {
+    _mm_storel_epi64(reinterpret_cast<__m128i *>(codes), _mm_cvtsi64_si128(int64_t(bytes)));
+    return;
+  }
+  for (int width = 4; width >= 1; width /= 2) // the lanes' bits, 4 + 2 + 1
+    if (lanes & width) {
+      for (int b = 0; b < width; ++b)
+        codes[b] = uint8_t(bytes >> (8 * b));
+      codes += width;
+      bytes >>= 8 * width;
+    }
 }
 
 /// The codes of \p lanes pooled columns, one per 32-bit lane (0 past them).
 __m256i loadCodes(const uint8_t *codes, int64_t lanes) {
-  alignas(16) uint8_t c[16] = {};
-  for (int64_t l = 0; l < lanes; ++l)
-    c[l] = codes[l];
-  return _mm256_cvtepu8_epi32(_mm_load_si128(reinterpret_cast<const __m128i *>(c)));
+  uint64_t bytes = 0;
+  if (lanes == kLanes)
+    bytes = uint64_t(_mm_cvtsi128_si64(_mm_loadl_epi64(reinterpret_cast<const __m128i *>(codes))));
+  else
+    for (int64_t l = lanes - 1; l >= 0; --l)
+      bytes = bytes << 8 | codes[l];
+  return _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(int64_t(bytes)));
 }
 
 //===-- One row of outputs -------------------------------------------------===//
 
-/// Eight output channels from \p o0 (the last repeated past O) of the
-/// output columns from \p ox0 (\p lanes of them) of one output row, whose
-/// input rows (the t-th channel of the order, kernel row i) are
-/// rows[t * K + i], \p C channels.
+/// The sums of eight output channels from \p o0 (the last repeated past O)
+/// at the output columns from \p ox0 of one output row, whose input rows
+/// (the t-th channel of the order, kernel row i) are rows[t * K + i], \p C
+/// channels: +0, then each tap (\p Masked: the masks' lanes only).
 template <int C, bool Masked>
-void outputRow(const DirectConv &d, const float *const *rows, const __m256 mask[K][K],
-               int64_t ox0, int64_t o0, float *y, int64_t lanes) {
+void rowSums(const DirectConv &d, const float *const *rows, const __m256 mask[K][K],
+             int64_t ox0, int64_t o0, __m256 sum[8]) {
   const ConvShape &s = d.s;
   const float *weights[8];
   for (int k = 0; k < 8; ++k)
     weights[k] = d.taps + (o0 + k < s.o ? o0 + k : s.o - 1) * K * K * C;
-  __m256 sum[8];
   for (int k = 0; k < 8; ++k)
     sum[k] = _mm256_setzero_ps();
   for (int i = 0; i < K; ++i)
@@ -240,19 +314,38 @@ void outputRow(const DirectConv &d, const float *const *rows, const __m256 mask[
           sum[k] = tapFma<Masked>(_mm256_set1_ps(weights[k][(i * K + j) * C + t]), x, sum[k],
                                   mask[i][j]);
       }
-  __m256i store = firstLanes(lanes);
-  for (int k = 0; k < 8 && o0 + k < s.o; ++k) {
-    __m256 v = d.bias ? _mm256_add_ps(sum[k], _mm256_set1_ps(d.bias[o0 + k])) : sum[k];
-    _mm256_maskstore_ps(y + (o0 + k) * s.oh * s.ow, store, v);
+}
+
+/// Eight output channels from \p o0 of the output columns from \p ox0
+/// (\p lanes of them) of one output row, with the bias, stored into \p y:
+/// summed as windowElements sums (\p border: some mask leaves out a
+/// stored lane).
+template <int C>
+void outputRow(const DirectConv &d, const float *const *rows, const __m256 mask[K][K],
+               bool border, bool finite, int64_t ox0, int64_t o0, float *y, int64_t lanes) {
+  const ConvShape &s = d.s;
+  __m256 sum[8];
+  if (!finite)
+    rowSums<C, true>(d, rows, mask, ox0, o0, sum);
+  else {
+    rowSums<C, false>(d, rows, mask, ox0, o0, sum);
+    if (border && anyZero(sum, 8, lanes))
+      rowSums<C, true>(d, rows, mask, ox0, o0, sum);
   }
+  int count = s.o - o0 < 8 ? int(s.o - o0) : 8;
+  if (d.bias)
+    addBias(sum, count, d.bias + o0);
+  for (int k = 0; k < count; ++k)
+    storeLanes(y + (o0 + k) * s.oh * s.ow, sum[k], lanes);
 }
 
 /// The forward of \p C channels.
-template <int C, bool Masked>
+template <int C>
 void forwardImages(const DirectConv &d, float *y, float *scratch, int64_t first,
                    int64_t count) {
   const ConvShape &s = d.s;
   const float *rows[C * K];
+  bool finite = allFinite(d.taps, s.o * K * K * C);
   for (int64_t n = first; n < first + count; ++n)
     for (int64_t oy = 0; oy < s.oh; ++oy) {
       for (int t = 0; t < C; ++t)
@@ -264,25 +357,29 @@ void forwardImages(const DirectConv &d, float *y, float *scratch, int64_t first,
       for (int64_t ox0 = 0; ox0 < s.ow; ox0 += kLanes) {
         int64_t lanes = lanesAt(ox0, s.ow);
         __m256 mask[K][K];
+        bool border = false;
         for (int i = 0; i < K; ++i)
-          for (int j = 0; j < K; ++j)
+          for (int j = 0; j < K; ++j) {
             mask[i][j] = insideRows(s, oy - s.padH + i)
                              ? insideColumns(s, ox0, 1, j - s.padW, lanes)
                              : _mm256_setzero_ps();
+            border |= !fullMask(mask[i][j], lanes);
+          }
         float *out = y + n * s.o * s.oh * s.ow + oy * s.ow + ox0;
         for (int64_t o0 = 0; o0 < s.o; o0 += 8)
-          outputRow<C, Masked>(d, rows, mask, ox0, o0, out, lanes);
+          outputRow<C>(d, rows, mask, border, finite, ox0, o0, out, lanes);
       }
     }
 }
 
 /// The forward with its 2x2 max pooling, \p C channels.
-template <int C, bool Masked>
+template <int C>
 void forwardMaxPoolImages(const DirectConv &d, float *pooled, uint8_t *codes, float *scratch,
                           int64_t first, int64_t count) {
   const ConvShape &s = d.s;
   int64_t ph = s.oh / 2, pw = s.ow / 2;
   WindowRows w;
+  bool finite = allFinite(d.taps, s.o * K * K * C);
   for (int64_t n = first; n < first + count; ++n)
     for (int64_t pw0 = 0; pw0 < pw; pw0 += kLanes) {
       int64_t lanes = lanesAt(pw0, pw);
@@ -291,7 +388,7 @@ void forwardMaxPoolImages(const DirectConv &d, float *pooled, uint8_t *codes, fl
         for (int64_t o0 = 0; o0 < s.o; o0 += 2) {
           int64_t o1 = o0 + 1 < s.o ? o0 + 1 : o0;
           __m256 y[8];
-          windowElements<C, Masked>(d, w, o0, o1, y);
+          windowElements<C>(d, w, o0, o1, lanes, finite, y);
           int64_t at = ((n * s.o + o0) * ph + row) * pw + pw0, next = at + ph * pw;
           storeWindows(y, lanes, pooled + at, codes ? codes + at : nullptr);
           if (o1 != o0)
@@ -324,19 +421,13 @@ int64_t scratchFloats(const ConvShape &s) {
 }
 
 void forward(const DirectConv &d, float *y, float *scratch, int64_t first, int64_t count) {
-  bool masked = needsMasks(d);
-  withChannels(d.s, [&](auto c) {
-    masked ? forwardImages<c(), true>(d, y, scratch, first, count)
-           : forwardImages<c(), false>(d, y, scratch, first, count);
-  });
+  withChannels(d.s, [&](auto c) { forwardImages<c()>(d, y, scratch, first, count); });
 }
 
 void forwardMaxPool(const DirectConv &d, float *pooled, uint8_t *codes, float *scratch,
                     int64_t first, int64_t count) {
-  bool masked = needsMasks(d);
   withChannels(d.s, [&](auto c) {
-    masked ? forwardMaxPoolImages<c(), true>(d, pooled, codes, scratch, first, count)
-           : forwardMaxPoolImages<c(), false>(d, pooled, codes, scratch, first, count);
+    forwardMaxPoolImages<c()>(d, pooled, codes, scratch, first, count);
   });
 }
 
@@ -351,11 +442,10 @@ void weightSums(const DirectConv &d, const WindowRows *rows, const float *pooled
   for (int i = 0; i < K; ++i)
     for (int j = 0; j < K; ++j)
       sum[i][j] = _mm256_setzero_ps();
-  __m256i load = firstLanes(lanes);
   for (int64_t row = 0; row < ph; ++row) {
     const WindowRows &w = rows[row];
     int64_t at = ((n * s.o + o) * ph + row) * pw + pw0;
-    __m256 g = _mm256_maskload_ps(pooledGrad + at, load);
+    __m256 g = loadLanes(pooledGrad + at, lanes);
     __m256i element = loadCodes(codes + at, lanes);
     for (int q = 0; q < 4; ++q) {
       __m256 gq = _mm256_and_ps(

@@ -47,3 +47,43 @@ func.func @other_types(%x: f32, %d: f64) -> (f32, f32) {
   %s = arith.truncf %d : f64 to f32
   return %f, %s : f32, f32
 }
+
+// f64 -> bf16: to f32 by round-to-odd (truncf, back to f64, the bits one
+// toward zero when rounded away, the last bit set when inexact), then the
+// f32 expansion. bf16 -> f64 through f32.
+// CHECK-LABEL: func.func @from_f64
+// CHECK-NOT: arith.truncf {{.*}} to bf16
+// CHECK: arith.truncf %{{.*}} : f64 to f32
+// CHECK: arith.extf %{{.*}} : f32 to f64
+// CHECK: arith.cmpf one
+// CHECK: arith.ori
+// CHECK: arith.bitcast %{{.*}} : i16 to bf16
+// CHECK-NOT: arith.extf {{.*}} bf16 to f64
+// CHECK: arith.extf %{{.*}} : f32 to f64
+// CHECK: return
+func.func @from_f64(%x: f64) -> f64 {
+  %b = arith.truncf %x : f64 to bf16
+  %f = arith.extf %b : bf16 to f64
+  return %f : f64
+}
+
+// Integers -> bf16: the magnitude's leading zeros, a shift to 24 bits with
+// a sticky last bit, an exact f32, scaled and signed, then the f32
+// expansion; i32 and i1 extended to i64 first (sitofp of true is -1).
+// CHECK-LABEL: func.func @from_integers
+// CHECK-NOT: sitofp {{.*}} to bf16
+// CHECK-NOT: uitofp {{.*}} to bf16
+// CHECK: math.ctlz %{{.*}} : i64
+// CHECK: arith.uitofp %{{.*}} : i32 to f32
+// CHECK: arith.extui %{{.*}} : i32 to i64
+// CHECK: math.ctlz
+// CHECK: arith.extsi %{{.*}} : vector<8xi1> to vector<8xi64>
+// CHECK: math.ctlz %{{.*}} : vector<8xi64>
+// CHECK-NOT: itofp {{.*}} to {{.*}}bf16
+// CHECK: return
+func.func @from_integers(%a: i64, %b: i32, %c: vector<8xi1>) -> (bf16, bf16, vector<8xbf16>) {
+  %0 = arith.sitofp %a : i64 to bf16
+  %1 = arith.uitofp %b : i32 to bf16
+  %2 = arith.sitofp %c : vector<8xi1> to vector<8xbf16>
+  return %0, %1, %2 : bf16, bf16, vector<8xbf16>
+}

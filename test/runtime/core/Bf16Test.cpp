@@ -190,6 +190,11 @@ TEST(Bf16Path, NoteSaysWhyAWiderPathDoesNotRun) {
   c = chooseBf16(avx2, CpuLevel::Avx2, Bf16Path::Amx, neverAsked);
   EXPECT_EQ(c.path, Bf16Path::Emulated);
   EXPECT_EQ(c.note, slow) << "a CPU below AVX-512 has no bf16 instructions either";
+  CpuFeatures amxWithoutAvx512 = avx512Cpu(true, true);
+  amxWithoutAvx512.avx512bw = false; // a VM that hides part of AVX-512
+  c = chooseBf16(amxWithoutAvx512, CpuLevel::Avx2, Bf16Path::Amx, neverAsked);
+  EXPECT_EQ(c.path, Bf16Path::Emulated);
+  EXPECT_EQ(c.note, slow) << "AMX tiles without AVX-512: no bf16 kernels";
   c = chooseBf16(avx512Cpu(true, true), CpuLevel::Avx2, Bf16Path::Amx, neverAsked);
   EXPECT_EQ(c.path, Bf16Path::Emulated) << "MODELRT_CPU_ISA=avx2";
   EXPECT_EQ(c.note, "");

@@ -212,6 +212,39 @@ TEST_F(ConvDirect, NonFiniteValuesFollowTheTaps) {
     }
 }
 
+// A product that underflows makes a sum -0; a tap in the padding that
+// follows must leave it -0 (a multiply-add of w * 0 = +0 would make it
+// +0). At output (0, 0) of a 3x3 image padded by 1, tap (1, 1) gives
+// -1e-20 * 1e-30 = -0, the inside taps after it add -0.5 * 0 = -0, and
+// tap (2, 0), in the padding, has weight 0.5. That output is also the
+// first element of the only pooling window, which the pooling keeps.
+TEST_F(ConvDirect, PaddingKeepsASumOfMinusZero) {
+  ConvShape s = shapeOf(1, 1, 3, 3, 2, 1);
+  std::vector<float> x(9, 0.0f), w(18, 0.0f);
+  x[0] = 1e-30f;
+  w[4] = -1e-20f;
+  w[5] = w[7] = w[8] = -0.5f;
+  w[6] = 0.5f;
+  w[9 + 4] = 1e-20f; // the second channel: +0
+  for (bool bf16 : {false, true}) {
+    std::vector<float> y(size_t(s.n * s.o * s.oh * s.ow), 12345.0f);
+    forward(s, x, w, nullptr, y, bf16);
+    std::vector<float> want = referenceForward(s, x, w, nullptr, bf16);
+    ASSERT_TRUE(std::signbit(want[0]) && want[0] == 0.0f) << "the reference gives -0";
+    expectSameBits(y, want, describe(s, bf16));
+    std::vector<float> pooled(2), wantPooled(2), bias(2, -0.0f), scratch(y.size());
+    std::vector<uint8_t> codes(2), wantCodes(2);
+    modelrt_max_pool2d_forward_codes(want.data(), wantPooled.data(), wantCodes.data(), s.n, s.o,
+                                     s.oh, s.ow, 1, 1, 2, 2, 2, 2, 0, 0);
+    ASSERT_TRUE(std::signbit(wantPooled[0])) << "the pooling keeps the -0";
+    (bf16 ? modelrt_conv2d_forward_bias_max_pool2d_bf16 : modelrt_conv2d_forward_bias_max_pool2d)(
+        x.data(), w.data(), bias.data(), scratch.data(), pooled.data(), codes.data(), s.n, s.c,
+        s.h, s.w, s.o, s.kh, s.kw, s.oh, s.ow, 1, 1, s.padH, s.padW, 1, 1);
+    EXPECT_EQ(bitsOf(pooled), bitsOf(wantPooled)) << describe(s, bf16);
+    EXPECT_EQ(codes, wantCodes) << describe(s, bf16);
+  }
+}
+
 TEST_F(ConvDirect, PoolsTheBitsOfTheForward) {
   std::vector<ConvShape> shapes = {shapeOf(3, 1, 7, 6, 5, 0), shapeOf(2, 2, 9, 37, 17, 1),
                                    shapeOf(2, 3, 8, 35, 9, 2), shapeOf(64, 1, 28, 28, 32, 1)};
@@ -328,7 +361,7 @@ TEST(ConvDirectLoops, Avx2GivesTheBitsOfAvx512) {
   if (std::string(directConvolutionIsa()) != "avx512")
     GTEST_SKIP() << "both builds of the loops run on AVX-512 hosts only";
   std::vector<ConvShape> shapes = gridShapes();
-  shapes.push_back(shapeOf(3, 2, 9, 70, 6, 1)); // pooled rows of 34 columns: 3 AVX-512 vectors
+  shapes.push_back(shapeOf(3, 2, 9, 70, 6, 1)); // pooled rows of 35 columns: 3 AVX-512 vectors
   for (const ConvShape &s : shapes)
     for (size_t nanEvery : {size_t(0), size_t(53)}) {
       LoopOperands ops(s, 11, nanEvery);

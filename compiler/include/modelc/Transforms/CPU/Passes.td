@@ -250,16 +250,20 @@ def CpuExpandBf16Pass : Pass<"modelc-cpu-expand-bf16", "::mlir::ModuleOp"> {
     LLVM lowers an f32 -> bf16 truncation to vcvtneps2bf16 on a CPU with
     AVX512-BF16, which flushes subnormal values to zero, and elsewhere to a
     call of libgcc's __truncsfbf2, which GCC 12's libgcc (Debian 12's) does
-    not have: a model over bf16 tensors would not link on such a host, or
-    for --target-cpu=x86-64-v3. This pass rewrites every arith.truncf to
-    bf16 and arith.extf from bf16 (scalar or vector) with MLIR's bf16
-    expansion (populateExpandBFloat16Patterns): the bits of the f32 value
-    rounded to nearest, ties to even, subnormal values kept, a NaN made the
-    quiet NaN 0x7fc0; extension shifts the bits. The same bits on every
-    host, and loops of them stay vectors. Other conversions are left alone.
-    Run before the conversion to LLVM.
+    not have (nor __truncdfbf2, nor the integer conversions): a model over
+    bf16 tensors would not link on such a host, or for
+    --target-cpu=x86-64-v3. This pass rewrites every conversion to bf16
+    (arith.truncf from f32 or f64, arith.sitofp and arith.uitofp from
+    integers of up to 64 bits) and from bf16 (arith.extf), scalar or
+    vector, as integer arithmetic: f32 <-> bf16 with MLIR's expansion
+    (populateExpandBFloat16Patterns), the others through f32 rounded to
+    odd, so that the result is the one rounding of the value to nearest,
+    ties to even; subnormal values kept, a NaN made the quiet NaN 0x7fc0.
+    The same bits on every host, and loops of them stay vectors. Other
+    conversions are left alone. Run before convert-math-to-llvm (it makes
+    math.ctlz).
   }];
-  let dependentDialects = ["::mlir::arith::ArithDialect"];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::math::MathDialect"];
 }
 
 #endif // MODELC_TRANSFORMS_CPU_PASSES_TD
