@@ -172,8 +172,9 @@ Bf16Choice chooseBf16(const CpuFeatures &f, CpuLevel level, Bf16Path cap,
   if (amx && c.path != Bf16Path::Amx)
     c.note = askAmx().message() + "; bf16 products use " + bf16PathName(c.path);
   else if (c.path == Bf16Path::Emulated && cap != Bf16Path::Emulated)
-    c.note = "this CPU has no bf16 instructions (avx512_bf16, amx_bf16): bf16 products are "
-             "emulated (operands rounded to bf16, f32 products), which is slow";
+    c.note = "this CPU has no bf16 instructions the kernels use (avx512_bf16 or amx_bf16, with "
+             "AVX-512): bf16 products are emulated (operands rounded to bf16, f32 products), "
+             "which is slow";
   return c;
 }
 

@@ -6,7 +6,8 @@
 // element takes the same fused multiply-adds in the same order, and the
 // weights' gradient adds each pooled column into the same lane of the
 // 16-lane partial sums (two vectors per 16 pooled columns), so both
-// instruction sets give the same bits.
+// instruction sets give the same bits (a NaN for a NaN: where two NaNs
+// meet, which payload survives depends on the instruction's form).
 //   - A mask is a vector whose lanes are all ones where true; a masked
 //     multiply-add blends the product into the sum where the mask is set,
 //     so a lane masked off keeps its sum whatever its operands.
@@ -14,9 +15,9 @@
 //     summed without masks: a tap in the padding then reads a zero of the
 //     scratch rows and adds w * 0 = +-0, which leaves a nonzero sum as it
 //     is and gives every later multiply-add the same value, so the two
-//     sums can differ only in the sign of a zero result. A vector at a
-//     border of the image (some mask leaves out a stored lane) whose sum
-//     is zero in a stored lane is summed again with the masks.
+//     sums can differ only in the sign of a zero result. A vector whose
+//     sum is zero in a lane that some mask leaves out (a border of the
+//     image) is summed again with the masks.
 //   - The weights' gradient skips the masks when neither x nor the pooled
 //     gradient of its images holds an infinity or NaN: a tap in the
 //     padding, or a lane past the last pooled column, then adds a finite
@@ -72,18 +73,17 @@ template <bool Masked> __m256 tapFma(__m256 a, __m256 x, __m256 sum, __m256 mask
   return _mm256_fmadd_ps(a, x, sum);
 }
 
-/// True when \p mask sets every one of the first \p lanes lanes.
-bool fullMask(__m256 mask, int64_t lanes) {
-  int want = int((1u << lanes) - 1u);
-  return (_mm256_movemask_ps(mask) & want) == want;
+/// The lanes among the first \p lanes that \p mask leaves out, as bits.
+int leftOut(__m256 mask, int64_t lanes) {
+  return ~_mm256_movemask_ps(mask) & int((1u << lanes) - 1u);
 }
 
-/// True when one of the first \p lanes lanes of the \p count sums is zero.
-bool anyZero(const __m256 *sums, int count, int64_t lanes) {
+/// True when one of the \p count sums is zero in a lane of \p lanes (bits).
+bool zeroIn(const __m256 *sums, int count, int lanes) {
   int zero = 0;
   for (int k = 0; k < count; ++k)
     zero |= _mm256_movemask_ps(_mm256_cmp_ps(sums[k], _mm256_setzero_ps(), _CMP_EQ_OQ));
-  return (zero & int((1u << lanes) - 1u)) != 0;
+  return (zero & lanes) != 0;
 }
 
 /// sums[k] + bias (for the \p count sums, bias[k] per sum), when there is one.
@@ -178,8 +178,8 @@ struct WindowRows {
   /// mask[q][i][j]: the lanes where tap (i, j) of window element q =
   /// (dy, dx) reads inside the image.
   __m256 mask[4][K][K];
-  /// Some mask leaves out one of the vector's pooled columns.
-  bool border;
+  /// The pooled columns (bits) that some mask leaves out.
+  int border;
 };
 
 /// The even elements of from[0..15].
@@ -205,13 +205,13 @@ void splitWindowRows(const DirectConv &d, int64_t n, int64_t ph, int64_t pw0, in
   __m256 inside[K + 1];
   for (int k = 0; k <= K; ++k)
     inside[k] = insideColumns(s, 2 * pw0, 2, k - s.padW, lanes);
-  w.border = false;
+  w.border = 0;
   for (int q = 0; q < 4; ++q)
     for (int i = 0; i < K; ++i)
       for (int j = 0; j < K; ++j) {
         w.mask[q][i][j] =
             insideRows(s, top + (q >> 1) + i) ? inside[(q & 1) + j] : _mm256_setzero_ps();
-        w.border |= !fullMask(w.mask[q][i][j], lanes);
+        w.border |= leftOut(w.mask[q][i][j], lanes);
       }
 }
 
@@ -242,12 +242,12 @@ void windowSums(const DirectConv &d, const WindowRows &w, int64_t o0, int64_t o1
 /// with them where that can differ (header comment).
 template <int C>
 void windowElements(const DirectConv &d, const WindowRows &w, int64_t o0, int64_t o1,
-                    int64_t lanes, bool finite, __m256 y[8]) {
+                    bool finite, __m256 y[8]) {
   if (!finite)
     windowSums<C, true>(d, w, o0, o1, y);
   else {
     windowSums<C, false>(d, w, o0, o1, y);
-    if (w.border && anyZero(y, 8, lanes))
+    if (zeroIn(y, 8, w.border))
       windowSums<C, true>(d, w, o0, o1, y);
   }
   if (d.bias) {
@@ -318,18 +318,18 @@ void rowSums(const DirectConv &d, const float *const *rows, const __m256 mask[K]
 
 /// Eight output channels from \p o0 of the output columns from \p ox0
 /// (\p lanes of them) of one output row, with the bias, stored into \p y:
-/// summed as windowElements sums (\p border: some mask leaves out a
-/// stored lane).
+/// summed as windowElements sums (\p border: the lanes, as bits, that some
+/// mask leaves out).
 template <int C>
 void outputRow(const DirectConv &d, const float *const *rows, const __m256 mask[K][K],
-               bool border, bool finite, int64_t ox0, int64_t o0, float *y, int64_t lanes) {
+               int border, bool finite, int64_t ox0, int64_t o0, float *y, int64_t lanes) {
   const ConvShape &s = d.s;
   __m256 sum[8];
   if (!finite)
     rowSums<C, true>(d, rows, mask, ox0, o0, sum);
   else {
     rowSums<C, false>(d, rows, mask, ox0, o0, sum);
-    if (border && anyZero(sum, 8, lanes))
+    if (zeroIn(sum, 8, border))
       rowSums<C, true>(d, rows, mask, ox0, o0, sum);
   }
   int count = s.o - o0 < 8 ? int(s.o - o0) : 8;
@@ -357,13 +357,13 @@ void forwardImages(const DirectConv &d, float *y, float *scratch, int64_t first,
       for (int64_t ox0 = 0; ox0 < s.ow; ox0 += kLanes) {
         int64_t lanes = lanesAt(ox0, s.ow);
         __m256 mask[K][K];
-        bool border = false;
+        int border = 0;
         for (int i = 0; i < K; ++i)
           for (int j = 0; j < K; ++j) {
             mask[i][j] = insideRows(s, oy - s.padH + i)
                              ? insideColumns(s, ox0, 1, j - s.padW, lanes)
                              : _mm256_setzero_ps();
-            border |= !fullMask(mask[i][j], lanes);
+            border |= leftOut(mask[i][j], lanes);
           }
         float *out = y + n * s.o * s.oh * s.ow + oy * s.ow + ox0;
         for (int64_t o0 = 0; o0 < s.o; o0 += 8)
@@ -388,7 +388,7 @@ void forwardMaxPoolImages(const DirectConv &d, float *pooled, uint8_t *codes, fl
         for (int64_t o0 = 0; o0 < s.o; o0 += 2) {
           int64_t o1 = o0 + 1 < s.o ? o0 + 1 : o0;
           __m256 y[8];
-          windowElements<C>(d, w, o0, o1, lanes, finite, y);
+          windowElements<C>(d, w, o0, o1, finite, y);
           int64_t at = ((n * s.o + o0) * ph + row) * pw + pw0, next = at + ph * pw;
           storeWindows(y, lanes, pooled + at, codes ? codes + at : nullptr);
           if (o1 != o0)

@@ -41,7 +41,16 @@ float u64_to_bf16(uint64_t x);
 float i32_to_bf16(int32_t x);
 }
 
+static_assert(std::numeric_limits<long double>::digits >= 64,
+              "the reference needs every 64-bit integer exact");
+
 namespace {
+
+uint64_t bitsOf(double d) {
+  uint64_t u;
+  std::memcpy(&u, &d, 8);
+  return u;
+}
 
 uint32_t bitsOf(float f) {
   uint32_t u;
@@ -66,7 +75,9 @@ float reference(long double x) {
   long double unit = std::ldexp(1.0L, lead - 7); // bf16's unit in the last place at a
   long double steps = std::floor(a / unit), lo = steps * unit, hi = lo + unit;
   bool up = a - lo > hi - a || (a - lo == hi - a && std::fmod(steps, 2.0L) == 1);
-  long double r = up ? hi : lo; // 2^128 becomes infinity below
+  long double r = up ? hi : lo;
+  if (r >= 0x1p128L) // past the largest finite bf16
+    r = INFINITY;
   return float(x < 0 ? -r : r);
 }
 
@@ -103,8 +114,10 @@ void checkF32(std::mt19937 &rng) {
   for (size_t k = 0; k < x.size(); ++k) {
     expect(x[k], y[k], "f32 loop");
     expect(x[k], round_bf16_scalar(x[k]), "f32");
-    double wide = bf16_to_f64(x[k]);
-    expect(x[k], float(wide), "f32 to bf16 to f64");
+    double wide = bf16_to_f64(x[k]), want = reference(x[k]);
+    ++cases;
+    if ((std::isnan(want) ? !std::isnan(wide) : bitsOf(wide) != bitsOf(want)) && failures++ < 10)
+      std::printf("bf16 to f64: x = %a: got %a, want %a\n", x[k], wide, want);
   }
 }
 

@@ -87,3 +87,11 @@ func.func @from_integers(%a: i64, %b: i32, %c: vector<8xi1>) -> (bf16, bf16, vec
   %2 = arith.sitofp %c : vector<8xi1> to vector<8xbf16>
   return %0, %1, %2 : bf16, bf16, vector<8xbf16>
 }
+
+// A rounding mode other than to nearest is left to LLVM.
+// CHECK-LABEL: func.func @rounding_mode
+// CHECK: arith.truncf %{{.*}} toward_zero : f64 to bf16
+func.func @rounding_mode(%x: f64) -> bf16 {
+  %b = arith.truncf %x toward_zero : f64 to bf16
+  return %b : bf16
+}

@@ -179,9 +179,9 @@ TEST(Bf16Path, NoteSaysWhyAWiderPathDoesNotRun) {
   c = chooseBf16(avx512Cpu(true, true), CpuLevel::Avx512, Bf16Path::Amx, refused);
   EXPECT_EQ(c.path, Bf16Path::Avx512Bf16);
   EXPECT_EQ(c.note, "the kernel refused the AMX tile state; bf16 products use avx512_bf16");
-  const std::string slow = "this CPU has no bf16 instructions (avx512_bf16, amx_bf16): bf16 "
-                           "products are emulated (operands rounded to bf16, f32 products), "
-                           "which is slow";
+  const std::string slow = "this CPU has no bf16 instructions the kernels use (avx512_bf16 "
+                           "or amx_bf16, with AVX-512): bf16 products are emulated (operands "
+                           "rounded to bf16, f32 products), which is slow";
   c = chooseBf16(avx512Cpu(false, false), CpuLevel::Avx512, Bf16Path::Amx, neverAsked);
   EXPECT_EQ(c.path, Bf16Path::Emulated);
   EXPECT_EQ(c.note, slow) << "AVX-512 without bf16";

@@ -392,6 +392,38 @@ TEST(ConvDirectLoops, Avx2GivesTheBitsOfAvx512) {
     }
 }
 
+// The AVX2 loops called directly, on every host that runs either build:
+// the border sum of -0 of PaddingKeepsASumOfMinusZero, which the AVX2
+// loops first sum without masks (+0) and then again with them.
+TEST(ConvDirectLoops, Avx2KeepsABorderSumOfMinusZero) {
+  if (!*directConvolutionIsa())
+    GTEST_SKIP() << "the direct loops run on AVX2 and AVX-512 hosts only";
+  ConvShape s = shapeOf(1, 1, 3, 3, 2, 1);
+  std::vector<float> x(9, 0.0f), w(18, 0.0f), bias(2, -0.0f), memory;
+  x[0] = 1e-30f;
+  w[4] = -1e-20f;
+  w[5] = w[7] = w[8] = -0.5f;
+  w[6] = 0.5f;
+  w[9 + 4] = 1e-20f;
+  DirectConv conv;
+  conv.s = s;
+  conv.x = x.data();
+  conv.taps = w.data(); // one channel: the tap order is the weights' order
+  std::vector<float> y(18, 12345.0f), want = referenceForward(s, x, w, nullptr, false);
+  kDirectLoopsAvx2.forward(conv, y.data(), scratchOf(kDirectLoopsAvx2, s, memory), 0, 1);
+  ASSERT_TRUE(std::signbit(want[0]) && want[0] == 0.0f);
+  expectSameBits(y, want, "forward");
+  std::vector<float> pooled(2), wantPooled(2);
+  std::vector<uint8_t> codes(2), wantCodes(2);
+  modelrt_max_pool2d_forward_codes(want.data(), wantPooled.data(), wantCodes.data(), 1, 2, 3, 3,
+                                   1, 1, 2, 2, 2, 2, 0, 0);
+  conv.bias = bias.data();
+  kDirectLoopsAvx2.forwardMaxPool(conv, pooled.data(), codes.data(),
+                                  scratchOf(kDirectLoopsAvx2, s, memory), 0, 1);
+  EXPECT_EQ(bitsOf(pooled), bitsOf(wantPooled));
+  EXPECT_EQ(codes, wantCodes);
+}
+
 TEST(ConvDirectShapes, TakesFewChannels3x3Stride1Only) {
   EXPECT_TRUE(directConvolutionShape(shapeOf(1, 1, 5, 5, 1, 1)));
   EXPECT_TRUE(directConvolutionShape(shapeOf(1, 4, 3, 3, 70, 0)));

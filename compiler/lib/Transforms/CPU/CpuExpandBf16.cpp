@@ -45,6 +45,10 @@ Type withElement(Type type, Type element) {
   return element;
 }
 
+/// True for the types the patterns rewrite: scalars and vectors (a
+/// tensor's conversions are left to bufferization first).
+bool scalarOrVector(Type type) { return isa<VectorType>(type) || type.isIntOrFloat(); }
+
 /// A scalar or splat integer constant of \p type.
 Value intConstant(PatternRewriter &rewriter, Location loc, Type type, int64_t value) {
   return createScalarOrSplatConstant(rewriter, loc, type, value);
@@ -55,8 +59,9 @@ struct TruncF64ToBf16 : OpRewritePattern<arith::TruncFOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(arith::TruncFOp op, PatternRewriter &rewriter) const override {
     Type in = op.getIn().getType();
-    if (!getElementTypeOrSelf(in).isF64() || !getElementTypeOrSelf(op.getType()).isBF16())
-      return failure();
+    if (!scalarOrVector(in) || !getElementTypeOrSelf(in).isF64() ||
+        !getElementTypeOrSelf(op.getType()).isBF16() || op.getRoundingmodeAttr())
+      return failure(); // a rounding mode other than to nearest: LLVM's
     Location loc = op.getLoc();
     Value x = op.getIn();
     Type f32 = withElement(in, rewriter.getF32Type()), i32 = withElement(in, rewriter.getI32Type());
@@ -86,7 +91,8 @@ struct ExtBf16ToF64 : OpRewritePattern<arith::ExtFOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(arith::ExtFOp op, PatternRewriter &rewriter) const override {
     Type in = op.getIn().getType();
-    if (!getElementTypeOrSelf(in).isBF16() || !getElementTypeOrSelf(op.getType()).isF64())
+    if (!scalarOrVector(in) || !getElementTypeOrSelf(in).isBF16() ||
+        !getElementTypeOrSelf(op.getType()).isF64())
       return failure();
     Value f = arith::ExtFOp::create(rewriter, op.getLoc(), withElement(in, rewriter.getF32Type()),
                                     op.getIn());
@@ -145,7 +151,8 @@ template <typename IntToFp> struct IntToBf16 : OpRewritePattern<IntToFp> {
   LogicalResult matchAndRewrite(IntToFp op, PatternRewriter &rewriter) const override {
     Type in = op.getIn().getType();
     auto element = dyn_cast<IntegerType>(getElementTypeOrSelf(in));
-    if (!element || element.getWidth() > 64 || !getElementTypeOrSelf(op.getType()).isBF16())
+    if (!scalarOrVector(in) || !element || element.getWidth() > 64 ||
+        !getElementTypeOrSelf(op.getType()).isBF16())
       return failure();
     constexpr bool isSigned = std::is_same<IntToFp, arith::SIToFPOp>::value;
     Location loc = op.getLoc();

@@ -252,10 +252,10 @@ def CpuExpandBf16Pass : Pass<"modelc-cpu-expand-bf16", "::mlir::ModuleOp"> {
     call of libgcc's __truncsfbf2, which GCC 12's libgcc (Debian 12's) does
     not have (nor __truncdfbf2, nor the integer conversions): a model over
     bf16 tensors would not link on such a host, or for
-    --target-cpu=x86-64-v3. This pass rewrites every conversion to bf16
-    (arith.truncf from f32 or f64, arith.sitofp and arith.uitofp from
-    integers of up to 64 bits) and from bf16 (arith.extf), scalar or
-    vector, as integer arithmetic: f32 <-> bf16 with MLIR's expansion
+    --target-cpu=x86-64-v3. This pass rewrites the conversions to bf16
+    from f32, f64 (rounding to nearest) and integers of up to 64 bits
+    (arith.truncf, arith.sitofp, arith.uitofp), and from bf16 to f32 and
+    f64 (arith.extf), scalar or vector, as integer arithmetic: f32 <-> bf16 with MLIR's expansion
     (populateExpandBFloat16Patterns), the others through f32 rounded to
     odd, so that the result is the one rounding of the value to nearest,
     ties to even; subnormal values kept, a NaN made the quiet NaN 0x7fc0.
