@@ -3,9 +3,9 @@
 // Implements ConvDirect.h: checks the shape and the host, puts the weights
 // in the loops' tap order (rounded to bf16 for a bf16 convolution, as is a
 // copy of x), and runs the loops of ConvDirectKernels.h for the host's
-// level (AVX-512 or AVX2) over the images in
-// two fixed halves, on runInTwoParts' team from kParallelLoopWork
-// multiply-adds, else one after the other on the calling thread.
+// level (AVX-512 or AVX2) over the images in two fixed halves, on
+// runInTwoParts' team from kParallelLoopWork multiply-adds, else one after
+// the other on the calling thread.
 //
 //===----------------------------------------------------------------------===//
 #include "ConvDirect.h"
