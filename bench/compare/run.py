@@ -9,7 +9,8 @@
 For each model (mlp: bench/compare/mlp.model, 784-256-128-10; cnn:
 examples/fashion_mnist/cnn.model) and each repeat it
   * compiles the model with modelc (wall time = compile time);
-  * trains one epoch, batch 64 (`NET train --epochs 1 --batch 64`), reading
+  * trains one epoch, batch 64, seed R for repeat R (`NET train --epochs 1
+    --batch 64 --seed R`, the seed PyTorch's runs of that repeat take), reading
     the runtime's own training throughput from its TensorBoard file
     (`epoch/throughput`: samples/s of the epoch's training loop, evaluation
     excluded; "steady": median of the `step/throughput` windows of 10 steps
@@ -277,8 +278,9 @@ def trainModelc(net, work, name, r, env):
     ck = os.path.join(work, name, "ck%d" % r)
     shutil.rmtree(ck, ignore_errors=True)
     log = os.path.join(work, name, "train%d.log" % r)
-    secs, rss, _ = timed([net, "train", "--epochs", "1", "--batch", "64", "--device", "cpu",
-                          "--checkpoint-dir", ck, "--log-every", "10"], env=env, log=log)
+    secs, rss, _ = timed([net, "train", "--epochs", "1", "--batch", "64", "--seed", str(r + 1),
+                          "--device", "cpu", "--checkpoint-dir", ck, "--log-every", "10"],
+                         env=env, log=log)
     scalars = tfevents.readScalars(ck)
     epoch = scalars.get("epoch/throughput", [])
     steps = scalars.get("step/throughput", [])

@@ -15,6 +15,8 @@
 #include "modelsupport/Npy.h"
 #include "modelsupport/ShapeArith.h"
 
+#include "llvm/Support/FormatVariadic.h"
+
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -82,9 +84,21 @@ static llvm::Expected<IdxHeader> openIdx(const std::string &path,
   if (!file)
     return idxError(errno ? std::strerror(errno) : "cannot open file");
   unsigned char magic[4];
-  if (gzread(file, magic, 4) != 4 || magic[0] != 0 || magic[1] != 0 ||
-      !idxElementSize(magic[2]) || magic[3] == 0)
-    return idxError("not an IDX file (bad magic number)");
+  if (gzread(file, magic, 4) != 4)
+    return idxError("truncated IDX header: the file has fewer than 4 bytes");
+  if (magic[0] != 0 || magic[1] != 0)
+    return idxError(llvm::formatv("not an IDX file (magic bytes {0:x2} {1:x2}, "
+                                  "expected 0x00 0x00)",
+                                  magic[0], magic[1])
+                        .str());
+  if (!idxElementSize(magic[2]))
+    return idxError(llvm::formatv("byte 2: unknown IDX element type {0:x2} "
+                                  "(IDX defines 0x08 u8, 0x09 i8, 0x0b i16, "
+                                  "0x0c i32, 0x0d f32, 0x0e f64)",
+                                  magic[2])
+                        .str());
+  if (magic[3] == 0)
+    return idxError("byte 3: IDX rank is 0");
   IdxHeader h;
   h.typeCode = magic[2];
   for (unsigned i = 0; i < magic[3]; ++i) {

@@ -193,6 +193,9 @@ private:
                     Frame &caller);
   bool bindParam(const Param &p, const Value &v, llvm::SMRange argRange,
                  const FuncDecl &fn, Frame &frame);
+  /// Checks a function's tensor result against its declared type: the
+  /// element type (no implicit conversion), then the shape.
+  bool checkResult(const FuncDecl &fn, Value &result, Frame &frame);
   bool unifyShape(const TypeRef &pattern, const TensorType &actual,
                   llvm::StringRef what, llvm::SMRange at, const FuncDecl &fn,
                   Frame &frame, const Value *actualValue = nullptr);

@@ -277,12 +277,8 @@ Value Elaborator::instantiate(const FuncDecl &fn, const ModuleInfo &module,
     ok = !v.isError() && bindParam(p, v, r, fn, frame);
   }
   ok = ok && runBody(fn.getBody(), frame, result);
-  if (ok && fn.getResultType()) {
-    const TypeRef &rt = *fn.getResultType();
-    if (result.kind == Value::Kind::Tensor && rt.hasShape)
-      ok = unifyShape(rt, typeOf(result), "the result", rt.range, fn, frame,
-                      &result);
-  }
+  if (ok && fn.getResultType())
+    ok = checkResult(fn, result, frame);
   activeCalls.pop_back();
   Instance &done = graph.instances[frame.instance];
   for (auto &kv : frame.dims)
@@ -290,6 +286,31 @@ Value Elaborator::instantiate(const FuncDecl &fn, const ModuleInfo &module,
   if (frame.ellipsis)
     done.bindings.push_back({"...", shapeStr(*frame.ellipsis)});
   return ok ? result : Value::error();
+}
+
+bool Elaborator::checkResult(const FuncDecl &fn, Value &result,
+                             Frame &frame) {
+  const TypeRef &rt = *fn.getResultType();
+  if (result.kind != Value::Kind::Tensor || !rt.hasShape)
+    return true;
+  std::optional<DType> dt = parseDType(rt.name);
+  if (!dt) {
+    diags.error(rt.nameRange.Start, "unknown element type '" + rt.name +
+                                        "'; expected " + std::string(kDTypeList),
+                {rt.nameRange});
+    return false;
+  }
+  if (*dt != typeOf(result).dtype) {
+    diags.error(rt.range.Start,
+                "'" + fn.getName() + "' declares result " + rt.str() +
+                    " but returns " + typeOf(result).str() +
+                    " (no implicit conversion; use cast)",
+                {rt.range});
+    noteOrigin(result, "the returned value");
+    return false;
+  }
+  return unifyShape(rt, typeOf(result), "the result", rt.range, fn, frame,
+                    &result);
 }
 
 bool Elaborator::runBody(llvm::ArrayRef<StmtPtr> body, Frame &frame,

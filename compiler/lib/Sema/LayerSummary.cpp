@@ -8,7 +8,9 @@
 // table uses; the mdl IR keeps only locations.
 //
 // A layer's output is its last node in graph order; its activation bytes
-// are that output's bytes per sample (views such as flatten included).
+// are that output's bytes per sample (views such as flatten included), as
+// the program stores it: 4 per bf16 or f16 element too, since every op on
+// them computes and stores f32 values rounded to their type.
 // FLOPs come from modelsupport/Flops.h and count the forward pass only,
 // elementwise work included (a convolution's bias add too): a different
 // quantity from ModelrtProgram.train_flops_per_sample
@@ -53,10 +55,8 @@ static int64_t dtypeBytes(DType d) {
     return 8;
   case DType::Bool:
     return 1;
-  case DType::BF16:
-  case DType::F16:
-    return 2;
-  default:
+  default: // bf16 and f16 too: their buffers hold the f32 values every op
+           // on them computes (mdl-widen-low-precision), rounded
     return 4;
   }
 }
@@ -141,6 +141,19 @@ static std::vector<bool> outputCone(const Graph &graph) {
   return live;
 }
 
+/// Marks the nodes that depend on a model input: the others (a parameter's
+/// cast, say) are computed once per step, not per sample, and are no layer.
+static std::vector<bool> inputCone(const Graph &graph) {
+  std::vector<bool> fromInput(graph.nodes.size(), false);
+  for (unsigned in : graph.inputs)
+    if (in < fromInput.size())
+      fromInput[in] = true;
+  for (size_t i = 0; i < graph.nodes.size(); ++i)
+    for (unsigned o : graph.nodes[i].operands)
+      fromInput[i] = fromInput[i] || fromInput[o];
+  return fromInput;
+}
+
 /// What the user calls `kind`: the first builtin of the table that adds
 /// it ("max_pool" for max_pool2d), else the op's name ("add", "matmul").
 static llvm::StringRef spelledName(OpKind kind) {
@@ -162,10 +175,10 @@ std::vector<LayerSummary> sema::summarizeLayers(const Graph &graph) {
   std::vector<LayerSummary> layers;
   std::map<int, size_t> byInstance; // root instance -> index in `layers`
   std::map<std::string, int> seen;
-  std::vector<bool> live = outputCone(graph);
+  std::vector<bool> live = outputCone(graph), perSample = inputCone(graph);
   for (size_t i = 0; i < graph.nodes.size(); ++i) {
     const Node &n = graph.nodes[i];
-    if (!live[i] || getOpSource(n.kind) == OpSource::Leaf)
+    if (!live[i] || !perSample[i] || getOpSource(n.kind) == OpSource::Leaf)
       continue;
     int root = rootInstance(graph, n.instance);
     size_t index = layers.size();

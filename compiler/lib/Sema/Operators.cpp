@@ -130,6 +130,17 @@ Value Elaborator::materialize(const Value &v, DType dtype, Frame &frame) {
                              getDTypeName(dtype) + " tensor", frame);
     return Value::error();
   }
+  if (v.isNumber())
+    if (std::optional<std::string> why = overflowOf(v.asDouble(), dtype)) {
+      error(v.range.Start,
+            "the number " +
+                (v.kind == Value::Kind::Int ? std::to_string(v.i) : formatNumber(v.f)) +
+                " does not fit the " +
+                getDTypeName(dtype) + " tensor it meets: " + *why +
+                "; use a number in range, or cast the tensor first",
+            frame);
+      return Value::error();
+    }
   return addNode({}, TensorType{dtype, {}},
                  OpAttrs<OpKind::Constant>{v.asDouble()}, v.range.Start, frame,
                  "a literal");

@@ -172,7 +172,7 @@ bool Elaborator::declareParam(const ParamStmt &p, Frame &frame) {
   if (!dt || !isFloat(*dt)) {
     error(t.nameRange.Start,
           "parameter '" + p.getName() +
-              "' must have a floating-point type (f32, f64, bf16 or f16), got '" +
+              "' must have a floating-point type (f32, bf16 or f16), got '" +
               t.name + "'",
           frame);
     return false;
@@ -183,6 +183,15 @@ bool Elaborator::declareParam(const ParamStmt &p, Frame &frame) {
   std::optional<Initializer> init = evalInitializer(p.getInit(), frame);
   if (!init)
     return false;
+  if (init->kind == "constant" && !init->args.empty())
+    if (std::optional<std::string> why = overflowOf(init->args[0], *dt)) {
+      error(p.getInit().getLoc(),
+            "constant(" + formatNumber(init->args[0]) + ") does not fit " +
+                "parameter '" + p.getName() + "' of type " + t.str() + ": " +
+                *why,
+            frame);
+      return false;
+    }
   std::string name = frame.paramPrefix + "." + p.getName().str();
   for (const TableEntry &e : graph.params)
     if (e.name == name) {
@@ -262,6 +271,23 @@ static bool bindModelInput(Elaborator &el, const Param &p, Frame &frame,
   return true;
 }
 
+/// Parameters are stored and updated in f32 (bf16 and f16 ones are
+/// rounded from that f32 where they are read): an f64 one is an error,
+/// checked once the model's types are (so that a mixed f32/f64 expression
+/// is reported first, where it is written).
+static bool checkParamStorage(Elaborator &el) {
+  for (const TableEntry &e : el.graph.params)
+    if (e.type.dtype == DType::F64) {
+      el.diags.error(e.loc, "parameter '" + e.name + "' is " + e.type.str() +
+                                ": parameters are stored and updated in f32 "
+                                "(the optimizer's state and the checkpoints "
+                                "too); declare it f32 and convert where it is "
+                                "used with cast(w, f64)");
+      return false;
+    }
+  return true;
+}
+
 bool Elaborator::elaborateModel(const FuncDecl &decl,
                                 const ModuleInfo &module) {
   unsigned errorsBefore = diags.getNumErrors();
@@ -326,5 +352,5 @@ bool Elaborator::elaborateModel(const FuncDecl &decl,
                     frame, &result))
       return false;
   }
-  return diags.getNumErrors() == errorsBefore;
+  return diags.getNumErrors() == errorsBefore && checkParamStorage(*this);
 }

@@ -26,7 +26,6 @@
 using namespace modelc;
 using namespace modelc::sema;
 using modelsupport::isTrainingPrecision;
-using modelsupport::kTrainingPrecisionList;
 
 namespace {
 const char *kMetrics[] = {"accuracy", "loss"};
@@ -242,6 +241,25 @@ static void recordLabelUse(Graph &graph, unsigned loss, TrainConfig &cfg) {
   cfg.usesLabels = dependsOn(graph, loss, *graph.label);
 }
 
+/// Checks that the loss's float arguments are f32: the loss is computed in
+/// f32 (docs/language.md, "Element types"); a bf16, f16 or f64 argument is
+/// an error at the value, naming the cast that fixes it.
+static bool checkLossPrecision(DiagnosticEngine &diags, const Graph &graph,
+                               const Node &loss) {
+  for (size_t i = 0; i < loss.operands.size(); ++i) {
+    const Node &arg = graph.nodes[loss.operands[i]];
+    if (!isFloat(arg.type.dtype) || arg.type.dtype == DType::F32)
+      continue;
+    diags.error(arg.locs.front(),
+                getOpKindName(loss.kind) + "'s argument " + llvm::Twine(i + 1) +
+                    " is " + arg.type.str() +
+                    ": the loss is computed in f32; convert it with "
+                    "cast(x, f32)");
+    return false;
+  }
+  return true;
+}
+
 /// Builds the loss from `loss = ...` over the names of bindLossNames.
 static bool checkLoss(DiagnosticEngine &diags, const Field &f, Graph &graph,
                       const DataConfig *data, const ModuleInfo &module,
@@ -267,6 +285,8 @@ static bool checkLoss(DiagnosticEngine &diags, const Field &f, Graph &graph,
                 {f.value->getRange()});
     return false;
   }
+  if (!checkLossPrecision(diags, graph, graph.nodes[loss.node]))
+    return false;
   graph.loss = loss.node;
   recordLabelUse(graph, loss.node, cfg);
   const Node &ln = graph.nodes[loss.node];
@@ -341,15 +361,10 @@ static bool checkPrecision(DiagnosticEngine &diags, const Field &f,
     cfg.precisionRange = f.value->getRange();
     return true;
   }
-  if (n && n->getName() == "f16")
-    diags.error(f.value->getLoc(),
-                "precision f16 has no kernels in modelc yet; precision must "
-                "be " + llvm::Twine(kTrainingPrecisionList),
-                {f.value->getRange()});
-  else
-    diags.error(f.value->getLoc(),
-                "precision must be " + llvm::Twine(kTrainingPrecisionList),
-                {f.value->getRange()});
+  diags.error(f.value->getLoc(),
+              modelsupport::whyNotTrainingPrecision(
+                  n ? std::string_view(n->getName()) : ""),
+              {f.value->getRange()});
   return false;
 }
 

@@ -1,7 +1,8 @@
 //===- Types.cpp - Element types, shapes and broadcasting -----------------===//
 //
-// Printing of element types and shapes, and the broadcasting rule over
-// symbolic dimensions (the alignment itself is modelsupport/ShapeArith.h's).
+// Printing of element types and shapes, each type's range for literals,
+// and the broadcasting rule over symbolic dimensions (the alignment itself
+// is modelsupport/ShapeArith.h's).
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,8 +12,35 @@
 
 #include "llvm/ADT/StringSwitch.h"
 
+#include <cmath>
+
 using namespace modelc;
 using namespace modelc::sema;
+
+std::optional<std::string> sema::overflowOf(double value, DType dtype) {
+  // Float types: the largest finite value, and the magnitude from which
+  // rounding to nearest gives infinity: (2 - 2^-p) * 2^emax, p the
+  // significand's bits.
+  struct Limit {
+    DType dtype;
+    double largest, overflow;
+    const char *spelled;
+  };
+  static const Limit kFloats[] = {
+      {DType::F16, 65504.0, 65520.0, "65504"},
+      {DType::BF16, 0x1.fep127, 0x1.ffp127, "3.3895e+38"},
+      {DType::F32, 0x1.fffffep127, 0x1.ffffffp127, "3.4028e+38"}};
+  for (const Limit &l : kFloats)
+    if (l.dtype == dtype && std::isfinite(value) && std::fabs(value) >= l.overflow)
+      return "it would become " + std::string(value < 0 ? "-inf" : "inf") +
+             " (the largest finite " + getDTypeName(dtype).str() + " is " +
+             l.spelled + ")";
+  if (dtype == DType::I32 && (value < -2147483648.0 || value > 2147483647.0))
+    return std::string("i32 holds -2147483648..2147483647");
+  if (dtype == DType::I64 && (value < -0x1p63 || value >= 0x1p63))
+    return std::string("i64 holds -2^63..2^63-1");
+  return std::nullopt;
+}
 
 llvm::StringRef sema::getDTypeName(DType dtype) {
   switch (dtype) {

@@ -1,7 +1,8 @@
 //===- ExportStages.cpp - The driver's export stages -----------------------===//
 //
 // The `onnx` stage: names the graph after the main model's signature, reads
-// the checkpoint, computes bf16/f16 ops in f32 between casts
+// the checkpoint, notes that a bf16-precision program's products are
+// exported on f32 operands, computes bf16/f16 ops in f32 between casts
 // (mdl-widen-low-precision), exports @forward_eval, and reports an op without an ONNX
 // form at its place in the source (the outermost call site, the user's
 // line, for an op inside an imported function).
@@ -16,6 +17,8 @@
 #include "mlir/Pass/PassManager.h"
 
 #include "mlir/IR/Location.h"
+
+#include "llvm/Support/WithColor.h"
 
 using namespace modelc;
 
@@ -62,6 +65,11 @@ bool modelc::runOnnx(Compilation &c) {
     inputError(c) << llvm::toString(ck.takeError()) << "\n";
     return false;
   }
+  if (c.program && c.program->train && c.program->train->precision == "bf16")
+    llvm::WithColor::note(llvm::errs(), "modelc")
+        << "--emit=onnx: this program trains at precision bf16; the ONNX graph "
+           "computes its products on f32 operands, so its outputs differ from "
+           "predict's by the bf16 rounding of those operands\n";
   // bf16 and f16 ops become f32 ops between casts, which every ONNX
   // runtime computes (a CPU runtime may have no bf16 MatMul).
   mlir::PassManager widen(c.mlirModule->getContext());

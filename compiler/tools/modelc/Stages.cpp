@@ -72,6 +72,11 @@ static bool runSema(Compilation &c) {
     c.program->train->batchNorm = c.batchNormOverride;
   if (c.program && c.program->train)
     noteCpuPrecision(c, *c.program->train);
+  if (c.program && !c.program->train && !c.precisionOverride.empty())
+    llvm::WithColor::warning(llvm::errs(), "modelc")
+        << "--precision=" << c.precisionOverride
+        << " has no effect: the program has no train block, and the precision "
+           "is the training's\n";
   return c.program != nullptr;
 }
 

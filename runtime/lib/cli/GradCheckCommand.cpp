@@ -81,6 +81,11 @@ Status runGradCheck(const ModelrtProgram &p, const CliArgs &a) {
                   "loss moves in steps of those types' rounding, which finite differences cannot "
                   "follow; check the gradients of a copy written with f32 types",
                   p.name ? p.name : "?");
+  if (p.precision == MODELRT_PRECISION_BF16)
+    return errorf("gradcheck: this program trains at precision bf16: its products round their "
+                  "operands to bf16, so its loss moves in steps that finite differences cannot "
+                  "follow; check a build of the same model with `modelc --precision=f32`, whose "
+                  "gradients are computed by the same rules");
   std::string from;
   auto model = startingPoint(p, a, cfg.seed, from);
   if (!model)

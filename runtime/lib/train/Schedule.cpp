@@ -31,7 +31,9 @@ Status validateScheduleConfig(const ScheduleConfig &c) {
     if (c.warmupSteps < 0 || c.totalSteps < 0)
       return errorf("schedule: warmup and total steps must be >= 0");
     if (c.totalSteps > 0 && c.warmupSteps >= c.totalSteps)
-      return errorf("schedule: warmup (%lld steps) must be shorter than the total (%lld)",
+      return errorf("schedule: the warmup of %lld optimizer steps must be shorter than the "
+                    "run's %lld optimizer steps (its epochs times the steps of one epoch); "
+                    "train for more epochs (--epochs) or on more data",
                     (long long)c.warmupSteps, (long long)c.totalSteps);
     return Status::ok();
   case ScheduleKind::Plateau:

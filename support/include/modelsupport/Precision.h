@@ -26,6 +26,17 @@ inline constexpr std::string_view kTrainingPrecisions[] = {"f32", "bf16", "tf32"
 /// The precisions as messages list them.
 inline constexpr const char *kTrainingPrecisionList = "f32, bf16 or tf32";
 
+/// Why \p name is no training precision, for the train block's error and
+/// the driver's alike: "precision f16 has no kernels in modelc; ..." for
+/// f16 (a model may still write f16 types), otherwise the list.
+inline std::string whyNotTrainingPrecision(std::string_view name) {
+  std::string list = std::string("precision must be ") + kTrainingPrecisionList;
+  if (name == "f16")
+    return "precision f16 has no kernels in modelc (a model may still write f16 "
+           "types: docs/language.md); " + list;
+  return list;
+}
+
 /// Whether \p name is one of kTrainingPrecisions.
 inline bool isTrainingPrecision(std::string_view name) {
   for (std::string_view p : kTrainingPrecisions)

@@ -117,8 +117,11 @@ TEST(Schedule, ValidationErrors) {
   c.kind = ScheduleKind::Step, c.stepSize = 0;
   EXPECT_FALSE(validateScheduleConfig(c).isOk());
   c = ScheduleConfig{};
-  c.kind = ScheduleKind::Cosine, c.warmupSteps = 5, c.totalSteps = 5;
-  EXPECT_NE(validateScheduleConfig(c).message().find("warmup"), std::string::npos);
+  c.kind = ScheduleKind::Cosine, c.warmupSteps = 469, c.totalSteps = 79;
+  EXPECT_EQ(validateScheduleConfig(c).message(),
+            "schedule: the warmup of 469 optimizer steps must be shorter than the run's 79 "
+            "optimizer steps (its epochs times the steps of one epoch); train for more epochs "
+            "(--epochs) or on more data");
   c = ScheduleConfig{};
   c.kind = ScheduleKind::MultiStep, c.milestones = {5, 2};
   EXPECT_FALSE(validateScheduleConfig(c).isOk());

@@ -41,6 +41,12 @@ inline bool isFloat(DType d) {
 inline bool isLowPrecisionFloat(DType d) { return d == DType::BF16 || d == DType::F16; }
 /// True for i32 and i64.
 inline bool isInteger(DType d) { return d == DType::I32 || d == DType::I64; }
+/// Why the number \p value cannot be a \p dtype value without overflow
+/// ("it would become -inf", "i32 holds -2147483648..2147483647"), or
+/// std::nullopt when it can: a float type overflows from its largest
+/// finite value plus half a unit in the last place (to nearest, ties to
+/// even), an integer type outside its range.
+std::optional<std::string> overflowOf(double value, DType dtype);
 
 /// One dimension: a static size, or a symbolic (run-time) size named after
 /// the model input's dimension variable.

@@ -199,21 +199,28 @@ RuntimeCall describeForGpu(Operation *op) {
   return c;
 }
 
+/// How many i64 sizes follow the pointers in the runtime's signature for
+/// `op` (each family's count is its *NumSizes enumerator).
+unsigned numSizes(Operation *op, const RuntimeCall &c) {
+  if (isa<mdl::LibEmbeddingGradOp>(op))
+    return EmbeddingNumSizes;
+  if (isa<mdl::LibAttentionOp, mdl::LibAttentionGradOp>(op))
+    return AttentionNumSizes;
+  if (isa<mdl::LibAttentionPackedOp, mdl::LibAttentionPackedGradOp>(op))
+    return PackedNumSizes;
+  if (isa<mdl::LibAttentionDecodeOp>(op))
+    return DecodeNumSizes;
+  if (isa<mdl::LibSumRanksOp>(op))
+    return 1;
+  return c.weight ? unsigned(ConvNumSizes) : unsigned(PoolNumSizes);
+}
+
 /// The runtime's signature for `op`: one pointer per operand (and the
 /// codes' after y for a max pooling with codes), then the sizes as i64.
 FunctionType callType(MLIRContext *ctx, Operation *op, const RuntimeCall &c) {
   bool codesAdded = c.codes && isa<mdl::LibMaxPool2DOp>(op); // after y
   SmallVector<Type> args(op->getNumOperands() + codesAdded, LLVM::LLVMPointerType::get(ctx));
-  unsigned sizes =
-      isa<mdl::LibEmbeddingGradOp>(op)                         ? EmbeddingNumSizes
-      : isa<mdl::LibAttentionOp, mdl::LibAttentionGradOp>(op) ? AttentionNumSizes
-      : isa<mdl::LibAttentionPackedOp, mdl::LibAttentionPackedGradOp>(op)
-          ? PackedNumSizes
-      : isa<mdl::LibAttentionDecodeOp>(op)                     ? DecodeNumSizes
-      : isa<mdl::LibSumRanksOp>(op)                            ? 1
-      : c.weight                                               ? ConvNumSizes
-                                                               : PoolNumSizes;
-  args.append(sizes, IntegerType::get(ctx, 64));
+  args.append(numSizes(op, c), IntegerType::get(ctx, 64));
   return FunctionType::get(ctx, args, {});
 }
 
