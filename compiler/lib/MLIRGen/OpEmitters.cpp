@@ -267,6 +267,12 @@ static bool syncBatchNorm(mlir::OpBuilder &b) {
   return mode && mode.getValue() == "sync";
 }
 
+/// The symbol reference to state \p name.
+static mlir::FlatSymbolRefAttr stateRef(mlir::OpBuilder &b,
+                                        llvm::StringRef name) {
+  return mlir::FlatSymbolRefAttr::get(b.getContext(), name);
+}
+
 /// \p v converted to element type \p elt by mdl.cast (itself when it has it).
 static mlir::Value castTo(mlir::OpBuilder &b, mlir::Value v, mlir::Type elt,
                           Location l) {
@@ -275,20 +281,55 @@ static mlir::Value castTo(mlir::OpBuilder &b, mlir::Value v, mlir::Type elt,
   return mdl::CastOp::create(b, l, v, elt);
 }
 
+/// Writes the running statistics after a training batch norm \p bn:
+/// running = (1 - momentum) * running + momentum * batch statistic, with
+/// the unbiased variance n/(n-1) * v (n = elements per channel), all in
+/// the states' element type (f32 for bf16 or f16 values).
+static void updateRunningStats(FunctionEmitter &fe, const Node &n,
+                               mdl::BatchNormTrainOp bn, mlir::Value rm,
+                               mlir::Value rv, bool sync, Location l) {
+  mlir::OpBuilder &b = fe.builder();
+  OpAttrs<OpKind::BatchNorm> a = attrsOf<OpKind::BatchNorm>(n);
+  mlir::Type elt =
+      mlir::cast<mlir::RankedTensorType>(rm.getType()).getElementType();
+  mlir::Value keep = fe.scalar(1 - a.momentum, elt, l);
+  mlir::Value take = fe.scalar(a.momentum, elt, l);
+  auto blend = [&](mlir::Value run, mlir::Value stat) {
+    mlir::Value x = mdl::MulOp::create(b, l, run, keep);
+    mlir::Value y = mdl::MulOp::create(b, l, castTo(b, stat, elt, l), take);
+    return mdl::AddOp::create(b, l, x, y).getResult();
+  };
+  // With sync, the statistics and so their element count are the global
+  // batch's.
+  mlir::Value count = perChannelCount(fe, n, bn.getInput(), elt, l);
+  if (sync)
+    count = mdl::AllReduceOp::create(b, l, count);
+  mlir::Value countM1 = mdl::SubOp::create(b, l, count, fe.scalar(1, elt, l));
+  mlir::Value factor = mdl::DivOp::create(b, l, count, countM1);
+  mlir::Value unbiased =
+      mdl::MulOp::create(b, l, castTo(b, bn.getBatchVar(), elt, l), factor);
+  mdl::StateWriteOp::create(b, l, stateRef(b, a.running_mean),
+                            blend(rm, bn.getBatchMean()));
+  mdl::StateWriteOp::create(b, l, stateRef(b, a.running_var),
+                            blend(rv, unbiased));
+}
+
 /// Batch normalization; in training also the update of its running
-/// statistics, which are f32 states whatever x's type: the update runs in
-/// f32, and bf16/f16 normalization reads them rounded to x's type.
+/// statistics. Those of bf16 or f16 values are f32 states (Sema's
+/// handleBatchNorm): the update runs in f32, and the normalization reads
+/// them rounded to x's type.
 static mlir::Value emitBatchNorm(FunctionEmitter &fe, const Node &n,
                                  ArrayRef<mlir::Value> ops, Location l) {
   mlir::OpBuilder &b = fe.builder();
   OpAttrs<OpKind::BatchNorm> a = attrsOf<OpKind::BatchNorm>(n);
-  mlir::Type elt = FunctionEmitter::toType(b, TensorType{n.type.dtype, {}}).getElementType();
-  mlir::Type f32 = b.getF32Type();
-  auto statType = mlir::RankedTensorType::get({n.type.shape[1].size}, f32);
-  auto meanSym = mlir::FlatSymbolRefAttr::get(b.getContext(), a.running_mean);
-  auto varSym = mlir::FlatSymbolRefAttr::get(b.getContext(), a.running_var);
-  mlir::Value rm = mdl::StateReadOp::create(b, l, statType, meanSym);
-  mlir::Value rv = mdl::StateReadOp::create(b, l, statType, varSym);
+  mlir::Type elt =
+      FunctionEmitter::toType(b, TensorType{n.type.dtype, {}}).getElementType();
+  mlir::Type statElt = isLowPrecisionFloat(n.type.dtype) ? b.getF32Type() : elt;
+  auto statType = mlir::RankedTensorType::get({n.type.shape[1].size}, statElt);
+  mlir::Value rm =
+      mdl::StateReadOp::create(b, l, statType, stateRef(b, a.running_mean));
+  mlir::Value rv =
+      mdl::StateReadOp::create(b, l, statType, stateRef(b, a.running_var));
   if (fe.isEval()) {
     mlir::Value mean = castTo(b, rm, elt, l);
     mlir::Value var = castTo(b, rv, elt, l);
@@ -296,30 +337,10 @@ static mlir::Value emitBatchNorm(FunctionEmitter &fe, const Node &n,
                                         b.getF64FloatAttr(a.epsilon));
   }
   bool sync = syncBatchNorm(b);
-  auto bn = mdl::BatchNormTrainOp::create(b, l, ops[0], ops[1], ops[2],
-                                          b.getF64FloatAttr(a.epsilon),
-                                          b.getF64FloatAttr(a.momentum),
-                                          b.getBoolAttr(sync));
-  // running = (1 - momentum) * running + momentum * batch statistic, with
-  // the unbiased variance n/(n-1) * v (n = elements per channel).
-  mlir::Value keep = fe.scalar(1 - a.momentum, f32, l);
-  mlir::Value take = fe.scalar(a.momentum, f32, l);
-  auto blend = [&](mlir::Value run, mlir::Value stat) {
-    mlir::Value x = mdl::MulOp::create(b, l, run, keep);
-    mlir::Value y = mdl::MulOp::create(b, l, castTo(b, stat, f32, l), take);
-    return mdl::AddOp::create(b, l, x, y).getResult();
-  };
-  // With sync, the statistics and so their element count are the global
-  // batch's.
-  mlir::Value count = perChannelCount(fe, n, ops[0], f32, l);
-  if (sync)
-    count = mdl::AllReduceOp::create(b, l, count);
-  mlir::Value countM1 = mdl::SubOp::create(b, l, count, fe.scalar(1, f32, l));
-  mlir::Value factor = mdl::DivOp::create(b, l, count, countM1);
-  mlir::Value unbiased =
-      mdl::MulOp::create(b, l, castTo(b, bn.getBatchVar(), f32, l), factor);
-  mdl::StateWriteOp::create(b, l, meanSym, blend(rm, bn.getBatchMean()));
-  mdl::StateWriteOp::create(b, l, varSym, blend(rv, unbiased));
+  auto bn = mdl::BatchNormTrainOp::create(
+      b, l, ops[0], ops[1], ops[2], b.getF64FloatAttr(a.epsilon),
+      b.getF64FloatAttr(a.momentum), b.getBoolAttr(sync));
+  updateRunningStats(fe, n, bn, rm, rv, sync, l);
   return bn.getOutput();
 }
 

@@ -195,9 +195,13 @@ static Value whereNode(Elaborator &el, const Value &cond, const Value &x,
                        const Value &y, llvm::SMLoc loc, Frame &frame) {
   const TensorType &a = el.typeOf(x), &b = el.typeOf(y);
   if (a.dtype != b.dtype) {
-    el.error(loc, "where mixes " + a.str() + " and " + b.str() +
-                      ": there is no implicit conversion; convert one with "
-                      "cast(x, " + getDTypeName(a.dtype) + ")", frame);
+    el.error(loc,
+             "where mixes " + a.str() + " and " + b.str() +
+                 ": there is no implicit conversion; " +
+                 conversionHint(a.dtype, b.dtype),
+             frame);
+    el.noteOrigin(x, "x");
+    el.noteOrigin(y, "y");
     return Value::error();
   }
   std::optional<Shape> values = broadcastShapes(a.shape, b.shape);
@@ -487,6 +491,8 @@ static Value handleConcat(Elaborator &el, llvm::ArrayRef<Value> args,
                                   u.str() + ": other dimensions and the "
                                   "element type must match",
                frame);
+      el.noteOrigin(first, "the first tensor");
+      el.noteOrigin(v, "this tensor");
       return Value::error();
     }
     t.shape[*axis] = SDim::fixed(t.shape[*axis].size + u.shape[*axis].size);

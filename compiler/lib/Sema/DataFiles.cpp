@@ -84,7 +84,10 @@ static llvm::Expected<IdxHeader> openIdx(const std::string &path,
   if (!file)
     return idxError(errno ? std::strerror(errno) : "cannot open file");
   unsigned char magic[4];
-  if (gzread(file, magic, 4) != 4)
+  int got = gzread(file, magic, 4);
+  if (got < 0)
+    return idxError("cannot read it (corrupt gzip data?)");
+  if (got != 4)
     return idxError("truncated IDX header: the file has fewer than 4 bytes");
   if (magic[0] != 0 || magic[1] != 0)
     return idxError(llvm::formatv("not an IDX file (magic bytes {0:x2} {1:x2}, "

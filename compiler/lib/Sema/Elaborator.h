@@ -150,6 +150,9 @@ public:
   const TensorType &typeOf(const Value &v) const {
     return graph.nodes[v.node].type;
   }
+  /// Reports (at the number) a number that \p dtype cannot hold
+  /// (overflowOf); true when it fits.
+  bool numberFits(const Value &v, DType dtype, Frame &frame);
   /// Converts a compile-time number into a constant node of `dtype`
   /// (reports an error if the number does not fit the dtype).
   Value materialize(const Value &v, DType dtype, Frame &frame);
@@ -205,6 +208,11 @@ private:
   std::optional<Shape> resolveType(const TypeRef &type, Frame &frame,
                                    bool allowSymbolic);
   bool runBody(llvm::ArrayRef<StmtPtr> body, Frame &frame, Value &result);
+  /// Reports (at \p loc) an initialiser whose values would overflow the
+  /// parameter's element type: constant's value, uniform's bounds,
+  /// normal's mean.
+  bool initializerFits(const Initializer &init, const TensorType &type,
+                       llvm::StringRef name, llvm::SMLoc loc, Frame &frame);
   bool declareParam(const ParamStmt &p, Frame &frame);
   std::optional<Initializer> evalInitializer(const Expr &e, Frame &frame);
   void reportUnknownName(llvm::StringRef name, llvm::SMRange range,

@@ -288,15 +288,15 @@ Value Elaborator::instantiate(const FuncDecl &fn, const ModuleInfo &module,
   return ok ? result : Value::error();
 }
 
-bool Elaborator::checkResult(const FuncDecl &fn, Value &result,
-                             Frame &frame) {
+bool Elaborator::checkResult(const FuncDecl &fn, Value &result, Frame &frame) {
   const TypeRef &rt = *fn.getResultType();
   if (result.kind != Value::Kind::Tensor || !rt.hasShape)
     return true;
   std::optional<DType> dt = parseDType(rt.name);
   if (!dt) {
-    diags.error(rt.nameRange.Start, "unknown element type '" + rt.name +
-                                        "'; expected " + std::string(kDTypeList),
+    diags.error(rt.nameRange.Start,
+                "unknown element type '" + rt.name + "'; expected " +
+                    std::string(kDTypeList),
                 {rt.nameRange});
     return false;
   }

@@ -142,7 +142,8 @@ static std::vector<bool> outputCone(const Graph &graph) {
 }
 
 /// Marks the nodes that depend on a model input: the others (a parameter's
-/// cast, say) are computed once per step, not per sample, and are no layer.
+/// cast, say) are computed once per step, not per sample; they are no
+/// layer of their own and add nothing to their instance's row.
 static std::vector<bool> inputCone(const Graph &graph) {
   std::vector<bool> fromInput(graph.nodes.size(), false);
   for (unsigned in : graph.inputs)
@@ -178,9 +179,11 @@ std::vector<LayerSummary> sema::summarizeLayers(const Graph &graph) {
   std::vector<bool> live = outputCone(graph), perSample = inputCone(graph);
   for (size_t i = 0; i < graph.nodes.size(); ++i) {
     const Node &n = graph.nodes[i];
-    if (!live[i] || !perSample[i] || getOpSource(n.kind) == OpSource::Leaf)
+    if (!live[i] || getOpSource(n.kind) == OpSource::Leaf)
       continue;
     int root = rootInstance(graph, n.instance);
+    if (!perSample[i] && root < 0)
+      continue;
     size_t index = layers.size();
     if (root >= 0 && byInstance.count(root)) {
       index = byInstance[root];
@@ -191,6 +194,10 @@ std::vector<LayerSummary> sema::summarizeLayers(const Graph &graph) {
       if (root >= 0)
         byInstance[root] = index;
     }
+    // A node of no model input leaves the row (which carries its
+    // instance's parameters) as it is.
+    if (!perSample[i])
+      continue;
     LayerSummary &l = layers[index];
     l.flops += nodeFlops(graph, n);
     l.shape = sampleShape(n.type);

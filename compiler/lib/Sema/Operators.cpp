@@ -115,6 +115,20 @@ Value Elaborator::addNodeWithAttrs(OpKind kind, std::vector<unsigned> operands,
   return v;
 }
 
+bool Elaborator::numberFits(const Value &v, DType dtype, Frame &frame) {
+  bool isInt = v.kind == Value::Kind::Int;
+  std::optional<std::string> why =
+      isInt ? overflowOf(v.i, dtype) : overflowOf(v.f, dtype);
+  if (!why)
+    return true;
+  error(v.range.Start,
+        "the number " + (isInt ? std::to_string(v.i) : formatNumber(v.f)) +
+            " does not fit the " + getDTypeName(dtype) + " tensor it meets: " +
+            *why + "; use a number in range, or cast the tensor first",
+        frame);
+  return false;
+}
+
 Value Elaborator::materialize(const Value &v, DType dtype, Frame &frame) {
   if (v.kind == Value::Kind::Float && !isFloat(dtype) &&
       v.f != std::floor(v.f)) {
@@ -130,17 +144,8 @@ Value Elaborator::materialize(const Value &v, DType dtype, Frame &frame) {
                              getDTypeName(dtype) + " tensor", frame);
     return Value::error();
   }
-  if (v.isNumber())
-    if (std::optional<std::string> why = overflowOf(v.asDouble(), dtype)) {
-      error(v.range.Start,
-            "the number " +
-                (v.kind == Value::Kind::Int ? std::to_string(v.i) : formatNumber(v.f)) +
-                " does not fit the " +
-                getDTypeName(dtype) + " tensor it meets: " + *why +
-                "; use a number in range, or cast the tensor first",
-            frame);
-      return Value::error();
-    }
+  if (v.isNumber() && !numberFits(v, dtype, frame))
+    return Value::error();
   return addNode({}, TensorType{dtype, {}},
                  OpAttrs<OpKind::Constant>{v.asDouble()}, v.range.Start, frame,
                  "a literal");
@@ -157,10 +162,10 @@ Value Elaborator::binaryOp(OpKind kind, llvm::StringRef spelling, Value lhs,
     return Value::error();
   const TensorType &a = typeOf(lhs), &b = typeOf(rhs);
   if (a.dtype != b.dtype) {
-    error(loc, "'" + spelling + "' mixes " + a.str() + " and " + b.str() +
-                   ": there is no implicit conversion; convert one operand "
-                   "with cast(x, " +
-                   getDTypeName(a.dtype) + ")",
+    error(loc,
+          "'" + spelling + "' mixes " + a.str() + " and " + b.str() +
+              ": there is no implicit conversion; " +
+              conversionHint(a.dtype, b.dtype),
           frame);
     noteOrigin(lhs, "the left operand");
     noteOrigin(rhs, "the right operand");
@@ -205,9 +210,10 @@ Value Elaborator::matmul(Value lhs, Value rhs, llvm::SMLoc loc,
   }
   const TensorType &a = typeOf(lhs), &b = typeOf(rhs);
   if (a.dtype != b.dtype && isFloat(a.dtype) && isFloat(b.dtype)) {
-    error(loc, "'@' mixes " + a.str() + " and " + b.str() +
-                   ": there is no implicit conversion; convert one operand "
-                   "with cast(x, " + getDTypeName(a.dtype) + ")",
+    error(loc,
+          "'@' mixes " + a.str() + " and " + b.str() +
+              ": there is no implicit conversion; " +
+              conversionHint(a.dtype, b.dtype),
           frame);
     noteOrigin(lhs, "the left operand");
     noteOrigin(rhs, "the right operand");

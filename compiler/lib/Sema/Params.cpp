@@ -166,6 +166,26 @@ std::optional<Initializer> Elaborator::evalInitializer(const Expr &e,
   return init;
 }
 
+bool Elaborator::initializerFits(const Initializer &init,
+                                 const TensorType &type, llvm::StringRef name,
+                                 llvm::SMLoc loc, Frame &frame) {
+  // The values an initialiser's arguments bound: constant's value,
+  // uniform's lo and hi, normal's mean.
+  size_t bounds = init.kind == "constant" || init.kind == "normal" ? 1
+                  : init.kind == "uniform"                         ? 2
+                                                                   : 0;
+  for (size_t i = 0; i < bounds && i < init.args.size(); ++i)
+    if (std::optional<std::string> why = overflowOf(init.args[i], type.dtype)) {
+      error(loc,
+            "the initialiser " + init.str() + " does not fit parameter '" +
+                name + "' of type " + getDTypeName(type.dtype) + ": for " +
+                formatNumber(init.args[i]) + ", " + *why,
+            frame);
+      return false;
+    }
+  return true;
+}
+
 bool Elaborator::declareParam(const ParamStmt &p, Frame &frame) {
   const TypeRef &t = p.getType();
   std::optional<DType> dt = parseDType(t.name);
@@ -183,16 +203,10 @@ bool Elaborator::declareParam(const ParamStmt &p, Frame &frame) {
   std::optional<Initializer> init = evalInitializer(p.getInit(), frame);
   if (!init)
     return false;
-  if (init->kind == "constant" && !init->args.empty())
-    if (std::optional<std::string> why = overflowOf(init->args[0], *dt)) {
-      error(p.getInit().getLoc(),
-            "constant(" + formatNumber(init->args[0]) + ") does not fit " +
-                "parameter '" + p.getName() + "' of type " + t.str() + ": " +
-                *why,
-            frame);
-      return false;
-    }
   std::string name = frame.paramPrefix + "." + p.getName().str();
+  if (!initializerFits(*init, TensorType{*dt, {}}, name, p.getInit().getLoc(),
+                       frame))
+    return false;
   for (const TableEntry &e : graph.params)
     if (e.name == name) {
       error(p.getNameRange().Start,
@@ -272,10 +286,12 @@ static bool bindModelInput(Elaborator &el, const Param &p, Frame &frame,
 }
 
 /// Parameters are stored and updated in f32 (bf16 and f16 ones are
-/// rounded from that f32 where they are read): an f64 one is an error,
+/// rounded from that f32 where they are read): each f64 one is an error,
 /// checked once the model's types are (so that a mixed f32/f64 expression
-/// is reported first, where it is written).
+/// is reported first, where it is written). declareParam accepts f64 for
+/// that reason.
 static bool checkParamStorage(Elaborator &el) {
+  bool ok = true;
   for (const TableEntry &e : el.graph.params)
     if (e.type.dtype == DType::F64) {
       el.diags.error(e.loc, "parameter '" + e.name + "' is " + e.type.str() +
@@ -283,9 +299,9 @@ static bool checkParamStorage(Elaborator &el) {
                                 "(the optimizer's state and the checkpoints "
                                 "too); declare it f32 and convert where it is "
                                 "used with cast(w, f64)");
-      return false;
+      ok = false;
     }
-  return true;
+  return ok;
 }
 
 bool Elaborator::elaborateModel(const FuncDecl &decl,

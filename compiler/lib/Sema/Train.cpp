@@ -250,11 +250,16 @@ static bool checkLossPrecision(DiagnosticEngine &diags, const Graph &graph,
     const Node &arg = graph.nodes[loss.operands[i]];
     if (!isFloat(arg.type.dtype) || arg.type.dtype == DType::F32)
       continue;
-    diags.error(arg.locs.front(),
+    // At the outermost call site (the train block's line), and where an
+    // imported function made the value, when that is elsewhere.
+    diags.error(arg.locs.back(),
                 getOpKindName(loss.kind) + "'s argument " + llvm::Twine(i + 1) +
                     " is " + arg.type.str() +
                     ": the loss is computed in f32; convert it with "
                     "cast(x, f32)");
+    if (arg.locs.size() > 1)
+      diags.note(arg.locs.front(), "the argument " + arg.type.str() +
+                                       " comes from " + arg.origin);
     return false;
   }
   return true;

@@ -17,29 +17,48 @@
 using namespace modelc;
 using namespace modelc::sema;
 
+std::string sema::conversionHint(DType left, DType right) {
+  if (isFloat(left) != isFloat(right))
+    return std::string("convert the ") + (isFloat(left) ? "right" : "left") +
+           " operand with cast(x, " +
+           getDTypeName(isFloat(left) ? left : right).str() + ")";
+  return "convert one operand with cast(x, " + getDTypeName(left).str() + ")";
+}
+
 std::optional<std::string> sema::overflowOf(double value, DType dtype) {
   // Float types: the largest finite value, and the magnitude from which
   // rounding to nearest gives infinity: (2 - 2^-p) * 2^emax, p the
   // significand's bits.
   struct Limit {
     DType dtype;
-    double largest, overflow;
-    const char *spelled;
+    double overflow;
+    const char *largest;
   };
-  static const Limit kFloats[] = {
-      {DType::F16, 65504.0, 65520.0, "65504"},
-      {DType::BF16, 0x1.fep127, 0x1.ffp127, "3.3895e+38"},
-      {DType::F32, 0x1.fffffep127, 0x1.ffffffp127, "3.4028e+38"}};
+  static const Limit kFloats[] = {{DType::F16, 65520.0, "65504"},
+                                  {DType::BF16, 0x1.ffp127, "3.3895e+38"},
+                                  {DType::F32, 0x1.ffffffp127, "3.4028e+38"}};
+  if (!std::isfinite(value))
+    return std::string("it is not finite");
   for (const Limit &l : kFloats)
-    if (l.dtype == dtype && std::isfinite(value) && std::fabs(value) >= l.overflow)
+    if (l.dtype == dtype && std::fabs(value) >= l.overflow)
       return "it would become " + std::string(value < 0 ? "-inf" : "inf") +
              " (the largest finite " + getDTypeName(dtype).str() + " is " +
-             l.spelled + ")";
-  if (dtype == DType::I32 && (value < -2147483648.0 || value > 2147483647.0))
+             l.largest + ")";
+  if (dtype == DType::I32 && (value < -0x1p31 || value >= 0x1p31))
     return std::string("i32 holds -2147483648..2147483647");
   if (dtype == DType::I64 && (value < -0x1p63 || value >= 0x1p63))
     return std::string("i64 holds -2^63..2^63-1");
+  if (dtype == DType::Bool && value != 0 && value != 1)
+    return std::string("a bool holds 0 (false) or 1 (true)");
   return std::nullopt;
+}
+
+std::optional<std::string> sema::overflowOf(int64_t value, DType dtype) {
+  if (dtype == DType::I64)
+    return std::nullopt;
+  if (dtype == DType::I32 && (value < INT32_MIN || value > INT32_MAX))
+    return std::string("i32 holds -2147483648..2147483647");
+  return overflowOf(double(value), dtype);
 }
 
 llvm::StringRef sema::getDTypeName(DType dtype) {

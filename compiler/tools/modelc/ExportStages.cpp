@@ -1,10 +1,11 @@
-//===- ExportStages.cpp - The driver's export stages -----------------------===//
+//===- ExportStages.cpp - The driver's export stages
+//-----------------------===//
 //
 // The `onnx` stage: names the graph after the main model's signature, reads
 // the checkpoint, notes that a bf16-precision program's products are
 // exported on f32 operands, computes bf16/f16 ops in f32 between casts
-// (mdl-widen-low-precision), exports @forward_eval, and reports an op without an ONNX
-// form at its place in the source (the outermost call site, the user's
+// (mdl-widen-low-precision), exports @forward_eval, and reports an op without
+// an ONNX form at its place in the source (the outermost call site, the user's
 // line, for an op inside an imported function).
 //
 //===----------------------------------------------------------------------===//

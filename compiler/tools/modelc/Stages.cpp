@@ -62,7 +62,8 @@ static void noteCpuPrecision(Compilation &c, const sema::TrainConfig &train) {
 /// True when \p g has a product (matmul or convolution) of f16 values.
 static bool hasF16Product(const sema::Graph &g) {
   for (const sema::Node &n : g.nodes) {
-    bool product = n.kind == sema::OpKind::MatMul || n.kind == sema::OpKind::BatchMatMul ||
+    bool product = n.kind == sema::OpKind::MatMul ||
+                   n.kind == sema::OpKind::BatchMatMul ||
                    n.kind == sema::OpKind::Conv2D;
     if (product && n.type.dtype == sema::DType::F16)
       return true;
@@ -76,14 +77,17 @@ static void noteF16Products(Compilation &c, const sema::TrainConfig &train) {
   const sema::Graph *g = c.program->getMainModel();
   if (train.precision != "bf16" || !g || !hasF16Product(*g))
     return;
-  const char *what = "precision bf16 rounds the operands of every product to bf16, "
-                     "those of the model's f16 values too (8 significant bits "
-                     "against f16's 11); write those values bf16, or train at f32 "
-                     "to keep f16's bits";
+  const char *what =
+      "precision bf16 rounds the operands of every product to bf16, "
+      "those of the model's f16 values too (8 significant bits "
+      "against f16's 11); write those values bf16, or train at f32 "
+      "to keep f16's bits";
   if (c.precisionOverride.empty() && train.precisionRange.isValid())
-    c.diags.standaloneNote(train.precisionRange.Start, what, {train.precisionRange});
+    c.diags.standaloneNote(train.precisionRange.Start, what,
+                           {train.precisionRange});
   else
-    llvm::WithColor::note(llvm::errs(), "modelc") << "--precision=bf16: " << what << "\n";
+    llvm::WithColor::note(llvm::errs(), "modelc")
+        << "--precision=bf16: " << what << "\n";
 }
 
 static bool runSema(Compilation &c) {

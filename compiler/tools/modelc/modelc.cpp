@@ -304,8 +304,9 @@ int main(int argc, char **argv) {
 
   if (opts.precision.getNumOccurrences()) {
     if (!modelsupport::isTrainingPrecision(opts.precision.getValue()))
-      return userError("unknown --precision value '" + opts.precision + "': " +
-                       modelsupport::whyNotTrainingPrecision(opts.precision.getValue()));
+      return userError(
+          "unknown --precision value '" + opts.precision + "': " +
+          modelsupport::whyNotTrainingPrecision(opts.precision.getValue()));
     c.precisionOverride = opts.precision;
   }
   if (opts.gpuConv != "cudnn" && opts.gpuConv != "im2col")

@@ -32,8 +32,8 @@ Status validateScheduleConfig(const ScheduleConfig &c) {
       return errorf("schedule: warmup and total steps must be >= 0");
     if (c.totalSteps > 0 && c.warmupSteps >= c.totalSteps)
       return errorf("schedule: the warmup of %lld optimizer steps must be shorter than the "
-                    "run's %lld optimizer steps (its epochs times the steps of one epoch); "
-                    "train for more epochs (--epochs) or on more data",
+                    "schedule's %lld (its epochs times the optimizer steps of one epoch): "
+                    "shorten the warmup, or give the schedule more epochs or more data",
                     (long long)c.warmupSteps, (long long)c.totalSteps);
     return Status::ok();
   case ScheduleKind::Plateau:

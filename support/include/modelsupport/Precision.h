@@ -32,8 +32,10 @@ inline constexpr const char *kTrainingPrecisionList = "f32, bf16 or tf32";
 inline std::string whyNotTrainingPrecision(std::string_view name) {
   std::string list = std::string("precision must be ") + kTrainingPrecisionList;
   if (name == "f16")
-    return "precision f16 has no kernels in modelc (a model may still write f16 "
-           "types: docs/language.md); " + list;
+    return "precision f16 has no kernels in modelc (a model may still write "
+           "f16 "
+           "types: docs/language.md); " +
+           list;
   return list;
 }
 

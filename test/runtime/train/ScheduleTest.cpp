@@ -117,11 +117,13 @@ TEST(Schedule, ValidationErrors) {
   c.kind = ScheduleKind::Step, c.stepSize = 0;
   EXPECT_FALSE(validateScheduleConfig(c).isOk());
   c = ScheduleConfig{};
-  c.kind = ScheduleKind::Cosine, c.warmupSteps = 469, c.totalSteps = 79;
+  c.kind = ScheduleKind::Cosine, c.warmupSteps = 5, c.totalSteps = 5;
+  EXPECT_NE(validateScheduleConfig(c).message().find("warmup"), std::string::npos);
+  c.warmupSteps = 469, c.totalSteps = 79;
   EXPECT_EQ(validateScheduleConfig(c).message(),
-            "schedule: the warmup of 469 optimizer steps must be shorter than the run's 79 "
-            "optimizer steps (its epochs times the steps of one epoch); train for more epochs "
-            "(--epochs) or on more data");
+            "schedule: the warmup of 469 optimizer steps must be shorter than the schedule's 79 "
+            "(its epochs times the optimizer steps of one epoch): shorten the warmup, or give "
+            "the schedule more epochs or more data");
   c = ScheduleConfig{};
   c.kind = ScheduleKind::MultiStep, c.milestones = {5, 2};
   EXPECT_FALSE(validateScheduleConfig(c).isOk());

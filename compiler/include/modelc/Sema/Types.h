@@ -41,12 +41,21 @@ inline bool isFloat(DType d) {
 inline bool isLowPrecisionFloat(DType d) { return d == DType::BF16 || d == DType::F16; }
 /// True for i32 and i64.
 inline bool isInteger(DType d) { return d == DType::I32 || d == DType::I64; }
+/// The fix an error for mixing \p left and \p right element types
+/// suggests: with a float and an integer or bool, converting the latter to
+/// the float type ("convert the left operand with cast(x, f32)"), so that
+/// no value is truncated; otherwise "convert one operand with cast(x, L)".
+std::string conversionHint(DType left, DType right);
 /// Why the number \p value cannot be a \p dtype value without overflow
 /// ("it would become -inf", "i32 holds -2147483648..2147483647"), or
 /// std::nullopt when it can: a float type overflows from its largest
 /// finite value plus half a unit in the last place (to nearest, ties to
-/// even), an integer type outside its range.
+/// even), an integer type outside its range, bool for other than 0 and 1;
+/// an infinity or NaN (folded from finite literals) fits no type.
 std::optional<std::string> overflowOf(double value, DType dtype);
+/// overflowOf for an integer literal, compared exactly (every int64 fits
+/// i64).
+std::optional<std::string> overflowOf(int64_t value, DType dtype);
 
 /// One dimension: a static size, or a symbolic (run-time) size named after
 /// the model input's dimension variable.
