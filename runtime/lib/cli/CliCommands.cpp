@@ -231,13 +231,16 @@ static Status runTrainWith(const ModelrtProgram &p, const CliArgs &a, Collective
   return finishProfile(p, a, "training");
 }
 
-Expected<ModelState> loadModel(const ModelrtProgram &p, const std::string &path) {
+Expected<ModelState> loadModel(const ModelrtProgram &p, const std::string &path,
+                               std::optional<uint64_t> *runSeed) {
   MODELRT_TRY(validateProgram(p));
   auto c = readCheckpoint(path);
   if (!c)
     return c.status();
   ModelState m = initModelState(p, 0);
   MODELRT_TRY(restoreModelState(m, *c, p, path));
+  if (runSeed)
+    *runSeed = c->seed;
   return m;
 }
 
@@ -256,9 +259,13 @@ static Status runEvalWith(const ModelrtProgram &p, const CliArgs &a, Collective 
   int64_t threads;
   MODELRT_TRY(integerFlag(a, "--batch", cfg.batch_size, true));
   MODELRT_TRY(applyThreads(p, a, threads));
-  auto m = loadModel(p, a.flags.at("--checkpoint"));
+  // The validation split is the one the checkpoint's run held out: its
+  // seed chose the rows (a checkpoint without one: the compiled seed).
+  std::optional<uint64_t> runSeed;
+  auto m = loadModel(p, a.flags.at("--checkpoint"), &runSeed);
   if (!m)
     return m.status();
+  cfg.seed = runSeed.value_or(cfg.seed);
   auto data = loadEvaluationData(p, cfg);
   if (!data)
     return data.status();

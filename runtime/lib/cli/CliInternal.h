@@ -17,6 +17,7 @@
 #include "modelrt/core/Status.h"
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -66,8 +67,10 @@ Status runConfig(const ModelrtProgram &program, const CliArgs &args, ModelrtTrai
                  std::vector<std::string> &storage);
 
 /// Validates the program and loads parameters and state from \p path (every
-/// missing, unexpected or mis-shaped tensor is named).
-Expected<ModelState> loadModel(const ModelrtProgram &program, const std::string &path);
+/// missing, unexpected or mis-shaped tensor is named); \p runSeed, when
+/// given, receives the seed of the run that wrote it (empty if unrecorded).
+Expected<ModelState> loadModel(const ModelrtProgram &program, const std::string &path,
+                               std::optional<uint64_t> *runSeed = nullptr);
 
 Status runTrain(const ModelrtProgram &program, const CliArgs &args);
 Status runEval(const ModelrtProgram &program, const CliArgs &args);

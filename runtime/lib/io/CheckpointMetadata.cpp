@@ -19,7 +19,8 @@ const char *const kKeys[] = {
     "optimizer.kind", "optimizer.steps", "schedule.epoch", "schedule.step",
     "schedule.plateau_lr", "schedule.best", "schedule.bad_epochs", "schedule.has_best",
     "early_stop.best", "early_stop.bad_epochs", "early_stop.has_best", "best.loss", "best.has",
-    "data.epoch", "data.batch_index", "rng.state", "metrics", "classes", "vocab", kChecksumKey};
+    "data.epoch", "data.batch_index", "data.seed", "rng.state", "metrics", "classes", "vocab",
+    kChecksumKey};
 constexpr const char *kFormat = "modelrt-checkpoint";
 constexpr int32_t kMaxOptimizerKind = 3; // OptimizerKind::RMSprop
 constexpr const char *kChecksumPrefix = "\"checksum\":\"0x";
@@ -115,7 +116,9 @@ uint64_t tensorFingerprint(const CheckpointData &d) {
 }
 } // namespace
 
-std::vector<std::pair<std::string, std::string>> encodeCheckpointMetadata(const CheckpointData &d) {
+namespace {
+/// Every field but the optional data.seed, in kKeys' order.
+std::vector<std::pair<std::string, std::string>> encodeFields(const CheckpointData &d) {
   const ScheduleState &s = d.schedule;
   const LoaderPosition &l = d.loader;
   return {{"format", kFormat}, {"format_version", std::to_string(kCheckpointVersion)},
@@ -136,6 +139,17 @@ std::vector<std::pair<std::string, std::string>> encodeCheckpointMetadata(const 
           {"metrics", metricsJson(d.metrics)}, {"classes", classesJson(d.classNames)},
           {"vocab", vocabJson(d.vocab)},
           {kChecksumKey, "0x" + std::string(16, '0')}};
+}
+} // namespace
+
+std::vector<std::pair<std::string, std::string>> encodeCheckpointMetadata(const CheckpointData &d) {
+  std::vector<std::pair<std::string, std::string>> fields = encodeFields(d);
+  if (d.seed) { // before rng.state, in kKeys' order
+    auto at = std::find_if(fields.begin(), fields.end(),
+                           [](const auto &f) { return f.first == "rng.state"; });
+    fields.insert(at, {"data.seed", std::to_string(*d.seed)});
+  }
+  return fields;
 }
 
 uint64_t checkpointChecksum(const std::string &bytes, size_t digitsAt) {
@@ -260,6 +274,19 @@ public:
       fail(key, "'" + *v + "'", "is not 0 or 1");
     out = v && *v == "1";
   }
+  /// An optional unsigned 64-bit decimal (a seed); \p out stays empty
+  /// when the field is absent.
+  void optionalSeed(const char *key, std::optional<uint64_t> &out) {
+    const std::string *v = f.meta(key);
+    if (!v)
+      return;
+    errno = 0;
+    char *end = nullptr;
+    unsigned long long x = std::strtoull(v->c_str(), &end, 10);
+    if (v->empty() || *end || errno == ERANGE || std::to_string(x) != *v)
+      return fail(key, "'" + *v + "'", "is not an unsigned decimal integer");
+    out = uint64_t(x);
+  }
   /// Requires field \p key (value \p v) to equal field \p other (value \p w).
   void same(const char *key, int64_t v, const char *other, int64_t w) {
     if (v != w)
@@ -344,6 +371,7 @@ void readPosition(FieldReader &m, CheckpointData &d) {
   m.counter("data.batch_index", d.loader.batchIndex);
   if (m.ok())
     m.same("data.epoch", d.loader.epoch, "epoch", d.epoch);
+  m.optionalSeed("data.seed", d.seed);
   const std::string *rng = m.get("rng.state");
   if (!rng)
     return;

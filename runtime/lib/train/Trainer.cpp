@@ -124,6 +124,7 @@ CheckpointData snapshot(Run &r, int64_t epoch, const std::vector<std::pair<std::
   c.fingerprint = programFingerprint(r.prog);
   c.abiVersion = r.prog.abi_version;
   c.epoch = epoch, c.step = r.step;
+  c.seed = r.cfg.seed;
   c.bestLoss = r.bestLoss, c.hasBestLoss = r.hasBestLoss;
   saveModelState(r.model, r.prog, c);
   c.optimizerKind = static_cast<int32_t>(r.opt->config().kind);

@@ -88,11 +88,37 @@ TEST(CheckpointMetadata, EveryMissingFieldIsNamed) {
   Trained t;
   auto f = decodeSafetensors(t.bytes, "x.st");
   ASSERT_TRUE(f.isOk());
-  ASSERT_EQ(f->metadata.size(), 28u);
+  ASSERT_EQ(f->metadata.size(), 29u);
   for (const auto &[key, value] : f->metadata) {
+    if (key == "data.seed") // optional: CheckpointMetadata.TheRunSeedIsOptional
+      continue;
     auto r = decodeCheckpoint(tampered(t.bytes, key, nullptr), "x.st");
     ASSERT_FALSE(r.isOk()) << key;
     EXPECT_EQ(r.message(), "x.st: __metadata__ lacks field '" + key + "'");
+  }
+}
+
+TEST(CheckpointMetadata, TheRunSeedIsOptional) {
+  // A run records its seed (the validation split's); a checkpoint written
+  // before the field existed reads back without one.
+  Trained t;
+  auto r = decodeCheckpoint(t.bytes, "x.st");
+  ASSERT_TRUE(r.isOk()) << r.message();
+  ASSERT_TRUE(r->seed.has_value());
+  EXPECT_EQ(*r->seed, t.prog.config.seed);
+  auto old = decodeCheckpoint(tampered(t.bytes, "data.seed", nullptr), "x.st");
+  ASSERT_TRUE(old.isOk()) << old.message();
+  EXPECT_FALSE(old->seed.has_value());
+  CheckpointData big = *r;
+  big.seed = UINT64_MAX;
+  auto back = decodeCheckpoint(encodeCheckpoint(big), "x.st");
+  ASSERT_TRUE(back.isOk()) << back.message();
+  EXPECT_EQ(back->seed, std::optional<uint64_t>(UINT64_MAX));
+  for (const char *bad : {"-1", "018", "1x", "", "18446744073709551616"}) {
+    auto b = decodeCheckpoint(tampered(t.bytes, "data.seed", bad), "x.st");
+    ASSERT_FALSE(b.isOk()) << bad;
+    EXPECT_EQ(b.message(), std::string("x.st: __metadata__ field 'data.seed' = '") + bad +
+                               "' is not an unsigned decimal integer");
   }
 }
 

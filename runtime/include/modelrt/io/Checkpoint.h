@@ -23,6 +23,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -84,6 +85,9 @@ struct CheckpointData {
   double bestLoss = 0;      ///< best monitored loss so far (best.safetensors)
   bool hasBestLoss = false;
   LoaderPosition loader;
+  /// The run's seed, which chose its validation split (`eval` holds out
+  /// the same rows); absent in checkpoints written before it was stored.
+  std::optional<uint64_t> seed;
   std::vector<std::pair<std::string, double>> metrics;
   /// The program's class names (ModelrtProgram::class_names); empty: none.
   std::vector<std::string> classNames;
