@@ -474,6 +474,11 @@ Status checkResumeTarget(const CheckpointData &d, const ResumeTarget &t, const s
     return errorf("%s: __metadata__ field 'data.batch_index' = %lld is outside [0, %lld) (the "
                   "training set's batches per epoch)", p, (long long)d.loader.batchIndex,
                   (long long)t.batchesPerEpoch);
+  if (d.seed && *d.seed != t.seed)
+    return errorf("%s: __metadata__ field 'data.seed' = %llu is not this run's seed %llu: the "
+                  "seed chose the run's validation split and dropout; resume with --seed %llu",
+                  p, (unsigned long long)*d.seed, (unsigned long long)t.seed,
+                  (unsigned long long)*d.seed);
   return Status::ok();
 }
 

@@ -147,6 +147,7 @@ ResumeTarget resumeTarget(const Run &r) {
   t.optimizerKind = static_cast<int32_t>(r.opt->config().kind);
   t.epochs = r.cfg.epochs;
   t.batchesPerEpoch = r.loader->batchesPerEpoch();
+  t.seed = r.cfg.seed;
   return t;
 }
 

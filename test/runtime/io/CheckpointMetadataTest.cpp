@@ -227,7 +227,8 @@ TEST(CheckpointMetadata, ResumeTargetNamesTheFieldThatDoesNotFit) {
   Trained t;
   auto c = decodeCheckpoint(t.bytes, "x.st");
   ASSERT_TRUE(c.isOk()) << c.message();
-  ResumeTarget good{programFingerprint(t.prog), MODELRT_ABI_VERSION, 1, 6, 8};
+  ResumeTarget good{programFingerprint(t.prog), MODELRT_ABI_VERSION, 1, 6, 8,
+                    t.prog.config.seed};
   EXPECT_TRUE(checkResumeTarget(*c, good, "x.st").isOk());
   auto expect = [&](ResumeTarget target, const std::string &message) {
     Status s = checkResumeTarget(*c, target, "x.st");
@@ -250,6 +251,15 @@ TEST(CheckpointMetadata, ResumeTargetNamesTheFieldThatDoesNotFit) {
   ResumeTarget t5 = good;
   t5.batchesPerEpoch = 0;
   expect(t5, "'data.batch_index' = 0 is outside [0, 0) (the training set's batches per epoch)");
+  ResumeTarget t6 = good;
+  t6.seed = good.seed + 1;
+  expect(t6, "'data.seed' = " + std::to_string(good.seed) + " is not this run's seed " +
+                 std::to_string(t6.seed) + ": the seed chose the run's validation split and "
+                 "dropout; resume with --seed " + std::to_string(good.seed));
+  // A checkpoint that predates the field resumes under any seed.
+  CheckpointData old = *c;
+  old.seed.reset();
+  EXPECT_TRUE(checkResumeTarget(old, t6, "x.st").isOk());
 }
 
 TEST(CheckpointMetadata, ResumeRefusesABatchIndexOutsideTheEpochAndKeepsTheFile) {

@@ -59,6 +59,7 @@ struct ResumeTarget {
   int32_t optimizerKind = 0;    ///< the configured optimizer
   int64_t epochs = 0;           ///< the configured number of epochs
   int64_t batchesPerEpoch = 0;  ///< of the training set with the configured batch size
+  uint64_t seed = 0;            ///< the run's seed (checked when the checkpoint has one)
 };
 
 /// Checks that \p data (read from \p path) can continue the run \p target.
