@@ -284,7 +284,7 @@ static mlir::Value castTo(mlir::OpBuilder &b, mlir::Value v, mlir::Type elt,
 /// Writes the running statistics after a training batch norm \p bn:
 /// running = (1 - momentum) * running + momentum * batch statistic, with
 /// the unbiased variance n/(n-1) * v (n = elements per channel), all in
-/// the states' element type (f32 for bf16 or f16 values).
+/// f32, the states' element type.
 static void updateRunningStats(FunctionEmitter &fe, const Node &n,
                                mdl::BatchNormTrainOp bn, mlir::Value rm,
                                mlir::Value rv, bool sync, Location l) {
@@ -315,17 +315,17 @@ static void updateRunningStats(FunctionEmitter &fe, const Node &n,
 }
 
 /// Batch normalization; in training also the update of its running
-/// statistics. Those of bf16 or f16 values are f32 states (Sema's
-/// handleBatchNorm): the update runs in f32, and the normalization reads
-/// them rounded to x's type.
+/// statistics, f32 states whatever x's type (Sema's handleBatchNorm): the
+/// update runs in f32, and the normalization reads them converted to x's
+/// type (rounded for bf16 and f16).
 static mlir::Value emitBatchNorm(FunctionEmitter &fe, const Node &n,
                                  ArrayRef<mlir::Value> ops, Location l) {
   mlir::OpBuilder &b = fe.builder();
   OpAttrs<OpKind::BatchNorm> a = attrsOf<OpKind::BatchNorm>(n);
   mlir::Type elt =
       FunctionEmitter::toType(b, TensorType{n.type.dtype, {}}).getElementType();
-  mlir::Type statElt = isLowPrecisionFloat(n.type.dtype) ? b.getF32Type() : elt;
-  auto statType = mlir::RankedTensorType::get({n.type.shape[1].size}, statElt);
+  auto statType =
+      mlir::RankedTensorType::get({n.type.shape[1].size}, b.getF32Type());
   mlir::Value rm =
       mdl::StateReadOp::create(b, l, statType, stateRef(b, a.running_mean));
   mlir::Value rv =

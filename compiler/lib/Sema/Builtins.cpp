@@ -198,7 +198,7 @@ static Value whereNode(Elaborator &el, const Value &cond, const Value &x,
     el.error(loc,
              "where mixes " + a.str() + " and " + b.str() +
                  ": there is no implicit conversion; " +
-                 conversionHint(a.dtype, b.dtype),
+                 conversionHint(a.dtype, b.dtype, "x", "y"),
              frame);
     el.noteOrigin(x, "x");
     el.noteOrigin(y, "y");

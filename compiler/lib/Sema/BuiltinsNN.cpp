@@ -324,11 +324,11 @@ Value sema::handleBatchNorm(Elaborator &el, llvm::ArrayRef<Value> args,
              frame);
     return Value::error();
   }
-  // The running statistics of bf16 or f16 values are f32, as master
-  // weights are: a bf16 average would stop moving once an update falls
-  // below its 8 bits (MLIRGen's emitBatchNorm rounds them where read).
-  TensorType stats{isLowPrecisionFloat(x.dtype) ? DType::F32 : x.dtype,
-                   {x.shape[1]}};
+  // The running statistics are f32 states whatever x's type (states cross
+  // the runtime's ABI and checkpoints in f32), as master weights are: a
+  // bf16 average would stop moving once an update falls below its 8 bits.
+  // MLIRGen's emitBatchNorm converts them where they are read.
+  TensorType stats{DType::F32, {x.shape[1]}};
   std::string mean = addState(el, frame, "running_mean", stats, "zeros", loc);
   std::string var = addState(el, frame, "running_var", stats, "ones", loc);
   return el.addNode({args[0].node, args[1].node, args[2].node}, x,

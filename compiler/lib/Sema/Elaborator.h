@@ -210,7 +210,7 @@ private:
   bool runBody(llvm::ArrayRef<StmtPtr> body, Frame &frame, Value &result);
   /// Reports (at \p loc) an initialiser whose values would overflow the
   /// parameter's element type: constant's value, uniform's bounds,
-  /// normal's mean.
+  /// normal's mean +- 4 std.
   bool initializerFits(const Initializer &init, const TensorType &type,
                        llvm::StringRef name, llvm::SMLoc loc, Frame &frame);
   bool declareParam(const ParamStmt &p, Frame &frame);

@@ -166,20 +166,29 @@ std::optional<Initializer> Elaborator::evalInitializer(const Expr &e,
   return init;
 }
 
+/// The values that bound initialiser \p init's draws: constant's value,
+/// uniform's lo and hi, normal's mean +- 4 std (a draw beyond falls with
+/// probability 6e-5).
+static std::vector<double> initializerBounds(const Initializer &init) {
+  const std::vector<double> &a = init.args;
+  if (init.kind == "constant" && a.size() == 1)
+    return {a[0]};
+  if (init.kind == "uniform" && a.size() == 2)
+    return {a[0], a[1]};
+  if (init.kind == "normal" && a.size() == 2)
+    return {a[0] - 4 * a[1], a[0] + 4 * a[1]};
+  return {};
+}
+
 bool Elaborator::initializerFits(const Initializer &init,
                                  const TensorType &type, llvm::StringRef name,
                                  llvm::SMLoc loc, Frame &frame) {
-  // The values an initialiser's arguments bound: constant's value,
-  // uniform's lo and hi, normal's mean.
-  size_t bounds = init.kind == "constant" || init.kind == "normal" ? 1
-                  : init.kind == "uniform"                         ? 2
-                                                                   : 0;
-  for (size_t i = 0; i < bounds && i < init.args.size(); ++i)
-    if (std::optional<std::string> why = overflowOf(init.args[i], type.dtype)) {
+  for (double v : initializerBounds(init))
+    if (std::optional<std::string> why = overflowOf(v, type.dtype)) {
       error(loc,
             "the initialiser " + init.str() + " does not fit parameter '" +
                 name + "' of type " + getDTypeName(type.dtype) + ": for " +
-                formatNumber(init.args[i]) + ", " + *why,
+                formatNumber(v) + ", " + *why,
             frame);
       return false;
     }

@@ -17,11 +17,13 @@
 using namespace modelc;
 using namespace modelc::sema;
 
-std::string sema::conversionHint(DType left, DType right) {
+std::string sema::conversionHint(DType left, DType right,
+                                 llvm::StringRef leftName,
+                                 llvm::StringRef rightName) {
   if (isFloat(left) != isFloat(right))
-    return std::string("convert the ") + (isFloat(left) ? "right" : "left") +
-           " operand with cast(x, " +
-           getDTypeName(isFloat(left) ? left : right).str() + ")";
+    return "convert " + (isFloat(left) ? rightName : leftName).str() +
+           " with cast(x, " + getDTypeName(isFloat(left) ? left : right).str() +
+           ")";
   return "convert one operand with cast(x, " + getDTypeName(left).str() + ")";
 }
 

@@ -9,6 +9,7 @@
 #include "modelrt/core/Blas.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -218,6 +219,22 @@ Status integerFlag(const CliArgs &a, const char *name, int64_t &out, bool positi
     return errorf("option %s: invalid value '%s' (expected an integer)", name,
                   a.flags.at(name).c_str());
   out = int64_t(v);
+  return Status::ok();
+}
+
+Status unsignedFlag(const CliArgs &a, const char *name, uint64_t &out) {
+  auto it = a.flags.find(name);
+  if (it == a.flags.end())
+    return Status::ok();
+  const std::string &s = it->second;
+  errno = 0; // strtoull reports overflow only through errno
+  char *end = nullptr;
+  unsigned long long v = std::strtoull(s.c_str(), &end, 10);
+  if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos || *end ||
+      errno == ERANGE)
+    return errorf("option %s: invalid value '%s' (expected an integer in [0, %llu])", name,
+                  s.c_str(), (unsigned long long)UINT64_MAX);
+  out = uint64_t(v);
   return Status::ok();
 }
 

@@ -63,11 +63,8 @@ static Status overrideFlag(const CliArgs &a, const char *flag, int64_t &field, b
 static Status overrideFlag(const CliArgs &a, const char *flag, double &field, bool positive) {
   return numberFlag(a, flag, field, positive);
 }
-static Status overrideFlag(const CliArgs &a, const char *flag, uint64_t &field, bool positive) {
-  double v = double(field);
-  MODELRT_TRY(numberFlag(a, flag, v, positive));
-  field = uint64_t(v);
-  return Status::ok();
+static Status overrideFlag(const CliArgs &a, const char *flag, uint64_t &field, bool) {
+  return unsignedFlag(a, flag, field);
 }
 
 Status applyConfigFlags(const CliArgs &a, ModelrtTrainConfig &cfg) {

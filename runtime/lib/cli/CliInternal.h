@@ -36,6 +36,9 @@ struct CliArgs {
 Status numberFlag(const CliArgs &args, const char *name, double &out, bool positive);
 /// numberFlag for integers (rejects fractions).
 Status integerFlag(const CliArgs &args, const char *name, int64_t &out, bool positive);
+/// Reads option \p name, when given, as an unsigned 64-bit decimal (digits
+/// only; a seed), exactly.
+Status unsignedFlag(const CliArgs &args, const char *name, uint64_t &out);
 
 /// Parses --memory SIZE (a positive number and B, KiB, MiB or GiB) into
 /// \p bytes when present.

@@ -19,7 +19,9 @@ namespace modelrt {
 namespace {
 
 /// The parameters to check at: --checkpoint, else the initialisation.
-Expected<ModelState> startingPoint(const ModelrtProgram &p, const CliArgs &a, uint64_t seed,
+/// Without --seed, a checkpoint's recorded run seed replaces \p seed, so
+/// that the training set (and its first batch) is that run's.
+Expected<ModelState> startingPoint(const ModelrtProgram &p, const CliArgs &a, uint64_t &seed,
                                    std::string &from) {
   auto it = a.flags.find("--checkpoint");
   if (it == a.flags.end()) {
@@ -27,7 +29,11 @@ Expected<ModelState> startingPoint(const ModelrtProgram &p, const CliArgs &a, ui
     return initModelState(p, seed);
   }
   from = it->second;
-  return loadModel(p, it->second);
+  std::optional<uint64_t> runSeed;
+  auto m = loadModel(p, it->second, &runSeed);
+  if (m && runSeed && !a.flags.count("--seed"))
+    seed = *runSeed;
+  return m;
 }
 
 /// The first \p batchSize samples of the training set, as train's loader

@@ -116,39 +116,31 @@ uint64_t tensorFingerprint(const CheckpointData &d) {
 }
 } // namespace
 
-namespace {
-/// Every field but the optional data.seed, in kKeys' order.
-std::vector<std::pair<std::string, std::string>> encodeFields(const CheckpointData &d) {
+std::vector<std::pair<std::string, std::string>> encodeCheckpointMetadata(const CheckpointData &d) {
   const ScheduleState &s = d.schedule;
   const LoaderPosition &l = d.loader;
-  return {{"format", kFormat}, {"format_version", std::to_string(kCheckpointVersion)},
-          {"abi_version", std::to_string(d.abiVersion)}, {"model", d.modelName},
-          {"fingerprint", fingerprintToString(d.fingerprint)}, {"schema", schemaJson(d)},
-          {"epoch", num(d.epoch)}, {"step", num(d.step)},
-          {"optimizer.kind", std::to_string(d.optimizerKind)},
-          {"optimizer.steps", num(d.optimizerSteps)},
-          {"schedule.epoch", num(s.epoch)}, {"schedule.step", num(s.step)},
-          {"schedule.plateau_lr", num(s.plateauLr)}, {"schedule.best", num(s.best)},
-          {"schedule.bad_epochs", num(s.badEpochs)}, {"schedule.has_best", s.hasBest ? "1" : "0"},
-          {"early_stop.best", num(d.earlyBest)}, {"early_stop.bad_epochs", num(d.earlyBad)},
-          {"early_stop.has_best", d.earlyHasBest ? "1" : "0"},
-          {"best.loss", num(d.bestLoss)}, {"best.has", d.hasBestLoss ? "1" : "0"},
-          {"data.epoch", num(l.epoch)}, {"data.batch_index", num(l.batchIndex)},
-          {"rng.state", hex64(l.rngState[0]) + "," + hex64(l.rngState[1]) + "," +
-                            hex64(l.rngState[2]) + "," + hex64(l.rngState[3])},
-          {"metrics", metricsJson(d.metrics)}, {"classes", classesJson(d.classNames)},
-          {"vocab", vocabJson(d.vocab)},
-          {kChecksumKey, "0x" + std::string(16, '0')}};
-}
-} // namespace
-
-std::vector<std::pair<std::string, std::string>> encodeCheckpointMetadata(const CheckpointData &d) {
-  std::vector<std::pair<std::string, std::string>> fields = encodeFields(d);
-  if (d.seed) { // before rng.state, in kKeys' order
-    auto at = std::find_if(fields.begin(), fields.end(),
-                           [](const auto &f) { return f.first == "rng.state"; });
-    fields.insert(at, {"data.seed", std::to_string(*d.seed)});
-  }
+  std::vector<std::pair<std::string, std::string>> fields = {
+      {"format", kFormat}, {"format_version", std::to_string(kCheckpointVersion)},
+      {"abi_version", std::to_string(d.abiVersion)}, {"model", d.modelName},
+      {"fingerprint", fingerprintToString(d.fingerprint)}, {"schema", schemaJson(d)},
+      {"epoch", num(d.epoch)}, {"step", num(d.step)},
+      {"optimizer.kind", std::to_string(d.optimizerKind)},
+      {"optimizer.steps", num(d.optimizerSteps)},
+      {"schedule.epoch", num(s.epoch)}, {"schedule.step", num(s.step)},
+      {"schedule.plateau_lr", num(s.plateauLr)}, {"schedule.best", num(s.best)},
+      {"schedule.bad_epochs", num(s.badEpochs)}, {"schedule.has_best", s.hasBest ? "1" : "0"},
+      {"early_stop.best", num(d.earlyBest)}, {"early_stop.bad_epochs", num(d.earlyBad)},
+      {"early_stop.has_best", d.earlyHasBest ? "1" : "0"},
+      {"best.loss", num(d.bestLoss)}, {"best.has", d.hasBestLoss ? "1" : "0"},
+      {"data.epoch", num(l.epoch)}, {"data.batch_index", num(l.batchIndex)}};
+  if (d.seed)
+    fields.push_back({"data.seed", std::to_string(*d.seed)});
+  fields.insert(fields.end(),
+                {{"rng.state", hex64(l.rngState[0]) + "," + hex64(l.rngState[1]) + "," +
+                                   hex64(l.rngState[2]) + "," + hex64(l.rngState[3])},
+                 {"metrics", metricsJson(d.metrics)}, {"classes", classesJson(d.classNames)},
+                 {"vocab", vocabJson(d.vocab)},
+                 {kChecksumKey, "0x" + std::string(16, '0')}});
   return fields;
 }
 
@@ -192,9 +184,10 @@ Status checkCheckpointFormat(const SafetensorsFile &f, const std::string &path) 
   const std::string *version = f.meta("format_version");
   if (!version)
     return errorf("%s: __metadata__ lacks field 'format_version'", path.c_str());
-  if (*version != std::to_string(kCheckpointVersion))
-    return errorf("%s: checkpoint format version %s, this runtime reads version %u",
-                  path.c_str(), version->c_str(), kCheckpointVersion);
+  if (*version != std::to_string(kCheckpointVersion) &&
+      *version != std::to_string(kCheckpointVersion - 1))
+    return errorf("%s: checkpoint format version %s, this runtime reads versions %u and %u",
+                  path.c_str(), version->c_str(), kCheckpointVersion - 1, kCheckpointVersion);
   const std::string *format = f.meta("format");
   if (!format)
     return errorf("%s: __metadata__ lacks field 'format'", path.c_str());
@@ -280,7 +273,7 @@ public:
     const std::string *v = f.meta(key);
     if (!v)
       return;
-    errno = 0;
+    errno = 0; // strtoull reports overflow only through errno
     char *end = nullptr;
     unsigned long long x = std::strtoull(v->c_str(), &end, 10);
     if (v->empty() || *end || errno == ERANGE || std::to_string(x) != *v)
@@ -476,7 +469,8 @@ Status checkResumeTarget(const CheckpointData &d, const ResumeTarget &t, const s
                   (long long)t.batchesPerEpoch);
   if (d.seed && *d.seed != t.seed)
     return errorf("%s: __metadata__ field 'data.seed' = %llu is not this run's seed %llu: the "
-                  "seed chose the run's validation split and dropout; resume with --seed %llu",
+                  "seed drives the run's validation split, data order, augmentation and "
+                  "dropout; resume with --seed %llu",
                   p, (unsigned long long)*d.seed, (unsigned long long)t.seed,
                   (unsigned long long)*d.seed);
   return Status::ok();

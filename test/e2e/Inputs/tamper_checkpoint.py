@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Edits one __metadata__ field of a safetensors checkpoint.
 
-tamper_checkpoint.py SRC DST KEY VALUE [--keep-checksum]: DST is SRC with
-metadata KEY set to VALUE, the header re-encoded (no whitespace, padded
+tamper_checkpoint.py SRC DST KEY VALUE [--keep-checksum] [--drop KEY2]...:
+DST is SRC with metadata KEY set to VALUE (and each KEY2 removed), the
+header re-encoded (no whitespace, padded
 with spaces to a multiple of 8) and the whole-file checksum recomputed
 (FNV-1a 64 over the file with the checksum's 16 hex digits read as '0',
 docs/checkpoints.md) -- a deliberate edit. With --keep-checksum the old
@@ -24,11 +25,15 @@ def fnv1a64(data):
 
 def main():
     src, dst, key, value = sys.argv[1:5]
-    reseal = "--keep-checksum" not in sys.argv[5:]
+    rest = sys.argv[5:]
+    reseal = "--keep-checksum" not in rest
+    drops = [rest[i + 1] for i, a in enumerate(rest) if a == "--drop"]
     b = open(src, "rb").read()
     n, = struct.unpack("<Q", b[:8])
     header = json.loads(b[8:8 + n])
     header["__metadata__"][key] = value
+    for k in drops:
+        del header["__metadata__"][k]
     text = json.dumps(header, separators=(",", ":")).encode()
     text += b" " * (-len(text) % 8)
     out = bytearray(struct.pack("<Q", len(text)) + text + b[8 + n:])

@@ -90,7 +90,7 @@ TEST(CheckpointMetadata, EveryMissingFieldIsNamed) {
   ASSERT_TRUE(f.isOk());
   ASSERT_EQ(f->metadata.size(), 29u);
   for (const auto &[key, value] : f->metadata) {
-    if (key == "data.seed") // optional: CheckpointMetadata.TheRunSeedIsOptional
+    if (key == "data.seed") // optional (format 5 has none): TheRunSeedIsRecorded...
       continue;
     auto r = decodeCheckpoint(tampered(t.bytes, key, nullptr), "x.st");
     ASSERT_FALSE(r.isOk()) << key;
@@ -98,15 +98,16 @@ TEST(CheckpointMetadata, EveryMissingFieldIsNamed) {
   }
 }
 
-TEST(CheckpointMetadata, TheRunSeedIsOptional) {
-  // A run records its seed (the validation split's); a checkpoint written
-  // before the field existed reads back without one.
+TEST(CheckpointMetadata, TheRunSeedIsRecordedAndAFormat5CheckpointHasNone) {
+  // A run records its seed (the validation split's). A format 5 file has
+  // no data.seed field and reads back without one.
   Trained t;
   auto r = decodeCheckpoint(t.bytes, "x.st");
   ASSERT_TRUE(r.isOk()) << r.message();
   ASSERT_TRUE(r->seed.has_value());
   EXPECT_EQ(*r->seed, t.prog.config.seed);
-  auto old = decodeCheckpoint(tampered(t.bytes, "data.seed", nullptr), "x.st");
+  std::string v5 = tampered(tampered(t.bytes, "data.seed", nullptr), "format_version", "5");
+  auto old = decodeCheckpoint(v5, "x.st");
   ASSERT_TRUE(old.isOk()) << old.message();
   EXPECT_FALSE(old->seed.has_value());
   CheckpointData big = *r;
@@ -129,8 +130,9 @@ TEST(CheckpointMetadata, EveryTamperedFieldIsRefusedNamingIt) {
   };
   const Case cases[] = {
       {"format", "pickle", "__metadata__ field 'format' = 'pickle' is not 'modelrt-checkpoint'"},
-      {"format_version", "4", "checkpoint format version 4, this runtime reads version 5"},
-      {"format_version", "05", "checkpoint format version 05, this runtime reads version 5"},
+      {"format_version", "4", "checkpoint format version 4, this runtime reads versions 5 and 6"},
+      {"format_version", "05", "checkpoint format version 05, this runtime reads versions 5 and 6"},
+      {"format_version", "7", "checkpoint format version 7, this runtime reads versions 5 and 6"},
       {"classes", "[1]", "__metadata__ field 'classes' = '[1]' is not an array of class names (strings)"},
       {"classes", "{}", "__metadata__ field 'classes' = '{}' is not an array of class names (strings)"},
       {"vocab", "[98,97]", "__metadata__ field 'vocab' = '[98,97]' is not an increasing array of "
@@ -254,8 +256,9 @@ TEST(CheckpointMetadata, ResumeTargetNamesTheFieldThatDoesNotFit) {
   ResumeTarget t6 = good;
   t6.seed = good.seed + 1;
   expect(t6, "'data.seed' = " + std::to_string(good.seed) + " is not this run's seed " +
-                 std::to_string(t6.seed) + ": the seed chose the run's validation split and "
-                 "dropout; resume with --seed " + std::to_string(good.seed));
+                 std::to_string(t6.seed) + ": the seed drives the run's validation split, data "
+                 "order, augmentation and dropout; resume with --seed " +
+                 std::to_string(good.seed));
   // A checkpoint that predates the field resumes under any seed.
   CheckpointData old = *c;
   old.seed.reset();

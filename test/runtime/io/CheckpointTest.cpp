@@ -102,7 +102,7 @@ TEST(Checkpoint, SafetensorsLayout) {
   EXPECT_FALSE(h->find("optim/w/v")); // unused by this optimizer
   const JsonValue *meta = h->find("__metadata__");
   ASSERT_TRUE(meta);
-  EXPECT_EQ(meta->find("format_version")->text, "5");
+  EXPECT_EQ(meta->find("format_version")->text, "6");
   EXPECT_EQ(meta->find("checksum")->text.size(), 18u);
   EXPECT_EQ(meta->find("epoch")->text, "3");
   EXPECT_EQ(meta->find("schema")->text,
@@ -212,7 +212,7 @@ TEST(Checkpoint, CorruptAndTruncatedFilesAreErrors) {
                          f4 + f4),
               ": tensor 'a' starts at data byte 4, expected 0 (overlap or hole)");
   expectError(withHeader("{\"__metadata__\":{\"format_version\":\"4\"}}", ""),
-              ": checkpoint format version 4, this runtime reads version 5");
+              ": checkpoint format version 4, this runtime reads versions 5 and 6");
   expectError(withHeader("{\"__metadata__\":{\"format_version\":\"5\"}}", ""),
               ": __metadata__ lacks field 'format'");
 }

@@ -43,9 +43,12 @@ inline bool isLowPrecisionFloat(DType d) { return d == DType::BF16 || d == DType
 inline bool isInteger(DType d) { return d == DType::I32 || d == DType::I64; }
 /// The fix an error for mixing \p left and \p right element types
 /// suggests: with a float and an integer or bool, converting the latter to
-/// the float type ("convert the left operand with cast(x, f32)"), so that
-/// no value is truncated; otherwise "convert one operand with cast(x, L)".
-std::string conversionHint(DType left, DType right);
+/// the float type ("convert the left operand with cast(x, f32)", the
+/// operands named \p leftName and \p rightName), so that no value is
+/// truncated; otherwise "convert one operand with cast(x, L)".
+std::string conversionHint(DType left, DType right,
+                           llvm::StringRef leftName = "the left operand",
+                           llvm::StringRef rightName = "the right operand");
 /// Why the number \p value cannot be a \p dtype value without overflow
 /// ("it would become -inf", "i32 holds -2147483648..2147483647"), or
 /// std::nullopt when it can: a float type overflows from its largest

@@ -31,7 +31,9 @@
 namespace modelrt {
 
 /// The current checkpoint format version (`__metadata__.format_version`).
-constexpr uint32_t kCheckpointVersion = 5;
+/// Version 6 added the run's seed (`data.seed`); the runtime also reads
+/// version 5, which has none.
+constexpr uint32_t kCheckpointVersion = 6;
 
 /// Environment variable: when set, writeFileAtomically kills its own process
 /// (SIGKILL) after the temporary file is written and fsync'ed, before the
@@ -86,7 +88,9 @@ struct CheckpointData {
   bool hasBestLoss = false;
   LoaderPosition loader;
   /// The run's seed, which chose its validation split (`eval` holds out
-  /// the same rows); absent in checkpoints written before it was stored.
+  /// the same rows, `--resume` requires the same seed); empty in a format
+  /// 5 checkpoint: `eval` then uses the compiled seed, and `--resume`
+  /// accepts any.
   std::optional<uint64_t> seed;
   std::vector<std::pair<std::string, double>> metrics;
   /// The program's class names (ModelrtProgram::class_names); empty: none.
