@@ -365,10 +365,12 @@ TEST(TrainSchemaDocs, LanguageGuideListsEveryOption) {
         << "docs/language.md has no table row for " << k.name;
     llvm::StringRef row = docs.substr(at).take_until(
         [](char c) { return c == '\n'; });
-    for (const ms::SettingInfo &s : ms::kSettings)
-      if (llvm::StringRef(s.kind) == k.name)
+    for (const ms::SettingInfo &s : ms::kSettings) {
+      if (llvm::StringRef(s.kind) == k.name) {
         EXPECT_TRUE(row.contains(s.name))
             << "the row of " << k.name << " does not name " << s.name;
+      }
+    }
   }
 }
 

@@ -145,12 +145,14 @@ TEST(LspAnalysis, EveryModelSiteOfTheExamplesHasAType) {
       auto *fn = llvm::dyn_cast<FuncDecl>(d.get());
       if (!fn || !fn->isModel())
         continue;
-      for (const ValueSite &s : a->symbols.sites)
+      for (const ValueSite &s : a->symbols.sites) {
         if (d->getRange().Start.getPointer() <= s.key.getPointer() &&
-            s.key.getPointer() <= d->getRange().End.getPointer())
+            s.key.getPointer() <= d->getRange().End.getPointer()) {
           EXPECT_FALSE(a->types.lookup(s.key).empty())
               << path << ": no type for '" << s.label << "' at line "
               << a->sourceMgr.getLineAndColumn(s.key).first;
+        }
+      }
     }
   }
 }
