@@ -7,8 +7,8 @@
 train: samples/s of the training epoch. Taken from the runtime's TensorBoard
 file in --log-dir (`epoch/throughput`: samples/s of the epoch's training
 loop, evaluation excluded; read with bench/compare/tfevents.py) when there
-is one, else from the last progress line of the log (`S/S R/s in T`: R
-steps/s, times B).
+is one, else from the last progress line of the log (`S/S R batches/s in
+T`, or `S/S R/s in T` from older runtimes: R batches/s, times B).
 eval: images/s from `NET eval --profile` output: the sample count of the
 `eval on FILE (N samples)` line over the profile's `evaluation X s` phase.
 
@@ -43,7 +43,7 @@ def fromEvents(logDir):
 
 def fromProgress(text, batch):
     """Steps/s of the last finished progress line times the batch, or None."""
-    rates = re.findall(r"(\d+)/(\d+) ([0-9.]+)/s in ", text)
+    rates = re.findall(r"(\d+)/(\d+) ([0-9.]+)(?: batches)?/s in ", text)
     return float(rates[-1][2]) * batch if rates else None
 
 

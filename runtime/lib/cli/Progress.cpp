@@ -11,12 +11,13 @@ double monotonicSeconds() {
   return duration<double>(steady_clock::now().time_since_epoch()).count();
 }
 
-Progress::Progress(FILE *out, std::string label, int64_t total, bool interactive)
-    : out(out), label(std::move(label)), total(total), interactive(interactive),
-      startTime(monotonicSeconds()) {}
+Progress::Progress(FILE *out, std::string label, int64_t total, bool interactive,
+                   std::string unit)
+    : out(out), label(std::move(label)), total(total), unit(std::move(unit)),
+      interactive(interactive), startTime(monotonicSeconds()) {}
 
-Progress Progress::forStream(FILE *out, std::string label, int64_t total) {
-  return Progress(out, std::move(label), total, isatty(fileno(out)) != 0);
+Progress Progress::forStream(FILE *out, std::string label, int64_t total, std::string unit) {
+  return Progress(out, std::move(label), total, isatty(fileno(out)) != 0, std::move(unit));
 }
 
 std::string Progress::formatDuration(double seconds) {
@@ -33,7 +34,8 @@ std::string Progress::formatDuration(double seconds) {
 
 std::string Progress::formatLine(const std::string &label, int64_t done,
                                  int64_t total, double elapsed,
-                                 const std::string &suffix, bool withBar) {
+                                 const std::string &suffix, bool withBar,
+                                 const std::string &unit) {
   std::string line = label + " " + std::to_string(done) + "/" + std::to_string(total);
   if (withBar && total > 0) {
     const int width = 20;
@@ -42,8 +44,8 @@ std::string Progress::formatLine(const std::string &label, int64_t done,
   }
   double rate = elapsed > 0 ? done / elapsed : 0;
   char buf[64];
-  std::snprintf(buf, sizeof buf, " %.1f/s", rate);
-  line += buf;
+  std::snprintf(buf, sizeof buf, " %.1f", rate);
+  line += buf + (unit.empty() ? "" : " " + unit) + "/s";
   if (done < total)
     line += " ETA " + (rate > 0 ? formatDuration((total - done) / rate) : std::string("?"));
   else
@@ -64,7 +66,7 @@ void Progress::updateAt(int64_t done, double elapsed, const std::string &suffix)
     if (done < total && lastDraw >= 0 && elapsed - lastDraw < 0.1)
       return;
     lastDraw = elapsed;
-    std::fprintf(out, "\r%s\x1b[K", formatLine(label, done, total, elapsed, suffix, true).c_str());
+    std::fprintf(out, "\r%s\x1b[K", formatLine(label, done, total, elapsed, suffix, true, unit).c_str());
     std::fflush(out);
     return;
   }
@@ -74,13 +76,13 @@ void Progress::updateAt(int64_t done, double elapsed, const std::string &suffix)
   lastDecile = decile;
   if (decile == 0)
     return;
-  std::fprintf(out, "%s\n", formatLine(label, done, total, elapsed, suffix, false).c_str());
+  std::fprintf(out, "%s\n", formatLine(label, done, total, elapsed, suffix, false, unit).c_str());
   std::fflush(out);
 }
 
 void Progress::finish(const std::string &suffix) {
   double elapsed = monotonicSeconds() - startTime;
-  std::string line = formatLine(label, lastDone, total, elapsed, suffix, interactive);
+  std::string line = formatLine(label, lastDone, total, elapsed, suffix, interactive, unit);
   if (interactive)
     std::fprintf(out, "\r%s\x1b[K\n", line.c_str());
   else

@@ -307,7 +307,7 @@ Expected<EvalResult> trainEpoch(Run &r, int64_t epoch) {
   EvalResult sums;
   sums.metrics.assign(r.prog.num_metrics, 0.0);
   Progress bar = Progress::forStream(r.opts.console, "epoch " + std::to_string(epoch + 1),
-                                     r.loader->batchesPerEpoch());
+                                     r.loader->batchesPerEpoch(), "batches");
   int64_t batchIndex = r.loader->position().batchIndex;
   if (!r.stepsTimed) { // the first window times steps, not the set-up before them
     r.windowStart = std::chrono::steady_clock::now();

@@ -101,6 +101,9 @@ TEST(Progress, FormatLine) {
   EXPECT_EQ(Progress::formatLine("epoch 1", 50, 100, 10.0, "loss 0.5", true),
             "epoch 1 50/100 [##########..........] 5.0/s ETA 0:10 loss 0.5");
   EXPECT_EQ(Progress::formatLine("e", 4, 4, 2.0, "", false), "e 4/4 2.0/s in 0:02");
+  // Training names its items: the rate is batches per second.
+  EXPECT_EQ(Progress::formatLine("epoch 1", 469, 469, 0.4, "loss 0.5", false, "batches"),
+            "epoch 1 469/469 1172.5 batches/s in 0:00 loss 0.5");
 }
 
 TEST(Progress, PlainLinesEveryTenPercent) {

@@ -1,7 +1,7 @@
 //===- Progress.h - Progress bar / periodic progress lines -----------------===//
 //
 // Implements `Progress`. On a terminal it redraws one line with a bar, the
-// rate (items/s) and the ETA; otherwise (a log file, a pipe) it prints a plain
+// rate (items/s, named after the items: "batches/s") and the ETA; otherwise (a log file, a pipe) it prints a plain
 // line every 10% of the total and at the end, so logs stay readable.
 //
 //===----------------------------------------------------------------------===//
@@ -17,10 +17,14 @@ namespace modelrt {
 /// Reports progress of a loop of \p total items to a stream.
 class Progress {
 public:
-  /// \p interactive: redraw a bar in place (true) or print plain lines.
-  Progress(FILE *out, std::string label, int64_t total, bool interactive);
+  /// \p interactive: redraw a bar in place (true) or print plain lines;
+  /// \p unit names the items in the rate ("batches": "12.3 batches/s";
+  /// empty: "12.3/s").
+  Progress(FILE *out, std::string label, int64_t total, bool interactive,
+           std::string unit = "");
   /// Chooses interactive mode when \p out is a terminal.
-  static Progress forStream(FILE *out, std::string label, int64_t total);
+  static Progress forStream(FILE *out, std::string label, int64_t total,
+                            std::string unit = "");
 
   /// Reports \p done items finished; \p suffix (e.g. "loss 0.31") is appended.
   void update(int64_t done, const std::string &suffix = "");
@@ -29,10 +33,11 @@ public:
   /// Prints the final line (always) and ends the bar's line.
   void finish(const std::string &suffix = "");
 
-  /// Renders "label  45/100 [#####.....] 12.3/s ETA 0:05 suffix".
+  /// Renders "label  45/100 [#####.....] 12.3 UNIT/s ETA 0:05 suffix".
   static std::string formatLine(const std::string &label, int64_t done,
                                 int64_t total, double elapsedSeconds,
-                                const std::string &suffix, bool withBar);
+                                const std::string &suffix, bool withBar,
+                                const std::string &unit = "");
   /// Renders seconds as M:SS or H:MM:SS.
   static std::string formatDuration(double seconds);
 
@@ -40,6 +45,7 @@ private:
   FILE *out;
   std::string label;
   int64_t total;
+  std::string unit;
   bool interactive;
   double startTime;
   int64_t lastDecile = -1;
