@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "CliInternal.h"
 #include "modelrt/core/Blas.h"
+#include "modelrt/core/Rng.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -224,17 +225,9 @@ Status integerFlag(const CliArgs &a, const char *name, int64_t &out, bool positi
 
 Status unsignedFlag(const CliArgs &a, const char *name, uint64_t &out) {
   auto it = a.flags.find(name);
-  if (it == a.flags.end())
-    return Status::ok();
-  const std::string &s = it->second;
-  errno = 0; // strtoull reports overflow only through errno
-  char *end = nullptr;
-  unsigned long long v = std::strtoull(s.c_str(), &end, 10);
-  if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos || *end ||
-      errno == ERANGE)
+  if (it != a.flags.end() && !parseSeed(it->second, out))
     return errorf("option %s: invalid value '%s' (expected an integer in [0, %llu])", name,
-                  s.c_str(), (unsigned long long)UINT64_MAX);
-  out = uint64_t(v);
+                  it->second.c_str(), (unsigned long long)UINT64_MAX);
   return Status::ok();
 }
 

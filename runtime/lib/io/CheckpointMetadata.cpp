@@ -1,6 +1,7 @@
 //===- CheckpointMetadata.cpp - A checkpoint's __metadata__ fields ---------===//
 #include "modelrt/io/CheckpointMetadata.h"
 
+#include "modelrt/core/Rng.h"
 #include "modelrt/io/Json.h"
 
 #include <algorithm>
@@ -271,14 +272,12 @@ public:
   /// when the field is absent.
   void optionalSeed(const char *key, std::optional<uint64_t> &out) {
     const std::string *v = f.meta(key);
+    uint64_t x = 0;
     if (!v)
       return;
-    errno = 0; // strtoull reports overflow only through errno
-    char *end = nullptr;
-    unsigned long long x = std::strtoull(v->c_str(), &end, 10);
-    if (v->empty() || *end || errno == ERANGE || std::to_string(x) != *v)
+    if (!parseSeed(*v, x) || std::to_string(x) != *v) // canonical: no leading zeros
       return fail(key, "'" + *v + "'", "is not an unsigned decimal integer");
-    out = uint64_t(x);
+    out = x;
   }
   /// Requires field \p key (value \p v) to equal field \p other (value \p w).
   void same(const char *key, int64_t v, const char *other, int64_t w) {

@@ -64,6 +64,17 @@ float floatOf(uint32_t u) {
   return f;
 }
 
+/// The compiled loop \p loop (x -> bf16 values as f32) over all of \p x.
+template <typename T>
+std::vector<float> runLoop(void (*loop)(M1<T> *, M1<float> *), std::vector<T> &x) {
+  std::vector<float> y(x.size());
+  int64_t n = int64_t(x.size());
+  M1<T> in = {x.data(), x.data(), 0, {n}, {1}};
+  M1<float> out = {y.data(), y.data(), 0, {n}, {1}};
+  loop(&in, &out);
+  return y;
+}
+
 /// \p x rounded to bf16, nearest with ties to even, as an f32.
 float reference(long double x) {
   if (std::isnan(x) || std::isinf(x) || x == 0)
@@ -105,12 +116,10 @@ void checkF32(std::mt19937 &rng) {
           bits.push_back(sign | exponent << 23 | high << 16 | low);
   for (int k = 0; k < (1 << 20); ++k)
     bits.push_back(uint32_t(rng()));
-  std::vector<float> x(bits.size()), y(bits.size());
+  std::vector<float> x(bits.size());
   for (size_t k = 0; k < bits.size(); ++k)
     x[k] = floatOf(bits[k]);
-  int64_t n = int64_t(x.size());
-  M1<float> in = {x.data(), x.data(), 0, {n}, {1}}, out = {y.data(), y.data(), 0, {n}, {1}};
-  _mlir_ciface_round_bf16(&in, &out);
+  std::vector<float> y = runLoop(_mlir_ciface_round_bf16, x);
   for (size_t k = 0; k < x.size(); ++k) {
     expect(x[k], y[k], "f32 loop");
     expect(x[k], round_bf16_scalar(x[k]), "f32");
@@ -140,11 +149,7 @@ void checkF64(std::mt19937_64 &rng) {
     x.push_back(d);
     x.push_back((k & 1 ? -1 : 1) * std::ldexp(mantissa(rng), exponent(rng)));
   }
-  std::vector<float> y(x.size());
-  int64_t n = int64_t(x.size());
-  M1<double> in = {x.data(), x.data(), 0, {n}, {1}};
-  M1<float> out = {y.data(), y.data(), 0, {n}, {1}};
-  _mlir_ciface_round_f64_loop(&in, &out);
+  std::vector<float> y = runLoop(_mlir_ciface_round_f64_loop, x);
   for (size_t k = 0; k < x.size(); ++k) {
     expect(x[k], y[k], "f64 loop");
     expect(x[k], f64_to_bf16(x[k]), "f64");
@@ -163,11 +168,7 @@ void checkIntegers(std::mt19937_64 &rng) {
     x.push_back(int64_t(u));
     x.push_back(int64_t(u >> (u % 64)));
   }
-  std::vector<float> y(x.size());
-  int64_t n = int64_t(x.size());
-  M1<int64_t> in = {x.data(), x.data(), 0, {n}, {1}};
-  M1<float> out = {y.data(), y.data(), 0, {n}, {1}};
-  _mlir_ciface_round_i64_loop(&in, &out);
+  std::vector<float> y = runLoop(_mlir_ciface_round_i64_loop, x);
   for (size_t k = 0; k < x.size(); ++k) {
     expect(x[k], y[k], "i64 loop");
     expect(x[k], i64_to_bf16(x[k]), "i64");

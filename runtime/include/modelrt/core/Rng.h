@@ -5,17 +5,33 @@
 // independent streams from (seed, counter...) tuples. The output is the same
 // on every platform and standard library, unlike std::default_random_engine.
 // Floats: uniform() = (next() >> 40) * 2^-24 in [0, 1); normal() uses
-// Box-Muller on two uniforms.
+// Box-Muller on two uniforms. `parseSeed` reads a seed's written form
+// (`--seed`, a checkpoint's `data.seed`).
 //
 //===----------------------------------------------------------------------===//
 #ifndef MODELRT_CORE_RNG_H
 #define MODELRT_CORE_RNG_H
 
 #include <array>
+#include <cerrno>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
+#include <string>
 
 namespace modelrt {
+
+/// Reads \p text as a seed: decimal digits only, at most 2^64 - 1.
+inline bool parseSeed(const std::string &text, uint64_t &out) {
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
+    return false;
+  errno = 0; // strtoull reports overflow only through errno
+  unsigned long long v = std::strtoull(text.c_str(), nullptr, 10);
+  if (errno == ERANGE)
+    return false;
+  out = uint64_t(v);
+  return true;
+}
 
 /// One step of splitmix64: advances \p state and returns the next output.
 inline uint64_t splitmix64(uint64_t &state) {
