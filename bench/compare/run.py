@@ -172,11 +172,13 @@ def machineInfo(work, config):
 
 
 def modelcKernels(net, env):
-    """The CPU and matrix-product lines of `NET info`."""
+    """The CPU, matrix-product, bf16-product and convolution lines of
+    `NET info` (the last two where the program has them)."""
     out = subprocess.run([net, "info"], capture_output=True, text=True, env=env,
                          check=True).stdout
     return {k: line.split(":", 1)[1].strip() for line in out.splitlines()
-            for k in ("CPU", "matrix products") if line.startswith(k + ":")}
+            for k in ("CPU", "matrix products", "bf16 products", "convolutions")
+            if line.startswith(k + ":")}
 
 
 def torchOneDnnIsa(env):

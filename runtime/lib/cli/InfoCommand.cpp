@@ -292,13 +292,15 @@ void printDecoding(const ModelrtProgram &p) {
               (long long)p.decode_length, p.num_caches, formatBytes(4.0 * values).c_str());
 }
 
-/// The CPU and what runs the products and convolutions (the GPU code's
-/// convolutions too, when it has any).
+/// The CPU and what runs the products (the bf16 ones too, in a bf16 build)
+/// and convolutions (the GPU code's convolutions too, when it has any).
 void printKernels(const ModelrtProgram &p) {
   std::printf("\nCPU: %s\n", describeCpu(hostCpuFeatures(), hostKernels()).c_str());
   Status blas = loadBlas(); // info still answers without a BLAS library
   std::printf("matrix products: %s\n",
               blas.isOk() ? blasKernels().c_str() : ("unavailable: " + blas.message()).c_str());
+  if (blas.isOk() && p.precision == MODELRT_PRECISION_BF16 && p.num_bf16_products > 0)
+    std::printf("%s\n", bf16PlannedKernels().c_str());
   if (!hasConvolutionWeights(p))
     return;
   std::printf("convolutions: %s\n", blas.isOk() ? convolutionKernels().c_str()

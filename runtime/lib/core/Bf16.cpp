@@ -205,6 +205,18 @@ std::string bf16Kernels() {
   return text.empty() ? "" : "bf16 products: " + text;
 }
 
+std::string bf16PlannedKernels() {
+  Bf16Path path = bf16ProductPath();
+  std::string text = std::string("bf16 products: ") + bf16PathName(path);
+  if (path != Bf16Path::Emulated)
+    return text + " (" + oneDnnLibrary().version + " matmul)";
+  text += " (rounded operands, f32 sgemm)";
+  if (activeBlasLibrary() != BlasLibrary::OneDnn)
+    return text + "\n  (the matrix products are not oneDNN's, which has the bf16 kernels)";
+  const std::string &note = hostBf16Choice().note;
+  return note.empty() ? text : text + "\n  (" + note + ")";
+}
+
 double bf16OperandCopyBytes(const ModelrtProductOperands *products, int32_t count, double batch,
                             Bf16Path path) {
   double sum = 0, largest[2][2] = {{0, 0}, {0, 0}}; // [matmul, conv][operand]

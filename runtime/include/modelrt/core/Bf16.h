@@ -121,6 +121,12 @@ Bf16Path bf16ProductPath();
 /// matmul, brg:avx512_core_amx)"; empty before any bf16 product ran.
 std::string bf16Kernels();
 
+/// One line for `info` before any product ran: what this process's bf16
+/// products would take ("bf16 products: avx512_bf16 (oneDNN 2.6.3
+/// matmul)", "bf16 products: emulated (rounded operands, f32 sgemm)"),
+/// with the host choice's note on a second, indented line when it has one.
+std::string bf16PlannedKernels();
+
 /// The bytes of the rounded operand copies the bf16 products of a step
 /// keep at \p batch on \p path, from the operands of its \p count
 /// products: on oneDNN's paths (amx, avx512_bf16) a bf16 copy (2 bytes an
