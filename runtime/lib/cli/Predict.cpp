@@ -298,6 +298,23 @@ void printPositions(const ModelrtProgram &p, const std::string &path, int64_t i,
                 hasText ? " text " : "", hasText ? jsonQuote(text).c_str() : "");
 }
 
+/// One printed output value. Text: a probability with 6 decimals, any other
+/// output with 6 significant digits (%g: 9.2e-41 and 3.4e+38 stay
+/// readable); JSON: 9 significant digits, which read back as the same f32.
+/// Non-finite values print as nan, inf and -inf, and in JSON, which has no
+/// such numbers, as the strings "NaN", "Infinity" and "-Infinity".
+std::string formatOutput(double v, bool json, bool probability) {
+  if (!std::isfinite(v)) {
+    const char *name = std::isnan(v) ? "nan" : v > 0 ? "inf" : "-inf";
+    if (json)
+      name = std::isnan(v) ? "\"NaN\"" : v > 0 ? "\"Infinity\"" : "\"-Infinity\"";
+    return name;
+  }
+  char buf[32];
+  std::snprintf(buf, sizeof buf, json ? "%.9g" : probability ? "%.6f" : "%.6g", v);
+  return buf;
+}
+
 /// Prints one sample's result (probabilities for classifiers) as text or JSON.
 void printSample(const ModelrtProgram &p, const std::string &path, int64_t i, const float *o,
                  int64_t per, bool json) {
@@ -306,7 +323,6 @@ void printSample(const ModelrtProgram &p, const std::string &path, int64_t i, co
   if (p.num_classes > 0) // o already holds the softmax probabilities
     best = std::max_element(v.begin(), v.end()) - v.begin();
   std::string line;
-  char buf[48];
   const char *name = best >= 0 && best < p.num_class_names ? p.class_names[best] : nullptr;
   if (json) {
     line = "{\"input\": " + jsonQuote(path) + ", \"index\": " + std::to_string(i);
@@ -321,10 +337,8 @@ void printSample(const ModelrtProgram &p, const std::string &path, int64_t i, co
       line += " class " + std::to_string(best) + (name ? std::string(" (") + name + ")" : "") +
               " probabilities";
   }
-  for (int64_t k = 0; k < per; ++k) {
-    std::snprintf(buf, sizeof buf, json ? "%s%.9g" : "%s%.6f", json && k ? ", " : " ", v[k]);
-    line += std::isfinite(v[k]) || !json ? buf : (k ? ", null" : "null");
-  }
+  for (int64_t k = 0; k < per; ++k)
+    line += (json && k ? ", " : json ? "" : " ") + formatOutput(v[k], json, best >= 0);
   std::printf("%s\n", json ? (line + "]}").c_str() : line.c_str());
 }
 
@@ -501,6 +515,27 @@ Status writePngs(const ModelrtProgram &p, const PngOutput &png,
   return Status::ok();
 }
 
+/// Warns, on stderr, when some samples' outputs are NaN or infinite (the
+/// model overflowed on them): how many, and the first.
+void warnNonFinite(const CliArgs &a, const std::vector<Dataset> &inputs,
+                   const std::vector<Tensor> &outs) {
+  int64_t bad = 0, total = 0;
+  std::string first;
+  for (size_t k = 0; k < inputs.size(); ++k)
+    for (int64_t i = 0, n = outs[k].dim(0), per = sampleSize(outs[k]); i < n; ++i, ++total) {
+      const float *o = outs[k].as<float>() + i * per;
+      if (std::all_of(o, o + per, [](float v) { return std::isfinite(v); }))
+        continue;
+      if (bad++ == 0)
+        first = inputs[k].name + "[" + std::to_string(i) + "]";
+    }
+  if (bad)
+    std::fprintf(stderr,
+                 "%s: warning: %lld of %lld samples have outputs that are not finite (NaN or "
+                 "infinity), the first %s\n",
+                 a.self.c_str(), (long long)bad, (long long)total, first.c_str());
+}
+
 } // namespace
 
 Status runPredict(const ModelrtProgram &p, const CliArgs &a) {
@@ -538,6 +573,7 @@ Status runPredict(const ModelrtProgram &p, const CliArgs &a) {
             sampleSize((*outs)[k]), json);
   if (a.flags.count("--out"))
     MODELRT_TRY(writeNpy(a.flags.at("--out"), outs->front()));
+  warnNonFinite(a, inputs, *outs);
   return Status::ok();
 }
 

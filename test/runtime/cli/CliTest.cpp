@@ -115,7 +115,60 @@ int identityPredict(void *, float *const *, float *const *, const float *x, int6
   return 0;
 }
 const double kPerValueMean[] = {0.1, 0.2, 0.3, 0.4}, kPerValueStd[] = {2, 0.5, 1, 4};
+/// A predict of four outputs per sample: x0, x1 squared, that square minus
+/// itself and its negation (inf, NaN and -inf once x1 squared overflows).
+int overflowPredict(void *, float *const *, float *const *, const float *x, int64_t n, float *out) {
+  for (int64_t i = 0; i < n; ++i) {
+    float sq = x[i * kF + 1] * x[i * kF + 1];
+    out[i * 4] = x[i * kF], out[i * 4 + 1] = sq, out[i * 4 + 2] = sq - sq, out[i * 4 + 3] = -sq;
+  }
+  return 0;
+}
 } // namespace
+
+TEST(Cli, PredictPrintsTinyHugeAndNonFiniteOutputsAndWarns) {
+  Trained t;
+  ModelrtProgram p = t.prog;
+  p.output_shape = inShape, p.predict = overflowPredict, p.num_classes = 0;
+  Tensor x(DType::F32, {2, kF});
+  const float in[] = {1.5e-30f, 2, 0, 0, 3e38f, 1e30f, 0, 0};
+  std::copy(in, in + 2 * kF, x.as<float>());
+  std::string file = t.dir.path("x.npy");
+  ASSERT_TRUE(writeNpy(file, x).isOk());
+  // Text: 6 significant digits, whatever the magnitude; nan, inf, -inf.
+  CliRun r = runCli(p, {"predict", "--checkpoint", t.ckpt, file});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, file + "[0]: 1.5e-30 4 0 -4\n" + file + "[1]: 3e+38 inf nan -inf\n");
+  EXPECT_NE(r.err.find("warning: 1 of 2 samples have outputs that are not finite (NaN or "
+                       "infinity), the first " +
+                       file + "[1]"),
+            std::string::npos)
+      << r.err;
+  // JSON: numbers that read back as the same f32, and strings for the
+  // values JSON has no number for.
+  r = runCli(p, {"predict", "--json", "--checkpoint", t.ckpt, file});
+  ASSERT_EQ(r.status, 0) << r.err;
+  size_t eol = r.out.find('\n');
+  auto j0 = parseJson(r.out.substr(0, eol), "line 1");
+  auto j1 = parseJson(r.out.substr(eol + 1, r.out.find('\n', eol + 1) - eol - 1), "line 2");
+  ASSERT_TRUE(j0.isOk() && j1.isOk()) << r.out;
+  const auto &o0 = j0->find("outputs")->items, &o1 = j1->find("outputs")->items;
+  ASSERT_EQ(o0.size(), 4u);
+  ASSERT_EQ(o1.size(), 4u);
+  EXPECT_EQ(float(o0[0].number), 1.5e-30f);
+  EXPECT_EQ(o0[1].number, 4);
+  EXPECT_EQ(float(o1[0].number), 3e38f);
+  EXPECT_EQ(o1[1].text, "Infinity");
+  EXPECT_EQ(o1[2].text, "NaN");
+  EXPECT_EQ(o1[3].text, "-Infinity");
+  // Finite outputs: no warning.
+  Tensor ok(DType::F32, {1, kF});
+  std::copy(in, in + kF, ok.as<float>());
+  ASSERT_TRUE(writeNpy(file, ok).isOk());
+  r = runCli(p, {"predict", "--checkpoint", t.ckpt, file});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err.find("warning"), std::string::npos) << r.err;
+}
 
 TEST(Cli, PredictPngWritesImageOutputsAndUndoesTheTransform) {
   Trained t;
