@@ -1,7 +1,8 @@
 //===- DataFiles.cpp - Reading data-set headers at compile time -----------===//
 //
 // The compiler reads only what it needs to type a data block: the header of
-// an IDX file (gzip or plain, through zlib's gz* functions, which read both)
+// an IDX file (gzip or plain, through zlib's gz* functions, which read both;
+// modelsupport/Idx.h, the runtime's rules)
 // or of an NPY file (modelsupport/Npy.h, the runtime's rules; its length
 // checked against its shape) and, for a label file of class indices (1-D
 // integers), the labels themselves to learn the class count; any other
@@ -12,6 +13,7 @@
 
 #include "Config.h"
 
+#include "modelsupport/Idx.h"
 #include "modelsupport/Npy.h"
 #include "modelsupport/ShapeArith.h"
 
@@ -37,24 +39,6 @@ struct GzCloser {
 };
 } // namespace
 
-/// Size in bytes of one element of an IDX type code (0 if unknown).
-static unsigned idxElementSize(unsigned code) {
-  switch (code) {
-  case 0x08:
-  case 0x09:
-    return 1;
-  case 0x0B:
-    return 2;
-  case 0x0C:
-  case 0x0D:
-    return 4;
-  case 0x0E:
-    return 8;
-  default:
-    return 0;
-  }
-}
-
 /// An IDX reading error with message `message`.
 static llvm::Error idxError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
@@ -74,7 +58,8 @@ llvm::Error sema::checkRegularFile(const std::string &path) {
   return idxError(llvm::Twine("not a regular file (it is ") + kind + ")");
 }
 
-/// Opens `path` and reads its header; leaves the stream after the header.
+/// Opens `path` and reads its header (modelsupport/Idx.h's rules); leaves
+/// the stream after the header.
 static llvm::Expected<IdxHeader> openIdx(const std::string &path,
                                          gzFile &file) {
   if (llvm::Error e = checkRegularFile(path))
@@ -83,36 +68,30 @@ static llvm::Expected<IdxHeader> openIdx(const std::string &path,
   file = gzopen(path.c_str(), "rb");
   if (!file)
     return idxError(errno ? std::strerror(errno) : "cannot open file");
-  unsigned char magic[4];
-  int got = gzread(file, magic, 4);
-  if (got < 0)
-    return idxError("cannot read it (corrupt gzip data?)");
-  if (got != 4)
-    return idxError("truncated IDX header: the file has fewer than 4 bytes");
-  if (magic[0] != 0 || magic[1] != 0)
-    return idxError(llvm::formatv("not an IDX file (magic bytes {0:x2} {1:x2}, "
-                                  "expected 0x00 0x00)",
-                                  magic[0], magic[1])
-                        .str());
-  if (!idxElementSize(magic[2]))
-    return idxError(llvm::formatv("byte 2: unknown IDX element type {0:x2} "
-                                  "(IDX defines 0x08 u8, 0x09 i8, 0x0b i16, "
-                                  "0x0c i32, 0x0d f32, 0x0e f64)",
-                                  magic[2])
-                        .str());
-  if (magic[3] == 0)
-    return idxError("byte 3: IDX rank is 0");
-  IdxHeader h;
-  h.typeCode = magic[2];
-  for (unsigned i = 0; i < magic[3]; ++i) {
-    unsigned char b[4];
-    if (gzread(file, b, 4) != 4)
-      return idxError("truncated IDX header");
-    int64_t d = (int64_t(b[0]) << 24) | (b[1] << 16) | (b[2] << 8) | b[3];
-    if (d <= 0)
-      return idxError("IDX header has an empty dimension");
-    h.dims.push_back(d);
+  std::vector<unsigned char> head(4);
+  for (size_t have = 0;;) {
+    int got = gzread(file, head.data() + have, unsigned(head.size() - have));
+    if (got < 0)
+      return idxError("cannot read it (corrupt gzip data?)");
+    have += size_t(got);
+    size_t want = modelsupport::idx::headerBytes(head.data(), have);
+    if (size_t(got) == 0 || have >= want) {
+      head.resize(have);
+      break;
+    }
+    head.resize(want);
   }
+  modelsupport::idx::Header parsed;
+  size_t at = 0;
+  std::string err =
+      modelsupport::idx::parseHeader(head.data(), head.size(), parsed, at);
+  if (!err.empty())
+    return at == modelsupport::idx::kNoByte
+               ? idxError(err)
+               : idxError("byte " + llvm::Twine(at) + ": " + err);
+  IdxHeader h;
+  h.typeCode = parsed.typeCode;
+  h.dims = parsed.dims;
   return h;
 }
 
@@ -125,8 +104,8 @@ llvm::Expected<IdxHeader> sema::readIdxHeader(const std::string &path) {
 
 /// Whether an IDX file of `header` holds class indices: 1-D integers.
 static bool holdsClassIndices(const IdxHeader &header) {
-  return header.dims.size() == 1 && header.typeCode != 0x0D &&
-         header.typeCode != 0x0E;
+  return header.dims.size() == 1 &&
+         !modelsupport::idx::isFloat(header.typeCode);
 }
 
 /// Decodes one big-endian integer label of `size` bytes (IDX `code`).
@@ -147,7 +126,7 @@ static llvm::Expected<int64_t> scanClassIndices(const std::string &path,
   GzCloser closer{f};
   if (!h)
     return h.takeError();
-  unsigned size = idxElementSize(header.typeCode);
+  unsigned size = modelsupport::idx::elemSize(header.typeCode);
   int64_t count = header.dims[0], maxLabel = -1;
   std::vector<unsigned char> buf(1 << 16);
   for (int64_t done = 0; done < count;) {
@@ -166,22 +145,8 @@ static llvm::Expected<int64_t> scanClassIndices(const std::string &path,
 }
 
 const char *sema::idxTypeName(unsigned code) {
-  switch (code) {
-  case 0x08:
-    return "u8";
-  case 0x09:
-    return "i8";
-  case 0x0B:
-    return "i16";
-  case 0x0C:
-    return "i32";
-  case 0x0D:
-    return "f32";
-  case kNpyInt64Code:
-    return "i64";
-  default:
-    return "f64";
-  }
+  const char *name = modelsupport::idx::elemName(code);
+  return code == kNpyInt64Code ? "i64" : name ? name : "?";
 }
 
 /// The f32 targets of a label file of `header` that holds no class indices.

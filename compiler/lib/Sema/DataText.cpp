@@ -18,6 +18,7 @@
 
 #include "Config.h"
 
+#include "modelsupport/Idx.h"
 #include "modelsupport/ShapeArith.h"
 #include "modelsupport/Text.h"
 
@@ -261,7 +262,7 @@ sema::checkNpyTokens(DiagnosticEngine &diags, const CallExpr &call,
   llvm::Expected<IdxHeader> h = readNpyHeader(a->path);
   if (!h)
     return fail("cannot read NPY file: " + llvm::toString(h.takeError()));
-  if (h->dims.size() != 1 || h->typeCode == 0x0D || h->typeCode == 0x0E) {
+  if (h->dims.size() != 1 || modelsupport::idx::isFloat(h->typeCode)) {
     Shape dims;
     for (int64_t d : h->dims)
       dims.push_back(SDim::fixed(d));

@@ -1,11 +1,12 @@
 //===- IdxReader.cpp - IDX (MNIST) reader and gzip-aware file reading ------===//
 //
-// IDX layout: bytes 0-1 zero, byte 2 the element type (0x08 u8, 0x09 i8,
-// 0x0B i16, 0x0C i32, 0x0D f32, 0x0E f64), byte 3 the rank, then one
-// big-endian u32 per dimension, then the big-endian elements.
+// The header is read by modelsupport/Idx.h's rules, the compiler's too;
+// then the big-endian elements, in C order.
 //
 //===----------------------------------------------------------------------===//
 #include "modelrt/data/Readers.h"
+
+#include "modelsupport/Idx.h"
 
 #include <cstring>
 #include <zlib.h>
@@ -47,17 +48,13 @@ static uint32_t readBigEndian32(const unsigned char *p) {
   return (uint32_t(p[0]) << 24) | (uint32_t(p[1]) << 16) | (uint32_t(p[2]) << 8) | p[3];
 }
 
-/// Element size and runtime dtype of an IDX type byte; size 0 if unknown.
-static size_t idxElementSize(unsigned char code, DType &dtype) {
-  switch (code) {
-  case 0x08: dtype = DType::U8; return 1;
-  case 0x09: dtype = DType::I32; return 1;
-  case 0x0B: dtype = DType::I32; return 2;
-  case 0x0C: dtype = DType::I32; return 4;
-  case 0x0D: dtype = DType::F32; return 4;
-  case 0x0E: dtype = DType::F64; return 8;
-  default: return 0;
-  }
+/// The runtime dtype an IDX type byte's elements decode to (integers of
+/// up to 32 bits widen to i32).
+static DType idxDType(unsigned code) {
+  return code == 0x08   ? DType::U8
+         : code == 0x0D ? DType::F32
+         : code == 0x0E ? DType::F64
+                        : DType::I32;
 }
 
 /// Decodes one big-endian element of IDX type \p code at \p p into \p out[i].
@@ -87,30 +84,15 @@ Expected<Tensor> readIdx(const std::string &path) {
     return bytesOr.status();
   const std::vector<unsigned char> &b = *bytesOr;
   const char *p = path.c_str();
-  if (b.size() < 4)
-    return errorf("%s: truncated IDX header: file ends at byte %zu, header needs 4", p,
-                  b.size());
-  if (b[0] != 0 || b[1] != 0)
-    return errorf("%s: byte 0: not an IDX file (magic bytes 0x%02x 0x%02x, expected 0x00 0x00)",
-                  p, b[0], b[1]);
-  DType dtype;
-  size_t elemSize = idxElementSize(b[2], dtype);
-  if (elemSize == 0)
-    return errorf("%s: byte 2: unknown IDX element type 0x%02x", p, b[2]);
-  unsigned rank = b[3];
-  if (rank == 0)
-    return errorf("%s: byte 3: IDX rank is 0", p);
-  size_t headerSize = 4 + 4 * size_t(rank);
-  if (b.size() < headerSize)
-    return errorf("%s: truncated IDX header: file ends at byte %zu, %u dimensions need %zu",
-                  p, b.size(), rank, headerSize);
-  std::vector<int64_t> shape;
-  for (unsigned i = 0; i < rank; ++i) {
-    uint32_t d = readBigEndian32(&b[4 + 4 * i]);
-    if (d == 0 || d > (1u << 31))
-      return errorf("%s: byte %u: invalid dimension %u", p, 4 + 4 * i, d);
-    shape.push_back(d);
-  }
+  modelsupport::idx::Header h;
+  size_t at = 0;
+  std::string err = modelsupport::idx::parseHeader(b.data(), b.size(), h, at);
+  if (!err.empty())
+    return at == modelsupport::idx::kNoByte ? errorf("%s: %s", p, err.c_str())
+                                            : errorf("%s: byte %zu: %s", p, at, err.c_str());
+  DType dtype = idxDType(h.typeCode);
+  size_t elemSize = modelsupport::idx::elemSize(h.typeCode), headerSize = h.dataStart;
+  const std::vector<int64_t> &shape = h.dims;
   auto bytes = checkedDataBytes(shape, elemSize, UINT64_MAX, path);
   if (!bytes)
     return bytes.status();
@@ -124,7 +106,7 @@ Expected<Tensor> readIdx(const std::string &path) {
                   b.size() - need);
   Tensor t(dtype, shape);
   for (int64_t i = 0; i < n; ++i)
-    decodeIdxElement(b[2], &b[headerSize + size_t(i) * elemSize], t, i);
+    decodeIdxElement(h.typeCode, &b[headerSize + size_t(i) * elemSize], t, i);
   return t;
 }
 

@@ -59,6 +59,12 @@ TEST(Idx, Errors) {
   expectError({1, 0, 8, 1, 0, 0, 0, 1, 5}, "byte 0: not an IDX file");
   expectError({0, 0, 0x07, 1, 0, 0, 0, 1, 5}, "byte 2: unknown IDX element type 0x07");
   expectError({0, 0, 8, 2, 0, 0, 0, 1}, "file ends at byte 8, 2 dimensions need 12");
+  expectError({0, 0}, "truncated IDX header: the file ends at byte 2, the header needs 4");
+  expectError({0, 0, 8, 0}, "byte 3: IDX rank is 0");
+  expectError({0, 0, 8, 2, 0, 0, 0, 1, 0, 0, 0, 0},
+              "byte 8: dimension 1 is 0: IDX dimensions are at least 1");
+  expectError({0, 0, 8, 1, 0x80, 0, 0, 1}, "byte 4: dimension 0 is 2147483649, above the limit "
+                                           "of 2^31");
   auto truncated = idxU8();
   truncated.resize(20);
   expectError(truncated, "truncated IDX data: file ends at byte 20, shape [2, 2, 3] needs 28");
@@ -248,10 +254,9 @@ TEST(Npy, WriteThenReadRoundTrip) {
 /// NPY bytes with header \p shape ("(3,)") for <f4 and \p dataBytes zero bytes.
 static std::vector<unsigned char> npyClaiming(const std::string &shape, size_t dataBytes) {
   std::string h = "{'descr': '<f4', 'fortran_order': False, 'shape': " + shape + ", }";
-  std::vector<unsigned char> b = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (unsigned char)h.size(),
-                                  0};
-  b.insert(b.end(), h.begin(), h.end());
-  b.resize(b.size() + dataBytes);
+  std::string head = std::string("\x93NUMPY\x01\x00", 8) + char(h.size()) + '\0' + h;
+  std::vector<unsigned char> b(head.size() + dataBytes);
+  std::copy(head.begin(), head.end(), b.begin());
   return b;
 }
 
