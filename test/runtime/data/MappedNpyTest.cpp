@@ -36,11 +36,11 @@ std::vector<unsigned char> npyBytes(const std::string &dict,
   while ((10 + header.size() + 1) % 64)
     header += ' ';
   header += '\n';
-  std::vector<unsigned char> b = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0,
-                                  static_cast<unsigned char>(header.size() & 0xff),
-                                  static_cast<unsigned char>(header.size() >> 8)};
-  b.insert(b.end(), header.begin(), header.end());
-  b.insert(b.end(), data.begin(), data.end());
+  std::string head = std::string("\x93NUMPY\x01\x00", 8) + char(header.size() & 0xff) +
+                     char(header.size() >> 8) + header;
+  std::vector<unsigned char> b(head.size() + data.size());
+  std::copy(head.begin(), head.end(), b.begin());
+  std::copy(data.begin(), data.end(), b.begin() + head.size());
   return b;
 }
 
