@@ -2,11 +2,13 @@
 //
 // The small evaluator used by data and train blocks: literals, named
 // constants, string concatenation (`root + "/file"`), arithmetic on numbers
-// and lists. Anything else is an error at the expression.
+// (Fold.h's rules, as in model bodies) and lists. Anything else is an error
+// at the expression.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Config.h"
+#include "Fold.h"
 
 using namespace modelc;
 using namespace modelc::sema;
@@ -42,8 +44,16 @@ Value sema::evalConst(DiagnosticEngine &diags, const Expr &e,
       diags.error(e.getLoc(), "only numbers can be negated", {e.getRange()});
       return Value::error();
     }
-    v.i = -v.i;
-    v.f = -v.f;
+    if (v.isError())
+      return v;
+    Value r;
+    std::string why = foldNegate(v, r);
+    if (!why.empty()) {
+      diags.error(e.getLoc(), why, {e.getRange()});
+      return Value::error();
+    }
+    v = r;
+    v.range = e.getRange();
   } else if (auto *l = llvm::dyn_cast<ListExpr>(&e)) {
     v.kind = Value::Kind::List;
     for (const ExprPtr &el : l->getElements()) {
@@ -62,18 +72,14 @@ Value sema::evalConst(DiagnosticEngine &diags, const Expr &e,
       v.s = a.s + c.s;
     } else if (a.isNumber() && c.isNumber() &&
                (bin->getOp() == BinaryOp::Add || bin->getOp() == BinaryOp::Sub ||
-                bin->getOp() == BinaryOp::Mul ||
-                (bin->getOp() == BinaryOp::Div && c.asDouble() != 0))) {
-      double x = a.asDouble(), y = c.asDouble();
-      bool ints = a.kind == Value::Kind::Int && c.kind == Value::Kind::Int &&
-                  bin->getOp() != BinaryOp::Div;
-      double r = bin->getOp() == BinaryOp::Add   ? x + y
-                 : bin->getOp() == BinaryOp::Sub ? x - y
-                 : bin->getOp() == BinaryOp::Mul ? x * y
-                                                 : x / y;
-      v.kind = ints ? Value::Kind::Int : Value::Kind::Float;
-      v.i = int64_t(r);
-      v.f = r;
+                bin->getOp() == BinaryOp::Mul || bin->getOp() == BinaryOp::Div ||
+                bin->getOp() == BinaryOp::Pow)) {
+      std::string why = foldBinary(bin->getOp(), a, c, v);
+      if (!why.empty()) {
+        diags.error(bin->getOpLoc(), why, {e.getRange()});
+        return Value::error();
+      }
+      v.range = e.getRange();
     } else {
       diags.error(bin->getOpLoc(), "operator '" +
                                        getBinaryOpSpelling(bin->getOp()) +

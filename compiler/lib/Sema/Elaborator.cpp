@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Elaborator.h"
+#include "Fold.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -204,11 +205,15 @@ Value Elaborator::eval(const Expr &expr, Frame &frame) {
     Value x = eval(llvm::cast<UnaryExpr>(expr).getOperand(), frame);
     if (x.isError())
       return x;
-    if (x.kind == Value::Kind::Int || x.kind == Value::Kind::Float) {
-      x.i = -x.i;
-      x.f = -x.f;
-      x.range = expr.getRange();
-      return x;
+    if (x.isNumber()) {
+      Value r;
+      std::string why = foldNegate(x, r);
+      if (!why.empty()) {
+        error(expr.getLoc(), why, frame);
+        return Value::error();
+      }
+      r.range = expr.getRange();
+      return r;
     }
     if (x.kind != Value::Kind::Tensor) {
       diags.error(expr.getLoc(), "cannot negate " + x.describe(graph),

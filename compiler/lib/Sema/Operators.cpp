@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Elaborator.h"
+#include "Fold.h"
 
 #include "llvm/Support/Path.h"
 
@@ -280,75 +281,6 @@ Value Elaborator::batchMatmul(Value lhs, Value rhs, llvm::SMLoc loc,
                  "'@' at " + where(loc));
 }
 
-/// Folds `a op b` on compile-time numbers (Python semantics, but for an
-/// exact integer division, which stays an integer).
-static Value foldNumbers(BinaryOp op, const Value &a, const Value &b,
-                         bool &ok) {
-  Value r;
-  r.kind = Value::Kind::Float;
-  bool ints = a.kind == Value::Kind::Int && b.kind == Value::Kind::Int;
-  double x = a.asDouble(), y = b.asDouble();
-  ok = true;
-  auto mkBool = [&](bool v) {
-    r.kind = Value::Kind::Bool;
-    r.i = v;
-    return r;
-  };
-  switch (op) {
-  case BinaryOp::Add:
-  case BinaryOp::Sub:
-  case BinaryOp::Mul: {
-    int64_t out;
-    bool overflow =
-        op == BinaryOp::Add   ? __builtin_add_overflow(a.i, b.i, &out)
-        : op == BinaryOp::Sub ? __builtin_sub_overflow(a.i, b.i, &out)
-                              : __builtin_mul_overflow(a.i, b.i, &out);
-    if (ints && !overflow) {
-      r.kind = Value::Kind::Int;
-      r.i = out;
-      return r;
-    }
-    r.f = op == BinaryOp::Add ? x + y : op == BinaryOp::Sub ? x - y : x * y;
-    return r;
-  }
-  case BinaryOp::Div:
-    // Integers that divide exactly give an integer (a head width D / H is
-    // a size); any other quotient is a float.
-    if (ints && b.i != 0 && a.i % b.i == 0 && !(a.i == INT64_MIN && b.i == -1)) {
-      r.kind = Value::Kind::Int;
-      r.i = a.i / b.i;
-      return r;
-    }
-    r.f = x / y;
-    ok = y != 0;
-    return r;
-  case BinaryOp::Pow:
-    if (ints && b.i >= 0 && std::pow(x, y) < 9.0e18) {
-      r.kind = Value::Kind::Int;
-      r.i = (int64_t)std::llround(std::pow(x, y));
-      return r;
-    }
-    r.f = std::pow(x, y);
-    return r;
-  case BinaryOp::Eq:
-    return mkBool(x == y);
-  case BinaryOp::Ne:
-    return mkBool(x != y);
-  case BinaryOp::Lt:
-    return mkBool(x < y);
-  case BinaryOp::Le:
-    return mkBool(x <= y);
-  case BinaryOp::Gt:
-    return mkBool(x > y);
-  case BinaryOp::Ge:
-    return mkBool(x >= y);
-  case BinaryOp::MatMul:
-    break;
-  }
-  ok = false;
-  return r;
-}
-
 Value Elaborator::evalBinary(const BinaryExpr &e, Frame &frame) {
   Value lhs = eval(e.getLHS(), frame);
   Value rhs = eval(e.getRHS(), frame);
@@ -356,11 +288,10 @@ Value Elaborator::evalBinary(const BinaryExpr &e, Frame &frame) {
     return Value::error();
   llvm::StringRef spelling = getBinaryOpSpelling(e.getOp());
   if (lhs.isNumber() && rhs.isNumber() && e.getOp() != BinaryOp::MatMul) {
-    bool ok;
-    Value r = foldNumbers(e.getOp(), lhs, rhs, ok);
-    if (!ok) {
-      error(e.getOpLoc(), "division by zero in a compile-time expression",
-            frame);
+    Value r;
+    std::string why = foldBinary(e.getOp(), lhs, rhs, r);
+    if (!why.empty()) {
+      error(e.getOpLoc(), why, frame);
       return Value::error();
     }
     r.range = e.getRange();

@@ -1,0 +1,148 @@
+//===- Fold.cpp - Arithmetic on compile-time numbers ----------------------===//
+//
+// Implements Fold.h. Integer `+ - * **` are computed with overflow checks;
+// a comparison gives a bool; anything with a float operand is a float.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Fold.h"
+
+#include <cmath>
+
+using namespace modelc;
+using namespace modelc::sema;
+
+namespace {
+
+/// The message for an integer result outside 64 bits.
+std::string overflow(llvm::StringRef what) {
+  return ("integer overflow in a compile-time expression: " + what +
+          " does not fit a 64-bit integer (write a float, such as 2.0, for a "
+          "float result)")
+      .str();
+}
+
+/// `a ** b` on integers, b >= 0, by squaring; false on overflow.
+bool powInt(int64_t a, int64_t b, int64_t &out) {
+  int64_t r = 1;
+  while (b > 0) {
+    if ((b & 1) && __builtin_mul_overflow(r, a, &r))
+      return false;
+    b >>= 1;
+    if (b > 0 && __builtin_mul_overflow(a, a, &a))
+      return false;
+  }
+  out = r;
+  return true;
+}
+
+Value intValue(int64_t v) {
+  Value r;
+  r.kind = Value::Kind::Int;
+  r.i = v;
+  return r;
+}
+
+Value floatValue(double v) {
+  Value r;
+  r.kind = Value::Kind::Float;
+  r.f = v;
+  return r;
+}
+
+Value boolValue(bool v) {
+  Value r;
+  r.kind = Value::Kind::Bool;
+  r.i = v;
+  return r;
+}
+
+/// `a op b` on two integers.
+std::string foldInts(BinaryOp op, int64_t a, int64_t b, Value &out) {
+  int64_t r = 0;
+  std::string what = std::to_string(a) + " " + getBinaryOpSpelling(op).str() +
+                     " " + std::to_string(b);
+  switch (op) {
+  case BinaryOp::Add:
+  case BinaryOp::Sub:
+  case BinaryOp::Mul:
+    if (op == BinaryOp::Add   ? __builtin_add_overflow(a, b, &r)
+        : op == BinaryOp::Sub ? __builtin_sub_overflow(a, b, &r)
+                              : __builtin_mul_overflow(a, b, &r))
+      return overflow(what);
+    out = intValue(r);
+    return "";
+  case BinaryOp::Div:
+    if (b == 0)
+      return "division by zero in a compile-time expression";
+    if (a == INT64_MIN && b == -1)
+      return overflow(what);
+    out = a % b == 0 ? intValue(a / b) : floatValue(double(a) / double(b));
+    return "";
+  case BinaryOp::Pow:
+    if (b < 0) {
+      if (a == 0)
+        return "division by zero in a compile-time expression";
+      out = floatValue(std::pow(double(a), double(b)));
+      return "";
+    }
+    if (!powInt(a, b, r))
+      return overflow(what);
+    out = intValue(r);
+    return "";
+  default:
+    return "";
+  }
+}
+
+} // namespace
+
+std::string sema::foldBinary(BinaryOp op, const Value &a, const Value &b,
+                             Value &out) {
+  double x = a.asDouble(), y = b.asDouble();
+  switch (op) {
+  case BinaryOp::Eq:
+    out = boolValue(x == y);
+    return "";
+  case BinaryOp::Ne:
+    out = boolValue(x != y);
+    return "";
+  case BinaryOp::Lt:
+    out = boolValue(x < y);
+    return "";
+  case BinaryOp::Le:
+    out = boolValue(x <= y);
+    return "";
+  case BinaryOp::Gt:
+    out = boolValue(x > y);
+    return "";
+  case BinaryOp::Ge:
+    out = boolValue(x >= y);
+    return "";
+  case BinaryOp::MatMul:
+    return "operator '@' cannot be applied to numbers";
+  default:
+    break;
+  }
+  if (a.kind == Value::Kind::Int && b.kind == Value::Kind::Int)
+    return foldInts(op, a.i, b.i, out);
+  if ((op == BinaryOp::Div && y == 0) || (op == BinaryOp::Pow && x == 0 && y < 0))
+    return "division by zero in a compile-time expression";
+  out = floatValue(op == BinaryOp::Add   ? x + y
+                   : op == BinaryOp::Sub ? x - y
+                   : op == BinaryOp::Mul ? x * y
+                   : op == BinaryOp::Div ? x / y
+                                         : std::pow(x, y));
+  return "";
+}
+
+std::string sema::foldNegate(const Value &a, Value &out) {
+  if (a.kind == Value::Kind::Float) {
+    out = floatValue(-a.f);
+    return "";
+  }
+  if (a.i == INT64_MIN)
+    return overflow("-(" + std::to_string(a.i) + ")");
+  out = intValue(-a.i);
+  return "";
+}
