@@ -163,6 +163,13 @@ Value Elaborator::evalMember(const MemberExpr &e, Frame &frame) {
 }
 
 Value Elaborator::eval(const Expr &expr, Frame &frame) {
+  Value v = evalKind(expr, frame);
+  if (!v.range.isValid()) // a new graph node, e.g. a subscript's or a negation's
+    v.range = expr.getRange();
+  return v;
+}
+
+Value Elaborator::evalKind(const Expr &expr, Frame &frame) {
   Value v;
   v.range = expr.getRange();
   switch (expr.getKind()) {

@@ -128,8 +128,11 @@ public:
   /// Checks the model `decl` of `module` and fills the graph. False on error.
   bool elaborateModel(const FuncDecl &decl, const ModuleInfo &module);
 
-  /// Evaluates an expression.
+  /// Evaluates an expression. The value's range is the expression's unless
+  /// its evaluation gave it one (a name keeps its own).
   Value eval(const Expr &expr, Frame &frame);
+  /// eval's cases, one per kind of expression.
+  Value evalKind(const Expr &expr, Frame &frame);
   /// Calls `callee` with evaluated arguments; `loc` is the call's location.
   Value call(const Value &callee, std::vector<ArgValue> args, llvm::SMLoc loc,
              llvm::SMRange range, Frame &frame);
