@@ -8,6 +8,7 @@
 #include "CliInternal.h"
 #include "modelrt/core/Blas.h"
 #include "modelrt/core/Rng.h"
+#include "modelsupport/TrainSchema.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -221,6 +222,32 @@ Status integerFlag(const CliArgs &a, const char *name, int64_t &out, bool positi
                   a.flags.at(name).c_str());
   out = int64_t(v);
   return Status::ok();
+}
+
+/// The valid values of the train block's option or setting \p name (every
+/// optimizer's `lr` has the same).
+static const modelsupport::Range &trainRange(const char *name) {
+  for (const modelsupport::OptionInfo &o : modelsupport::kOptions)
+    if (std::strcmp(o.name, name) == 0)
+      return o.range;
+  for (const modelsupport::SettingInfo &s : modelsupport::kSettings)
+    if (std::strcmp(s.name, name) == 0)
+      return s.range;
+  std::fprintf(stderr, "modelrt: no train option or setting '%s'\n", name);
+  std::abort(); // a flag table naming an option that does not exist
+}
+
+Status checkTrainRange(const CliArgs &a, const char *flag, const char *option, double value) {
+  const modelsupport::Range &r = trainRange(option);
+  if (a.flags.count(flag) && !r.contains(value))
+    return errorf("option %s: invalid value '%s' (expected %s)", flag, a.flags.at(flag).c_str(),
+                  r.text);
+  return Status::ok();
+}
+
+Status batchFlag(const CliArgs &a, int64_t &out) {
+  MODELRT_TRY(integerFlag(a, "--batch", out, false));
+  return checkTrainRange(a, "--batch", "batch", double(out));
 }
 
 Status unsignedFlag(const CliArgs &a, const char *name, uint64_t &out) {

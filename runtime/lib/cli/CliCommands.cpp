@@ -56,20 +56,25 @@ ModelrtDataConfig applyDataDir(const ModelrtDataConfig &data, const CliArgs &a,
   return out;
 }
 
-/// Replaces an option of the configuration by the value of `flag`, if given.
-static Status overrideFlag(const CliArgs &a, const char *flag, int64_t &field, bool positive) {
-  return integerFlag(a, flag, field, positive);
+/// Replaces an option of the configuration by the value of `flag`, if given,
+/// in the range of the train block's `option`.
+static Status overrideFlag(const CliArgs &a, const char *flag, int64_t &field,
+                           const char *option) {
+  MODELRT_TRY(integerFlag(a, flag, field, false));
+  return checkTrainRange(a, flag, option, double(field));
 }
-static Status overrideFlag(const CliArgs &a, const char *flag, double &field, bool positive) {
-  return numberFlag(a, flag, field, positive);
+static Status overrideFlag(const CliArgs &a, const char *flag, double &field,
+                           const char *option) {
+  MODELRT_TRY(numberFlag(a, flag, field, false));
+  return checkTrainRange(a, flag, option, field);
 }
-static Status overrideFlag(const CliArgs &a, const char *flag, uint64_t &field, bool) {
-  return unsignedFlag(a, flag, field);
+static Status overrideFlag(const CliArgs &a, const char *flag, uint64_t &field, const char *) {
+  return unsignedFlag(a, flag, field); // the seed: any 64-bit value
 }
 
 Status applyConfigFlags(const CliArgs &a, ModelrtTrainConfig &cfg) {
-#define MODELRT_CLI_OVERRIDE(FLAG, ABI, POSITIVE) \
-  MODELRT_TRY(overrideFlag(a, FLAG, cfg.ABI, POSITIVE));
+#define MODELRT_CLI_OVERRIDE(FLAG, ABI, OPTION) \
+  MODELRT_TRY(overrideFlag(a, FLAG, cfg.ABI, #OPTION));
 #include "modelsupport/TrainConfig.def"
   return Status::ok();
 }
@@ -254,7 +259,7 @@ static Status runEvalWith(const ModelrtProgram &p, const CliArgs &a, Collective 
   std::vector<std::string> dataPaths;
   cfg.data = applyDataDir(cfg.data, a, dataPaths);
   int64_t threads;
-  MODELRT_TRY(integerFlag(a, "--batch", cfg.batch_size, true));
+  MODELRT_TRY(batchFlag(a, cfg.batch_size));
   MODELRT_TRY(applyThreads(p, a, threads));
   // The validation split is the one the checkpoint's run held out: its
   // seed chose the rows (a checkpoint without one: the compiled seed).

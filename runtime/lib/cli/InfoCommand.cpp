@@ -316,7 +316,7 @@ void printKernels(const ModelrtProgram &p) {
 Status runInfo(const ModelrtProgram &p, const CliArgs &a) {
   MODELRT_TRY(validateProgram(p));
   int64_t batch = p.config.batch_size > 0 ? p.config.batch_size : 1;
-  MODELRT_TRY(integerFlag(a, "--batch", batch, true));
+  MODELRT_TRY(batchFlag(a, batch));
   int64_t total = 0, stateTotal = 0;
   printTensorTable(p, total, stateTotal);
   OptimizerConfig oc = toOptimizerConfig(p.config.optimizer);

@@ -540,7 +540,7 @@ void warnNonFinite(const CliArgs &a, const std::vector<Dataset> &inputs,
 
 Status runPredict(const ModelrtProgram &p, const CliArgs &a) {
   int64_t batch = p.config.batch_size > 0 ? p.config.batch_size : 64, threads;
-  MODELRT_TRY(integerFlag(a, "--batch", batch, true));
+  MODELRT_TRY(batchFlag(a, batch));
   MODELRT_TRY(applyThreads(p, a, threads));
   if (a.flags.count("--out") && a.positional.size() != 1)
     return errorf("--out writes one NPY file: give exactly one INPUT");

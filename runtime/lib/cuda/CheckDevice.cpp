@@ -162,7 +162,7 @@ Status runCheckDevice(const ModelrtProgram &p, const CliArgs &a) {
   cfg.data = applyDataDir(cfg.data, a, dataPaths);
   int64_t steps = 20;
   double tol = 1e-3;
-  MODELRT_TRY(integerFlag(a, "--batch", cfg.batch_size, true));
+  MODELRT_TRY(batchFlag(a, cfg.batch_size));
   MODELRT_TRY(integerFlag(a, "--steps", steps, true));
   MODELRT_TRY(numberFlag(a, "--tolerance", tol, true));
   MODELRT_TRY(validateProgram(p));

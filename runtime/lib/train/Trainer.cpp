@@ -557,6 +557,11 @@ Status setup(Run &r, int64_t &startEpoch) {
   if (!r.opts.resume.empty()) {
     MODELRT_TRY(resume(r, startEpoch));
     r.lastCheckpoint = r.opts.resume;
+    if (startEpoch >= r.cfg.epochs) // refused before anything is written
+      return errorf("%s: the checkpoint has finished %lld epoch%s and this run is %lld in "
+                    "all: nothing to train; resume with --epochs N, the new total, N > %lld",
+                    r.opts.resume.c_str(), (long long)startEpoch, startEpoch == 1 ? "" : "s",
+                    (long long)r.cfg.epochs, (long long)startEpoch);
   }
   if (!r.opts.dumpGradientsDir.empty()) // refused before anything is written
     MODELRT_TRY(checkGradientDump(r, startEpoch));

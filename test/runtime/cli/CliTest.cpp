@@ -324,6 +324,23 @@ TEST(Cli, BadInputIsAClearErrorAndDamagesNothing) {
        "option --epochs: invalid value 'x'"},
       {{"train", "--epochs", "1.5", "--checkpoint-dir", t.ckptDir}, 1,
        "option --epochs: invalid value '1.5' (expected an integer)"},
+      // A flag that overrides a train-block option takes the option's values.
+      {{"train", "--epochs", "0", "--checkpoint-dir", t.ckptDir}, 1,
+       "option --epochs: invalid value '0' (expected an integer >= 1)"},
+      {{"train", "--batch", "16777217", "--checkpoint-dir", t.ckptDir}, 1,
+       "option --batch: invalid value '16777217' (expected an integer in [1, 16777216])"},
+      {{"train", "--lr", "0", "--checkpoint-dir", t.ckptDir}, 1,
+       "option --lr: invalid value '0' (expected lr > 0)"},
+      {{"info", "--batch", "99999999999"}, 1,
+       "option --batch: invalid value '99999999999' (expected an integer in [1, 16777216])"},
+      {{"eval", "--checkpoint", ck, "--batch", "16777217"}, 1,
+       "option --batch: invalid value '16777217' (expected an integer in [1, 16777216])"},
+      {{"predict", "--checkpoint", ck, "--batch", "0", t.testX}, 1,
+       "option --batch: invalid value '0' (expected an integer in [1, 16777216])"},
+      // Resuming a finished run: nothing to train, nothing written.
+      {{"train", "--resume", ck, "--epochs", "3", "--checkpoint-dir", t.dir.path("again")}, 1,
+       ck + ": the checkpoint has finished 3 epochs and this run is 3 in all: nothing to train; "
+            "resume with --epochs N, the new total, N > 3"},
       {{"predict", "--checkpoint", ck, t.dir.path("bad.png")}, 1,
        t.dir.path("bad.png") + ": PNG: IDAT: incorrect data check"},
       {{"predict", "--checkpoint", ck, t.testX, t.dir.path("bad.csv")}, 1,
@@ -356,6 +373,7 @@ TEST(Cli, BadInputIsAClearErrorAndDamagesNothing) {
     EXPECT_NE(r.err.find(c.message), std::string::npos) << r.err;
     EXPECT_TRUE(r.out.empty()) << r.out; // nothing printed before the error
   }
+  EXPECT_FALSE(fileExists(t.dir.path("again"))); // the finished run's resume wrote nothing
   // A checkpoint of another model: every mismatched tensor is named.
   ModelrtProgram other = t.prog;
   other.name = "other";
