@@ -628,9 +628,15 @@ Expected<bool> finishEpoch(Run &r, int64_t epoch, const EvalResult &train, doubl
     line += buf;
   }
   std::fprintf(r.opts.console, "%s\n", line.c_str());
-  bool isBest = !r.hasBestLoss || monitored < r.bestLoss;
+  // A NaN loss is never the best; a NaN best (a checkpoint written before
+  // this rule) gives way to any loss.
+  bool isBest = !std::isnan(monitored) &&
+                (!r.hasBestLoss || std::isnan(r.bestLoss) || monitored < r.bestLoss);
   if (isBest)
     r.bestLoss = monitored, r.hasBestLoss = true;
+  else if (std::isnan(monitored))
+    std::fprintf(r.opts.console, "warning: epoch %lld's %s loss is NaN: it is not the best "
+                 "epoch\n", (long long)epoch + 1, r.data.validation ? "validation" : "training");
   MODELRT_TRY(r.runner->syncToHost(r.model, *r.opt));
   r.lastCheckpoint = r.opts.checkpointDir + "/last.safetensors";
   if (!r.writes())
