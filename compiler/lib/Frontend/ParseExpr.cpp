@@ -5,13 +5,17 @@
 //   postfix calls, subscripts `x[i, a:b:c, ...]` and member access,
 //   primaries.
 // Nesting is bounded (kMaxNesting) so hostile input cannot overflow the
-// stack while parsing, dumping or destroying the tree.
+// stack while parsing, dumping, elaborating or destroying the tree. Each
+// parenthesis, call, subscript, member access, list, operator of a chain,
+// unary minus and `|>` stage is one level of what it contains.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ParserImpl.h"
 
 #include "llvm/ADT/STLExtras.h"
+
+#include <utility>
 
 using namespace modelc;
 using namespace modelc::detail;
@@ -26,7 +30,10 @@ bool ParserImpl::enterNesting() {
 
 ExprPtr ParserImpl::parseExpr() {
   NestingScope scope(nesting);
-  if (!enterNesting())
+  // A call's argument or a subscript's entry: its call or subscript counted
+  // the level already.
+  bool counted = std::exchange(levelCounted, false);
+  if (!counted && !enterNesting())
     return nullptr;
   llvm::SMLoc start = tok.getLoc();
   ExprPtr lhs = parseCompare();
@@ -127,10 +134,10 @@ ExprPtr ParserImpl::parseTerm() {
 
 ExprPtr ParserImpl::parseUnary() {
   NestingScope scope(nesting);
-  if (!enterNesting())
-    return nullptr;
   if (!tok.is(TokenKind::Minus))
     return parsePower();
+  if (!enterNesting())
+    return nullptr;
   llvm::SMLoc start = tok.getLoc();
   consume();
   ExprPtr operand = parseUnary();
@@ -146,6 +153,9 @@ ExprPtr ParserImpl::parsePower() {
     return base;
   llvm::SMLoc opLoc = tok.getLoc();
   consume();
+  NestingScope scope(nesting);
+  if (!enterNesting())
+    return nullptr;
   ExprPtr exponent = parseUnary();
   if (!exponent)
     return nullptr;
@@ -242,8 +252,11 @@ bool ParserImpl::parseIndexItem(std::vector<IndexItem> &items) {
   ExprPtr parts[3];
   unsigned colons = 0;
   for (unsigned i = 0; i < 3; ++i) {
-    if (!endsSlicePart(tok.kind) && !(parts[i] = parseExpr()))
-      return false;
+    if (!endsSlicePart(tok.kind)) {
+      levelCounted = true; // the subscript's level
+      if (!(parts[i] = parseExpr()))
+        return false;
+    }
     if (i == 2 || !consumeIf(TokenKind::Colon))
       break;
     ++colons;
@@ -297,6 +310,7 @@ bool ParserImpl::parseArg(std::vector<Arg> &args) {
     consume();
     consume(); // '='
   }
+  levelCounted = true; // the call's level
   arg.value = parseExpr();
   if (!arg.value)
     return false;

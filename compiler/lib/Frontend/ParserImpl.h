@@ -103,9 +103,12 @@ private:
   uint64_t consumed = 0;
   /// Current expression nesting (bounded to keep the stack safe).
   unsigned nesting = 0;
+  /// Set by a call or a subscript before it parses an argument or entry,
+  /// whose level it has counted: the next parseExpr counts none.
+  bool levelCounted = false;
 };
 
-/// Maximum expression nesting (parentheses, operators in one chain...).
+/// Maximum expression nesting (ParseExpr.cpp says what counts a level).
 constexpr unsigned kMaxNesting = 256;
 
 /// Restores the parser's nesting level on scope exit.
