@@ -22,19 +22,21 @@ Expected<Device> chooseDevice(const ModelrtProgram &p, const std::string &reques
                               std::string &note) {
   note.clear();
   std::string want = request;
+  const char *asked = "--device "; // where the request came from, for messages
   if (want.empty()) {
     const char *env = std::getenv("MODELRT_DEVICE");
     want = env && *env ? env : "auto";
+    asked = "MODELRT_DEVICE=";
   }
   if (want == "cpu")
     return Device::Cpu;
   if (want != "auto" && want != "cuda")
-    return errorf("--device '%s': expected auto, cpu or cuda", want.c_str());
+    return errorf("%s'%s': expected auto, cpu or cuda", asked, want.c_str());
   bool hasGpuCode = p.gpu_train_step && p.gpu_eval_step && p.gpu_predict;
   if (!hasGpuCode) {
     if (want == "cuda")
-      return errorf("--device cuda: this executable has no GPU code (it was compiled with "
-                    "--no-gpu)");
+      return errorf("%scuda: this executable has no GPU code (it was compiled with --no-gpu)",
+                    asked);
     note = "running on the CPU (compiled with --no-gpu: no GPU code)";
     return Device::Cpu;
   }
@@ -44,7 +46,7 @@ Expected<Device> chooseDevice(const ModelrtProgram &p, const std::string &reques
     return Device::Cuda;
   }
   if (want == "cuda")
-    return errorf("--device cuda: %s", cuda::probeCuda().reason.c_str());
+    return errorf("%scuda: %s", asked, cuda::probeCuda().reason.c_str());
   return Device::Cpu;
 }
 
