@@ -71,8 +71,10 @@ Value sema::evalConst(DiagnosticEngine &diags, const Expr &e,
       v.kind = Value::Kind::String;
       v.s = a.s + c.s;
     } else if (a.isNumber() && c.isNumber() &&
-               (bin->getOp() == BinaryOp::Add || bin->getOp() == BinaryOp::Sub ||
-                bin->getOp() == BinaryOp::Mul || bin->getOp() == BinaryOp::Div ||
+               (bin->getOp() == BinaryOp::Add ||
+                bin->getOp() == BinaryOp::Sub ||
+                bin->getOp() == BinaryOp::Mul ||
+                bin->getOp() == BinaryOp::Div ||
                 bin->getOp() == BinaryOp::Pow)) {
       std::string why = foldBinary(bin->getOp(), a, c, v);
       if (!why.empty()) {

@@ -164,7 +164,8 @@ Value Elaborator::evalMember(const MemberExpr &e, Frame &frame) {
 
 Value Elaborator::eval(const Expr &expr, Frame &frame) {
   Value v = evalKind(expr, frame);
-  if (!v.range.isValid()) // a new graph node, e.g. a subscript's or a negation's
+  // A new graph node (a subscript's, a negation's) has no range of its own.
+  if (!v.range.isValid())
     v.range = expr.getRange();
   return v;
 }

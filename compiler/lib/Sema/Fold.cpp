@@ -126,7 +126,8 @@ std::string sema::foldBinary(BinaryOp op, const Value &a, const Value &b,
   }
   if (a.kind == Value::Kind::Int && b.kind == Value::Kind::Int)
     return foldInts(op, a.i, b.i, out);
-  if ((op == BinaryOp::Div && y == 0) || (op == BinaryOp::Pow && x == 0 && y < 0))
+  if ((op == BinaryOp::Div && y == 0) ||
+      (op == BinaryOp::Pow && x == 0 && y < 0))
     return "division by zero in a compile-time expression";
   out = floatValue(op == BinaryOp::Add   ? x + y
                    : op == BinaryOp::Sub ? x - y

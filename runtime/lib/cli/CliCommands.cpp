@@ -58,13 +58,11 @@ ModelrtDataConfig applyDataDir(const ModelrtDataConfig &data, const CliArgs &a,
 
 /// Replaces an option of the configuration by the value of `flag`, if given,
 /// in the range of the train block's `option`.
-static Status overrideFlag(const CliArgs &a, const char *flag, int64_t &field,
-                           const char *option) {
+static Status overrideFlag(const CliArgs &a, const char *flag, int64_t &field, const char *option) {
   MODELRT_TRY(integerFlag(a, flag, field, false));
   return checkTrainRange(a, flag, option, double(field));
 }
-static Status overrideFlag(const CliArgs &a, const char *flag, double &field,
-                           const char *option) {
+static Status overrideFlag(const CliArgs &a, const char *flag, double &field, const char *option) {
   MODELRT_TRY(numberFlag(a, flag, field, false));
   return checkTrainRange(a, flag, option, field);
 }
@@ -73,7 +71,7 @@ static Status overrideFlag(const CliArgs &a, const char *flag, uint64_t &field, 
 }
 
 Status applyConfigFlags(const CliArgs &a, ModelrtTrainConfig &cfg) {
-#define MODELRT_CLI_OVERRIDE(FLAG, ABI, OPTION) \
+#define MODELRT_CLI_OVERRIDE(FLAG, ABI, OPTION)                                                    \
   MODELRT_TRY(overrideFlag(a, FLAG, cfg.ABI, #OPTION));
 #include "modelsupport/TrainConfig.def"
   return Status::ok();

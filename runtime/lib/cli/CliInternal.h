@@ -39,8 +39,7 @@ Status integerFlag(const CliArgs &args, const char *name, int64_t &out, bool pos
 /// Fails when \p flag was given and \p value is outside the range of the
 /// train block's option or setting \p option (modelsupport/TrainConfig.def):
 /// a flag that overrides one takes the values the train block takes.
-Status checkTrainRange(const CliArgs &args, const char *flag, const char *option,
-                       double value);
+Status checkTrainRange(const CliArgs &args, const char *flag, const char *option, double value);
 /// integerFlag for --batch, in the train block's range ([1, 2^24]).
 Status batchFlag(const CliArgs &args, int64_t &out);
 /// Reads option \p name, when given, as an unsigned 64-bit decimal (digits

@@ -635,8 +635,10 @@ Expected<bool> finishEpoch(Run &r, int64_t epoch, const EvalResult &train, doubl
   if (isBest)
     r.bestLoss = monitored, r.hasBestLoss = true;
   else if (std::isnan(monitored))
-    std::fprintf(r.opts.console, "warning: epoch %lld's %s loss is NaN: it is not the best "
-                 "epoch\n", (long long)epoch + 1, r.data.validation ? "validation" : "training");
+    std::fprintf(r.opts.console,
+                 "warning: epoch %lld's %s loss is NaN: it is not the best "
+                 "epoch\n",
+                 (long long)epoch + 1, r.data.validation ? "validation" : "training");
   MODELRT_TRY(r.runner->syncToHost(r.model, *r.opt));
   r.lastCheckpoint = r.opts.checkpointDir + "/last.safetensors";
   if (!r.writes())
