@@ -509,6 +509,14 @@ def benchCharlm(args, work, envs, modelcEnv):
     return out
 
 
+def commonArguments(ap):
+    """--modelc, --work and --report, which run.py and accuracy.py share."""
+    ap.add_argument("--modelc", default=os.path.join(ROOT, "build", "bin", "modelc"))
+    ap.add_argument("--work", default=None, help="work directory (default: a new temp dir)")
+    ap.add_argument("--report", metavar="RESULTS.json", default=None,
+                    help="only print the tables of an earlier run's results.json")
+
+
 def main():
     ap = argparse.ArgumentParser(description="modelc vs PyTorch on Fashion-MNIST")
     ap.add_argument("--quick", action="store_true", help="1 repeat, small subsets")
@@ -521,15 +529,12 @@ def main():
     ap.add_argument("--precisions", default="f32",
                     help="comma-separated: f32 and/or bf16 (modelc --precision=bf16 against "
                          "PyTorch's best of f32 and torch.autocast bf16)")
-    ap.add_argument("--modelc", default=os.path.join(ROOT, "build", "bin", "modelc"))
     ap.add_argument("--config", choices=("native", "avx2"), default="native",
                     help="native: every feature of the CPU; avx2: both sides limited to "
                          "AVX2 + FMA (modelc --target-cpu=haswell, MODELRT_CPU_ISA=avx2; "
                          "PyTorch ATEN_CPU_CAPABILITY=avx2, ONEDNN_MAX_CPU_ISA=AVX2, "
                          "OPENBLAS_CORETYPE=Haswell)")
-    ap.add_argument("--work", default=None, help="work directory (default: a new temp dir)")
-    ap.add_argument("--report", metavar="RESULTS.json", default=None,
-                    help="only print the tables of an earlier run's results.json")
+    commonArguments(ap)
     args = ap.parse_args()
     if args.report:
         with open(args.report) as f:

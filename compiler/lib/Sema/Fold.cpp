@@ -36,26 +36,17 @@ bool powInt(int64_t a, int64_t b, int64_t &out) {
   return true;
 }
 
-Value intValue(int64_t v) {
+/// A folded number or bool.
+Value folded(Value::Kind kind, int64_t i, double f = 0) {
   Value r;
-  r.kind = Value::Kind::Int;
-  r.i = v;
+  r.kind = kind;
+  r.i = i;
+  r.f = f;
   return r;
 }
-
-Value floatValue(double v) {
-  Value r;
-  r.kind = Value::Kind::Float;
-  r.f = v;
-  return r;
-}
-
-Value boolValue(bool v) {
-  Value r;
-  r.kind = Value::Kind::Bool;
-  r.i = v;
-  return r;
-}
+Value intValue(int64_t v) { return folded(Value::Kind::Int, v); }
+Value floatValue(double v) { return folded(Value::Kind::Float, 0, v); }
+Value boolValue(bool v) { return folded(Value::Kind::Bool, v); }
 
 /// `a op b` on two integers.
 std::string foldInts(BinaryOp op, int64_t a, int64_t b, Value &out) {
