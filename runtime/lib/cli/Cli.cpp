@@ -224,30 +224,40 @@ Status integerFlag(const CliArgs &a, const char *name, int64_t &out, bool positi
   return Status::ok();
 }
 
-/// The valid values of the train block's option or setting \p name (every
-/// optimizer's `lr` has the same).
-static const modelsupport::Range &trainRange(const char *name) {
+/// The train block's option or setting \p name: whether it is an integer,
+/// and its valid values (every optimizer's `lr` has the same).
+static std::pair<bool, const modelsupport::Range *> trainValues(const char *name) {
+  using modelsupport::SettingType;
   for (const modelsupport::OptionInfo &o : modelsupport::kOptions)
     if (std::strcmp(o.name, name) == 0)
-      return o.range;
+      return {o.type == SettingType::Integer, &o.range};
   for (const modelsupport::SettingInfo &s : modelsupport::kSettings)
     if (std::strcmp(s.name, name) == 0)
-      return s.range;
+      return {s.type == SettingType::Integer, &s.range};
   std::fprintf(stderr, "modelrt: no train option or setting '%s'\n", name);
   std::abort(); // a flag table naming an option that does not exist
 }
 
-Status checkTrainRange(const CliArgs &a, const char *flag, const char *option, double value) {
-  const modelsupport::Range &r = trainRange(option);
-  if (a.flags.count(flag) && !r.contains(value))
-    return errorf("option %s: invalid value '%s' (expected %s)", flag, a.flags.at(flag).c_str(),
-                  r.text);
+Status trainFlag(const CliArgs &a, const char *flag, const char *option, double &out) {
+  auto it = a.flags.find(flag);
+  if (it == a.flags.end())
+    return Status::ok();
+  auto [integer, range] = trainValues(option);
+  char *end = nullptr;
+  double v = std::strtod(it->second.c_str(), &end);
+  if (it->second.empty() || *end || !std::isfinite(v) || !range->contains(v) ||
+      (integer && (std::floor(v) != v || std::fabs(v) > 9.0e15)))
+    return errorf("option %s: invalid value '%s' (expected %s)", flag, it->second.c_str(),
+                  range->text);
+  out = v;
   return Status::ok();
 }
 
 Status batchFlag(const CliArgs &a, int64_t &out) {
-  MODELRT_TRY(integerFlag(a, "--batch", out, false));
-  return checkTrainRange(a, "--batch", "batch", double(out));
+  double v = double(out);
+  MODELRT_TRY(trainFlag(a, "--batch", "batch", v));
+  out = int64_t(v);
+  return Status::ok();
 }
 
 Status unsignedFlag(const CliArgs &a, const char *name, uint64_t &out) {

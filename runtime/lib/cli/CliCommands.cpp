@@ -57,14 +57,15 @@ ModelrtDataConfig applyDataDir(const ModelrtDataConfig &data, const CliArgs &a,
 }
 
 /// Replaces an option of the configuration by the value of `flag`, if given,
-/// in the range of the train block's `option`.
+/// as the train block's `option` takes it.
 static Status overrideFlag(const CliArgs &a, const char *flag, int64_t &field, const char *option) {
-  MODELRT_TRY(integerFlag(a, flag, field, false));
-  return checkTrainRange(a, flag, option, double(field));
+  double v = double(field);
+  MODELRT_TRY(trainFlag(a, flag, option, v));
+  field = int64_t(v);
+  return Status::ok();
 }
 static Status overrideFlag(const CliArgs &a, const char *flag, double &field, const char *option) {
-  MODELRT_TRY(numberFlag(a, flag, field, false));
-  return checkTrainRange(a, flag, option, field);
+  return trainFlag(a, flag, option, field);
 }
 static Status overrideFlag(const CliArgs &a, const char *flag, uint64_t &field, const char *) {
   return unsignedFlag(a, flag, field); // the seed: any 64-bit value

@@ -36,11 +36,11 @@ struct CliArgs {
 Status numberFlag(const CliArgs &args, const char *name, double &out, bool positive);
 /// numberFlag for integers (rejects fractions).
 Status integerFlag(const CliArgs &args, const char *name, int64_t &out, bool positive);
-/// Fails when \p flag was given and \p value is outside the range of the
-/// train block's option or setting \p option (modelsupport/TrainConfig.def):
-/// a flag that overrides one takes the values the train block takes.
-Status checkTrainRange(const CliArgs &args, const char *flag, const char *option, double value);
-/// integerFlag for --batch, in the train block's range ([1, 2^24]).
+/// Parses \p flag, when given, into \p out as the train block parses its
+/// option or setting \p option (modelsupport/TrainConfig.def): an integer
+/// if it is one, in its range; the message names the values it takes.
+Status trainFlag(const CliArgs &args, const char *flag, const char *option, double &out);
+/// trainFlag for --batch: an integer in [1, 2^24].
 Status batchFlag(const CliArgs &args, int64_t &out);
 /// Reads option \p name, when given, as an unsigned 64-bit decimal (digits
 /// only; a seed), exactly.

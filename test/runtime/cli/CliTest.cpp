@@ -323,7 +323,9 @@ TEST(Cli, BadInputIsAClearErrorAndDamagesNothing) {
       {{"train", "--epochs", "x", "--checkpoint-dir", t.ckptDir}, 1,
        "option --epochs: invalid value 'x'"},
       {{"train", "--epochs", "1.5", "--checkpoint-dir", t.ckptDir}, 1,
-       "option --epochs: invalid value '1.5' (expected an integer)"},
+       "option --epochs: invalid value '1.5' (expected an integer >= 1)"},
+      {{"train", "--lr", "-1", "--checkpoint-dir", t.ckptDir}, 1,
+       "option --lr: invalid value '-1' (expected lr > 0)"},
       // A flag that overrides a train-block option takes the option's values.
       {{"train", "--epochs", "0", "--checkpoint-dir", t.ckptDir}, 1,
        "option --epochs: invalid value '0' (expected an integer >= 1)"},
