@@ -393,10 +393,15 @@ readCsvLabels(DiagnosticEngine &diags, const CsvRows &table,
       double x;
       if (modelsupport::csv::parseDouble(row.cells[picks[k].index].text, x))
         continue;
+      // A single column of names and numbers: neither class names (every
+      // label a name) nor numbers.
       diags.error(pathRange.Start,
                   cellPlace(split.paths[0], row, picks[k].index,
                             split.labelColumns[k]) +
-                      " is not a number",
+                      " is not a number" +
+                      (single ? "; a label column holds class names in "
+                                "every row or numbers in every row"
+                              : ""),
                   {pathRange});
       return std::nullopt;
     }

@@ -125,10 +125,12 @@ inline long find(const std::vector<std::string> &names, std::string_view name) {
   return -1;
 }
 
-/// Parses a whole (trimmed) field as a floating-point number.
+/// Parses a whole (trimmed) field as a decimal floating-point number (or
+/// inf/nan, which readers refuse by name); hexadecimal text such as 0x10,
+/// which strtod would take, is not a number here, as in numpy and pandas.
 inline bool parseDouble(std::string_view field, double &out) {
   std::string text(trim(field));
-  if (text.empty())
+  if (text.empty() || text.find_first_of("xX") != std::string::npos)
     return false;
   char *end = nullptr;
   errno = 0;

@@ -126,6 +126,11 @@ TEST(CsvTokenizer, NumbersAreWholeTrimmedFields) {
   EXPECT_EQ(d, 40.0);
   EXPECT_FALSE(parseDouble("1.x", d));
   EXPECT_FALSE(parseDouble("  ", d));
+  // Decimal only: strtod's hexadecimal forms are not numbers in a CSV.
+  EXPECT_FALSE(parseDouble("0x10", d));
+  EXPECT_FALSE(parseDouble("-0X1p3", d));
+  EXPECT_TRUE(parseDouble("-1.5E-3", d));
+  EXPECT_EQ(d, -1.5e-3);
   long long i;
   EXPECT_TRUE(parseInteger("\t-12", i));
   EXPECT_EQ(i, -12);

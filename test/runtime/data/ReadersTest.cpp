@@ -152,6 +152,7 @@ TEST(Csv, Errors) {
   };
   check("a,b\n1,2\n1,zz\n", {}, "b", ":3:3: label column 'b': 'zz' is not a valid i64");
   check("a,b\n1,2\n1.x,2\n", {}, "b", ":3:1: column 'a': '1.x' is not a valid f32");
+  check("a,b\n1,2\n0x10,2\n", {}, "b", ":3:1: column 'a': '0x10' is not a valid f32");
   check("a,b\n1,2\n1,2,3\n", {}, "b", ":3:5: expected 2 fields (as in the header), found 3");
   check("a,b\n1\n", {}, "b", ":2:2: expected 2 fields");
   check("a,b\n1,2\n", {{"q", DType::F32}}, "b", ":1: column 'q' not found");
