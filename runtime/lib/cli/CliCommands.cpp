@@ -36,24 +36,30 @@ Expected<std::unique_ptr<StepRunner>> selectRunner(const ModelrtProgram &p, cons
   return StepRunner::create(p, *device);
 }
 
-ModelrtDataConfig applyDataDir(const ModelrtDataConfig &data, const CliArgs &a,
-                               std::vector<std::string> &storage) {
+Status applyDataDir(ModelrtDataConfig &data, const CliArgs &a, std::vector<std::string> &storage) {
   auto it = a.flags.find("--data-dir");
   if (it == a.flags.end())
-    return data;
-  ModelrtDataConfig out = data;
+    return Status::ok();
   storage.reserve(4); // the pointers below must stay valid
-  for (const char **path : {&out.train_inputs, &out.train_labels, &out.test_inputs,
-                            &out.test_labels}) {
+  std::vector<std::string> originals;
+  for (const char **path : {&data.train_inputs, &data.train_labels, &data.test_inputs,
+                            &data.test_labels}) {
     if (!*path)
       continue;
     std::string file = *path;
     size_t slash = file.find_last_of('/');
-    storage.push_back(it->second + "/" + (slash == std::string::npos ? file
-                                                                     : file.substr(slash + 1)));
+    std::string moved =
+        it->second + "/" + (slash == std::string::npos ? file : file.substr(slash + 1));
+    for (size_t k = 0; k < storage.size(); ++k)
+      if (storage[k] == moved && originals[k] != file)
+        return errorf("--data-dir %s: the data block's '%s' and '%s' would both be read from "
+                      "%s; give them distinct file names",
+                      it->second.c_str(), originals[k].c_str(), file.c_str(), moved.c_str());
+    originals.push_back(file);
+    storage.push_back(moved);
     *path = storage.back().c_str();
   }
-  return out;
+  return Status::ok();
 }
 
 /// Replaces an option of the configuration by the value of `flag`, if given,
@@ -81,7 +87,7 @@ Status applyConfigFlags(const CliArgs &a, ModelrtTrainConfig &cfg) {
 Status runConfig(const ModelrtProgram &p, const CliArgs &a, ModelrtTrainConfig &cfg,
                  std::vector<std::string> &storage) {
   cfg = p.config;
-  cfg.data = applyDataDir(cfg.data, a, storage);
+  MODELRT_TRY(applyDataDir(cfg.data, a, storage));
   return applyConfigFlags(a, cfg);
 }
 
@@ -256,7 +262,7 @@ Status runEval(const ModelrtProgram &p, const CliArgs &a) {
 static Status runEvalWith(const ModelrtProgram &p, const CliArgs &a, Collective &ranks) {
   ModelrtTrainConfig cfg = p.config;
   std::vector<std::string> dataPaths;
-  cfg.data = applyDataDir(cfg.data, a, dataPaths);
+  MODELRT_TRY(applyDataDir(cfg.data, a, dataPaths));
   int64_t threads;
   MODELRT_TRY(batchFlag(a, cfg.batch_size));
   MODELRT_TRY(applyThreads(p, a, threads));

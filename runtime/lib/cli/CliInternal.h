@@ -65,9 +65,10 @@ Expected<Device> selectDevice(const ModelrtProgram &program, const CliArgs &args
 Expected<std::unique_ptr<StepRunner>> selectRunner(const ModelrtProgram &program,
                                                    const CliArgs &args);
 
-/// The data configuration with --data-dir DIR applied: every data file is
-/// looked for in DIR under its own file name. \p storage owns the new paths.
-ModelrtDataConfig applyDataDir(const ModelrtDataConfig &data, const CliArgs &args,
+/// Applies --data-dir DIR to \p data: every data file is looked for in DIR
+/// under its own file name. \p storage owns the new paths. Fails when two
+/// different files of the data block would become the same file in DIR.
+Status applyDataDir(ModelrtDataConfig &data, const CliArgs &args,
                                std::vector<std::string> &storage);
 
 /// The program's training configuration as a run sees it: --data-dir

@@ -159,7 +159,7 @@ Expected<ModelState> trainResident(const ModelrtProgram &p, const ModelState &in
 Status runCheckDevice(const ModelrtProgram &p, const CliArgs &a) {
   ModelrtTrainConfig cfg = p.config;
   std::vector<std::string> dataPaths;
-  cfg.data = applyDataDir(cfg.data, a, dataPaths);
+  MODELRT_TRY(applyDataDir(cfg.data, a, dataPaths));
   int64_t steps = 20;
   double tol = 1e-3;
   MODELRT_TRY(batchFlag(a, cfg.batch_size));

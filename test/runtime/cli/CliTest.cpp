@@ -636,3 +636,28 @@ TEST(Cli, TrainDumpsTheFirstStepsGradients) {
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(slurp(file), bytes); // the same first step
 }
+
+TEST(Cli, DataDirRefusesTwoFilesThatWouldBecomeOne) {
+  Fixture f;
+  // train/x.npy and test/x.npy: --data-dir would read one file for both.
+  ::mkdir(f.dir.path("train").c_str(), 0755);
+  ::mkdir(f.dir.path("test").c_str(), 0755);
+  std::string trainX = f.dir.path("train/x.npy"), trainY = f.dir.path("train/y.npy");
+  std::string testX = f.dir.path("test/x.npy"), testY = f.dir.path("test/y.npy");
+  ModelrtProgram p = f.prog;
+  p.config.data.train_inputs = trainX.c_str(), p.config.data.train_labels = trainY.c_str();
+  p.config.data.test_inputs = testX.c_str(), p.config.data.test_labels = testY.c_str();
+  std::string dd = f.dir.path("dd");
+  for (std::vector<std::string> args :
+       {std::vector<std::string>{"train", "--data-dir", dd, "--checkpoint-dir", f.dir.path("c")},
+        {"eval", "--data-dir", dd, "--checkpoint", f.dir.path("c/last.safetensors")}}) {
+    CliRun r = runCli(p, args);
+    EXPECT_EQ(r.status, 1) << r.err;
+    EXPECT_NE(r.err.find("--data-dir " + dd + ": the data block's '" + trainX + "' and '" +
+                         testX + "' would both be read from " + dd +
+                         "/x.npy; give them distinct file names"),
+              std::string::npos)
+        << r.err;
+  }
+  EXPECT_FALSE(fileExists(f.dir.path("c")));
+}
