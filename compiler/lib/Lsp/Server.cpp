@@ -34,6 +34,49 @@ bool fromJSON(const json::Value &value, RawParams &result, json::Path) {
 namespace {
 using Reply = proto::Callback<json::Value>;
 
+/// The input of the transport, passing on only JSON-RPC messages: LLVM's
+/// transport stops at a JSON value that is not one (an array, a number, an
+/// object without "jsonrpc": "2.0", or without a string method or an id),
+/// as it does at `exit`. Such a message is logged and skipped; one that is
+/// not JSON at all goes on to the transport, which logs it and reads on.
+class RpcMessagesOnly : public proto::JSONTransportInput {
+public:
+  RpcMessagesOnly(std::FILE *in, proto::JSONStreamStyle style)
+      : proto::JSONTransportInput(style), file(in, style) {}
+
+  bool hasError() const override { return file.hasError(); }
+  bool isEndOfInput() const override { return file.isEndOfInput(); }
+  llvm::LogicalResult readDelimitedMessage(std::string &text) override {
+    return readRpc(text);
+  }
+  llvm::LogicalResult readStandardMessage(std::string &text) override {
+    return readRpc(text);
+  }
+
+private:
+  proto::JSONTransportInputOverFile file;
+
+  /// The next message that is not a JSON value other than a JSON-RPC one.
+  llvm::LogicalResult readRpc(std::string &text) {
+    while (true) {
+      if (llvm::failed(file.readMessage(text)))
+        return llvm::failure();
+      llvm::Expected<json::Value> value = json::parse(text);
+      if (!value) {
+        llvm::consumeError(value.takeError());
+        return llvm::success();
+      }
+      const json::Object *o = value->getAsObject();
+      if (o && o->getString("jsonrpc") == std::optional<llvm::StringRef>("2.0") &&
+          (o->getString("method") || o->get("id")))
+        return llvm::success();
+      proto::Logger::error("ignored a message that is not a JSON-RPC request, "
+                           "notification or response: {0}",
+                           llvm::StringRef(text).trim().take_front(200));
+    }
+  }
+};
+
 class Server {
 public:
   Server(const ServerOptions &options, proto::JSONTransport &transport)
@@ -194,11 +237,11 @@ int lsp::runServer(const ServerOptions &serverOptions, std::FILE *in,
   if (!options.analysis.dataCache)
     options.analysis.dataCache = &dataCache;
   proto::Logger::setLogLevel(proto::Logger::Level::Error);
-  proto::JSONTransport transport(in, out,
-                                 options.litTest
-                                     ? proto::JSONStreamStyle::Delimited
-                                     : proto::JSONStreamStyle::Standard,
-                                 /*PrettyOutput=*/options.litTest);
+  proto::JSONTransport transport(
+      std::make_unique<RpcMessagesOnly>(
+          in, options.litTest ? proto::JSONStreamStyle::Delimited
+                              : proto::JSONStreamStyle::Standard),
+      out, /*PrettyOutput=*/options.litTest);
   bool shutdown = false;
   llvm::Error error = llvm::Error::success();
   {
