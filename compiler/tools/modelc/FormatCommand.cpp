@@ -14,11 +14,16 @@
 #include "modelc/Format/UnifiedDiff.h"
 
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace modelc;
 namespace cl = llvm::cl;
@@ -53,14 +58,47 @@ static int fail(const llvm::Twine &message, int code = 1) {
   return code;
 }
 
-/// Writes `text` to `path` through a temporary file renamed over it.
+/// Writes `text` over the file `path` names, keeping what the file is: a
+/// symbolic link stays a link (its target is rewritten), and the file keeps
+/// its permissions and owner (a temporary file created with them, then
+/// renamed over it). A file with other hard links is rewritten in place, so
+/// that every name keeps seeing it.
 static int writeFile(llvm::StringRef path, llvm::StringRef text) {
-  llvm::Error error = llvm::writeToOutput(path, [&](llvm::raw_ostream &os) {
+  llvm::SmallString<256> real;
+  struct stat st;
+  if (std::error_code ec = llvm::sys::fs::real_path(path, real))
+    return fail("cannot write '" + path + "': " + ec.message());
+  if (::stat(real.c_str(), &st) != 0)
+    return fail("cannot write '" + path + "': " + std::strerror(errno));
+  if (st.st_nlink > 1) {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(real, ec, llvm::sys::fs::OF_None);
+    if (!ec) {
+      os << text;
+      os.close();
+      ec = os.error();
+    }
+    return ec ? fail("cannot write '" + path + "': " + ec.message()) : 0;
+  }
+  llvm::Expected<llvm::sys::fs::TempFile> temp =
+      llvm::sys::fs::TempFile::create(real + ".fmt-%%%%%%", st.st_mode & 07777);
+  if (!temp)
+    return fail("cannot write '" + path + "': " + toString(temp.takeError()));
+  std::error_code written;
+  {
+    llvm::raw_fd_ostream os(temp->FD, /*shouldClose=*/false);
     os << text;
-    return llvm::Error::success();
-  });
+    os.flush();
+    written = os.error();
+    os.clear_error();
+  }
+  // The mode again (create applies the umask), and the owner where allowed.
+  (void)::fchmod(temp->FD, st.st_mode & 07777);
+  (void)!::fchown(temp->FD, st.st_uid, st.st_gid);
+  llvm::Error error = written ? llvm::errorCodeToError(written) : temp->keep(real);
   if (!error)
     return 0;
+  llvm::consumeError(temp->discard()); // nothing of it is left behind
   return fail("cannot write '" + path + "': " + toString(std::move(error)));
 }
 
