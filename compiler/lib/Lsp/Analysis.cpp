@@ -9,6 +9,8 @@
 
 #include "modelc/Lsp/Analysis.h"
 
+#include "Utf16.h"
+
 #include "modelc/Frontend/Diagnostics.h"
 #include "modelc/Frontend/Parser.h"
 #include "modelc/Frontend/SearchPath.h"
@@ -124,16 +126,11 @@ llvm::SMLoc Analysis::locAt(int line, int character) const {
   if (line < 0 || character < 0)
     return llvm::SMLoc();
   const llvm::MemoryBuffer *buffer = sourceMgr.getMemoryBuffer(mainBuffer);
-  const char *p = buffer->getBufferStart(), *end = buffer->getBufferEnd();
-  for (int l = 0; l < line; ++l) {
-    p = std::find(p, end, '\n');
-    if (p == end)
-      return llvm::SMLoc();
-    ++p;
-  }
-  for (int c = 0; c < character && p != end && *p != '\n'; ++c)
-    ++p;
-  return llvm::SMLoc::getFromPointer(p);
+  bool pastEnd = false;
+  size_t offset = offsetAt(buffer->getBuffer(), line, character, &pastEnd);
+  if (pastEnd)
+    return llvm::SMLoc();
+  return llvm::SMLoc::getFromPointer(buffer->getBufferStart() + offset);
 }
 
 /// True when `loc` lies in `range`, its end included (a cursor right after

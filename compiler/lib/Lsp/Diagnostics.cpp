@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Features.h"
+#include "Utf16.h"
 
 #include "llvm/Support/Path.h"
 
@@ -20,7 +21,9 @@ proto::Position lsp::toPosition(const llvm::SourceMgr &sourceMgr,
   if (!loc.isValid())
     return proto::Position(0, 0);
   auto [line, col] = sourceMgr.getLineAndColumn(loc);
-  return proto::Position(int(line) - 1, int(col) - 1);
+  // The line's bytes before `loc`, counted in UTF-16 units.
+  llvm::StringRef before(loc.getPointer() - (col - 1), col - 1);
+  return proto::Position(int(line) - 1, utf16Length(before));
 }
 
 proto::Range lsp::toRange(const llvm::SourceMgr &sourceMgr,
@@ -51,12 +54,20 @@ static llvm::SMLoc inMainFile(const Analysis &a, llvm::SMLoc loc) {
 /// its caret), else the caret's character.
 static proto::Range rangeOf(const llvm::SMDiagnostic &d) {
   int line = d.getLineNo() - 1, col = d.getColumnNo();
+  llvm::StringRef text = d.getLineContents();
+  // The diagnostic's byte columns on its line, in UTF-16 units.
+  auto units = [&](size_t bytes) { return utf16Length(text.take_front(bytes)); };
   for (const std::pair<unsigned, unsigned> &r : d.getRanges())
     if (int(r.first) <= col && col <= int(r.second) && r.first < r.second)
-      return proto::Range(proto::Position(line, r.first),
-                          proto::Position(line, r.second));
-  return proto::Range(proto::Position(line, col),
-                      proto::Position(line, col + 1));
+      return proto::Range(proto::Position(line, units(r.first)),
+                          proto::Position(line, units(r.second)));
+  // The caret's character: two units for one outside the BMP.
+  int width = size_t(col) < text.size() &&
+                      utf8SequenceLength(static_cast<unsigned char>(text[col])) == 4
+                  ? 2
+                  : 1;
+  return proto::Range(proto::Position(line, units(col)),
+                      proto::Position(line, units(col) + width));
 }
 
 static proto::DiagnosticSeverity severityOf(llvm::SourceMgr::DiagKind kind) {

@@ -8,6 +8,8 @@
 
 #include "DocumentStore.h"
 
+#include "Utf16.h"
+
 using namespace modelc;
 using namespace modelc::lsp;
 namespace proto = llvm::lsp;
@@ -42,6 +44,24 @@ void DocumentStore::open(const proto::URIForFile &uri, std::string text,
   refresh(uri);
 }
 
+/// Applies one change to \p text: the whole text without a range, else the
+/// range's text, its positions in UTF-16 units (Utf16.h) and clamped to the
+/// text as the protocol says (past a line's end: its end; past the last
+/// line: the end), a start after the end taken as the end.
+static void applyChange(const proto::TextDocumentContentChangeEvent &change,
+                        std::string &text) {
+  if (!change.range) {
+    text = change.text;
+    return;
+  }
+  size_t start = offsetAt(text, change.range->start.line,
+                          change.range->start.character);
+  size_t end = offsetAt(text, change.range->end.line,
+                        change.range->end.character);
+  start = std::min(start, end);
+  text.replace(start, end - start, change.text);
+}
+
 bool DocumentStore::change(
     const proto::URIForFile &uri,
     llvm::ArrayRef<proto::TextDocumentContentChangeEvent> changes,
@@ -52,9 +72,8 @@ bool DocumentStore::change(
     if (it == docs.end())
       return false;
     std::string text = it->second.text;
-    if (llvm::failed(
-            proto::TextDocumentContentChangeEvent::applyTo(changes, text)))
-      return false;
+    for (const proto::TextDocumentContentChangeEvent &change : changes)
+      applyChange(change, text);
     it->second.text = std::move(text);
     it->second.version = version;
     if (debounce.count() != 0) {

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Features.h"
+#include "Utf16.h"
 
 #include "modelc/Format/Format.h"
 
@@ -19,10 +20,9 @@ using namespace modelc::lsp;
 static proto::Position endOf(llvm::StringRef text) {
   size_t lastNewline = text.rfind('\n');
   int line = int(text.count('\n'));
-  int character =
-      int(lastNewline == llvm::StringRef::npos ? text.size()
-                                               : text.size() - lastNewline - 1);
-  return proto::Position(line, character);
+  return proto::Position(line, utf16Length(lastNewline == llvm::StringRef::npos
+                                               ? text
+                                               : text.substr(lastNewline + 1)));
 }
 
 llvm::Expected<std::vector<proto::TextEdit>>
