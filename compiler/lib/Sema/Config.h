@@ -51,6 +51,11 @@ llvm::Error checkRegularFile(const std::string &path);
 /// Reads the header of `path`; on failure the error's message is a readable
 /// reason.
 llvm::Expected<IdxHeader> readIdxHeader(const std::string &path);
+/// Fails, with a readable reason, when the IDX file `path` of `header` does
+/// not hold exactly the data its header says (modelsupport/Idx.h's rule, the
+/// runtime's): a truncated file or trailing bytes. Inflates a gzip file only
+/// when its trailer's size disagrees.
+llvm::Error checkIdxSize(const std::string &path, const IdxHeader &header);
 
 /// What one split's labels are, before the splits are merged into the
 /// DataConfig (Data.cpp): class indices or f32 targets of a shape.

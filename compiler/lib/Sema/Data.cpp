@@ -222,6 +222,17 @@ std::optional<DataSplit> DataChecker::checkArrays(const CallExpr &call,
                 {call.getRange()});
     return std::nullopt;
   }
+  // The shapes agree; an IDX file must also hold all the data they say (an
+  // NPY file's length is checked with its header).
+  for (size_t k = 0; k < 2 && format == "idx"; ++k)
+    if (llvm::Error e = checkIdxSize(split.paths[k], headers[k])) {
+      const Expr &arg = *call.getArgs()[k].value;
+      diags.error(arg.getLoc(),
+                  "cannot read IDX file '" + split.paths[k] +
+                      "': " + llvm::toString(std::move(e)),
+                  {arg.getRange()});
+      return std::nullopt;
+    }
   split.numSamples = img.dims[0];
   labels->noteLoc = labArg.getLoc();
   Shape sample;

@@ -97,13 +97,10 @@ Expected<Tensor> readIdx(const std::string &path) {
   if (!bytes)
     return bytes.status();
   int64_t n = int64_t(*bytes / elemSize);
-  size_t need = headerSize + size_t(*bytes);
-  if (b.size() < need)
-    return errorf("%s: truncated IDX data: file ends at byte %zu, shape %s needs %zu bytes",
-                  p, b.size(), shapeToString(shape).c_str(), need);
-  if (b.size() > need)
-    return errorf("%s: byte %zu: %zu unexpected trailing bytes after IDX data", p, need,
-                  b.size() - need);
+  err = modelsupport::idx::checkSize(h, b.size(), at);
+  if (!err.empty())
+    return at == modelsupport::idx::kNoByte ? errorf("%s: %s", p, err.c_str())
+                                            : errorf("%s: byte %zu: %s", p, at, err.c_str());
   Tensor t(dtype, shape);
   for (int64_t i = 0; i < n; ++i)
     decodeIdxElement(h.typeCode, &b[headerSize + size_t(i) * elemSize], t, i);

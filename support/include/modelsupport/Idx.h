@@ -127,6 +127,38 @@ inline std::string parseHeader(const unsigned char *b, size_t n, Header &h, size
   return "";
 }
 
+/// The bytes of a file of header \p h, header and data, in \p bytes; false
+/// when they overflow 64 bits.
+inline bool fileBytes(const Header &h, uint64_t &bytes) {
+  uint64_t n = elemSize(h.typeCode);
+  for (int64_t d : h.dims)
+    if (__builtin_mul_overflow(n, uint64_t(d), &n))
+      return false;
+  return !__builtin_add_overflow(n, uint64_t(h.dataStart), &bytes);
+}
+
+/// Why a file of \p size bytes does not hold what header \p h says, or ""
+/// when it does, with \p errorByte the offset it concerns (kNoByte: the
+/// file as a whole).
+inline std::string checkSize(const Header &h, uint64_t size, size_t &errorByte) {
+  errorByte = kNoByte;
+  std::string shape = "[";
+  for (size_t i = 0; i < h.dims.size(); ++i)
+    shape += (i ? ", " : "") + std::to_string(h.dims[i]);
+  shape += "]";
+  uint64_t need = 0;
+  if (!fileBytes(h, need))
+    return "shape " + shape + " holds more bytes than a file can";
+  if (size < need)
+    return "truncated IDX data: file ends at byte " + std::to_string(size) + ", shape " +
+           shape + " needs " + std::to_string(need) + " bytes";
+  if (size > need) {
+    errorByte = size_t(need);
+    return std::to_string(size - need) + " unexpected trailing bytes after IDX data";
+  }
+  return "";
+}
+
 } // namespace idx
 } // namespace modelsupport
 

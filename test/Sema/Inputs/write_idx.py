@@ -4,8 +4,9 @@
 write_idx.py OUT TYPE D0 [D1 ...] [--header-only]
 TYPE is u8, i8, i16, i32, f32 or f64; the values are i % 5 for element i
 (so integer files hold class indices 0..4). --header-only writes the magic
-and the dimensions alone (the compiler reads only the header of an images
-file or of a label file of f32 targets).
+and the dimensions alone, for a header whose data could not be written
+(idx-target-too-large.model: the compiler refuses its shape before it
+checks that the data is all there).
 """
 import struct
 import sys

@@ -90,3 +90,29 @@ TEST(IdxHeader, EachBadHeaderNamesItsByte) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(IdxHeader, TheFileHoldsExactlyTheData) {
+  Header h;
+  h.typeCode = 0x0B; // i16: 2 bytes
+  h.dims = {3, 2};
+  h.dataStart = 12;
+  uint64_t bytes = 0;
+  ASSERT_TRUE(fileBytes(h, bytes));
+  EXPECT_EQ(bytes, 24u);
+  size_t at = 0;
+  EXPECT_EQ(checkSize(h, 24, at), "");
+  EXPECT_EQ(checkSize(h, 23, at),
+            "truncated IDX data: file ends at byte 23, shape [3, 2] needs 24 bytes");
+  EXPECT_EQ(at, kNoByte);
+  EXPECT_EQ(checkSize(h, 27, at), "3 unexpected trailing bytes after IDX data");
+  EXPECT_EQ(at, 24u);
+  // 255 dimensions of 2^31 f64 values: more than 64 bits of bytes.
+  h.typeCode = 0x0E;
+  h.dims.assign(255, int64_t(1) << 31);
+  EXPECT_FALSE(fileBytes(h, bytes));
+  EXPECT_NE(checkSize(h, 0, at).find("holds more bytes than a file can"), std::string::npos);
+}
+
+} // namespace
