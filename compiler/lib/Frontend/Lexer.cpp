@@ -8,6 +8,8 @@
 
 #include "modelc/Frontend/Lexer.h"
 
+#include <cstring>
+
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -30,6 +32,9 @@ Lexer::Lexer(DiagnosticEngine &diags, unsigned bufferId,
       diags.getSourceMgr().getMemoryBuffer(bufferId);
   cur = buf->getBufferStart();
   end = buf->getBufferEnd();
+  // A UTF-8 byte-order mark, which some editors write, is no token.
+  if (end - cur >= 3 && std::memcmp(cur, "\xEF\xBB\xBF", 3) == 0)
+    cur += 3;
 }
 
 static llvm::SMLoc locOf(const char *p) {
