@@ -90,6 +90,24 @@ void DocumentStore::close(const proto::URIForFile &uri) {
   docs.erase(uri);
 }
 
+void DocumentStore::saved(const proto::URIForFile &uri) {
+  std::vector<proto::URIForFile> now;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    for (auto &[other, doc] : docs) {
+      if (other == uri)
+        continue;
+      doc.analysedVersion = -1; // stale: an import may have changed
+      if (debounce.count() != 0)
+        schedule(doc);
+      else
+        now.push_back(other);
+    }
+  }
+  for (const proto::URIForFile &other : now)
+    refresh(other);
+}
+
 void DocumentStore::schedule(Document &doc) {
   doc.due = Clock::now() + debounce;
   wake.notify_all();

@@ -42,12 +42,15 @@ public:
 
   void open(const llvm::lsp::URIForFile &uri, std::string text,
             int64_t version);
-  /// Applies `changes` to the text; false (and no change) when one does not
-  /// fit the text.
+  /// Applies `changes` to the text (a range past the text clamped to it);
+  /// false for a document that is not open.
   bool change(const llvm::lsp::URIForFile &uri,
               llvm::ArrayRef<llvm::lsp::TextDocumentContentChangeEvent> changes,
               int64_t version);
   void close(const llvm::lsp::URIForFile &uri);
+  /// `uri` was saved: every other open document is analysed again, since
+  /// the modules it imports are read from disk.
+  void saved(const llvm::lsp::URIForFile &uri);
 
   /// The analysis of the document's current text (run now if stale); null
   /// for a document that is not open.

@@ -96,6 +96,7 @@ public:
     handler.notification("textDocument/didOpen", this, &Server::onOpen);
     handler.notification("textDocument/didChange", this, &Server::onChange);
     handler.notification("textDocument/didClose", this, &Server::onClose);
+    handler.notification("textDocument/didSave", this, &Server::onSave);
     handler.method("textDocument/hover", this, &Server::onHover);
     handler.method("textDocument/definition", this, &Server::onDefinition);
     handler.method("textDocument/references", this, &Server::onReferences);
@@ -107,9 +108,15 @@ public:
 
   proto::MessageHandler handler;
   bool shutdownRequested = false;
+  bool initialized = false;
 
 private:
   void onInitialize(const RawParams &params, Reply reply) {
+    if (std::exchange(initialized, true)) {
+      reply(llvm::make_error<proto::LSPError>(
+          "the server is already initialized", proto::ErrorCode::InvalidRequest));
+      return;
+    }
     bool hints = true;
     if (const json::Object *o = params.value.getAsObject())
       if (const json::Object *init = o->getObject("initializationOptions"))
@@ -118,7 +125,7 @@ private:
         {"textDocumentSync",
          json::Object{{"openClose", true},
                       {"change", int(proto::TextDocumentSyncKind::Incremental)},
-                      {"save", false}}},
+                      {"save", true}}},
         {"hoverProvider", true},
         {"definitionProvider", true},
         {"referencesProvider", true},
@@ -150,6 +157,22 @@ private:
                       params.textDocument.version))
       proto::Logger::error("cannot apply the change to {0}",
                            params.textDocument.uri.file());
+  }
+
+  /// A saved file may be imported by the open documents: they are analysed
+  /// again.
+  void onSave(const RawParams &params) {
+    const json::Object *o = params.value.getAsObject();
+    const json::Object *doc = o ? o->getObject("textDocument") : nullptr;
+    std::optional<llvm::StringRef> uri = doc ? doc->getString("uri") : std::nullopt;
+    llvm::Expected<proto::URIForFile> file =
+        uri ? proto::URIForFile::fromURI(*uri)
+            : llvm::createStringError("didSave without textDocument.uri");
+    if (!file) {
+      proto::Logger::error("{0}", llvm::toString(file.takeError()));
+      return;
+    }
+    store.saved(*file);
   }
 
   /// Forgets the document and clears its diagnostics in the client.
