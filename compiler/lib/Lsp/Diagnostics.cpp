@@ -56,16 +56,19 @@ static proto::Range rangeOf(const llvm::SMDiagnostic &d) {
   int line = d.getLineNo() - 1, col = d.getColumnNo();
   llvm::StringRef text = d.getLineContents();
   // The diagnostic's byte columns on its line, in UTF-16 units.
-  auto units = [&](size_t bytes) { return utf16Length(text.take_front(bytes)); };
+  auto units = [&](size_t bytes) {
+    return utf16Length(text.take_front(bytes));
+  };
   for (const std::pair<unsigned, unsigned> &r : d.getRanges())
     if (int(r.first) <= col && col <= int(r.second) && r.first < r.second)
       return proto::Range(proto::Position(line, units(r.first)),
                           proto::Position(line, units(r.second)));
   // The caret's character: two units for one outside the BMP.
-  int width = size_t(col) < text.size() &&
-                      utf8SequenceLength(static_cast<unsigned char>(text[col])) == 4
-                  ? 2
-                  : 1;
+  int width =
+      size_t(col) < text.size() &&
+              utf8SequenceLength(static_cast<unsigned char>(text[col])) == 4
+          ? 2
+          : 1;
   return proto::Range(proto::Position(line, units(col)),
                       proto::Position(line, units(col) + width));
 }

@@ -54,10 +54,10 @@ static void applyChange(const proto::TextDocumentContentChangeEvent &change,
     text = change.text;
     return;
   }
-  size_t start = offsetAt(text, change.range->start.line,
-                          change.range->start.character);
-  size_t end = offsetAt(text, change.range->end.line,
-                        change.range->end.character);
+  size_t start =
+      offsetAt(text, change.range->start.line, change.range->start.character);
+  size_t end =
+      offsetAt(text, change.range->end.line, change.range->end.character);
   start = std::min(start, end);
   text.replace(start, end - start, change.text);
 }

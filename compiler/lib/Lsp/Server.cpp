@@ -67,7 +67,8 @@ private:
         return llvm::success();
       }
       const json::Object *o = value->getAsObject();
-      if (o && o->getString("jsonrpc") == std::optional<llvm::StringRef>("2.0") &&
+      if (o &&
+          o->getString("jsonrpc") == std::optional<llvm::StringRef>("2.0") &&
           (o->getString("method") || o->get("id")))
         return llvm::success();
       proto::Logger::error("ignored a message that is not a JSON-RPC request, "
@@ -113,8 +114,9 @@ public:
 private:
   void onInitialize(const RawParams &params, Reply reply) {
     if (std::exchange(initialized, true)) {
-      reply(llvm::make_error<proto::LSPError>(
-          "the server is already initialized", proto::ErrorCode::InvalidRequest));
+      reply(
+          llvm::make_error<proto::LSPError>("the server is already initialized",
+                                            proto::ErrorCode::InvalidRequest));
       return;
     }
     bool hints = true;
@@ -164,7 +166,8 @@ private:
   void onSave(const RawParams &params) {
     const json::Object *o = params.value.getAsObject();
     const json::Object *doc = o ? o->getObject("textDocument") : nullptr;
-    std::optional<llvm::StringRef> uri = doc ? doc->getString("uri") : std::nullopt;
+    std::optional<llvm::StringRef> uri =
+        doc ? doc->getString("uri") : std::nullopt;
     llvm::Expected<proto::URIForFile> file =
         uri ? proto::URIForFile::fromURI(*uri)
             : llvm::createStringError("didSave without textDocument.uri");

@@ -53,7 +53,8 @@ inline size_t offsetAt(llvm::StringRef text, int line, int character,
   }
   if (pastEnd)
     *pastEnd = false;
-  for (int units = 0; units < character && p < text.size() && text[p] != '\n';) {
+  for (int units = 0;
+       units < character && p < text.size() && text[p] != '\n';) {
     size_t n = utf8SequenceLength(static_cast<unsigned char>(text[p]));
     units += n == 4 ? 2 : 1;
     p += n;

@@ -120,7 +120,8 @@ static llvm::Expected<uint64_t> inflatedSize(const std::string &path,
     return idxError(std::strerror(errno));
   std::vector<char> buf(1 << 16);
   uint64_t total = 0;
-  for (int n; (n = gzread(f, buf.data(), unsigned(buf.size()))) != 0; total += n)
+  for (int n; (n = gzread(f, buf.data(), unsigned(buf.size()))) != 0;
+       total += n)
     if (n < 0)
       return idxError("cannot read it (corrupt gzip data?)");
   return total;

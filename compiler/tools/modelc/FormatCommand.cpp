@@ -95,7 +95,8 @@ static int writeFile(llvm::StringRef path, llvm::StringRef text) {
   // The mode again (create applies the umask), and the owner where allowed.
   (void)::fchmod(temp->FD, st.st_mode & 07777);
   (void)!::fchown(temp->FD, st.st_uid, st.st_gid);
-  llvm::Error error = written ? llvm::errorCodeToError(written) : temp->keep(real);
+  llvm::Error error =
+      written ? llvm::errorCodeToError(written) : temp->keep(real);
   if (!error)
     return 0;
   llvm::consumeError(temp->discard()); // nothing of it is left behind

@@ -42,8 +42,8 @@ Status applyDataDir(ModelrtDataConfig &data, const CliArgs &a, std::vector<std::
     return Status::ok();
   storage.reserve(4); // the pointers below must stay valid
   std::vector<std::string> originals;
-  for (const char **path : {&data.train_inputs, &data.train_labels, &data.test_inputs,
-                            &data.test_labels}) {
+  for (const char **path :
+       {&data.train_inputs, &data.train_labels, &data.test_inputs, &data.test_labels}) {
     if (!*path)
       continue;
     std::string file = *path;

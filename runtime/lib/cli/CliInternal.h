@@ -69,7 +69,7 @@ Expected<std::unique_ptr<StepRunner>> selectRunner(const ModelrtProgram &program
 /// under its own file name. \p storage owns the new paths. Fails when two
 /// different files of the data block would become the same file in DIR.
 Status applyDataDir(ModelrtDataConfig &data, const CliArgs &args,
-                               std::vector<std::string> &storage);
+                    std::vector<std::string> &storage);
 
 /// The program's training configuration as a run sees it: --data-dir
 /// applied (\p storage owns the new paths), then the configuration's flags.

@@ -150,8 +150,8 @@ inline std::string checkSize(const Header &h, uint64_t size, size_t &errorByte) 
   if (!fileBytes(h, need))
     return "shape " + shape + " holds more bytes than a file can";
   if (size < need)
-    return "truncated IDX data: file ends at byte " + std::to_string(size) + ", shape " +
-           shape + " needs " + std::to_string(need) + " bytes";
+    return "truncated IDX data: file ends at byte " + std::to_string(size) + ", shape " + shape +
+           " needs " + std::to_string(need) + " bytes";
   if (size > need) {
     errorByte = size_t(need);
     return std::to_string(size - need) + " unexpected trailing bytes after IDX data";
