@@ -64,11 +64,7 @@ static proto::Range rangeOf(const llvm::SMDiagnostic &d) {
       return proto::Range(proto::Position(line, units(r.first)),
                           proto::Position(line, units(r.second)));
   // The caret's character: two units for one outside the BMP.
-  int width =
-      size_t(col) < text.size() &&
-              utf8SequenceLength(static_cast<unsigned char>(text[col])) == 4
-          ? 2
-          : 1;
+  int width = size_t(col) < text.size() && utf8SequenceLength(text, col) == 4 ? 2 : 1;
   return proto::Range(proto::Position(line, units(col)),
                       proto::Position(line, units(col) + width));
 }

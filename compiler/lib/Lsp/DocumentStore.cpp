@@ -98,6 +98,7 @@ void DocumentStore::saved(const proto::URIForFile &uri) {
       if (other == uri)
         continue;
       doc.analysedVersion = -1; // stale: an import may have changed
+      ++doc.generation;
       if (debounce.count() != 0)
         schedule(doc);
       else
@@ -130,6 +131,7 @@ std::shared_ptr<const Analysis>
 DocumentStore::refresh(const proto::URIForFile &uri) {
   std::string text;
   int64_t version;
+  uint64_t generation;
   {
     std::lock_guard<std::mutex> lock(mutex);
     auto it = docs.find(uri);
@@ -139,14 +141,16 @@ DocumentStore::refresh(const proto::URIForFile &uri) {
       return it->second.analysis;
     text = it->second.text;
     version = it->second.version;
+    generation = it->second.generation;
   }
   std::shared_ptr<const Analysis> analysis =
       Analysis::run(uri.file(), text, options);
   {
     std::lock_guard<std::mutex> lock(mutex);
     auto it = docs.find(uri);
-    if (it == docs.end() || it->second.version != version)
-      return analysis;
+    if (it == docs.end() || it->second.version != version ||
+        it->second.generation != generation)
+      return analysis; // stale already: the pending re-analysis stays due
     if (it->second.analysedVersion == version)
       return it->second.analysis;
     it->second.analysis = analysis;

@@ -67,6 +67,9 @@ private:
     int64_t analysedVersion = -1;
     /// When the pending re-analysis is due (unset: none pending).
     std::optional<Clock::time_point> due;
+    /// Bumped when a save makes the analysis stale with the text unchanged:
+    /// an analysis begun before it is not kept.
+    uint64_t generation = 0;
   };
 
   /// Analyses `uri` if its analysis is stale; publishes a new one.

@@ -53,8 +53,8 @@ llvm::Error checkRegularFile(const std::string &path);
 llvm::Expected<IdxHeader> readIdxHeader(const std::string &path);
 /// Fails, with a readable reason, when the IDX file `path` of `header` does
 /// not hold exactly the data its header says (modelsupport/Idx.h's rule, the
-/// runtime's): a truncated file or trailing bytes. Inflates a gzip file only
-/// when its trailer's size disagrees.
+/// runtime's): a truncated file or trailing bytes. A gzip file is inflated
+/// to count its bytes.
 llvm::Error checkIdxSize(const std::string &path, const IdxHeader &header);
 
 /// What one split's labels are, before the splits are merged into the

@@ -96,32 +96,24 @@ static llvm::Expected<IdxHeader> openIdx(const std::string &path,
 }
 
 /// The bytes `path` holds once inflated: its size for a plain file; for a
-/// gzip file the size its trailer records when that is `expected` (modulo
-/// 2^32, as gzip keeps it), else the count of the inflated bytes (a
-/// multi-member file's trailer has its last member's size only).
-static llvm::Expected<uint64_t> inflatedSize(const std::string &path,
-                                             uint64_t expected) {
+/// gzip file, the count of its inflated bytes (its trailer's size cannot be
+/// trusted: a file of several members records only the last one's).
+static llvm::Expected<uint64_t> inflatedSize(const std::string &path) {
   std::ifstream in(path, std::ios::binary | std::ios::ate);
   uint64_t size = uint64_t(in.tellg());
-  unsigned char head[2] = {0, 0}, trailer[4] = {0, 0, 0, 0};
+  unsigned char head[2] = {0, 0};
   in.seekg(0);
   in.read(reinterpret_cast<char *>(head), 2);
   if (!in || head[0] != 0x1f || head[1] != 0x8b)
     return size;
-  in.seekg(std::streamoff(size) - 4);
-  in.read(reinterpret_cast<char *>(trailer), 4);
-  uint32_t recorded = trailer[0] | (trailer[1] << 8) | (trailer[2] << 16) |
-                      (uint32_t(trailer[3]) << 24);
-  if (in && recorded == uint32_t(expected))
-    return expected;
   gzFile f = gzopen(path.c_str(), "rb");
   GzCloser closer{f};
   if (!f)
     return idxError(std::strerror(errno));
-  std::vector<char> buf(1 << 16);
+  gzbuffer(f, 1 << 17);
+  std::vector<char> buf(1 << 18);
   uint64_t total = 0;
-  for (int n; (n = gzread(f, buf.data(), unsigned(buf.size()))) != 0;
-       total += n)
+  for (int n; (n = gzread(f, buf.data(), unsigned(buf.size()))) != 0; total += n)
     if (n < 0)
       return idxError("cannot read it (corrupt gzip data?)");
   return total;
@@ -140,9 +132,7 @@ llvm::Error sema::checkIdxSize(const std::string &path,
   h.typeCode = header.typeCode;
   h.dims = header.dims;
   h.dataStart = 4 + 4 * header.dims.size();
-  uint64_t need = 0;
-  modelsupport::idx::fileBytes(h, need);
-  llvm::Expected<uint64_t> size = inflatedSize(path, need);
+  llvm::Expected<uint64_t> size = inflatedSize(path);
   if (!size)
     return size.takeError();
   size_t at = 0;

@@ -8,6 +8,8 @@
 #include "Fold.h"
 
 #include <cmath>
+#include <cstdio>
+#include <optional>
 
 using namespace modelc;
 using namespace modelc::sema;
@@ -88,43 +90,56 @@ std::string foldInts(BinaryOp op, int64_t a, int64_t b, Value &out) {
 
 } // namespace
 
-std::string sema::foldBinary(BinaryOp op, const Value &a, const Value &b,
-                             Value &out) {
-  double x = a.asDouble(), y = b.asDouble();
+/// `a op b` for a comparison op, on two numbers of one type; nullopt for
+/// any other op.
+template <typename T>
+static std::optional<bool> compare(BinaryOp op, T a, T b) {
   switch (op) {
   case BinaryOp::Eq:
-    out = boolValue(x == y);
-    return "";
+    return a == b;
   case BinaryOp::Ne:
-    out = boolValue(x != y);
-    return "";
+    return a != b;
   case BinaryOp::Lt:
-    out = boolValue(x < y);
-    return "";
+    return a < b;
   case BinaryOp::Le:
-    out = boolValue(x <= y);
-    return "";
+    return a <= b;
   case BinaryOp::Gt:
-    out = boolValue(x > y);
-    return "";
+    return a > b;
   case BinaryOp::Ge:
-    out = boolValue(x >= y);
-    return "";
-  case BinaryOp::MatMul:
-    return "operator '@' cannot be applied to numbers";
+    return a >= b;
   default:
-    break;
+    return std::nullopt;
   }
-  if (a.kind == Value::Kind::Int && b.kind == Value::Kind::Int)
+}
+
+std::string sema::foldBinary(BinaryOp op, const Value &a, const Value &b,
+                             Value &out) {
+  bool ints = a.kind == Value::Kind::Int && b.kind == Value::Kind::Int;
+  double x = a.asDouble(), y = b.asDouble();
+  // Two integers compare exactly (as doubles, 2^53 + 1 == 2^53).
+  if (std::optional<bool> r = ints ? compare(op, a.i, b.i) : compare(op, x, y)) {
+    out = boolValue(*r);
+    return "";
+  }
+  if (op == BinaryOp::MatMul)
+    return "operator '@' cannot be applied to numbers";
+  if (ints)
     return foldInts(op, a.i, b.i, out);
   if ((op == BinaryOp::Div && y == 0) ||
       (op == BinaryOp::Pow && x == 0 && y < 0))
     return "division by zero in a compile-time expression";
-  out = floatValue(op == BinaryOp::Add   ? x + y
-                   : op == BinaryOp::Sub ? x - y
-                   : op == BinaryOp::Mul ? x * y
-                   : op == BinaryOp::Div ? x / y
-                                         : std::pow(x, y));
+  double r = op == BinaryOp::Add   ? x + y
+             : op == BinaryOp::Sub ? x - y
+             : op == BinaryOp::Mul ? x * y
+             : op == BinaryOp::Div ? x / y
+                                   : std::pow(x, y);
+  if (std::isnan(r)) { // Python raises (or gives a complex number)
+    char text[96];
+    std::snprintf(text, sizeof text, x < 0 ? "(%g) %s %g" : "%g %s %g", x,
+                  getBinaryOpSpelling(op).str().c_str(), y);
+    return std::string("the result of ") + text + " is not a real number";
+  }
+  out = floatValue(r);
   return "";
 }
 

@@ -22,6 +22,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -58,6 +59,26 @@ static int fail(const llvm::Twine &message, int code = 1) {
   return code;
 }
 
+/// Rewrites the file `real` (named `path` on the command line) in place
+/// with `text`. The space for it is reserved before the first byte changes,
+/// so a full disk leaves the file as it was.
+static int writeInPlace(llvm::StringRef path, llvm::StringRef real,
+                        llvm::StringRef text) {
+  int fd = ::open(real.str().c_str(), O_WRONLY | O_CLOEXEC);
+  int err = fd < 0 ? errno : ::posix_fallocate(fd, 0, off_t(text.size()));
+  for (size_t done = 0; !err && done < text.size();) {
+    ssize_t n = ::pwrite(fd, text.data() + done, text.size() - done, off_t(done));
+    if (n < 0 && errno != EINTR)
+      err = errno;
+    done += n > 0 ? size_t(n) : 0;
+  }
+  if (!err && ::ftruncate(fd, off_t(text.size())) != 0)
+    err = errno;
+  if (fd >= 0 && ::close(fd) != 0 && !err)
+    err = errno;
+  return err ? fail("cannot write '" + path + "': " + std::strerror(err)) : 0;
+}
+
 /// Writes `text` over the file `path` names, keeping what the file is: a
 /// symbolic link stays a link (its target is rewritten), and the file keeps
 /// its permissions and owner (a temporary file created with them, then
@@ -70,16 +91,8 @@ static int writeFile(llvm::StringRef path, llvm::StringRef text) {
     return fail("cannot write '" + path + "': " + ec.message());
   if (::stat(real.c_str(), &st) != 0)
     return fail("cannot write '" + path + "': " + std::strerror(errno));
-  if (st.st_nlink > 1) {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(real, ec, llvm::sys::fs::OF_None);
-    if (!ec) {
-      os << text;
-      os.close();
-      ec = os.error();
-    }
-    return ec ? fail("cannot write '" + path + "': " + ec.message()) : 0;
-  }
+  if (st.st_nlink > 1)
+    return writeInPlace(path, real, text);
   llvm::Expected<llvm::sys::fs::TempFile> temp =
       llvm::sys::fs::TempFile::create(real + ".fmt-%%%%%%", st.st_mode & 07777);
   if (!temp)

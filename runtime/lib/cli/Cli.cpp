@@ -11,6 +11,7 @@
 #include "modelsupport/TrainSchema.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -243,10 +244,18 @@ Status trainFlag(const CliArgs &a, const char *flag, const char *option, double 
   if (it == a.flags.end())
     return Status::ok();
   auto [integer, range] = trainValues(option);
+  const std::string &text = it->second;
+  // The train block's literals: an integer is digits (a sign allowed); a
+  // number is decimal, not hexadecimal, with no space around it.
+  bool wellFormed = !text.empty() && !std::isspace(static_cast<unsigned char>(text[0])) &&
+                    text.find_first_of("xX") == std::string::npos &&
+                    (!integer || text.find_first_not_of("0123456789", text[0] == '+' ||
+                                                                          text[0] == '-')
+                                     == std::string::npos);
   char *end = nullptr;
-  double v = std::strtod(it->second.c_str(), &end);
-  if (it->second.empty() || *end || !std::isfinite(v) || !range->contains(v) ||
-      (integer && (std::floor(v) != v || std::fabs(v) > 9.0e15)))
+  double v = wellFormed ? std::strtod(text.c_str(), &end) : 0;
+  if (!wellFormed || *end || !std::isfinite(v) || !range->contains(v) ||
+      (integer && std::fabs(v) > 9.0e15))
     return errorf("option %s: invalid value '%s' (expected %s)", flag, it->second.c_str(),
                   range->text);
   out = v;

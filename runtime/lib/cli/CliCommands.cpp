@@ -14,8 +14,10 @@
 #include "modelrt/io/RooflinePlot.h"
 #include "modelrt/train/Trainer.h"
 
+#include <climits>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 
 namespace modelrt {
@@ -36,10 +38,20 @@ Expected<std::unique_ptr<StepRunner>> selectRunner(const ModelrtProgram &p, cons
   return StepRunner::create(p, *device);
 }
 
+/// Whether paths \p a and \p b name one file (`./a/x.idx` and `a/x.idx`):
+/// by their real paths when both resolve, else by their text.
+static bool sameFile(const std::string &a, const std::string &b) {
+  char ra[PATH_MAX], rb[PATH_MAX];
+  if (::realpath(a.c_str(), ra) && ::realpath(b.c_str(), rb))
+    return std::strcmp(ra, rb) == 0;
+  return a == b;
+}
+
 Status applyDataDir(ModelrtDataConfig &data, const CliArgs &a, std::vector<std::string> &storage) {
   auto it = a.flags.find("--data-dir");
   if (it == a.flags.end())
     return Status::ok();
+  storage.clear();
   storage.reserve(4); // the pointers below must stay valid
   std::vector<std::string> originals;
   for (const char **path :
@@ -51,7 +63,7 @@ Status applyDataDir(ModelrtDataConfig &data, const CliArgs &a, std::vector<std::
     std::string moved =
         it->second + "/" + (slash == std::string::npos ? file : file.substr(slash + 1));
     for (size_t k = 0; k < storage.size(); ++k)
-      if (storage[k] == moved && originals[k] != file)
+      if (storage[k] == moved && !sameFile(originals[k], file))
         return errorf("--data-dir %s: the data block's '%s' and '%s' would both be read from "
                       "%s; give them distinct file names",
                       it->second.c_str(), originals[k].c_str(), file.c_str(), moved.c_str());

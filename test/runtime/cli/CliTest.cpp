@@ -326,6 +326,16 @@ TEST(Cli, BadInputIsAClearErrorAndDamagesNothing) {
        "option --epochs: invalid value '1.5' (expected an integer >= 1)"},
       {{"train", "--lr", "-1", "--checkpoint-dir", t.ckptDir}, 1,
        "option --lr: invalid value '-1' (expected lr > 0)"},
+      // Only the train block's literals: no hexadecimal, exponent or space
+      // in an integer, no hexadecimal number.
+      {{"train", "--epochs", "0x10", "--checkpoint-dir", t.ckptDir}, 1,
+       "option --epochs: invalid value '0x10' (expected an integer >= 1)"},
+      {{"train", "--epochs", "1e1", "--checkpoint-dir", t.ckptDir}, 1,
+       "option --epochs: invalid value '1e1' (expected an integer >= 1)"},
+      {{"train", "--epochs", " 5", "--checkpoint-dir", t.ckptDir}, 1,
+       "option --epochs: invalid value ' 5' (expected an integer >= 1)"},
+      {{"train", "--lr", "0x1p-3", "--checkpoint-dir", t.ckptDir}, 1,
+       "option --lr: invalid value '0x1p-3' (expected lr > 0)"},
       // A flag that overrides a train-block option takes the option's values.
       {{"train", "--epochs", "0", "--checkpoint-dir", t.ckptDir}, 1,
        "option --epochs: invalid value '0' (expected an integer >= 1)"},
