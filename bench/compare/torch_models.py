@@ -13,20 +13,23 @@ the epoch used (the last batch is partial, like modelc's loader).
 
     /usr/bin/python3 torch_models.py --model mlp|cnn [--train-images N]
         [--test-images M] [--seed S] [--threads 2] [--eval-repeats R]
-        [--batch1-images K] [--data DIR]
+        [--batch1-images K] [--data DIR] [--epochs E] [--accuracy-only]
 
 All data is decoded from the IDX .gz files into memory before any timing.
 Measured, in this order:
-  * training: one epoch, batch 64 (shuffled with a seeded permutation;
-    index gather + flip + forward + backward + Adam step per batch); samples/s
-    over the whole epoch and "steady" samples/s over the batches after the
-    first 10% (warm-up excluded);
-  * val accuracy/loss on the test samples after that epoch (model.eval());
+  * training: one epoch (E with --epochs), batch 64 (each epoch shuffled
+    with a new seeded permutation; index gather + flip + forward + backward
+    + Adam step per batch); samples/s over the whole epoch and "steady"
+    samples/s over the batches after the first 10% (warm-up excluded), of
+    the last epoch;
+  * val accuracy/loss on the test samples after the last epoch
+    (model.eval());
   * peak RSS so far (getrusage ru_maxrss): the training figure;
   * eval images/s at batch 1000: the test samples in batches of 1000 under
     torch.inference_mode(), model.eval(), one warm-up batch then R passes;
   * eval images/s at batch 1: K single-image forward passes (after 50 warm-up
     ones) under inference_mode.
+--accuracy-only leaves out both eval rates (accuracy.py's runs).
 Prints one JSON line with every figure and the relevant environment.
 
     /usr/bin/python3 torch_models.py --model charlm --text FILE [--seed S]
@@ -423,6 +426,9 @@ def main():
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--autocast", action="store_true",
                     help="train under torch.autocast bf16 (bench/bf16)")
+    ap.add_argument("--epochs", type=int, default=1)
+    ap.add_argument("--accuracy-only", action="store_true",
+                    help="leave out the eval images/s figures (accuracy.py)")
     ap.add_argument("--eval-repeats", type=int, default=3)
     ap.add_argument("--batch1-images", type=int, default=2000)
     a = ap.parse_args()
@@ -443,8 +449,9 @@ def main():
     model = make()
     opt = torch.optim.Adam(model.parameters(), lr=a.lr, betas=(0.9, 0.999), eps=1e-8)
     gen = torch.Generator().manual_seed(a.seed)
-    secs, steadySecs, steadySamples = trainEpoch(model, opt, xTrain, yTrain, a.batch, flip, gen,
-                                                 a.autocast)
+    for _ in range(a.epochs):
+        secs, steadySecs, steadySamples = trainEpoch(model, opt, xTrain, yTrain, a.batch, flip,
+                                                     gen, a.autocast)
     acc, loss = evaluate(model, xTest, yTest)
     rssTrain = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
@@ -453,17 +460,19 @@ def main():
         "threads": torch.get_num_threads(), "seed": a.seed, "autocast": a.autocast,
         "env": {k: os.environ[k] for k in ENV_KEYS if k in os.environ},
         "train_images": int(xTrain.shape[0]), "test_images": int(xTest.shape[0]),
-        "batch": a.batch, "load_seconds": loadSeconds,
+        "batch": a.batch, "epochs": a.epochs, "load_seconds": loadSeconds,
         "train_seconds": secs,
         "train_samples_per_s": xTrain.shape[0] / secs,
         "train_steady_samples_per_s": steadySamples / steadySecs if steadySamples else None,
         "val_accuracy": acc, "val_loss": loss,
         "peak_rss_train_kb": rssTrain,
-        "eval_b1000_images_per_s": evalThroughput(model, xTest, 1000, a.eval_repeats, 0),
-        "eval_b1_images_per_s": evalThroughput(model, xTest, 1, 0, a.batch1_images),
         "peak_rss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
         "kernels": kernelsUsed(),
     }
+    if not a.accuracy_only:
+        r["eval_b1000_images_per_s"] = evalThroughput(model, xTest, 1000, a.eval_repeats, 0)
+        r["eval_b1_images_per_s"] = evalThroughput(model, xTest, 1, 0, a.batch1_images)
+        r["peak_rss_kb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     print(json.dumps(r))
 
 
