@@ -7,6 +7,7 @@
 #include "modelrt/io/GradientDump.h"
 #include "modelrt/io/Json.h"
 #include "modelrt/io/Safetensors.h"
+#include "modelsupport/TrainSchema.h"
 
 #include <stdexcept>
 #include <sys/stat.h>
@@ -670,4 +671,21 @@ TEST(Cli, DataDirRefusesTwoFilesThatWouldBecomeOne) {
         << r.err;
   }
   EXPECT_FALSE(fileExists(f.dir.path("c")));
+}
+
+TEST(Cli, EveryOverridingFlagNamesATrainOption) {
+  // trainFlag looks each flag's values up by this name: a name that is no
+  // option or setting of the train block would abort at run time.
+  std::vector<std::string> names;
+#define MODELRT_CLI_OVERRIDE(FLAG, ABI, OPTION) names.push_back(#OPTION);
+#include "modelsupport/TrainConfig.def"
+  ASSERT_EQ(names.size(), 4u);
+  for (const std::string &name : names) {
+    bool found = false;
+    for (const modelsupport::OptionInfo &o : modelsupport::kOptions)
+      found |= name == o.name;
+    for (const modelsupport::SettingInfo &s : modelsupport::kSettings)
+      found |= name == s.name;
+    EXPECT_TRUE(found) << name;
+  }
 }
