@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 #include "CliInternal.h"
 
+#include "modelrt/core/FrozenParameters.h"
 #include "modelrt/train/Decoder.h"
 #include "modelrt/train/Sampling.h"
 #include "modelsupport/Text.h"
@@ -234,6 +235,7 @@ Status runGenerate(const ModelrtProgram &p, const CliArgs &a) {
   if (!runner)
     return runner.status();
   std::fputs(prompt.c_str(), stdout);
+  FrozenParameters frozen(m->params); // bf16 products round the weights once
   if (p.decode_step && !a.flags.count("--full-window"))
     MODELRT_TRY(decodeTokens(p, *m, *ids, *o));
   else

@@ -44,7 +44,7 @@ struct MemoryPlan {
 
   /// Bytes of the bf16 products' rounded operand copies at \p batch.
   double bf16Copies(double batch) const {
-    return bf16OperandCopyBytes(bf16Products, numBf16Products, batch, bf16Path);
+    return bf16OperandCopyBytes(bf16Products, numBf16Products, batch, bf16Path, params / 4);
   }
   /// Bytes one training step holds at \p batch: parameters, gradients,
   /// optimizer state, state, the input batch, every layer's output (an
@@ -148,8 +148,10 @@ void planLine(const char *what, double train, double eval) {
 /// What the plan's bf16 copies count, under the table.
 void printBf16CopiesNote(const MemoryPlan &plan) {
   if (plan.bf16Path == Bf16Path::Emulated)
-    std::printf("  (bf16 copies: an f32 copy of the largest operands of the %d bf16 products, "
-                "rounded; the emulation reuses it)\n", plan.numBf16Products);
+    std::printf("  (bf16 copies: an f32 copy of the largest activations and gradients of the "
+                "%d bf16 products, rounded, which the emulation reuses; and of the weights, "
+                "rounded once a step)\n",
+                plan.numBf16Products);
   else
     std::printf("  (bf16 copies: a bf16 copy of both operands of each of the %d bf16 products, "
                 "kept by oneDNN's cached primitives; at most)\n", plan.numBf16Products);

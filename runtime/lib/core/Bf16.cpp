@@ -8,10 +8,11 @@
 //
 //===----------------------------------------------------------------------===//
 #include "modelrt/core/Bf16.h"
-#include "modelrt/core/Parallel.h"
-#include "modelrt/core/Profile.h"
 #include "BlasBackends.h"
 #include "OneDnn.h"
+#include "modelrt/core/FrozenParameters.h"
+#include "modelrt/core/Parallel.h"
+#include "modelrt/core/Profile.h"
 
 #include <algorithm>
 #include <atomic>
@@ -31,14 +32,6 @@ namespace {
 
 /// Which paths have run a product (for bf16Kernels()).
 std::atomic<bool> ranOneDnn{false}, ranEmulated{false};
-
-/// Copies the \p rows x \p cols matrix \p in (leading dimension \p ld)
-/// into \p out, resized to hold it dense, rounded through bf16.
-void roundMatrix(const float *in, int64_t ld, int64_t rows, int64_t cols,
-                 std::vector<float> &out) {
-  out.resize(size_t(rows) * size_t(cols));
-  roundMatrixThroughBf16(in, ld, rows, cols, out.data());
-}
 
 /// The elements from which the matrix roundings split over two threads.
 constexpr int64_t kParallelRoundElems = int64_t(1) << 16;
@@ -218,19 +211,21 @@ std::string bf16PlannedKernels() {
 }
 
 double bf16OperandCopyBytes(const ModelrtProductOperands *products, int32_t count, double batch,
-                            Bf16Path path) {
-  double sum = 0, largest[2][2] = {{0, 0}, {0, 0}}; // [matmul, conv][operand]
+                            Bf16Path path, double paramElements) {
+  double sum = 0, fixed = 0, largest[2][2] = {{0, 0}, {0, 0}}; // [matmul, conv][operand]
   for (int32_t i = 0; i < count; ++i)
     for (int o = 0; o < 2; ++o) {
       const ModelrtProductOperands &p = products[i];
-      double n = double(p.fixed_elements[o]) + batch * double(p.per_sample_elements[o]);
-      sum += n;
+      double perBatch = batch * double(p.per_sample_elements[o]);
+      sum += double(p.fixed_elements[o]) + perBatch;
+      fixed += double(p.fixed_elements[o]);
       double &l = largest[p.kind == MODELRT_PRODUCT_CONV][o];
-      l = std::max(l, n);
+      l = std::max(l, perBatch);
     }
   if (path != Bf16Path::Emulated)
     return 2 * sum;
-  return 4 * (largest[0][0] + largest[0][1] + largest[1][0] + largest[1][1]);
+  return 4 * (largest[0][0] + largest[0][1] + largest[1][0] + largest[1][1] +
+              std::min(fixed, paramElements));
 }
 
 void emulatedGemmBf16(bool tA, bool tB, int64_t M, int64_t N, int64_t K, float alpha,
@@ -238,11 +233,11 @@ void emulatedGemmBf16(bool tA, bool tB, int64_t M, int64_t N, int64_t K, float a
                       float *C, int64_t ldc) {
   thread_local std::vector<float> a, b;
   int64_t aRows = tA ? K : M, aCols = tA ? M : K, bRows = tB ? N : K, bCols = tB ? K : N;
-  roundMatrix(A, lda, aRows, aCols, a);
-  roundMatrix(B, ldb, bRows, bCols, b);
-  cblas_sgemm(101, tA ? 112 : 111, tB ? 112 : 111, int(M), int(N), int(K), alpha, a.data(),
-              int(std::max<int64_t>(aCols, 1)), b.data(), int(std::max<int64_t>(bCols, 1)),
-              beta, C, int(ldc));
+  const float *roundedA = roundedThroughBf16(A, lda, aRows, aCols, a);
+  const float *roundedB = roundedThroughBf16(B, ldb, bRows, bCols, b);
+  cblas_sgemm(101, tA ? 112 : 111, tB ? 112 : 111, int(M), int(N), int(K), alpha, roundedA,
+              int(std::max<int64_t>(aCols, 1)), roundedB, int(std::max<int64_t>(bCols, 1)), beta, C,
+              int(ldc));
 }
 
 } // namespace modelrt

@@ -24,6 +24,7 @@
 #include "OneDnn.h"
 #include "modelrt/core/Bf16.h"
 #include "modelrt/core/Blas.h"
+#include "modelrt/core/FrozenParameters.h"
 #include "modelrt/core/Profile.h"
 
 #include <algorithm>
@@ -186,12 +187,8 @@ void runConvolution(ConvKind kind, const ConvShape &s, const float *a, const flo
   if (bf16) { // the emulation: the inputs rounded, then an f32 convolution
     ranBf16Emulated = true;
     const ConvKindInputs in = inputsOf(kind, s);
-    roundedA.resize(size_t(in.sizeA));
-    roundedB.resize(size_t(in.sizeB));
-    roundMatrixThroughBf16(a, in.sizeA, 1, in.sizeA, roundedA.data());
-    roundMatrixThroughBf16(b, in.sizeB, 1, in.sizeB, roundedB.data());
-    a = roundedA.data();
-    b = roundedB.data();
+    a = roundedThroughBf16(a, in.sizeA, 1, in.sizeA, roundedA);
+    b = roundedThroughBf16(b, in.sizeB, 1, in.sizeB, roundedB);
   }
   if (oneDnn && oneDnnConvolution(kind, s, threads, a, b, out, /*bf16=*/false, bias, blocked))
     return;

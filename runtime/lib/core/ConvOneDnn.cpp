@@ -23,6 +23,8 @@
 // when both primitives take dy in one layout (oneDnnConvolutionBackward),
 // or read it from the weights primitive's buffer, where a max pooling's
 // gradient wrote it in nChw16c, f32 or bf16 (oneDnnConvolutionBackwardFilled).
+// An input inside frozen parameters (FrozenParameters.h) that its buffer
+// already holds is not reordered again.
 //
 // oneDNN's dilation is the runtime's minus one; its right padding is chosen
 // so that its output size is the caller's OH x OW (negative when the floor
@@ -32,6 +34,7 @@
 //===----------------------------------------------------------------------===//
 #include "ConvBackends.h"
 #include "OneDnn.h"
+#include "modelrt/core/FrozenParameters.h"
 
 #include <algorithm>
 #include <array>
@@ -79,6 +82,8 @@ struct Operand {
   dnnl_memory_t inner = nullptr;      ///< the primitive's layout; null: the user's
   dnnl_memory_desc_t innerDesc{};     ///< inner's descriptor, when inner is not null
   dnnl_primitive_t reorder = nullptr; ///< user -> inner (inputs), inner -> user (result)
+  int64_t elements = 0;               ///< the tensor's elements
+  RoundedFrom held; ///< what an input's inner holds (frozen weights are not reordered again)
 };
 
 /// One cached convolution: made once, then run per call.
@@ -279,6 +284,19 @@ void *blocked16Buffer(const OneDnnConvApi &api, const ConvShape &s, const Operan
   return data;
 }
 
+/// The elements of tensor \p t of a convolution of shape \p s.
+int64_t tensorElements(const ConvShape &s, Tensor t) {
+  switch (t) {
+  case Image:
+    return s.n * s.c * s.h * s.w;
+  case Weights:
+    return s.o * s.c * s.kh * s.kw;
+  case Output:
+    break;
+  }
+  return s.n * s.o * s.oh * s.ow;
+}
+
 /// Makes everything \p e runs; sets \p impl to the implementation oneDNN
 /// chose. False when oneDNN refuses any of it (\p e then holds what was made).
 bool makeEntry(const OneDnnConvApi &api, dnnl_engine_t engine, ConvKind kind,
@@ -307,6 +325,7 @@ bool makeEntry(const OneDnnConvApi &api, dnnl_engine_t engine, ConvKind kind,
   for (int i = 0; ok && i < 3; ++i) {
     const dnnl_memory_desc_t *inner = api.primitiveDescQueryMd(pd, spec.query[i], 0);
     e.operands[i].arg = spec.arg[i];
+    e.operands[i].elements = tensorElements(s, spec.tensor[i]);
     ok = inner && makeOperand(api, engine, d.plain[spec.tensor[i]], *inner, i == 2,
                               e.operands[i]);
     if (ok && i == 2 && kind == ConvKind::Forward)
@@ -406,7 +425,9 @@ bool run(const OneDnnConvApi &api, ConvPrimitive &e, const float *a, const float
       continue;
     }
     ok = ok && api.memorySetDataHandle(op.user, handles[i]) == dnnl_success;
-    if (ok && i < 2 && op.reorder)
+    if (ok && i < 2 && op.reorder &&
+        !roundedCopyIsCurrent(op.held, static_cast<const float *>(handles[i]), op.elements, 1,
+                              op.elements))
       ok = reorder(api, e.stream, op.reorder, op.user, op.inner);
     args[count++] = {op.arg, op.inner ? op.inner : op.user};
   }
@@ -504,7 +525,10 @@ bool oneDnnConvolutionBackwardFilled(const ConvShape &s, int threads, const Bloc
   if (data)
     holdData = std::unique_lock<std::mutex>(data->running);
   std::lock_guard<std::mutex> holdWeights(weights.running);
-  dy(blocked);
+  dy(blocked); // writes the inner buffers: what they held before is gone
+  weights.operands[1].held = RoundedFrom();
+  if (data)
+    data->operands[0].held = RoundedFrom();
   const dnnl_memory_t givenData[2] = {dyWeights.inner, nullptr};
   const dnnl_memory_t givenWeights[2] = {nullptr, dyWeights.inner};
   return (!data || run(api, *data, nullptr, w, nullptr, dx, nullptr, givenData)) &&

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "modelrt/core/Device.h"
 
+#include "modelrt/core/FrozenParameters.h"
 #include "modelrt/core/Profile.h"
 #include "modelrt/cuda/Cuda.h"
 
@@ -125,6 +126,7 @@ public:
 
   Status train(ModelState &m, const Batch &b, uint64_t seed, int64_t step, float *loss,
                float *const *grads, double *metrics) override {
+    FrozenParameters frozen(m.params); // the step reads them; the optimizer runs after it
     if (prog.train_step(prog.context, m.paramPtrs.data(), m.statePtrs.data(),
                         static_cast<const float *>(b.inputs.data()), b.labels.data(), b.size,
                         seed, step, loss, grads,

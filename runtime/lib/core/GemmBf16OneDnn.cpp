@@ -6,16 +6,19 @@
 // picks by features (AMX tiles, or vdpbf16ps when capped at
 // avx512_core_bf16). The operands are rounded into dense bf16 buffers owned
 // by the cache entry, in their stored layout (a transposed operand is
-// described by its strides). One entry per transposition, sizes, ldc,
-// alpha, beta and thread count holds the primitive, its memories,
-// scratchpad and stream; a mutex guards the cache, another each entry. A
-// product oneDNN refuses to make is remembered as refused (the caller then
-// runs the emulation); one it fails to run aborts with a message.
+// described by its strides); an operand inside frozen parameters
+// (FrozenParameters.h) that the buffer already holds is not rounded again.
+// One entry per transposition, sizes, ldc, alpha, beta and thread count
+// holds the primitive, its memories, scratchpad and stream; a mutex guards
+// the cache, another each entry. A product oneDNN refuses to make is
+// remembered as refused (the caller then runs the emulation); one it fails
+// to run aborts with a message.
 //
 //===----------------------------------------------------------------------===//
 #include "BlasBackends.h"
 #include "OneDnn.h"
 #include "modelrt/core/Bf16.h"
+#include "modelrt/core/FrozenParameters.h"
 
 #include <algorithm>
 #include <array>
@@ -38,6 +41,7 @@ struct MatmulPrimitive {
   dnnl_memory_t src = nullptr, weights = nullptr, dst = nullptr, scratchpad = nullptr;
   dnnl_stream_t stream = nullptr;
   std::vector<uint16_t> a, b; ///< the rounded operands
+  RoundedFrom aFrom, bFrom;   ///< what a and b hold (a frozen weight is not rounded again)
 };
 
 /// tA, tB, M, N, K, ldc, alpha's and beta's bits, threads.
@@ -152,9 +156,12 @@ MatmulPrimitive &entryFor(const OneDnnLibrary &lib, const CacheKey &k) {
 }
 
 /// Copies the \p rows x \p cols matrix \p in (leading dimension \p ld)
-/// into \p out, resized to hold it dense, rounded to bf16.
+/// into \p out, resized to hold it dense, rounded to bf16; nothing to do
+/// when \p held shows that \p out already holds it (FrozenParameters.h).
 void roundMatrix(const float *in, int64_t ld, int64_t rows, int64_t cols,
-                 std::vector<uint16_t> &out) {
+                 std::vector<uint16_t> &out, RoundedFrom &held) {
+  if (roundedCopyIsCurrent(held, in, ld, rows, cols))
+    return;
   out.resize(size_t(rows) * size_t(cols));
   roundMatrixToBf16(in, ld, rows, cols, out.data());
 }
@@ -179,8 +186,8 @@ bool oneDnnGemmBf16(bool tA, bool tB, int64_t M, int64_t N, int64_t K, float alp
   if (e.refused)
     return false;
   std::lock_guard<std::mutex> hold(e.running);
-  roundMatrix(A, lda, tA ? K : M, tA ? M : K, e.a);
-  roundMatrix(B, ldb, tB ? N : K, tB ? K : N, e.b);
+  roundMatrix(A, lda, tA ? K : M, tA ? M : K, e.a, e.aFrom);
+  roundMatrix(B, ldb, tB ? N : K, tB ? K : N, e.b, e.bFrom);
   const OneDnnConvApi &api = lib.conv;
   bool ok = api.memorySetDataHandle(e.src, e.a.data()) == dnnl_success &&
             api.memorySetDataHandle(e.weights, e.b.data()) == dnnl_success &&

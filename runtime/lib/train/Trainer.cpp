@@ -1,6 +1,7 @@
 //===- Trainer.cpp - The training loop, evaluation and prediction ----------===//
-#include "modelrt/core/Profile.h"
 #include "modelrt/train/Trainer.h"
+#include "modelrt/core/FrozenParameters.h"
+#include "modelrt/core/Profile.h"
 
 #include "modelrt/cli/Progress.h"
 #include "modelrt/io/CheckpointMetadata.h"
@@ -721,6 +722,7 @@ Expected<EvalResult> evaluateDataset(const ModelrtProgram &prog, ModelState &mod
     lc.shardRank = ranks->rank(), lc.shardCount = ranks->size();
   DataLoader loader(data, lc);
   MODELRT_TRY(loader.validate());
+  FrozenParameters frozen(model.params); // bf16 products round the weights once
   if (Status st = (*steps)->warmUp(model, StepRunner::StepKind::Eval,
                                    std::min<int64_t>(batchSize, data.size()));
       !st.isOk())
@@ -763,6 +765,7 @@ Expected<Tensor> predictTensor(const ModelrtProgram &prog, ModelState &model, co
   std::vector<int64_t> shape = {n};
   shape.insert(shape.end(), prog.output_shape, prog.output_shape + prog.output_rank);
   Tensor out(DType::F32, shape);
+  FrozenParameters frozen(model.params); // bf16 products round the weights once
   MODELRT_TRY((*steps)->warmUp(model, StepRunner::StepKind::Predict, std::min(batchSize, n)));
   for (int64_t s = 0; s < n; s += batchSize) {
     int64_t b = std::min(batchSize, n - s);

@@ -397,19 +397,25 @@ TEST(Bf16Conv, TheBiasStaysF32) {
 
 // The copies info counts, on the MLP 784 -> 256 -> 10 at batch 128: the
 // forward x W1 (128*784 + 784*256 elements) and h W2 (128*256 + 256*10),
-// and a convolution's x (N*1*8*8 per sample) and weight (4*1*3*3).
+// and a convolution's x (N*1*8*8 per sample) and weight (4*1*3*3); the
+// emulation keeps the weights' rounded copies for the step
+// (FrozenParameters.h), at most the parameters' elements.
 TEST(Bf16Copies, OneDnnKeepsEveryProductsEmulationTheLargest) {
   ModelrtProductOperands p[3] = {{MODELRT_PRODUCT_MATMUL, {0, 200704}, {784, 0}},
                                  {MODELRT_PRODUCT_MATMUL, {0, 2560}, {256, 0}},
                                  {MODELRT_PRODUCT_CONV, {0, 36}, {64, 0}}};
+  const double params = 1e9; // more than the fixed operands: no cap
   // oneDNN: 2 bytes x (100352 + 200704 + 32768 + 2560 + 8192 + 36) = 2 x 344612.
-  EXPECT_EQ(bf16OperandCopyBytes(p, 3, 128, Bf16Path::Amx), 689224.0);
-  EXPECT_EQ(bf16OperandCopyBytes(p, 3, 128, Bf16Path::Avx512Bf16), 689224.0);
-  // Emulated: 4 bytes x (the largest matmul operands 100352 + 200704, the
-  // convolution's 8192 + 36) = 4 x 309284.
-  EXPECT_EQ(bf16OperandCopyBytes(p, 3, 128, Bf16Path::Emulated), 1237136.0);
-  // At batch 0 only the weights: 2 x (200704 + 2560 + 36); 4 x (200704 + 36).
-  EXPECT_EQ(bf16OperandCopyBytes(p, 3, 0, Bf16Path::Amx), 406600.0);
-  EXPECT_EQ(bf16OperandCopyBytes(p, 3, 0, Bf16Path::Emulated), 802960.0);
-  EXPECT_EQ(bf16OperandCopyBytes(nullptr, 0, 128, Bf16Path::Amx), 0.0);
+  EXPECT_EQ(bf16OperandCopyBytes(p, 3, 128, Bf16Path::Amx, params), 689224.0);
+  EXPECT_EQ(bf16OperandCopyBytes(p, 3, 128, Bf16Path::Avx512Bf16, params), 689224.0);
+  // Emulated: 4 bytes x (the largest batch-sized matmul operand 100352 and
+  // the convolution's 8192, and the weights 200704 + 2560 + 36, kept for
+  // the step) = 4 x 311844.
+  EXPECT_EQ(bf16OperandCopyBytes(p, 3, 128, Bf16Path::Emulated, params), 1247376.0);
+  // The weights' copies are at most the parameters: 4 x (108544 + 200000).
+  EXPECT_EQ(bf16OperandCopyBytes(p, 3, 128, Bf16Path::Emulated, 200000), 1234176.0);
+  // At batch 0 only the weights: 2 x (200704 + 2560 + 36); 4 x 203300.
+  EXPECT_EQ(bf16OperandCopyBytes(p, 3, 0, Bf16Path::Amx, params), 406600.0);
+  EXPECT_EQ(bf16OperandCopyBytes(p, 3, 0, Bf16Path::Emulated, params), 813200.0);
+  EXPECT_EQ(bf16OperandCopyBytes(nullptr, 0, 128, Bf16Path::Amx, params), 0.0);
 }

@@ -133,14 +133,18 @@ std::string bf16PlannedKernels();
 /// element) of both operands of every product, each product's cached
 /// primitive keeping its own (products of the same sizes and layout share
 /// one: an upper bound); emulated, an f32 copy (4 bytes) of the largest
-/// first and of the largest second operand, per kind (matrix product,
-/// convolution), reused by every product on the training thread.
+/// first and of the largest second operand that grows with the batch, per
+/// kind (matrix product, convolution), reused by every product on the
+/// training thread, and the step's rounded weights (FrozenParameters.h):
+/// the products' fixed operands, at most \p paramElements (a weight read
+/// by several products is one copy).
 double bf16OperandCopyBytes(const ModelrtProductOperands *products, int32_t count, double batch,
-                            Bf16Path path);
+                            Bf16Path path, double paramElements);
 
 /// Row-major C = alpha op(A) op(B) + beta C with A and B rounded to bf16
 /// and f32 accumulation, by the emulation: the operands rounded into f32
-/// copies, then cblas_sgemm. The reference of the other paths.
+/// copies (an operand inside frozen parameters once per scope,
+/// FrozenParameters.h), then cblas_sgemm. The reference of the other paths.
 void emulatedGemmBf16(bool tA, bool tB, int64_t M, int64_t N, int64_t K, float alpha,
                       const float *A, int64_t lda, const float *B, int64_t ldb, float beta,
                       float *C, int64_t ldc);
