@@ -33,8 +33,17 @@ Lexer::Lexer(DiagnosticEngine &diags, unsigned bufferId,
   cur = buf->getBufferStart();
   end = buf->getBufferEnd();
   // A UTF-8 byte-order mark, which some editors write, is no token.
-  if (end - cur >= 3 && std::memcmp(cur, "\xEF\xBB\xBF", 3) == 0)
-    cur += 3;
+  if (llvm::StringRef(cur, end - cur).starts_with(kByteOrderMark))
+    cur += kByteOrderMark.size();
+}
+
+std::unique_ptr<llvm::MemoryBuffer>
+modelc::withoutByteOrderMark(std::unique_ptr<llvm::MemoryBuffer> buffer) {
+  llvm::StringRef text = buffer->getBuffer();
+  if (!text.starts_with(kByteOrderMark))
+    return buffer;
+  return llvm::MemoryBuffer::getMemBufferCopy(
+      text.drop_front(kByteOrderMark.size()), buffer->getBufferIdentifier());
 }
 
 static llvm::SMLoc locOf(const char *p) {

@@ -1,7 +1,8 @@
 //===- Analysis.cpp - Analysing one version of a document -----------------===//
 //
 // Parses the document, loads the modules it imports (for definitions and
-// documentation), runs semantic analysis keeping the partial program, and
+// documentation; an open document's unsaved text rather than its file),
+// runs semantic analysis keeping the partial program, and
 // captures every diagnostic through the SourceMgr's handler instead of
 // printing it. Also the position queries over the result.
 //
@@ -16,6 +17,7 @@
 #include "modelc/Frontend/SearchPath.h"
 #include "modelc/Sema/Sema.h"
 
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
@@ -50,14 +52,36 @@ llvm::StringRef lsp::textOf(llvm::SMRange range) {
                          range.End.getPointer() - range.Start.getPointer());
 }
 
+/// The text of the module at `path` among the open documents, compared by
+/// real path; none when it is not open.
+static std::optional<std::string> openText(const OpenTexts &open,
+                                           llvm::StringRef path) {
+  if (open.empty())
+    return std::nullopt;
+  llvm::SmallString<256> real;
+  if (llvm::sys::fs::real_path(path, real))
+    return std::nullopt;
+  auto it = open.find(real.str().str());
+  return it == open.end() ? std::nullopt : std::optional(it->second);
+}
+
+/// The module at `path`: its open document's text, else the file's.
+static llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>>
+readModule(const OpenTexts &open, llvm::StringRef path) {
+  if (std::optional<std::string> text = openText(open, path))
+    return llvm::MemoryBuffer::getMemBufferCopy(*text, path);
+  return llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+}
+
 /// Parses the module that `imp` names, searched in `search`; null when it
 /// cannot be found or read (sema reports that).
 static std::unique_ptr<ImportedModule>
-loadImport(const Import &imp, llvm::ArrayRef<std::string> search) {
+loadImport(const Import &imp, llvm::ArrayRef<std::string> search,
+           const OpenTexts &open) {
   std::optional<std::string> found = resolveImport(imp.path, search);
   if (!found)
     return nullptr;
-  auto buffer = llvm::MemoryBuffer::getFile(*found, /*IsText=*/true);
+  auto buffer = readModule(open, *found);
   if (!buffer)
     return nullptr;
   auto m = std::make_unique<ImportedModule>();
@@ -88,7 +112,8 @@ static std::vector<std::string> searchPathOf(llvm::StringRef path,
 
 std::unique_ptr<Analysis> Analysis::run(llvm::StringRef path,
                                         llvm::StringRef text,
-                                        const AnalysisOptions &options) {
+                                        const AnalysisOptions &options,
+                                        const OpenTexts &open) {
   auto a = std::make_unique<Analysis>();
   a->mainBuffer = a->sourceMgr.AddNewSourceBuffer(
       llvm::MemoryBuffer::getMemBufferCopy(text, path), llvm::SMLoc());
@@ -104,7 +129,7 @@ std::unique_ptr<Analysis> Analysis::run(llvm::StringRef path,
   std::vector<std::string> search = searchPathOf(path, options);
   for (const Import &imp : a->module->getImports())
     if (!imp.path.empty())
-      if (auto m = loadImport(imp, search))
+      if (auto m = loadImport(imp, search, open))
         a->imports.push_back(std::move(m));
   if (a->parsed) {
     SemaOptions semaOptions;
@@ -115,6 +140,9 @@ std::unique_ptr<Analysis> Analysis::run(llvm::StringRef path,
       semaOptions.stdlibDir = options.importPath.back();
     semaOptions.keepPartial = true;
     semaOptions.dataCache = options.dataCache;
+    semaOptions.moduleText = [&open](llvm::StringRef modulePath) {
+      return openText(open, modulePath);
+    };
     a->program = analyzeProgram(diags, *a->module, semaOptions);
   }
   buildSymbolIndex(*a);

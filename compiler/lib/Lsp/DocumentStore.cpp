@@ -2,13 +2,17 @@
 //
 // Implements the document store: the text of each open document, its
 // latest analysis, and the worker thread that runs the debounced
-// re-analyses (the earliest due first) and publishes them.
+// re-analyses (the earliest due first) and publishes them. An analysis
+// reads the other open documents' texts for the modules it imports, so a
+// change, save or close of one makes the others stale.
 //
 //===----------------------------------------------------------------------===//
 
 #include "DocumentStore.h"
 
 #include "Utf16.h"
+
+#include "llvm/Support/FileSystem.h"
 
 using namespace modelc;
 using namespace modelc::lsp;
@@ -78,35 +82,73 @@ bool DocumentStore::change(
     it->second.version = version;
     if (debounce.count() != 0) {
       schedule(it->second);
+      othersStale(uri);
       return true;
     }
   }
   refresh(uri);
+  refreshOthers(uri);
   return true;
 }
 
 void DocumentStore::close(const proto::URIForFile &uri) {
-  std::lock_guard<std::mutex> lock(mutex);
-  docs.erase(uri);
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    docs.erase(uri);
+    if (debounce.count() != 0) {
+      othersStale(uri); // its importers read its file now
+      return;
+    }
+  }
+  refreshOthers(uri);
 }
 
 void DocumentStore::saved(const proto::URIForFile &uri) {
-  std::vector<proto::URIForFile> now;
   {
     std::lock_guard<std::mutex> lock(mutex);
-    for (auto &[other, doc] : docs) {
-      if (other == uri)
-        continue;
-      doc.analysedVersion = -1; // stale: an import may have changed
-      ++doc.generation;
-      if (debounce.count() != 0)
-        schedule(doc);
-      else
-        now.push_back(other);
+    if (debounce.count() != 0) {
+      othersStale(uri);
+      return;
     }
   }
-  for (const proto::URIForFile &other : now)
+  refreshOthers(uri);
+}
+
+std::vector<proto::URIForFile>
+DocumentStore::othersStale(const proto::URIForFile &uri) {
+  std::vector<proto::URIForFile> others;
+  for (auto &[other, doc] : docs) {
+    if (other == uri)
+      continue;
+    doc.analysedVersion = -1; // stale: an import may have changed
+    ++doc.generation;
+    if (debounce.count() != 0)
+      schedule(doc);
+    others.push_back(other);
+  }
+  return others;
+}
+
+void DocumentStore::refreshOthers(const proto::URIForFile &uri) {
+  std::vector<proto::URIForFile> others;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    others = othersStale(uri);
+  }
+  for (const proto::URIForFile &other : others)
     refresh(other);
+}
+
+OpenTexts DocumentStore::otherTexts(const proto::URIForFile &uri) const {
+  OpenTexts open;
+  for (const auto &[other, doc] : docs) {
+    if (other == uri)
+      continue;
+    llvm::SmallString<256> real;
+    if (!llvm::sys::fs::real_path(other.file(), real))
+      open[real.str().str()] = doc.text;
+  }
+  return open;
 }
 
 void DocumentStore::schedule(Document &doc) {
@@ -132,6 +174,7 @@ DocumentStore::refresh(const proto::URIForFile &uri) {
   std::string text;
   int64_t version;
   uint64_t generation;
+  OpenTexts open;
   {
     std::lock_guard<std::mutex> lock(mutex);
     auto it = docs.find(uri);
@@ -142,9 +185,10 @@ DocumentStore::refresh(const proto::URIForFile &uri) {
     text = it->second.text;
     version = it->second.version;
     generation = it->second.generation;
+    open = otherTexts(uri);
   }
   std::shared_ptr<const Analysis> analysis =
-      Analysis::run(uri.file(), text, options);
+      Analysis::run(uri.file(), text, options, open);
   {
     std::lock_guard<std::mutex> lock(mutex);
     auto it = docs.find(uri);

@@ -1,7 +1,8 @@
 //===- DocumentStore.h - Open documents, re-analysed when changed -*- C++ -*-=//
 //
 // The documents the client has open, their text and latest analysis. A
-// change schedules a re-analysis after a quiet period (the debounce); a
+// change schedules a re-analysis after a quiet period (the debounce), of
+// the document and of the others (which may import it); a
 // worker thread runs it and hands the result to a callback (which publishes
 // the diagnostics). A request that needs the analysis of the current text
 // before then runs it at once.
@@ -47,9 +48,11 @@ public:
   bool change(const llvm::lsp::URIForFile &uri,
               llvm::ArrayRef<llvm::lsp::TextDocumentContentChangeEvent> changes,
               int64_t version);
+  /// Forgets the document; the others are analysed again (their imports
+  /// of it read its file now).
   void close(const llvm::lsp::URIForFile &uri);
-  /// `uri` was saved: every other open document is analysed again, since
-  /// the modules it imports are read from disk.
+  /// `uri` was saved: every other open document is analysed again (an
+  /// import of a file that is not open reads it from disk).
   void saved(const llvm::lsp::URIForFile &uri);
 
   /// The analysis of the document's current text (run now if stale); null
@@ -74,6 +77,15 @@ private:
 
   /// Analyses `uri` if its analysis is stale; publishes a new one.
   std::shared_ptr<const Analysis> refresh(const llvm::lsp::URIForFile &uri);
+  /// Marks every document but `uri` stale (scheduled, with a debounce);
+  /// returns them. Called with the mutex held.
+  std::vector<llvm::lsp::URIForFile>
+  othersStale(const llvm::lsp::URIForFile &uri);
+  /// Marks every document but `uri` stale and analyses them now.
+  void refreshOthers(const llvm::lsp::URIForFile &uri);
+  /// The texts of the open documents but `uri`, by real path. Called with
+  /// the mutex held.
+  OpenTexts otherTexts(const llvm::lsp::URIForFile &uri) const;
   void schedule(Document &doc);
   void workerLoop();
 

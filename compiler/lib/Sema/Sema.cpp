@@ -13,6 +13,7 @@
 #include "Config.h"
 #include "Decode.h"
 
+#include "modelc/Frontend/Lexer.h"
 #include "modelc/Frontend/Parser.h"
 #include "modelc/Frontend/SearchPath.h"
 
@@ -43,6 +44,10 @@ public:
 
 private:
   const ModuleInfo *loadImport(const Import &imp, llvm::StringRef fromPath);
+  /// The module at `path`: options.moduleText's text when it gives one,
+  /// else the file's.
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>>
+  readModule(const std::string &path) const;
 
   DiagnosticEngine &diags;
   const SemaOptions &options;
@@ -60,6 +65,14 @@ static std::string canonical(llvm::StringRef path) {
   if (!llvm::sys::fs::real_path(path, real))
     return real.str().str();
   return path.str();
+}
+
+llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>>
+ModuleLoader::readModule(const std::string &path) const {
+  if (options.moduleText)
+    if (std::optional<std::string> text = options.moduleText(path))
+      return llvm::MemoryBuffer::getMemBufferCopy(*text, path);
+  return llvm::MemoryBuffer::getFile(path);
 }
 
 ModuleInfo *ModuleLoader::load(const Module &ast, std::string name,
@@ -129,15 +142,15 @@ const ModuleInfo *ModuleLoader::loadImport(const Import &imp,
   }
   if (ModuleInfo *done = byPath[path])
     return done;
-  auto buf = llvm::MemoryBuffer::getFile(path);
+  auto buf = readModule(path);
   if (!buf) {
     diags.error(imp.range.Start, "cannot read module '" + dotted + "' from '" +
                                      path + "': " + buf.getError().message(),
                 {imp.range});
     return nullptr;
   }
-  unsigned id = diags.getSourceMgr().AddNewSourceBuffer(std::move(*buf),
-                                                        imp.range.Start);
+  unsigned id = diags.getSourceMgr().AddNewSourceBuffer(
+      withoutByteOrderMark(std::move(*buf)), imp.range.Start);
   unsigned before = diags.getNumErrors();
   owned.push_back(parseModule(diags, id));
   if (diags.getNumErrors() != before)

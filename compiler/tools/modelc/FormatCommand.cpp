@@ -12,6 +12,7 @@
 
 #include "modelc/Format/Format.h"
 #include "modelc/Format/UnifiedDiff.h"
+#include "modelc/Frontend/Lexer.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -124,7 +125,8 @@ static int formatFile(const FormatCommandOptions &opts, llvm::StringRef path) {
     return fail("cannot read '" + path + "': " + ec.message());
   std::string original = (*buffer)->getBuffer().str();
   llvm::SourceMgr sourceMgr;
-  unsigned id = sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
+  unsigned id = sourceMgr.AddNewSourceBuffer(
+      withoutByteOrderMark(std::move(*buffer)), llvm::SMLoc());
   DiagnosticEngine diags(sourceMgr);
   FormatOptions options;
   options.debugCorrupt = opts.debugCorrupt;

@@ -17,6 +17,7 @@
 #include "LspCommand.h"
 #include "Stages.h"
 
+#include "modelc/Frontend/Lexer.h"
 #include "modelc/Frontend/SearchPath.h"
 #include "modelc/Target/Linker.h"
 #include "modelsupport/Precision.h"
@@ -334,8 +335,8 @@ int main(int argc, char **argv) {
     return userError("cannot read '" + opts.input + "': " + ec.message());
   c.inputName = opts.input;
   gInputName = opts.input == "-" ? std::string("<stdin>") : opts.input;
-  c.mainBuffer =
-      c.sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
+  c.mainBuffer = c.sourceMgr.AddNewSourceBuffer(
+      withoutByteOrderMark(std::move(*buffer)), llvm::SMLoc());
   if (target && llvm::StringRef(target->name) == "lib") {
     // A library: no main, the NAME_* API, CPU code only.
     if (opts.output == "-")

@@ -14,9 +14,23 @@
 #include "modelc/Frontend/Diagnostics.h"
 #include "modelc/Frontend/Token.h"
 
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <memory>
 #include <vector>
 
 namespace modelc {
+
+/// The UTF-8 byte-order mark that some editors write at the start of a
+/// file. The lexer skips it.
+constexpr llvm::StringLiteral kByteOrderMark = "\xEF\xBB\xBF";
+
+/// \p buffer without a leading byte-order mark (a copy under the same name
+/// when it has one), so that diagnostics count line 1's columns from its
+/// first character, as an editor shows them.
+std::unique_ptr<llvm::MemoryBuffer>
+withoutByteOrderMark(std::unique_ptr<llvm::MemoryBuffer> buffer);
 
 /// Lexes one buffer of a SourceMgr.
 class Lexer {

@@ -132,13 +132,19 @@ struct AnalysisOptions {
   sema::DataCache *dataCache = nullptr;
 };
 
+/// The texts of the other open documents, by the real path of their file:
+/// an import of one of them reads its unsaved text, not the file.
+using OpenTexts = std::map<std::string, std::string>;
+
 /// One analysed version of a document.
 class Analysis {
 public:
-  /// Analyses `text`, the content of the file at `path`.
+  /// Analyses `text`, the content of the file at `path`; imports of the
+  /// files in `open` read their text there.
   static std::unique_ptr<Analysis> run(llvm::StringRef path,
                                        llvm::StringRef text,
-                                       const AnalysisOptions &options);
+                                       const AnalysisOptions &options,
+                                       const OpenTexts &open = {});
 
   llvm::SourceMgr sourceMgr;
   unsigned mainBuffer = 0;

@@ -16,7 +16,9 @@
 #include "modelc/Sema/DataCache.h"
 #include "modelc/Sema/Program.h"
 
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,6 +38,10 @@ struct SemaOptions {
   /// Data blocks checked by earlier analyses, reused when unchanged (and
   /// filled); null: every data block is checked.
   sema::DataCache *dataCache = nullptr;
+  /// The text to check for the imported module at a (real) path instead of
+  /// the file's, when it gives one: the language server's unsaved
+  /// documents. Unset: every module is read from its file.
+  std::function<std::optional<std::string>(llvm::StringRef path)> moduleText;
 };
 
 /// Checks `mainModule` (already parsed from a buffer of
