@@ -9,7 +9,7 @@
 // not a test; bench/bf16/torch_gemm.py times PyTorch on the same shapes.
 //
 // Build (from the repository root, after `ninja -C build`):
-//   g++ -O2 -std=c++17 -I runtime/include bench/bf16/gemm_bf16.cpp \
+//   g++ -O2 -std=c++17 -I runtime/include -I support/include bench/bf16/gemm_bf16.cpp \
 //       build/lib/libmodelrt.a -lgomp -ldl -lz -lpthread -o /tmp/gemm_bf16
 //   /tmp/gemm_bf16 [REPS]
 //

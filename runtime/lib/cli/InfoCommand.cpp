@@ -54,10 +54,12 @@ struct MemoryPlan {
     return params + grads + optimizer + state +
            batch * (inputPerSample + activationsPerSample) + bf16Copies(batch);
   }
-  /// Bytes an evaluation step holds at \p batch: parameters, state and the
-  /// largest pair of consecutive activations (a layer's input and output).
+  /// Bytes an evaluation step holds at \p batch: parameters, state, the
+  /// largest pair of consecutive activations (a layer's input and output)
+  /// and the bf16 copies (those of the training step: an upper bound, as
+  /// evaluation runs the forward products only).
   double evaluation(double batch) const {
-    return params + state + batch * largestPairPerSample;
+    return params + state + batch * largestPairPerSample + bf16Copies(batch);
   }
 };
 
@@ -173,7 +175,7 @@ void printPlans(const MemoryPlan &plan, OptimizerKind kind, int64_t batch) {
            b * plan.largestPairPerSample);
   if (plan.bf16Products) {
     std::string copies = std::string("bf16 copies (") + bf16PathName(plan.bf16Path) + ")";
-    planLine(copies.c_str(), plan.bf16Copies(b), -1);
+    planLine(copies.c_str(), plan.bf16Copies(b), plan.bf16Copies(b));
   }
   planLine("total", plan.training(b), plan.evaluation(b));
   if (plan.bf16Products)
