@@ -104,6 +104,9 @@ void Printer::printSignature(const FuncDecl &func) {
       printExpr(*param.defaultValue);
     }
   }
+  // Comments before the ')' (it has no location of its own) stay inside.
+  w.flushBeforeSeparator(params.empty() ? open : params.back().range.End,
+                         func.getRange().End, ')');
   closeBracket(")", llvm::SMLoc());
   const std::optional<TypeRef> &result = func.getResultType();
   if (!result)

@@ -102,6 +102,7 @@ void Printer::keepBreak(llvm::SMLoc prevEnd, llvm::SMLoc next) {
 }
 
 void Printer::separate(llvm::SMLoc prevEnd, llvm::SMLoc nextStart) {
+  w.flushBeforeSeparator(prevEnd, nextStart, ',');
   w.token(",");
   keepBreak(prevEnd, nextStart);
 }

@@ -43,6 +43,7 @@ void Writer::write(llvm::StringRef text) {
   }
   pendingSpace = false;
   blockStart = false;
+  afterTrailingBlock = false;
   out += text;
   size_t lastBreak = text.rfind('\n');
   if (lastBreak == llvm::StringRef::npos)
@@ -61,6 +62,8 @@ void Writer::token(llvm::StringRef text, llvm::SMLoc loc) {
     flush(loc);
     noteSource(loc.getPointer() + text.size());
   }
+  if (afterTrailingBlock && (text == ")" || text == "]" || text == ","))
+    pendingSpace = false; // `f(x /* in */)`, `x /* in */, y`
   write(text);
 }
 
@@ -141,6 +144,22 @@ void Writer::flush(llvm::SMLoc loc) {
     emitComment(comments[nextComment++], /*asItem=*/false, 0);
 }
 
+void Writer::flushBeforeSeparator(llvm::SMLoc from, llvm::SMLoc to,
+                                  char separator) {
+  if (!from.isValid() || !to.isValid() || !hasCommentBefore(to))
+    return;
+  size_t next = nextComment;
+  for (const char *p = from.getPointer(); p < to.getPointer(); ++p) {
+    while (next < comments.size() && comments[next].range.End.getPointer() <= p)
+      ++next;
+    if (next < comments.size() && comments[next].range.Start.getPointer() <= p)
+      continue; // inside a comment
+    if (*p != separator)
+      continue;
+    return flush(llvm::SMLoc::getFromPointer(p));
+  }
+}
+
 void Writer::breakBefore(llvm::SMLoc loc) {
   flush(loc);
   newline();
@@ -156,9 +175,12 @@ static bool endsLine(const char *p, const char *end) {
 
 void Writer::writeTrailing(const Comment &comment, llvm::StringRef text) {
   if (comment.isBlock) {
-    space();
+    llvm::StringRef written(out);
+    if (!written.ends_with("(") && !written.ends_with("["))
+      space(); // `f(/* none */)`, `x /* in */`
     write(text);
     space();
+    afterTrailingBlock = true;
     return;
   }
   // A `//` comment keeps its source column when the code leaves room.

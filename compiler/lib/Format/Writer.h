@@ -56,6 +56,11 @@ public:
   void flush(llvm::SMLoc loc);
   /// Writes the comments before `loc`, then ends the line.
   void breakBefore(llvm::SMLoc loc);
+  /// Writes the comments that the source has between `from` and the first
+  /// `separator` after it (outside comments, before `to`), so that a
+  /// comment written before a comma or a closing bracket without a location
+  /// stays before it: `x /* in */, y`.
+  void flushBeforeSeparator(llvm::SMLoc from, llvm::SMLoc to, char separator);
 
   /// Starts an item (declaration, statement, field line) at `loc` on a new
   /// line indented by `indent`: writes the comments before it as items too,
@@ -124,6 +129,9 @@ private:
   /// The current line's indentation (pending until it starts).
   unsigned indent = 0;
   bool pendingSpace = false;
+  /// The last text written is a block comment at the end of code (a
+  /// closing bracket or a separator then follows it with no space).
+  bool afterTrailingBlock = false;
   /// Suppresses a blank line before a block's first item.
   bool blockStart = true;
   /// The end of the last source text written (token or comment).
