@@ -13,6 +13,7 @@
 #include "Utf16.h"
 
 #include "modelc/Frontend/Diagnostics.h"
+#include "modelc/Frontend/Lexer.h"
 #include "modelc/Frontend/Parser.h"
 #include "modelc/Frontend/SearchPath.h"
 #include "modelc/Sema/Sema.h"
@@ -65,12 +66,16 @@ static std::optional<std::string> openText(const OpenTexts &open,
   return it == open.end() ? std::nullopt : std::optional(it->second);
 }
 
-/// The module at `path`: its open document's text, else the file's.
+/// The module at `path`: its open document's text (as the editor has it),
+/// else the file's, without a byte-order mark (as an editor shows it).
 static llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>>
 readModule(const OpenTexts &open, llvm::StringRef path) {
   if (std::optional<std::string> text = openText(open, path))
     return llvm::MemoryBuffer::getMemBufferCopy(*text, path);
-  return llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!file)
+    return file.getError();
+  return withoutByteOrderMark(std::move(*file));
 }
 
 /// Parses the module that `imp` names, searched in `search`; null when it

@@ -4,7 +4,8 @@
 // latest analysis, and the worker thread that runs the debounced
 // re-analyses (the earliest due first) and publishes them. An analysis
 // reads the other open documents' texts for the modules it imports, so a
-// change, save or close of one makes the others stale.
+// change, save or close of one (or its opening with unsaved changes) makes
+// the others stale.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,11 +13,25 @@
 
 #include "Utf16.h"
 
+#include "modelc/Frontend/Lexer.h"
+
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 
 using namespace modelc;
 using namespace modelc::lsp;
 namespace proto = llvm::lsp;
+
+/// True when \p text is the content of the file at \p path (with or
+/// without its byte-order mark).
+static bool sameAsFile(llvm::StringRef text, llvm::StringRef path) {
+  auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!file)
+    return false;
+  llvm::StringRef content = (*file)->getBuffer();
+  return content == text ||
+         (content.consume_front(kByteOrderMark) && content == text);
+}
 
 DocumentStore::DocumentStore(AnalysisOptions options, unsigned debounceMs,
                              Callback onAnalysed)
@@ -38,14 +53,25 @@ DocumentStore::~DocumentStore() {
 
 void DocumentStore::open(const proto::URIForFile &uri, std::string text,
                          int64_t version) {
+  llvm::SmallString<256> real;
+  if (llvm::sys::fs::real_path(uri.file(), real))
+    real.clear(); // no such file: nothing imports it
+  // Opened with unsaved changes (an editor restoring its work): importers
+  // read this text now, not the file's.
+  bool unsaved = !real.empty() && !sameAsFile(text, real);
   {
     std::lock_guard<std::mutex> lock(mutex);
     Document &doc = docs[uri];
     doc = Document();
     doc.text = std::move(text);
     doc.version = version;
+    doc.realPath = real.str().str();
+    if (unsaved && debounce.count() != 0)
+      othersStale(uri);
   }
   refresh(uri);
+  if (unsaved && debounce.count() == 0)
+    refreshOthers(uri);
 }
 
 /// Applies one change to \p text: the whole text without a range, else the
@@ -141,13 +167,9 @@ void DocumentStore::refreshOthers(const proto::URIForFile &uri) {
 
 OpenTexts DocumentStore::otherTexts(const proto::URIForFile &uri) const {
   OpenTexts open;
-  for (const auto &[other, doc] : docs) {
-    if (other == uri)
-      continue;
-    llvm::SmallString<256> real;
-    if (!llvm::sys::fs::real_path(other.file(), real))
-      open[real.str().str()] = doc.text;
-  }
+  for (const auto &[other, doc] : docs)
+    if (other != uri && !doc.realPath.empty())
+      open[doc.realPath] = doc.text;
   return open;
 }
 

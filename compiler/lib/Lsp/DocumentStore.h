@@ -65,6 +65,9 @@ private:
   using Clock = std::chrono::steady_clock;
   struct Document {
     std::string text;
+    /// The real path of its file (empty when it has none on disk), which
+    /// imports are matched against.
+    std::string realPath;
     int64_t version = 0;
     std::shared_ptr<const Analysis> analysis;
     int64_t analysedVersion = -1;

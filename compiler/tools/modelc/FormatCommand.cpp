@@ -139,6 +139,8 @@ static int formatFile(const FormatCommandOptions &opts, llvm::StringRef path) {
                 "a bug in the formatter: please report it)",
                 2);
   }
+  if (llvm::StringRef(original).starts_with(kByteOrderMark))
+    text->insert(0, kByteOrderMark.str()); // the file's encoding mark stays
   if (opts.check) {
     std::string label = path == "-" ? "<stdin>" : path.str();
     llvm::outs() << unifiedDiff(original, *text, label,

@@ -427,8 +427,11 @@ bool run(const OneDnnConvApi &api, ConvPrimitive &e, const float *a, const float
     ok = ok && api.memorySetDataHandle(op.user, handles[i]) == dnnl_success;
     if (ok && i < 2 && op.reorder &&
         !roundedCopyIsCurrent(op.held, static_cast<const float *>(handles[i]), op.elements, 1,
-                              op.elements))
+                              op.elements)) {
       ok = reorder(api, e.stream, op.reorder, op.user, op.inner);
+      if (!ok)
+        op.held = RoundedFrom(); // what inner holds is unknown
+    }
     args[count++] = {op.arg, op.inner ? op.inner : op.user};
   }
   if (e.scratchpad)

@@ -2,9 +2,10 @@
 //
 // Implements FrozenParameters.h with one record per thread: the open
 // scope's depth, its generation (from one counter shared by every thread,
-// so that no two scopes share one), the parameters' address ranges sorted
-// by start, and the emulation's rounded copies keyed by the matrix they
-// were rounded from.
+// so that no two scopes share one), the address ranges of the parameters
+// and of the f32 copies rounded from them, sorted by start, and the rounded
+// copies (f32 for the emulation, bf16 bits for oneDNN's products) keyed by
+// the matrix they were rounded from.
 //
 //===----------------------------------------------------------------------===//
 #include "modelrt/core/FrozenParameters.h"
@@ -27,16 +28,53 @@ using MatrixKey = std::array<int64_t, 4>;
 struct Frozen {
   int depth = 0;
   uint64_t generation = 0;
-  std::vector<std::pair<uintptr_t, uintptr_t>> ranges; ///< [begin, end), sorted
-  std::map<MatrixKey, std::vector<float>> copies;
+  /// [begin, end), sorted: the parameters, and the f32 copies rounded from
+  /// them (frozen too: the f32 convolutions that read them keep their
+  /// reordered weights).
+  std::vector<std::pair<uintptr_t, uintptr_t>> ranges;
+  std::map<MatrixKey, std::vector<float>> copies;  ///< rounded, as f32
+  std::map<MatrixKey, std::vector<uint16_t>> bits; ///< rounded, as bf16 bits
 };
 
+/// The calling thread's scope.
 Frozen &frozen() {
   thread_local Frozen f;
   return f;
 }
 
+/// The next scope's generation, shared by every thread (0 is never one).
 std::atomic<uint64_t> nextGeneration{1};
+
+/// Adds [begin, end) to the frozen ranges, keeping them sorted.
+void addRange(Frozen &f, const void *begin, const void *end) {
+  std::pair<uintptr_t, uintptr_t> r(reinterpret_cast<uintptr_t>(begin),
+                                    reinterpret_cast<uintptr_t>(end));
+  f.ranges.insert(std::upper_bound(f.ranges.begin(), f.ranges.end(), r), r);
+}
+
+/// roundedThroughBf16 / roundedToBf16: the rounding of the matrix by
+/// \p round into a copy kept in \p kept when it is frozen (made at its
+/// first use; \p isNew says when), else into \p scratch.
+template <typename T, typename Round>
+const T *roundedCopy(const float *in, int64_t ld, int64_t rows, int64_t cols,
+                     std::map<MatrixKey, std::vector<T>> &kept, std::vector<T> &scratch,
+                     Round round, bool &isNew) {
+  std::vector<T> *out = &scratch;
+  isNew = false;
+  bool fresh = true;
+  if (frozenGeneration(in, ld, rows, cols) != 0) {
+    MatrixKey key = {int64_t(reinterpret_cast<uintptr_t>(in)), ld, rows, cols};
+    auto [it, inserted] = kept.try_emplace(key);
+    out = &it->second;
+    fresh = isNew = inserted;
+  }
+  if (fresh) {
+    out->resize(size_t(std::max<int64_t>(rows, 0)) * size_t(std::max<int64_t>(cols, 0)));
+    if (!out->empty())
+      round(in, ld, rows, cols, out->data());
+  }
+  return out->data();
+}
 
 } // namespace
 
@@ -60,6 +98,7 @@ FrozenParameters::~FrozenParameters() {
   f.generation = 0;
   f.ranges.clear();
   f.copies.clear();
+  f.bits.clear();
 }
 
 uint64_t frozenGeneration(const float *in, int64_t ld, int64_t rows, int64_t cols) {
@@ -89,25 +128,26 @@ bool roundedCopyIsCurrent(RoundedFrom &held, const float *in, int64_t ld, int64_
 
 const float *roundedThroughBf16(const float *in, int64_t ld, int64_t rows, int64_t cols,
                                 std::vector<float> &scratch) {
-  std::vector<float> *out = &scratch;
-  bool fresh = true;
-  if (frozenGeneration(in, ld, rows, cols) != 0) {
-    MatrixKey key = {int64_t(reinterpret_cast<uintptr_t>(in)), ld, rows, cols};
-    auto [it, inserted] = frozen().copies.try_emplace(key);
-    out = &it->second;
-    fresh = inserted;
-  }
-  if (fresh) {
-    out->resize(size_t(std::max<int64_t>(rows, 0)) * size_t(std::max<int64_t>(cols, 0)));
-    if (!out->empty())
-      roundMatrixThroughBf16(in, ld, rows, cols, out->data());
-  }
-  return out->data();
+  Frozen &f = frozen();
+  bool isNew;
+  const float *out =
+      roundedCopy(in, ld, rows, cols, f.copies, scratch, roundMatrixThroughBf16, isNew);
+  if (isNew)
+    addRange(f, out, out + rows * cols);
+  return out;
+}
+
+const uint16_t *roundedToBf16(const float *in, int64_t ld, int64_t rows, int64_t cols,
+                              std::vector<uint16_t> &scratch) {
+  bool isNew;
+  return roundedCopy(in, ld, rows, cols, frozen().bits, scratch, roundMatrixToBf16, isNew);
 }
 
 int64_t frozenCopyElements() {
   int64_t n = 0;
   for (const auto &[key, copy] : frozen().copies)
+    n += int64_t(copy.size());
+  for (const auto &[key, copy] : frozen().bits)
     n += int64_t(copy.size());
   return n;
 }

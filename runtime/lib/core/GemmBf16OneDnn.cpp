@@ -7,7 +7,8 @@
 // avx512_core_bf16). The operands are rounded into dense bf16 buffers owned
 // by the cache entry, in their stored layout (a transposed operand is
 // described by its strides); an operand inside frozen parameters
-// (FrozenParameters.h) that the buffer already holds is not rounded again.
+// (FrozenParameters.h) is rounded once per scope, into a copy the scope
+// keeps (whichever product of its shape reads it).
 // One entry per transposition, sizes, ldc, alpha, beta and thread count
 // holds the primitive, its memories, scratchpad and stream; a mutex guards
 // the cache, another each entry. A product oneDNN refuses to make is
@@ -40,8 +41,7 @@ struct MatmulPrimitive {
   dnnl_primitive_t matmul = nullptr;
   dnnl_memory_t src = nullptr, weights = nullptr, dst = nullptr, scratchpad = nullptr;
   dnnl_stream_t stream = nullptr;
-  std::vector<uint16_t> a, b; ///< the rounded operands
-  RoundedFrom aFrom, bFrom;   ///< what a and b hold (a frozen weight is not rounded again)
+  std::vector<uint16_t> a, b; ///< the rounded operands (but frozen ones)
 };
 
 /// tA, tB, M, N, K, ldc, alpha's and beta's bits, threads.
@@ -155,17 +155,6 @@ MatmulPrimitive &entryFor(const OneDnnLibrary &lib, const CacheKey &k) {
   return *slot;
 }
 
-/// Copies the \p rows x \p cols matrix \p in (leading dimension \p ld)
-/// into \p out, resized to hold it dense, rounded to bf16; nothing to do
-/// when \p held shows that \p out already holds it (FrozenParameters.h).
-void roundMatrix(const float *in, int64_t ld, int64_t rows, int64_t cols,
-                 std::vector<uint16_t> &out, RoundedFrom &held) {
-  if (roundedCopyIsCurrent(held, in, ld, rows, cols))
-    return;
-  out.resize(size_t(rows) * size_t(cols));
-  roundMatrixToBf16(in, ld, rows, cols, out.data());
-}
-
 } // namespace
 
 bool oneDnnGemmBf16(bool tA, bool tB, int64_t M, int64_t N, int64_t K, float alpha,
@@ -186,11 +175,11 @@ bool oneDnnGemmBf16(bool tA, bool tB, int64_t M, int64_t N, int64_t K, float alp
   if (e.refused)
     return false;
   std::lock_guard<std::mutex> hold(e.running);
-  roundMatrix(A, lda, tA ? K : M, tA ? M : K, e.a, e.aFrom);
-  roundMatrix(B, ldb, tB ? N : K, tB ? K : N, e.b, e.bFrom);
+  const uint16_t *a = roundedToBf16(A, lda, tA ? K : M, tA ? M : K, e.a);
+  const uint16_t *b = roundedToBf16(B, ldb, tB ? N : K, tB ? K : N, e.b);
   const OneDnnConvApi &api = lib.conv;
-  bool ok = api.memorySetDataHandle(e.src, e.a.data()) == dnnl_success &&
-            api.memorySetDataHandle(e.weights, e.b.data()) == dnnl_success &&
+  bool ok = api.memorySetDataHandle(e.src, const_cast<uint16_t *>(a)) == dnnl_success &&
+            api.memorySetDataHandle(e.weights, const_cast<uint16_t *>(b)) == dnnl_success &&
             api.memorySetDataHandle(e.dst, C) == dnnl_success;
   dnnl_exec_arg_t args[4] = {{DNNL_ARG_SRC, e.src},
                              {DNNL_ARG_WEIGHTS, e.weights},

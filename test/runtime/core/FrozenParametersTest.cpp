@@ -116,6 +116,20 @@ TEST(FrozenParameters, RoundedCopiesAreKeptForTheScopeAndFreedAfter) {
     EXPECT_EQ(frozenCopyElements(), 50);
   }
   EXPECT_EQ(frozenCopyElements(), 0) << "freed with the scope";
+  {
+    FrozenParameters frozen(params);
+    const float *copy = roundedThroughBf16(params[0].data(), 7, 6, 7, scratch);
+    EXPECT_EQ(frozenGeneration(copy, 7, 6, 7), frozenGeneration(params[0].data(), 7, 6, 7))
+        << "a rounded copy is frozen too (an f32 convolution keeps it reordered)";
+    std::vector<uint16_t> bitsScratch;
+    const uint16_t *bits = roundedToBf16(params[0].data(), 7, 6, 7, bitsScratch);
+    EXPECT_NE(bits, bitsScratch.data()) << "the bf16 copy of a frozen weight is the scope's";
+    EXPECT_EQ(roundedToBf16(params[0].data(), 7, 6, 7, bitsScratch), bits) << "rounded once";
+    for (size_t i = 0; i < expected.size(); ++i)
+      EXPECT_EQ(bits[i], roundToBf16(params[0][i]));
+    EXPECT_EQ(frozenCopyElements(), 84);
+  }
+  EXPECT_EQ(frozenCopyElements(), 0);
   params[0][3] = 3.0f; // an optimizer step between two scopes
   FrozenParameters next(params);
   EXPECT_EQ(roundedThroughBf16(params[0].data(), 7, 6, 7, scratch)[3], 3.0f);

@@ -54,9 +54,15 @@ bool roundedCopyIsCurrent(RoundedFrom &held, const float *in, int64_t ld, int64_
 /// The \p rows x \p cols matrix at \p in (leading dimension \p ld)
 /// rounded through bf16 into a dense f32 array (roundMatrixThroughBf16):
 /// when the matrix is frozen, a copy the scope keeps (rounded at its first
-/// use); otherwise \p scratch's data, rounded now.
+/// use, and frozen itself); otherwise \p scratch's data, rounded now.
 const float *roundedThroughBf16(const float *in, int64_t ld, int64_t rows, int64_t cols,
                                 std::vector<float> &scratch);
+
+/// The same matrix rounded to bf16 bits (roundMatrixToBf16), for oneDNN's
+/// bf16 products: a copy the scope keeps when it is frozen, else
+/// \p scratch's data.
+const uint16_t *roundedToBf16(const float *in, int64_t ld, int64_t rows, int64_t cols,
+                              std::vector<uint16_t> &scratch);
 
 /// The elements of the rounded copies this thread's scope keeps (for tests).
 int64_t frozenCopyElements();
