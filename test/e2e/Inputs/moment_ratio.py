@@ -1,29 +1,17 @@
 #!/usr/bin/env python3
 """moment_ratio.py A.safetensors B.safetensors SUFFIX RATIO TOL
 
-Reads two checkpoints with json + struct (independently of the runtime)
-and checks that every F32 tensor whose name ends with SUFFIX holds, element
-by element, B = RATIO x A within a relative TOL (elements of A that are 0
-must be 0 in B). Prints one line per tensor; exits 1 on a mismatch or when
+Reads two checkpoints (compare_checkpoints.read: json + struct, independently
+of the runtime) and checks that every F32 tensor whose name ends with SUFFIX
+holds, element by element, B = RATIO x A within a relative TOL (elements of
+A that are 0 must be 0 in B). Prints one line per tensor; exits 1 on a mismatch or when
 no tensor has the suffix.
 """
-import json
-import struct
+import os
 import sys
 
-
-def read(path):
-    blob = open(path, "rb").read()
-    (n,) = struct.unpack("<Q", blob[:8])
-    header = json.loads(blob[8:8 + n])
-    data = blob[8 + n:]
-    out = {}
-    for name, t in header.items():
-        if name == "__metadata__" or t["dtype"] != "F32":
-            continue
-        lo, hi = t["data_offsets"]
-        out[name] = struct.unpack("<%df" % ((hi - lo) // 4), data[lo:hi])
-    return out
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from compare_checkpoints import read  # noqa: E402  (the checkpoint reader)
 
 
 def main():
