@@ -52,28 +52,30 @@ void addRange(Frozen &f, const void *begin, const void *end) {
   f.ranges.insert(std::upper_bound(f.ranges.begin(), f.ranges.end(), r), r);
 }
 
-/// roundedThroughBf16 / roundedToBf16: the rounding of the matrix by
-/// \p round into a copy kept in \p kept when it is frozen (made at its
-/// first use; \p isNew says when), else into \p scratch.
+/// roundedThroughBf16 / roundedToBf16: the matrix rounded by \p round into
+/// a copy kept in \p kept when it is frozen (made at its first use, its
+/// range then added to the frozen ones when \p copyIsFrozen), else into
+/// \p scratch.
 template <typename T, typename Round>
 const T *roundedCopy(const float *in, int64_t ld, int64_t rows, int64_t cols,
                      std::map<MatrixKey, std::vector<T>> &kept, std::vector<T> &scratch,
-                     Round round, bool &isNew) {
-  std::vector<T> *out = &scratch;
-  isNew = false;
-  bool fresh = true;
-  if (frozenGeneration(in, ld, rows, cols) != 0) {
-    MatrixKey key = {int64_t(reinterpret_cast<uintptr_t>(in)), ld, rows, cols};
-    auto [it, inserted] = kept.try_emplace(key);
-    out = &it->second;
-    fresh = isNew = inserted;
+                     Round round, bool copyIsFrozen) {
+  size_t n = size_t(std::max<int64_t>(rows, 0)) * size_t(std::max<int64_t>(cols, 0));
+  if (frozenGeneration(in, ld, rows, cols) == 0) {
+    scratch.resize(n);
+    if (n)
+      round(in, ld, rows, cols, scratch.data());
+    return scratch.data();
   }
-  if (fresh) {
-    out->resize(size_t(std::max<int64_t>(rows, 0)) * size_t(std::max<int64_t>(cols, 0)));
-    if (!out->empty())
-      round(in, ld, rows, cols, out->data());
+  MatrixKey key = {int64_t(reinterpret_cast<uintptr_t>(in)), ld, rows, cols};
+  auto [it, inserted] = kept.try_emplace(key, n);
+  std::vector<T> &copy = it->second;
+  if (inserted) {
+    round(in, ld, rows, cols, copy.data());
+    if (copyIsFrozen)
+      addRange(frozen(), copy.data(), copy.data() + n);
   }
-  return out->data();
+  return copy.data();
 }
 
 } // namespace
@@ -83,12 +85,9 @@ FrozenParameters::FrozenParameters(const std::vector<std::vector<float>> &params
   if (f.depth++ > 0)
     return;
   f.generation = nextGeneration.fetch_add(1);
-  f.ranges.clear();
   for (const std::vector<float> &p : params)
     if (!p.empty())
-      f.ranges.emplace_back(reinterpret_cast<uintptr_t>(p.data()),
-                            reinterpret_cast<uintptr_t>(p.data() + p.size()));
-  std::sort(f.ranges.begin(), f.ranges.end());
+      addRange(f, p.data(), p.data() + p.size());
 }
 
 FrozenParameters::~FrozenParameters() {
@@ -128,19 +127,14 @@ bool roundedCopyIsCurrent(RoundedFrom &held, const float *in, int64_t ld, int64_
 
 const float *roundedThroughBf16(const float *in, int64_t ld, int64_t rows, int64_t cols,
                                 std::vector<float> &scratch) {
-  Frozen &f = frozen();
-  bool isNew;
-  const float *out =
-      roundedCopy(in, ld, rows, cols, f.copies, scratch, roundMatrixThroughBf16, isNew);
-  if (isNew)
-    addRange(f, out, out + rows * cols);
-  return out;
+  return roundedCopy(in, ld, rows, cols, frozen().copies, scratch, roundMatrixThroughBf16,
+                     /*copyIsFrozen=*/true);
 }
 
 const uint16_t *roundedToBf16(const float *in, int64_t ld, int64_t rows, int64_t cols,
                               std::vector<uint16_t> &scratch) {
-  bool isNew;
-  return roundedCopy(in, ld, rows, cols, frozen().bits, scratch, roundMatrixToBf16, isNew);
+  return roundedCopy(in, ld, rows, cols, frozen().bits, scratch, roundMatrixToBf16,
+                     /*copyIsFrozen=*/false);
 }
 
 int64_t frozenCopyElements() {
