@@ -71,9 +71,9 @@ static void addDeallocationPasses(OpPassManager &pm) {
 
 /// Bufferization stage: at most 16 uses per tensor.empty (which keeps one-shot
 /// analysis linear), one-shot bufferization across function boundaries
-/// with identity layouts, function results turned into caller-allocated
-/// out-params, then ownership-based deallocation of the remaining buffers
-/// (addDeallocationPasses).
+/// with identity layouts, a copy for each repeated function result, function
+/// results turned into caller-allocated out-params, then ownership-based
+/// deallocation of the remaining buffers (addDeallocationPasses).
 void addBufferizationStage(OpPassManager &pm) {
   pm.addPass(createUnshareEmptyTensorsPass());
   bufferization::OneShotBufferizePassOptions bufOpts;
@@ -86,6 +86,7 @@ void addBufferizationStage(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCopyRepeatedResultsPass());
   bufferization::BufferResultsToOutParamsPassOptions outOpts;
   outOpts.hoistStaticAllocs = true;
   outOpts.hoistDynamicAllocs = true;

@@ -93,3 +93,29 @@ func.func @grouped(%x: tensor<?x4x5x5xf32>, %w: tensor<6x2x1x1xf32>) -> tensor<?
   %0 = mdl.conv2d %x, %w {groups = 2 : i64} : tensor<?x4x5x5xf32>, tensor<6x2x1x1xf32> -> tensor<?x6x5x5xf32>
   return %0 : tensor<?x6x5x5xf32>
 }
+
+// A dynamic column count (the batch as the columns of the right operand,
+// `w @ transpose(h)`): the accumulator's columns are the right operand's,
+// never the left operand's reduction size.
+// CHECK-LABEL: func.func @dynamicColumns
+// CHECK: %[[N:.*]] = tensor.dim %arg1, %c1 : tensor<10x?xf32>
+// CHECK: tensor.empty(%[[N]]) : tensor<3x?xf32>
+// CHECK: linalg.matmul ins(%arg0, %arg1 : tensor<3x10xf32>, tensor<10x?xf32>) outs({{.*}} : tensor<3x?xf32>)
+func.func @dynamicColumns(%w: tensor<3x10xf32>, %h: tensor<10x?xf32>) -> tensor<3x?xf32> {
+  %0 = mdl.matmul %w, %h : tensor<3x10xf32>, tensor<10x?xf32> -> tensor<3x?xf32>
+  return %0 : tensor<3x?xf32>
+}
+
+// The same through the collapsed form: leading dimensions of the left
+// operand from it, the last from the right operand.
+// CHECK-LABEL: func.func @dynamicColumns3d
+// CHECK: tensor.collapse_shape %arg0 {{\[\[}}0, 1], [2]] : tensor<2x3x10xf32> into tensor<6x10xf32>
+// CHECK: %[[N:.*]] = tensor.dim %arg1, %c1 : tensor<10x?xf32>
+// CHECK: tensor.empty(%[[N]]) : tensor<6x?xf32>
+// CHECK: %[[P:.*]] = linalg.matmul
+// CHECK: %[[N2:.*]] = tensor.dim %arg1, %c1
+// CHECK: tensor.expand_shape %[[P]] {{\[\[}}0, 1], [2]] output_shape [2, 3, %[[N2]]] : tensor<6x?xf32> into tensor<2x3x?xf32>
+func.func @dynamicColumns3d(%w: tensor<2x3x10xf32>, %h: tensor<10x?xf32>) -> tensor<2x3x?xf32> {
+  %0 = mdl.matmul %w, %h : tensor<2x3x10xf32>, tensor<10x?xf32> -> tensor<2x3x?xf32>
+  return %0 : tensor<2x3x?xf32>
+}

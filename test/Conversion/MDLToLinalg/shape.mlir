@@ -33,3 +33,13 @@ func.func @embedding(%i: tensor<?x16xi64>, %t: tensor<1000x64xf32>) -> tensor<?x
   %0 = mdl.embedding %i, %t : tensor<?x16xi64>, tensor<1000x64xf32> -> tensor<?x16x64xf32>
   return %0 : tensor<?x16x64xf32>
 }
+
+// A scalar reshaped to one element (the gradient of a full reduction of a
+// vector): an expand_shape with no groups, never a cast between ranks.
+// CHECK-LABEL: func.func @scalarToVector
+// CHECK: tensor.expand_shape %arg0 [] output_shape [1] : tensor<f32> into tensor<1xf32>
+// CHECK-NOT: tensor.cast
+func.func @scalarToVector(%x: tensor<f32>) -> tensor<1xf32> {
+  %0 = mdl.reshape %x {shape = array<i64: 1>} : tensor<f32> -> tensor<1xf32>
+  return %0 : tensor<1xf32>
+}

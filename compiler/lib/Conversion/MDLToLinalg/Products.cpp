@@ -20,23 +20,29 @@ using namespace modelc::lowering;
 
 namespace {
 
-/// A zero-filled accumulator of `type` whose dynamic sizes come from `like`.
-Value zeroAccumulator(OpBuilder &b, Location loc, RankedTensorType type,
-                      Value like) {
+/// A zero-filled [M, N] accumulator for `lhs` ([M, K]) times `rhs` ([K, N]):
+/// a dynamic M is read from `lhs`, a dynamic N from `rhs`.
+Value productAccumulator(OpBuilder &b, Location loc, RankedTensorType type,
+                         Value lhs, Value rhs) {
+  SmallVector<Value> sizes;
+  if (type.isDynamicDim(0))
+    sizes.push_back(tensor::DimOp::create(b, loc, lhs, 0));
+  if (type.isDynamicDim(1))
+    sizes.push_back(tensor::DimOp::create(b, loc, rhs, 1));
   Value zero = scalarConstant(b, loc, type.getElementType(), 0);
-  return filledTensor(b, loc, type, dynamicSizesFrom(b, loc, type, like), zero);
+  return filledTensor(b, loc, type, sizes, zero);
 }
 
 FailureOr<Value> lowerMatmul(MatmulOp op, MatmulOp::Adaptor adaptor,
                              ConversionPatternRewriter &rewriter) {
   Location loc = op.getLoc();
-  Value lhs = adaptor.getLhs();
+  Value lhs = adaptor.getLhs(), rhs = adaptor.getRhs();
   auto lhsType = cast<RankedTensorType>(lhs.getType());
   auto resultType = cast<RankedTensorType>(op.getType());
   int64_t rank = lhsType.getRank();
   if (rank == 2) {
-    Value acc = zeroAccumulator(rewriter, loc, resultType, lhs);
-    return linalg::MatmulOp::create(rewriter, loc, ValueRange{lhs, adaptor.getRhs()},
+    Value acc = productAccumulator(rewriter, loc, resultType, lhs, rhs);
+    return linalg::MatmulOp::create(rewriter, loc, ValueRange{lhs, rhs},
                                     ValueRange{acc})
         .getResult(0);
   }
@@ -50,15 +56,14 @@ FailureOr<Value> lowerMatmul(MatmulOp op, MatmulOp::Adaptor adaptor,
       {cast<RankedTensorType>(flat.getType()).getDimSize(0),
        resultType.getDimSize(rank - 1)},
       resultType.getElementType());
-  Value acc = zeroAccumulator(rewriter, loc, flatType, flat);
-  Value product = linalg::MatmulOp::create(rewriter, loc,
-                                           ValueRange{flat, adaptor.getRhs()},
+  Value acc = productAccumulator(rewriter, loc, flatType, flat, rhs);
+  Value product = linalg::MatmulOp::create(rewriter, loc, ValueRange{flat, rhs},
                                            ValueRange{acc})
                       .getResult(0);
   SmallVector<OpFoldResult> outShape;
   for (int64_t d = 0; d < rank - 1; ++d)
     outShape.push_back(tensor::getMixedSize(rewriter, loc, lhs, d));
-  outShape.push_back(rewriter.getIndexAttr(resultType.getDimSize(rank - 1)));
+  outShape.push_back(tensor::getMixedSize(rewriter, loc, rhs, 1));
   return Value(tensor::ExpandShapeOp::create(rewriter, loc, resultType, product,
                                              groups, outShape));
 }
@@ -179,7 +184,8 @@ FailureOr<Value> lowerBatchMatmul(BatchMatmulOp op,
 Value convAccumulator(OpBuilder &b, Location loc, RankedTensorType type,
                       Value input, Value bias) {
   if (!bias)
-    return zeroAccumulator(b, loc, type, input);
+    return filledTensor(b, loc, type, dynamicSizesFrom(b, loc, type, input),
+                        scalarConstant(b, loc, type.getElementType(), 0));
   MLIRContext *ctx = b.getContext();
   Value init = emptyTensor(b, loc, type, dynamicSizesFrom(b, loc, type, input));
   SmallVector<AffineMap> maps = {

@@ -35,14 +35,13 @@ FailureOr<Value> lowerReshape(ReshapeOp op, ReshapeOp::Adaptor adaptor,
   if (outType.getRank() == 0)
     return Value(tensor::CollapseShapeOp::create(
         rewriter, loc, outType, input, SmallVector<ReassociationIndices>{}));
+  // A rank-0 input is expanded directly; any other is flattened first.
   Value flat = input;
-  if (inType.getRank() != 1) {
-    SmallVector<ReassociationIndices> groups;
-    if (inType.getRank() > 0)
-      groups.push_back(allDims(inType.getRank()));
-    flat = tensor::CollapseShapeOp::create(rewriter, loc, input, groups);
-  }
-  if (outType.getRank() == 1)
+  if (inType.getRank() > 1)
+    flat = tensor::CollapseShapeOp::create(
+        rewriter, loc, input,
+        SmallVector<ReassociationIndices>{allDims(inType.getRank())});
+  if (outType.getRank() == 1 && inType.getRank() > 0)
     return Value(tensor::CastOp::create(rewriter, loc, outType, flat));
   SmallVector<OpFoldResult> outShape;
   for (int64_t d = 0; d < outType.getRank(); ++d)

@@ -4,7 +4,8 @@
 // lowering pipelines share (one pass per file in
 // compiler/lib/Transforms/Linalg): the fusion stage's elementwise fusion,
 // bool widening and loop-dimension collapsing, the bufferization stage's
-// unsharing of empty tensors and direct deallocation of fresh buffers, and the sgemm rewrite of matrix products. Target-specific passes are in ../CPU and ../GPU.
+// unsharing of empty tensors, copies of repeated results and direct
+// deallocation of fresh buffers, and the sgemm rewrite of matrix products. Target-specific passes are in ../CPU and ../GPU.
 //
 //===----------------------------------------------------------------------===//
 
@@ -64,6 +65,22 @@ def UnshareEmptyTensorsPass
     over an input produced into the same empty.
   }];
   let dependentDialects = ["::mlir::tensor::TensorDialect"];
+}
+
+def CopyRepeatedResultsPass
+    : Pass<"modelc-copy-repeated-results", "::mlir::ModuleOp"> {
+  let summary = "Return a copy for each repeat of a memref among a function's "
+                "results";
+  let description = [{
+    A function that returns one memref in several result positions (two
+    parameters whose gradients are one value after CSE, as in `x + b + c`)
+    returns, for each repeat, a fresh buffer of the same type holding a
+    `memref.copy` of it. Run after bufferization and before
+    `buffer-results-to-out-params`, which makes each result a
+    caller-allocated out-param and needs a distinct buffer for each; the
+    caller's buffers then hold equal values, as the program says.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
 def SplitFreshDeallocsPass
