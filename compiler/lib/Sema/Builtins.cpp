@@ -38,9 +38,10 @@ std::optional<int64_t> sema::intArg(Elaborator &el, const Value &v,
     return dflt;
   if (v.kind == Value::Kind::Int && v.i >= min)
     return v.i;
+  std::string bound = min == INT64_MIN ? "" : " >= " + std::to_string(min);
   el.error(v.range.isValid() ? v.range.Start : loc,
-           fn + " expects '" + arg + "' to be an integer >= " +
-               llvm::Twine(min) + ", got " + v.describe(el.graph),
+           fn + " expects '" + arg + "' to be an integer" + bound + ", got " +
+               v.describe(el.graph),
            frame);
   return std::nullopt;
 }
@@ -165,6 +166,13 @@ static Value handleReduce(Elaborator &el, llvm::ArrayRef<Value> args,
     std::vector<Value> items = args[1].kind == Value::Kind::List
                                    ? args[1].list
                                    : std::vector<Value>{args[1]};
+    if (items.empty()) {
+      el.error(args[1].range.Start,
+               llvm::Twine(name) + ": 'axis' is an empty list; leave it out "
+                                   "to reduce over every axis",
+               frame);
+      return Value::error();
+    }
     for (const Value &a : items) {
       std::optional<int64_t> ax = axisArg(el, a, name, t.rank(), 0, loc, frame);
       if (!ax)

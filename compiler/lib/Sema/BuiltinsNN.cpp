@@ -47,6 +47,14 @@ static Value handlePool(Elaborator &el, llvm::ArrayRef<Value> args,
   std::optional<int64_t> p = intArg(el, args[3], name, "pad", 0, 0, loc, frame);
   if (!s || !p)
     return Value::error();
+  if (2 * *p > *k) {
+    el.error(args[3].range.isValid() ? args[3].range.Start : loc,
+             llvm::Twine(name) + ": 'pad' (" + llvm::Twine(*p) +
+                 ") must be at most half the kernel size (" + llvm::Twine(*k) +
+                 ")",
+             frame);
+    return Value::error();
+  }
   TensorType t = el.typeOf(args[0]);
   for (int i = 2; i < 4; ++i) {
     std::optional<int64_t> out =
@@ -357,6 +365,13 @@ Value sema::handleLayerNorm(Elaborator &el, llvm::ArrayRef<Value> args,
   std::optional<double> eps = numberArg(el, args[3], fn, "eps", 1e-5, loc, frame);
   if (!checkAffine(el, args[2], fn, "beta", g, frame) || !eps)
     return Value::error();
+  if (*eps <= 0) {
+    el.error(args[3].range.isValid() ? args[3].range.Start : loc,
+             llvm::Twine(fn) + " needs eps > 0, got " +
+                 args[3].describe(el.graph),
+             frame);
+    return Value::error();
+  }
   return el.addNode({args[0].node, args[1].node, args[2].node}, x,
                     OpAttrs<OpKind::LayerNorm>{*eps}, loc, frame,
                     "layer_normalization at " + el.where(loc));

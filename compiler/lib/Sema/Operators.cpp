@@ -40,8 +40,13 @@ std::string Value::describe(const Graph &graph) const {
     return "tensor " + graph.nodes[node].type.str();
   case Kind::Int:
     return "integer " + std::to_string(i);
-  case Kind::Float:
-    return "number " + formatNumber(f);
+  case Kind::Float: {
+    // A whole float keeps its ".0", so that it reads as the literal written.
+    std::string n = formatNumber(f);
+    if (n.find_first_of(".eEn") == std::string::npos)
+      n += ".0";
+    return "number " + n;
+  }
   case Kind::Bool:
     return i ? "boolean true" : "boolean false";
   case Kind::String:

@@ -184,9 +184,16 @@ LogicalResult GradientFunctionBuilder::reportCut(Operation *op) {
                            "operands, but the loss of @")
            << lossName << " depends on them through a differentiable path: "
            << describePath(op);
-  return culprit->emitOpError("has no gradient, but the loss of @")
-         << lossName << " depends on it through a differentiable path: "
-         << describePath(op);
+  InFlightDiagnostic diag =
+      culprit->emitOpError("has no gradient, but the loss of @")
+      << lossName
+      << " depends on it through a differentiable path: " << describePath(op);
+  if (isa<mdl::CmpOp>(culprit))
+    diag.attachNote(culprit->getLoc())
+        << "a comparison is a step: to keep or zero values by it, select "
+           "with where(condition, x, 0) instead of multiplying by the "
+           "cast condition";
+  return diag;
 }
 
 void GradientFunctionBuilder::accumulate(Value value, Value adjoint) {

@@ -32,7 +32,8 @@ func.func @train_loss(%x: tensor<3xf32>) -> tensor<f32> {
 mdl.parameter @w : tensor<3xf32> {init = #mdl.init<zeros>}
 func.func @train_loss(%x: tensor<3xf32>) -> tensor<f32> {
   %w = mdl.param @w : tensor<3xf32>
-  // expected-error @+1 {{'mdl.cmp' op has no gradient, but the loss of @train_loss depends on it through a differentiable path: @w -> mdl.cmp -> mdl.cast -> mdl.reduce_sum -> loss}}
+  // expected-error @+2 {{'mdl.cmp' op has no gradient, but the loss of @train_loss depends on it through a differentiable path: @w -> mdl.cmp -> mdl.cast -> mdl.reduce_sum -> loss}}
+  // expected-note @+1 {{a comparison is a step: to keep or zero values by it, select with where(condition, x, 0) instead of multiplying by the cast condition}}
   %m = mdl.cmp gt, %w, %x : tensor<3xf32>, tensor<3xf32> -> tensor<3xi1>
   %f = mdl.cast %m : tensor<3xi1> -> tensor<3xf32>
   %l = mdl.reduce_sum %f {axes = array<i64: 0>} : tensor<3xf32> -> tensor<f32>
