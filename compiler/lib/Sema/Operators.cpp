@@ -160,6 +160,14 @@ Value Elaborator::materialize(const Value &v, DType dtype, Frame &frame) {
 Value Elaborator::binaryOp(OpKind kind, llvm::StringRef spelling, Value lhs,
                            Value rhs, llvm::SMLoc loc, Frame &frame,
                            llvm::StringRef pred) {
+  if (kind == OpKind::Div && rhs.isNumber() && rhs.asDouble() == 0 &&
+      lhs.kind == Value::Kind::Tensor && !isFloat(typeOf(lhs).dtype)) {
+    error(rhs.range.isValid() ? rhs.range.Start : loc,
+          "integer division by zero: '" + spelling + "' divides " +
+              typeOf(lhs).str() + " by " + rhs.describe(graph),
+          frame);
+    return Value::error();
+  }
   if (lhs.kind != Value::Kind::Tensor)
     lhs = materialize(lhs, typeOf(rhs).dtype, frame);
   else if (rhs.kind != Value::Kind::Tensor)

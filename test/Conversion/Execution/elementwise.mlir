@@ -6,8 +6,9 @@
 // RUN: modelc-backend-test %t.mlir --emit=exe --link-arg=-rdynamic --link-arg=-ldl --link-input=%S/Inputs/runner.cpp -o %t.exe
 // RUN: %t.exe %t.cases | FileCheck %s
 // CHECK: add_bcast [65x65] max error
+// CHECK: int_div_special [65x6] max error 0{{$}}
 // CHECK: constant
-// CHECK: 40 cases: PASS
+// CHECK: 43 cases: PASS
 
 func.func @add_bcast(%x: tensor<?x65xf32>, %b: tensor<65xf32>) -> tensor<?x65xf32> {
   %0 = mdl.add %x, %b : tensor<?x65xf32>, tensor<65xf32> -> tensor<?x65xf32>
@@ -57,6 +58,10 @@ func.func @cmp_select(%x: tensor<?x65xf32>, %y: tensor<?x65xf32>) -> (tensor<?x6
   %z = mdl.constant dense<0.0> : tensor<f32>
   %s = mdl.select %m, %x, %z : tensor<?x65xi1>, tensor<?x65xf32>, tensor<f32> -> tensor<?x65xf32>
   return %m, %s : tensor<?x65xi1>, tensor<?x65xf32>
+}
+func.func @int_div_special(%x: tensor<?x6xi64>, %y: tensor<?x6xi64>) -> tensor<?x6xi64> {
+  %0 = mdl.div %x, %y : tensor<?x6xi64>, tensor<?x6xi64> -> tensor<?x6xi64>
+  return %0 : tensor<?x6xi64>
 }
 func.func @int_ops(%x: tensor<?x7xi64>, %y: tensor<7xi64>) -> (tensor<?x7xi64>, tensor<?x7xi64>, tensor<?x7xi64>, tensor<?x7xi64>) {
   %0 = mdl.add %x, %y : tensor<?x7xi64>, tensor<7xi64> -> tensor<?x7xi64>

@@ -18,6 +18,26 @@ namespace {
 
 bool isFloat(Type type) { return isa<FloatType>(type); }
 
+/// x / y on integers, truncating, with the cases arith.divsi leaves
+/// undefined (and x86 traps on) given values: y == 0 gives 0, and
+/// x / -1 is the wrapping -x (the smallest value divided by -1 is itself).
+Value definedIntegerDivision(OpBuilder &b, Location loc, Value x, Value y) {
+  Type t = x.getType();
+  Value zero = arith::ConstantOp::create(b, loc, b.getIntegerAttr(t, 0));
+  Value one = arith::ConstantOp::create(b, loc, b.getIntegerAttr(t, 1));
+  Value minusOne = arith::ConstantOp::create(b, loc, b.getIntegerAttr(t, -1));
+  Value byZero =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y, zero);
+  Value byMinusOne =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y, minusOne);
+  Value special = arith::OrIOp::create(b, loc, byZero, byMinusOne);
+  Value safe = arith::SelectOp::create(b, loc, special, one, y);
+  Value q = arith::DivSIOp::create(b, loc, x, safe);
+  Value negated = arith::SubIOp::create(b, loc, zero, x);
+  q = arith::SelectOp::create(b, loc, byMinusOne, negated, q);
+  return arith::SelectOp::create(b, loc, byZero, zero, q);
+}
+
 /// The scalar computation of a binary op.
 template <typename OpTy>
 Value binaryScalar(OpBuilder &b, Location loc, Value x, Value y) {
@@ -33,7 +53,7 @@ Value binaryScalar(OpBuilder &b, Location loc, Value x, Value y) {
              : Value(arith::MulIOp::create(b, loc, x, y));
   if constexpr (std::is_same_v<OpTy, DivOp>)
     return f ? Value(arith::DivFOp::create(b, loc, x, y))
-             : Value(arith::DivSIOp::create(b, loc, x, y));
+             : definedIntegerDivision(b, loc, x, y);
   if constexpr (std::is_same_v<OpTy, PowOp>)
     return math::PowFOp::create(b, loc, x, y);
   if constexpr (std::is_same_v<OpTy, MaxOp>)

@@ -69,6 +69,13 @@ def elementwise():
         case("int_ops", [("i64", xi), ("i64", yi)],
              [("i64", xi + yi), ("i64", np.trunc(xi / yi).astype(np.int64)),
               ("i64", np.maximum(xi, yi)), ("i64", np.abs(xi))])
+        # The divisions arith.divsi leaves undefined: by 0 gives 0, and by
+        # -1 negates with wrap-around (the smallest i64 stays itself).
+        lo = -2 ** 63
+        xs = np.array([[7, -7, lo, 9, lo, 0]] * n, dtype=np.int64)
+        ys = np.array([[0, -1, -1, -2, 0, 0]] * n, dtype=np.int64)
+        case("int_div_special", [("i64", xs), ("i64", ys)],
+             [("i64", np.array([[0, 7, lo, -4, 0, 0]] * n, dtype=np.int64))])
         pdf = np.exp(-d(x) ** 2 / 2) / math.sqrt(2 * math.pi)
         case("gelu_grad", [("f32", x), ("f32", y)],
              [("f32", d(y) * (0.5 * (1 + erf(d(x) / math.sqrt(2))) + d(x) * pdf))], 1e-6)
