@@ -283,8 +283,8 @@ static mlir::Value castTo(mlir::OpBuilder &b, mlir::Value v, mlir::Type elt,
 
 /// Writes the running statistics after a training batch norm \p bn:
 /// running = (1 - momentum) * running + momentum * batch statistic, with
-/// the unbiased variance n/(n-1) * v (n = elements per channel), all in
-/// f32, the states' element type.
+/// the unbiased variance n/(n-1) * v (n = elements per channel; with n = 1
+/// the running variance is kept), all in f32, the states' element type.
 static void updateRunningStats(FunctionEmitter &fe, const Node &n,
                                mdl::BatchNormTrainOp bn, mlir::Value rm,
                                mlir::Value rv, bool sync, Location l) {
@@ -304,14 +304,22 @@ static void updateRunningStats(FunctionEmitter &fe, const Node &n,
   mlir::Value count = perChannelCount(fe, n, bn.getInput(), elt, l);
   if (sync)
     count = mdl::AllReduceOp::create(b, l, count);
-  mlir::Value countM1 = mdl::SubOp::create(b, l, count, fe.scalar(1, elt, l));
+  // One value per channel (a batch of one sample with no spatial extent)
+  // has no spread: the running variance is then kept as it is.
+  mlir::Value one = fe.scalar(1, elt, l);
+  mlir::Value countM1 = mdl::MaxOp::create(
+      b, l, mdl::SubOp::create(b, l, count, one), one);
   mlir::Value factor = mdl::DivOp::create(b, l, count, countM1);
   mlir::Value unbiased =
       mdl::MulOp::create(b, l, castTo(b, bn.getBatchVar(), elt, l), factor);
+  mlir::Value spread = mdl::CmpOp::create(
+      b, l, mdl::CmpPredicateAttr::get(b.getContext(), mdl::CmpPredicate::gt),
+      count, one);
   mdl::StateWriteOp::create(b, l, stateRef(b, a.running_mean),
                             blend(rm, bn.getBatchMean()));
-  mdl::StateWriteOp::create(b, l, stateRef(b, a.running_var),
-                            blend(rv, unbiased));
+  mdl::StateWriteOp::create(
+      b, l, stateRef(b, a.running_var),
+      mdl::SelectOp::create(b, l, spread, blend(rv, unbiased), rv));
 }
 
 /// Batch normalization; in training also the update of its running
