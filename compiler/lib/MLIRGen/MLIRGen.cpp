@@ -82,14 +82,17 @@ static void buildFunction(mlir::OpBuilder &b, mlir::ModuleOp module,
   if (role == Role::EvalMetrics && loss.kind == OpKind::CrossEntropy &&
       loss.operands[0] == g.output &&
       mlir::mdl::configHasMetric(module, "accuracy")) {
-    // correct = the rows whose argmax is their label (ignored ones left out)
-    llvm::SmallVector<mlir::Value> logits = em.emit({g.output});
+    // correct = the rows whose argmax is the loss's target (ignored ones
+    // left out): the label, or what the loss computes from it, as in
+    // training (addTrainAccuracy reads the train step's cross_entropy).
+    llvm::SmallVector<mlir::Value> logits =
+        em.emit({g.output, loss.operands[1]});
     auto ce = attrsOf<OpKind::CrossEntropy>(loss);
     std::optional<int64_t> ignore;
     if (!ce.ignore_index.empty())
       ignore = ce.ignore_index[0];
     results.push_back(mlir::mdl::buildCorrectCount(
-        b, results[0].getLoc(), logits[0], em.labels, ignore));
+        b, results[0].getLoc(), logits[0], logits[1], ignore));
   }
   mlir::func::ReturnOp::create(b, fnLoc, results);
   fn.setFunctionType(b.getFunctionType(args, mlir::ValueRange(results).getTypes()));

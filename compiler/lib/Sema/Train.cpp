@@ -15,6 +15,7 @@
 
 #include "Builtins.h"
 #include "Config.h"
+#include "IndexRanges.h"
 #include "TrainSettings.h"
 
 #include "modelsupport/Precision.h"
@@ -137,6 +138,27 @@ static bool checkVocabulary(DiagnosticEngine &diags, const TrainDecl &decl,
               {decl.getDataRange()});
   diags.note(lookup->locs.back(), "the embedding table is indexed here");
   return false;
+}
+
+/// The ranges the runtime guarantees for the leaves as it reads them:
+/// token ids within the vocabulary, ids within the embedding table they
+/// index directly, class labels within the classes, and bytes (images,
+/// without augmentation or per-feature normalisation) through the
+/// transform x * scale + shift.
+static LeafRanges leafRanges(const DataConfig *data, const TrainConfig &cfg) {
+  LeafRanges leaves;
+  if (data && data->seqLen > 0 && data->numClasses > 0)
+    leaves.input = IntRange{0, data->numClasses - 1};
+  else if (cfg.inputIdLimit > 0)
+    leaves.input = IntRange{0, cfg.inputIdLimit - 1};
+  if (data && isInteger(data->labelType) && data->numClasses > 0)
+    leaves.label = IntRange{0, data->numClasses - 1};
+  if (data && data->storedType == "u8" && data->augment.empty() &&
+      data->featureMean.empty()) {
+    double a = data->shift, b = 255 * data->scale + data->shift;
+    leaves.values = std::make_pair(std::min(a, b), std::max(a, b));
+  }
+  return leaves;
 }
 
 /// The loss function `lossExpr` calls when one of its arguments is `label`.
@@ -559,7 +581,8 @@ sema::checkTrain(DiagnosticEngine &diags, const TrainDecl &decl, Graph &graph,
                   "train block has no '" + llvm::Twine(req) + "'");
       ok = false;
     }
-  if (!ok || !checkCombined(diags, graph, data, cfg, st))
+  if (!ok || !checkCombined(diags, graph, data, cfg, st) ||
+      !checkIndexRanges(diags, graph, leafRanges(data, cfg)))
     return std::nullopt;
   return cfg;
 }
