@@ -468,6 +468,28 @@ static Value handleCast(Elaborator &el, llvm::ArrayRef<Value> args,
                     "cast at " + el.where(loc));
 }
 
+/// Why `u` cannot be joined to `t` along `axis`, or "" when it can: the
+/// element types and the other dimensions must match, and the joined sizes
+/// must be known (a symbolic size such as the batch has no sum).
+static std::string concatMismatch(const TensorType &t, const TensorType &u,
+                                  int64_t axis) {
+  if (u.dtype != t.dtype)
+    return "the element types differ";
+  if (u.rank() != t.rank())
+    return "the ranks differ";
+  for (unsigned i = 0; i < t.rank(); ++i)
+    if (int64_t(i) != axis && u.shape[i] != t.shape[i])
+      return "dimension " + std::to_string(i) + " differs (" +
+             t.shape[i].str() + " and " + u.shape[i].str() +
+             "; only the joined axis may)";
+  for (const SDim &d : {t.shape[axis], u.shape[axis]})
+    if (d.isSymbolic())
+      return "the joined axis has the symbolic size " + d.str() +
+             ", and concat joins axes of known size (the batch's samples "
+             "are never joined)";
+  return "";
+}
+
 /// concat([a, b, ...], axis): joins tensors along one axis.
 static Value handleConcat(Elaborator &el, llvm::ArrayRef<Value> args,
                           llvm::SMLoc loc, Frame &frame) {
@@ -490,14 +512,11 @@ static Value handleConcat(Elaborator &el, llvm::ArrayRef<Value> args,
     if (!requireTensor(el, v, "concat", "tensors", frame, false))
       return Value::error();
     const TensorType &u = el.typeOf(v);
-    bool ok = u.dtype == t.dtype && u.rank() == t.rank();
-    for (unsigned i = 0; ok && i < t.rank(); ++i)
-      ok = int64_t(i) == *axis || u.shape[i] == t.shape[i];
-    if (!ok || t.shape[*axis].isSymbolic() || u.shape[*axis].isSymbolic()) {
-      el.error(v.range.Start, "concat along axis " + llvm::Twine(*axis) +
-                                  " cannot join " + t.str() + " and " +
-                                  u.str() + ": other dimensions and the "
-                                  "element type must match",
+    std::string why = concatMismatch(t, u, *axis);
+    if (!why.empty()) {
+      el.error(v.range.Start,
+               "concat along axis " + llvm::Twine(*axis) + " cannot join " +
+                   t.str() + " and " + u.str() + ": " + why,
                frame);
       el.noteOrigin(first, "the first tensor");
       el.noteOrigin(v, "this tensor");

@@ -104,7 +104,16 @@ Value sema::handleConvolution(Elaborator &el, llvm::ArrayRef<Value> args,
     return Value::error();
   }
   int64_t c = x.shape[1].size, o = w.shape[0].size;
-  if (c != w.shape[1].size * *g || o % *g) {
+  if (o % *g) {
+    el.error(loc,
+             "convolution: the weight " + w.str() + " has " + llvm::Twine(o) +
+                 " output channels, which groups=" + llvm::Twine(*g) +
+                 " cannot split evenly",
+             frame);
+    el.noteOrigin(args[1], "the weight");
+    return Value::error();
+  }
+  if (c != w.shape[1].size * *g) {
     el.error(loc, "convolution channel mismatch: the input " + x.str() +
                       " has " + llvm::Twine(c) + " channels but the weight " +
                       w.str() + " expects " +

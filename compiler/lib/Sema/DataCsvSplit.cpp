@@ -408,11 +408,21 @@ readCsvLabels(DiagnosticEngine &diags, const CsvRows &table,
   return labels;
 }
 
-/// Reads the CSV file `path` named by `pathArg`; reports failures there.
+/// Reads the CSV file `path` named by `pathArg`, which must hold rows;
+/// reports failures there.
 static std::optional<CsvRows> readTable(DiagnosticEngine &diags,
                                         const std::string &path,
                                         const Value &pathArg) {
   llvm::Expected<CsvRows> table = readCsvRows(path);
+  if (table && table->rows.empty()) {
+    diags.error(
+        pathArg.range.Start,
+        "CSV file '" + path + "' " +
+            (table->header.empty() ? "is empty" : "has a header but no rows") +
+            ": no samples to read",
+        {pathArg.range});
+    return std::nullopt;
+  }
   if (table)
     return std::move(*table);
   std::string message;
