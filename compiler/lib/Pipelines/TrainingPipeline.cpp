@@ -325,8 +325,10 @@ TrainingCompiler::translateCpuModule(llvm::LLVMContext &context) {
     return std::move(e);
   if (llvm::Error e = getMachine())
     return std::move(e);
-  auto llvmModule =
-      translateAndOptimize(module, context, *machine, options.target);
+  // The program calls only the entry points' C-interface wrappers.
+  TargetOptions cpuOptions = options.target;
+  cpuOptions.inlineIntoWrappers = true;
+  auto llvmModule = translateAndOptimize(module, context, *machine, cpuOptions);
   if (!llvmModule)
     return inStage("LLVM translation", llvmModule.takeError());
   return llvmModule;

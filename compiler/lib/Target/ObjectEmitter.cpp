@@ -13,6 +13,7 @@
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
@@ -86,6 +87,36 @@ createTargetMachine(const TargetOptions &options) {
   return machine;
 }
 
+/// Makes \p callee internal and always inlined when its one use is a direct
+/// call in the module.
+static void inlineIntoSoleCaller(Function *callee) {
+  if (!callee || callee->isDeclaration() || !callee->hasOneUse())
+    return;
+  auto *call = dyn_cast<CallBase>(callee->user_back());
+  if (!call || call->getCalledFunction() != callee)
+    return;
+  callee->setLinkage(GlobalValue::InternalLinkage);
+  callee->removeFnAttr(Attribute::NoInline);
+  callee->addFnAttr(Attribute::AlwaysInline);
+}
+
+/// Inlines each F whose one caller is its wrapper `_mlir_ciface_F` (which
+/// calls it with every memref descriptor expanded into scalars), and the
+/// wrapper where a function of the module is its one caller; a wrapper
+/// nothing in the module calls stays, for hosts that look it up by name.
+static void inlineIntoWrappers(Module &module) {
+  constexpr StringLiteral prefix = "_mlir_ciface_";
+  std::vector<Function *> wrappers;
+  for (Function &fn : module)
+    if (!fn.isDeclaration() && fn.getName().starts_with(prefix))
+      wrappers.push_back(&fn);
+  for (Function *wrapper : wrappers) {
+    inlineIntoSoleCaller(
+        module.getFunction(wrapper->getName().drop_front(prefix.size())));
+    inlineIntoSoleCaller(wrapper);
+  }
+}
+
 Expected<std::unique_ptr<Module>>
 translateAndOptimize(mlir::ModuleOp module, LLVMContext &context,
                      TargetMachine &machine, const TargetOptions &options) {
@@ -112,6 +143,8 @@ translateAndOptimize(mlir::ModuleOp module, LLVMContext &context,
         !machine.getTargetFeatureString().empty())
       function.addFnAttr("target-features", machine.getTargetFeatureString());
   }
+  if (options.inlineIntoWrappers)
+    inlineIntoWrappers(*llvmModule);
   auto optimize =
       mlir::makeOptimizingTransformer(options.optLevel, 0, &machine);
   if (Error err = optimize(llvmModule.get()))

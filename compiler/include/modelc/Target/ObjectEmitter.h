@@ -38,6 +38,12 @@ struct TargetOptions {
   /// The most code that instruction selection and register allocation see
   /// in one block and one function.
   CodeSplitLimits split;
+  /// Inline each function that only its `_mlir_ciface_` wrapper calls into
+  /// the wrapper, for hosts that call only the wrappers (the compiled
+  /// program): the call between them passes every memref descriptor as
+  /// scalars, thousands of arguments for a deep model, and code generation
+  /// is superlinear in a call's stack arguments.
+  bool inlineIntoWrappers = false;
 };
 
 /// Creates a target machine for `options` (small code model, PIC).
