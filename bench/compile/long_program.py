@@ -5,15 +5,18 @@ Writes models of N statements and times `modelc` on each, stage by stage
 (a measurement, not a test):
 
     bench/compile/long_program.py [--modelc PATH] [--sizes 500,2000,10000]
-                                  [--shape elementwise|mixed] [--work DIR]
+                                  [--shape elementwise|mixed|layers]
+                                  [--cpu-only] [--work DIR]
 
 Each model is a chain of N statements on a [B, 64] activation between two
 linear layers, trained on Fashion-MNIST: `elementwise` cycles through
 scale-and-shift, tanh, a residual sum and relu (one long fusible chain, the
-worst case for fusion); `mixed` puts a linear layer every 16 statements. For
+worst case for fusion); `mixed` puts a linear layer every 16 statements;
+`layers` makes every statement a linear layer and a layer norm (four
+parameters each, so the entry points take thousands of arguments). For
 each size the script runs `--emit=sema`, `--emit=grad`, `--emit=linalg`,
-`--emit=fused` and the full compile, without (`--no-gpu`) and with the CUDA
-code, and prints a markdown table of
+`--emit=fused` and the full compile, without (`--no-gpu`) and, unless
+`--cpu-only`, with the CUDA code, and prints a markdown table of
 wall seconds per stage, with the machine's CPU model.
 """
 import argparse
@@ -54,6 +57,8 @@ train Long on FashionMNIST {{
 def statement(i: int, shape: str) -> str:
     """The i-th statement (1-based), defining h{i} from h{i-1}."""
     p = f"h{i - 1}"
+    if shape == "layers":
+        return f"  h{i} = nn.linear({p}, 64) |> nn.layer_norm\n"
     if shape == "mixed" and i % 16 == 0:
         return f"  h{i} = nn.linear({p}, 64)\n"
     kind = i % 4
@@ -99,16 +104,20 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--modelc", default=str(ROOT / "build/bin/modelc"))
     ap.add_argument("--sizes", default="500,2000,10000")
-    ap.add_argument("--shape", choices=["elementwise", "mixed"],
+    ap.add_argument("--shape", choices=["elementwise", "mixed", "layers"],
                     default="elementwise")
+    ap.add_argument("--cpu-only", action="store_true",
+                    help="skip the compile with the CUDA code")
     ap.add_argument("--work", default=None)
     args = ap.parse_args()
     work = pathlib.Path(args.work or tempfile.mkdtemp(prefix="long-program-"))
     work.mkdir(parents=True, exist_ok=True)
     print(f"CPU: {cpu_model()}, {os.cpu_count()} cores; shape={args.shape}\n")
-    print("| statements | " + " | ".join(f"to {s}" for s in STAGES) +
-          " | executable, --no-gpu | executable, with CUDA |")
-    print("|---:|" + "---:|" * (len(STAGES) + 2))
+    last = [" executable, --no-gpu"] + ([] if args.cpu_only else
+                                         [" executable, with CUDA"])
+    print("| statements | " + " | ".join(f"to {s}" for s in STAGES) + " |" +
+          " |".join(last) + " |")
+    print("|---:|" + "---:|" * (len(STAGES) + len(last)))
     for n in (int(s) for s in args.sizes.split(",")):
         src = work / f"long{n}.model"
         write_model(src, n, args.shape)
@@ -116,7 +125,8 @@ def main() -> None:
                for s in STAGES]
         row.append(timed([args.modelc, src, "--no-gpu", "-o",
                           work / f"long{n}-cpu"]))
-        row.append(timed([args.modelc, src, "-o", work / f"long{n}"]))
+        if not args.cpu_only:
+            row.append(timed([args.modelc, src, "-o", work / f"long{n}"]))
         print(f"| {n:,} | " + " | ".join(f"{t:.2f} s" for t in row) + " |",
               flush=True)
 

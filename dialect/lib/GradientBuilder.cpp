@@ -30,7 +30,7 @@ void GradientBuilder::set(unsigned i, Value value) {
 
 void GradientBuilder::fail(const Twine &message) {
   if (!hasFailed)
-    op->emitOpError("cannot be differentiated: ") << message;
+    emitProgramError(op, "cannot be differentiated: ") << message;
   hasFailed = true;
 }
 

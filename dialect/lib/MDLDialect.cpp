@@ -35,6 +35,15 @@ Operation *MDLDialect::materializeConstant(OpBuilder &builder, Attribute value,
   return ConstantOp::create(builder, loc, elements);
 }
 
+InFlightDiagnostic mlir::mdl::emitProgramError(Operation *op,
+                                               const Twine &message) {
+  Operation *top = op;
+  while (Operation *parent = top->getParentOp())
+    top = parent;
+  top->setAttr(kProgramErrorAttrName, UnitAttr::get(op->getContext()));
+  return emitError(op->getLoc()) << "'" << op->getName() << "' op " << message;
+}
+
 bool mlir::mdl::configHasMetric(Operation *module, StringRef metric) {
   auto config = module->getAttrOfType<DictionaryAttr>("mdl.config");
   auto metrics = config ? config.getAs<ArrayAttr>("metrics") : nullptr;

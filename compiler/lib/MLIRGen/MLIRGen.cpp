@@ -85,14 +85,15 @@ static void buildFunction(mlir::OpBuilder &b, mlir::ModuleOp module,
     // correct = the rows whose argmax is the loss's target (ignored ones
     // left out): the label, or what the loss computes from it, as in
     // training (addTrainAccuracy reads the train step's cross_entropy).
-    llvm::SmallVector<mlir::Value> logits =
+    llvm::SmallVector<mlir::Value> logitsAndTarget =
         em.emit({g.output, loss.operands[1]});
     auto ce = attrsOf<OpKind::CrossEntropy>(loss);
     std::optional<int64_t> ignore;
     if (!ce.ignore_index.empty())
       ignore = ce.ignore_index[0];
-    results.push_back(mlir::mdl::buildCorrectCount(
-        b, results[0].getLoc(), logits[0], logits[1], ignore));
+    results.push_back(mlir::mdl::buildCorrectCount(b, results[0].getLoc(),
+                                                   logitsAndTarget[0],
+                                                   logitsAndTarget[1], ignore));
   }
   mlir::func::ReturnOp::create(b, fnLoc, results);
   fn.setFunctionType(b.getFunctionType(args, mlir::ValueRange(results).getTypes()));

@@ -19,7 +19,6 @@
 #include "modelrt/core/Program.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Linker/Linker.h"
@@ -168,37 +167,6 @@ static void markGradients(mlir::ModuleOp module, const EntryAbi &trainStep) {
                        b.getI64IntegerAttr(slot.index));
 }
 
-/// The pass of the training stages whose errors are about the program, not
-/// the compiler: autodiff's paths through ops without a gradient and the
-/// cases its rules cannot differentiate (docs/autodiff.md).
-static constexpr llvm::StringLiteral kSourceDiagnosingPass = "mdl-autodiff";
-
-namespace {
-/// Records the command-line argument of the first pass that fails.
-struct FailedPassRecorder : mlir::PassInstrumentation {
-  std::string argument;
-  void runAfterPassFailed(mlir::Pass *pass, mlir::Operation *) override {
-    if (argument.empty())
-      argument = pass->getArgument().str();
-  }
-};
-} // namespace
-
-/// Runs \p pm on \p module; in the stage that holds the source-diagnosing
-/// pass, without the IR dump that MLIR attaches to an op's error (the
-/// error's location and text are for the user; the IR is not).
-static mlir::LogicalResult runQuietOnSourceErrors(mlir::PassManager &pm,
-                                                  mlir::ModuleOp module,
-                                                  TrainingStage stage) {
-  mlir::MLIRContext *ctx = module->getContext();
-  bool printOp = ctx->shouldPrintOpOnDiagnostic();
-  if (stage == TrainingStage::Grad)
-    ctx->printOpOnDiagnostic(false);
-  mlir::LogicalResult result = pm.run(module);
-  ctx->printOpOnDiagnostic(printOp);
-  return result;
-}
-
 llvm::Error TrainingCompiler::runStage(TrainingStage stage) {
   const char *name = stageName(stage);
   if (stage == TrainingStage::Fused) {
@@ -210,11 +178,8 @@ llvm::Error TrainingCompiler::runStage(TrainingStage stage) {
     module->removeAttr("mdl.precision");
   mlir::PassManager pm(module->getContext());
   buildTrainingStagePasses(pm, stage, options);
-  auto failedPass = std::make_unique<FailedPassRecorder>();
-  std::string *failed = &failedPass->argument;
-  pm.addInstrumentation(std::move(failedPass));
-  if (mlir::failed(runQuietOnSourceErrors(pm, module, stage))) {
-    if (*failed == kSourceDiagnosingPass)
+  if (mlir::failed(pm.run(module))) {
+    if (module->hasAttr(mlir::mdl::kProgramErrorAttrName))
       return userError(name, "the loss cannot be differentiated (see the "
                              "errors above)");
     return internalError(name, "the pass pipeline failed (see the errors "

@@ -485,8 +485,7 @@ static std::string concatMismatch(const TensorType &t, const TensorType &u,
   for (const SDim &d : {t.shape[axis], u.shape[axis]})
     if (d.isSymbolic())
       return "the joined axis has the symbolic size " + d.str() +
-             ", and concat joins axes of known size (the batch's samples "
-             "are never joined)";
+             ", and concat joins axes of known size";
   return "";
 }
 

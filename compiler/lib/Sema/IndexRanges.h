@@ -26,23 +26,23 @@ struct IntRange {
 };
 
 /// The values the data can give a graph leaf: the model input's ids and
-/// the labels, each when the runtime checks them on reading, and a float
-/// input's values when its stored type and transform bound them.
+/// the labels (with the ignore_index the runtime also accepts), each when
+/// the runtime checks them on reading, and a float input's values when its
+/// stored type and transform bound them.
 struct LeafRanges {
   std::optional<IntRange> input, label;
+  /// The labels that are classes, without the ignore_index `label` spans.
+  std::optional<IntRange> labelClasses;
   std::optional<std::pair<double, double>> values;
 };
 
-/// The values integer node `id` of `graph` can take, from its leaves'
-/// ranges and its ops (constants, + - * /, maximum/minimum, relu, argmax,
-/// casts, comparisons, where, and ops that move values without changing
-/// them); std::nullopt when they cannot be bounded.
-std::optional<IntRange> integerRange(const Graph &graph, unsigned id,
-                                     const LeafRanges &leaves);
-
 /// Reports, at the op, each embedding lookup whose computed ids and each
-/// cross_entropy whose computed targets are not provably inside [0, rows)
-/// or [0, classes) (ignore_index aside). Returns false after an error.
+/// cross_entropy whose computed targets (or labels, when its logits are not
+/// the model's output) are not provably inside [0, rows) or [0, classes),
+/// ignore_index aside; the bounds come from the leaves' ranges through
+/// constants, + - * /, maximum/minimum, relu, abs, neg, argmax, casts,
+/// comparisons, where, concat and the ops that move values. Returns false
+/// after an error.
 bool checkIndexRanges(DiagnosticEngine &diags, const Graph &graph,
                       const LeafRanges &leaves);
 

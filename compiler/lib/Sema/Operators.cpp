@@ -161,7 +161,7 @@ Value Elaborator::binaryOp(OpKind kind, llvm::StringRef spelling, Value lhs,
                            Value rhs, llvm::SMLoc loc, Frame &frame,
                            llvm::StringRef pred) {
   if (kind == OpKind::Div && rhs.isNumber() && rhs.asDouble() == 0 &&
-      lhs.kind == Value::Kind::Tensor && !isFloat(typeOf(lhs).dtype)) {
+      lhs.kind == Value::Kind::Tensor && isInteger(typeOf(lhs).dtype)) {
     error(rhs.range.isValid() ? rhs.range.Start : loc,
           "integer division by zero: '" + spelling + "' divides " +
               typeOf(lhs).str() + " by " + rhs.describe(graph),

@@ -2,8 +2,9 @@
 //
 // Implements the in-process back end declared in ObjectEmitter.h: target
 // machine creation (host or requested CPU), translation of the LLVM dialect
-// to LLVM IR, the -O0..-O3 optimisation pipeline, and emission of textual IR
-// or an object file through the legacy codegen pass manager.
+// to LLVM IR, on request the inlining of entry functions into their
+// C-interface wrappers, the -O0..-O3 optimisation pipeline, and emission of
+// textual IR or an object file through the legacy codegen pass manager.
 //
 //===----------------------------------------------------------------------===//
 #include "modelc/Target/ObjectEmitter.h"

@@ -180,12 +180,12 @@ LogicalResult GradientFunctionBuilder::reportCut(Operation *op) {
       culprit = def;
   }
   if (!hasNoGradient(culprit))
-    return op->emitOpError("has no gradient with respect to its non-float "
-                           "operands, but the loss of @")
+    return mdl::emitProgramError(op, "has no gradient with respect to its "
+                                     "non-float operands, but the loss of @")
            << lossName << " depends on them through a differentiable path: "
            << describePath(op);
   InFlightDiagnostic diag =
-      culprit->emitOpError("has no gradient, but the loss of @")
+      mdl::emitProgramError(culprit, "has no gradient, but the loss of @")
       << lossName
       << " depends on it through a differentiable path: " << describePath(op);
   if (isa<mdl::CmpOp>(culprit))

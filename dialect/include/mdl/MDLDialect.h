@@ -34,6 +34,18 @@ inline constexpr llvm::StringLiteral kCacheAttrName = "mdl.cache";
 inline constexpr llvm::StringLiteral kDecodeLengthAttrName =
     "mdl.decode_length";
 
+/// A unit attribute that a pass sets on its module when it fails because of
+/// the program rather than the compiler (autodiff's paths through ops
+/// without a gradient, the cases its rules cannot differentiate): drivers
+/// report such a failure as the user's error.
+inline constexpr llvm::StringLiteral kProgramErrorAttrName =
+    "mdl.program_error";
+
+/// Reports \p message at \p op's location as the op's error, without the
+/// IR that MLIR attaches to an op's errors, and marks the module with
+/// kProgramErrorAttrName.
+InFlightDiagnostic emitProgramError(Operation *op, const Twine &message);
+
 /// True when the `metrics` list of the op's `mdl.config` dictionary
 /// (docs/dialect.md) names \p metric, e.g. "accuracy".
 bool configHasMetric(Operation *module, StringRef metric);

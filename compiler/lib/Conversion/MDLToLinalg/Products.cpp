@@ -63,7 +63,10 @@ FailureOr<Value> lowerMatmul(MatmulOp op, MatmulOp::Adaptor adaptor,
   SmallVector<OpFoldResult> outShape;
   for (int64_t d = 0; d < rank - 1; ++d)
     outShape.push_back(tensor::getMixedSize(rewriter, loc, lhs, d));
-  outShape.push_back(tensor::getMixedSize(rewriter, loc, rhs, 1));
+  outShape.push_back(resultType.isDynamicDim(rank - 1)
+                         ? tensor::getMixedSize(rewriter, loc, rhs, 1)
+                         : OpFoldResult(rewriter.getIndexAttr(
+                               resultType.getDimSize(rank - 1))));
   return Value(tensor::ExpandShapeOp::create(rewriter, loc, resultType, product,
                                              groups, outShape));
 }
