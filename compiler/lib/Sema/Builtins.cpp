@@ -39,7 +39,7 @@ std::optional<int64_t> sema::intArg(Elaborator &el, const Value &v,
   if (v.kind == Value::Kind::Int && v.i >= min)
     return v.i;
   std::string bound = min == INT64_MIN ? "" : " >= " + std::to_string(min);
-  el.error(v.range.isValid() ? v.range.Start : loc,
+  el.error(v.startOr(loc),
            fn + " expects '" + arg + "' to be an integer" + bound + ", got " +
                v.describe(el.graph),
            frame);
@@ -54,7 +54,7 @@ std::optional<double> sema::numberArg(Elaborator &el, const Value &v,
     return dflt;
   if (v.isNumber())
     return v.asDouble();
-  el.error(v.range.isValid() ? v.range.Start : loc,
+  el.error(v.startOr(loc),
            fn + " expects '" + arg + "' to be a number, got " +
                v.describe(el.graph),
            frame);
@@ -125,9 +125,10 @@ static std::optional<int64_t> axisArg(Elaborator &el, const Value &v,
     return std::nullopt;
   std::optional<int64_t> r = modelsupport::normalizeAxis(*a, rank);
   if (!r) {
-    el.error(v.range.isValid() ? v.range.Start : loc,
+    el.error(v.startOr(loc),
              fn + ": axis " + llvm::Twine(*a) + " is out of range for rank " +
-                 llvm::Twine(rank), frame);
+                 llvm::Twine(rank),
+             frame);
     return std::nullopt;
   }
   return r;

@@ -48,7 +48,7 @@ static Value handlePool(Elaborator &el, llvm::ArrayRef<Value> args,
   if (!s || !p)
     return Value::error();
   if (2 * *p > *k) {
-    el.error(args[3].range.isValid() ? args[3].range.Start : loc,
+    el.error(args[3].startOr(loc),
              llvm::Twine(name) + ": 'pad' (" + llvm::Twine(*p) +
                  ") must be at most half the kernel size (" + llvm::Twine(*k) +
                  ")",
@@ -375,7 +375,7 @@ Value sema::handleLayerNorm(Elaborator &el, llvm::ArrayRef<Value> args,
   if (!checkAffine(el, args[2], fn, "beta", g, frame) || !eps)
     return Value::error();
   if (*eps <= 0) {
-    el.error(args[3].range.isValid() ? args[3].range.Start : loc,
+    el.error(args[3].startOr(loc),
              llvm::Twine(fn) + " needs eps > 0, got " +
                  args[3].describe(el.graph),
              frame);

@@ -62,6 +62,11 @@ struct Value {
   bool isError() const { return kind == Kind::Error; }
   bool isNumber() const { return kind == Kind::Int || kind == Kind::Float; }
   double asDouble() const { return kind == Kind::Int ? double(i) : f; }
+  /// Where the value starts in the source, or \p fallback (the call) when
+  /// it has no range (a defaulted argument).
+  llvm::SMLoc startOr(llvm::SMLoc fallback) const {
+    return range.isValid() ? range.Start : fallback;
+  }
   /// A short description for messages: "tensor f32[B, 10]", "integer 3".
   std::string describe(const Graph &graph) const;
 };

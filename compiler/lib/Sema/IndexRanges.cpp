@@ -124,11 +124,19 @@ Interval representable(Interval r, const Node &n) {
 /// The range of every value of a graph, computed on demand and memoised.
 class RangeFinder {
 public:
+  /// With `leaves.label` the labels that are classes; the label leaf also
+  /// spans each loss's ignore_index, which the runtime lets through.
   RangeFinder(const Graph &graph, const LeafRanges &leaves)
-      : graph(graph), leaves(leaves) {}
+      : graph(graph), leaves(leaves), labels(leaves.label) {
+    for (const Node &n : graph.nodes)
+      if (labels && n.kind == OpKind::CrossEntropy)
+        for (int64_t ignored : attrsOf<OpKind::CrossEntropy>(n).ignore_index)
+          labels = IntRange{std::min(labels->lo, ignored),
+                            std::max(labels->hi, ignored)};
+  }
 
   /// The labels that are classes (the data's labels less ignore_index).
-  std::optional<IntRange> labelClasses() const { return leaves.labelClasses; }
+  std::optional<IntRange> labelClasses() const { return leaves.label; }
 
   /// The values node `id` can take, as its element type holds them.
   Interval of(unsigned id) {
@@ -154,6 +162,8 @@ private:
 
   const Graph &graph;
   const LeafRanges &leaves;
+  /// The label leaf's range: the classes and every ignore_index.
+  std::optional<IntRange> labels;
   llvm::DenseMap<unsigned, Interval> memo;
 };
 
@@ -194,7 +204,7 @@ Interval RangeFinder::leaf(const Node &n) {
     r = leaves.input;
     break;
   case OpKind::Label:
-    r = leaves.label;
+    r = labels;
     break;
   case OpKind::Constant: {
     double v = attrsOf<OpKind::Constant>(n).value;

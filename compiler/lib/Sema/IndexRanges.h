@@ -26,13 +26,11 @@ struct IntRange {
 };
 
 /// The values the data can give a graph leaf: the model input's ids and
-/// the labels (with the ignore_index the runtime also accepts), each when
-/// the runtime checks them on reading, and a float input's values when its
-/// stored type and transform bound them.
+/// the labels that are classes (the runtime also lets the loss's
+/// ignore_index through), each when the runtime checks them on reading, and
+/// a float input's values when its stored type and transform bound them.
 struct LeafRanges {
   std::optional<IntRange> input, label;
-  /// The labels that are classes, without the ignore_index `label` spans.
-  std::optional<IntRange> labelClasses;
   std::optional<std::pair<double, double>> values;
 };
 

@@ -162,7 +162,7 @@ Value Elaborator::binaryOp(OpKind kind, llvm::StringRef spelling, Value lhs,
                            llvm::StringRef pred) {
   if (kind == OpKind::Div && rhs.isNumber() && rhs.asDouble() == 0 &&
       lhs.kind == Value::Kind::Tensor && isInteger(typeOf(lhs).dtype)) {
-    error(rhs.range.isValid() ? rhs.range.Start : loc,
+    error(rhs.startOr(loc),
           "integer division by zero: '" + spelling + "' divides " +
               typeOf(lhs).str() + " by " + rhs.describe(graph),
           frame);

@@ -142,23 +142,17 @@ static bool checkVocabulary(DiagnosticEngine &diags, const TrainDecl &decl,
 
 /// The ranges the runtime guarantees for the leaves as it reads them:
 /// token ids within the vocabulary, ids within the embedding table they
-/// index directly, class labels within the classes (or ignore_index), and bytes
-/// (images, without augmentation or per-feature normalisation) through the
-/// transform x * scale + shift.
-static LeafRanges leafRanges(const Graph &graph, const DataConfig *data,
-                             const TrainConfig &cfg) {
+/// index directly, class labels within the classes, and bytes (images,
+/// without augmentation or per-feature normalisation) through the transform
+/// x * scale + shift.
+static LeafRanges leafRanges(const DataConfig *data, const TrainConfig &cfg) {
   LeafRanges leaves;
   if (data && data->seqLen > 0 && data->numClasses > 0)
     leaves.input = IntRange{0, data->numClasses - 1};
   else if (cfg.inputIdLimit > 0)
     leaves.input = IntRange{0, cfg.inputIdLimit - 1};
   if (data && isInteger(data->labelType) && data->numClasses > 0)
-    leaves.label = leaves.labelClasses = IntRange{0, data->numClasses - 1};
-  for (const Node &n : graph.nodes) // the runtime accepts ignore_index too
-    if (leaves.label && n.kind == OpKind::CrossEntropy)
-      for (int64_t ignored : attrsOf<OpKind::CrossEntropy>(n).ignore_index)
-        leaves.label = IntRange{std::min(leaves.label->lo, ignored),
-                                std::max(leaves.label->hi, ignored)};
+    leaves.label = IntRange{0, data->numClasses - 1};
   if (data && data->storedType == "u8" && data->augment.empty() &&
       data->featureMean.empty()) {
     double a = data->shift, b = 255 * data->scale + data->shift;
@@ -588,7 +582,7 @@ sema::checkTrain(DiagnosticEngine &diags, const TrainDecl &decl, Graph &graph,
       ok = false;
     }
   if (!ok || !checkCombined(diags, graph, data, cfg, st) ||
-      !checkIndexRanges(diags, graph, leafRanges(graph, data, cfg)))
+      !checkIndexRanges(diags, graph, leafRanges(data, cfg)))
     return std::nullopt;
   return cfg;
 }
