@@ -9,6 +9,8 @@
 #include "Elaborator.h"
 #include "Fold.h"
 
+#include "modelc/Frontend/SearchPath.h"
+
 #include "llvm/ADT/STLExtras.h"
 
 using namespace modelc;
@@ -48,6 +50,14 @@ void Elaborator::reportUnknownName(llvm::StringRef name, llvm::SMRange range,
               diags.note(p->getLoc(), "parameter '" + name + "' declared here");
               return;
             }
+  if (frame.module && resolveImport({name.str()}, frame.module->importPath)) {
+    diags.error(range.Start,
+                "unknown name '" + name + "': the module " + name +
+                    ".model is not imported; add `import " + name +
+                    "` before the file's declarations",
+                {range});
+    return;
+  }
   std::vector<llvm::StringRef> candidates;
   for (auto &kv : frame.vars)
     candidates.push_back(kv.first);
@@ -250,16 +260,16 @@ Value Elaborator::evalKind(const Expr &expr, Frame &frame) {
 Value Elaborator::evalCall(const Expr &calleeExpr, const Expr *piped,
                            llvm::ArrayRef<Arg> args, llvm::SMLoc loc,
                            llvm::SMRange range, Frame &frame) {
-  Value callee = eval(calleeExpr, frame);
-  if (callee.isError())
-    return callee;
   std::vector<ArgValue> values;
   bool failed = false;
-  if (piped) {
+  if (piped) { // before the callee: its errors come first in the source
     ArgValue a{"", eval(*piped, frame), piped->getRange()};
     failed |= a.value.isError();
     values.push_back(std::move(a));
   }
+  Value callee = eval(calleeExpr, frame);
+  if (callee.isError())
+    return callee;
   for (const Arg &arg : args) {
     ArgValue a{arg.keyword, eval(*arg.value, frame), arg.getRange()};
     failed |= a.value.isError();

@@ -80,6 +80,8 @@ struct ModuleInfo {
   std::map<std::string, const Decl *> decls;
   /// Imported modules by bound name.
   std::map<std::string, const ModuleInfo *> imports;
+  /// The directories this module's imports are searched in, in order.
+  std::vector<std::string> importPath;
 };
 
 /// An evaluated call argument.

@@ -43,7 +43,10 @@ public:
   }
 
 private:
-  const ModuleInfo *loadImport(const Import &imp, llvm::StringRef fromPath);
+  const ModuleInfo *loadImport(const Import &imp, const ModuleInfo &from);
+  /// Where the imports of the module read from `path` are searched: the -I
+  /// directories, the module's own directory, the standard library.
+  std::vector<std::string> importPathOf(llvm::StringRef path) const;
   /// The module at `path`: options.moduleText's text when it gives one,
   /// else the file's.
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>>
@@ -82,6 +85,7 @@ ModuleInfo *ModuleLoader::load(const Module &ast, std::string name,
   infos.push_back(std::move(info));
   m->name = std::move(name);
   m->ast = &ast;
+  m->importPath = importPathOf(path);
   byPath[path] = m;
   for (const DeclPtr &d : ast.getDecls()) {
     if (llvm::isa<TrainDecl>(d.get()))
@@ -96,7 +100,7 @@ ModuleInfo *ModuleLoader::load(const Module &ast, std::string name,
   }
   loading.push_back(path);
   for (const Import &imp : ast.getImports()) {
-    const ModuleInfo *dep = loadImport(imp, path);
+    const ModuleInfo *dep = loadImport(imp, *m);
     if (!dep)
       continue;
     std::string bound = imp.getBoundName().str();
@@ -112,13 +116,19 @@ ModuleInfo *ModuleLoader::load(const Module &ast, std::string name,
   return m;
 }
 
-const ModuleInfo *ModuleLoader::loadImport(const Import &imp,
-                                           llvm::StringRef fromPath) {
+std::vector<std::string>
+ModuleLoader::importPathOf(llvm::StringRef path) const {
   std::vector<std::string> search = options.includeDirs;
-  llvm::StringRef dir = llvm::sys::path::parent_path(fromPath);
+  llvm::StringRef dir = llvm::sys::path::parent_path(path);
   search.push_back(dir.empty() ? "." : dir.str());
   if (!options.stdlibDir.empty())
     search.push_back(options.stdlibDir);
+  return search;
+}
+
+const ModuleInfo *ModuleLoader::loadImport(const Import &imp,
+                                           const ModuleInfo &from) {
+  const std::vector<std::string> &search = from.importPath;
   std::string dotted = imp.getDottedPath();
   std::optional<std::string> found = resolveImport(imp.path, search);
   if (!found) {
