@@ -57,11 +57,13 @@ void modelc::buildTrainingStagePasses(mlir::OpPassManager &pm,
   switch (stage) {
   case TrainingStage::MLIR:
     break;
-  case TrainingStage::Grad:
+  case TrainingStage::Grad: {
     pm.addPass(createMDLWidenLowPrecision());
     pm.addPass(createMDLPackAttention());
     pm.addPass(createMDLPoolBeforeRelu());
-    pm.addPass(createMDLAutodiff());
+    MDLAutodiffOptions autodiff;
+    autodiff.warnUnreached = !options.frontEndLinted;
+    pm.addPass(createMDLAutodiff(autodiff));
     pm.addPass(createMDLSumThroughMaxPool());
     pm.addPass(createMDLWidenLowPrecision());
     pm.addPass(createMDLAssignPrecision());
@@ -69,6 +71,7 @@ void modelc::buildTrainingStagePasses(mlir::OpPassManager &pm,
     pm.addPass(mlir::createCanonicalizerPass());
     pm.addPass(mlir::createCSEPass());
     break;
+  }
   case TrainingStage::Linalg:
     pm.addPass(createConvertMDLToLinalg());
     break;

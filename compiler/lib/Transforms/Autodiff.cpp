@@ -27,7 +27,7 @@ struct MDLAutodiffPass
 
   void runOnOperation() override {
     FailureOr<mlir::func::FuncOp> gradFn =
-        buildGradientFunction(getOperation(), func, result);
+        buildGradientFunction(getOperation(), func, result, warnUnreached);
     if (failed(gradFn))
       return signalPassFailure();
     OpPassManager cleanup(mlir::func::FuncOp::getOperationName());

@@ -36,8 +36,10 @@ struct Source {
 /// The state of one differentiation.
 class GradientFunctionBuilder {
 public:
-  GradientFunctionBuilder(func::FuncOp fn, StringRef lossName)
-      : fn(fn), lossName(lossName), builder(fn.getContext()) {}
+  GradientFunctionBuilder(func::FuncOp fn, StringRef lossName,
+                          bool warnUnreached)
+      : fn(fn), lossName(lossName), warnUnreached(warnUnreached),
+        builder(fn.getContext()) {}
 
   LogicalResult run();
 
@@ -57,6 +59,7 @@ private:
 
   func::FuncOp fn;
   StringRef lossName;
+  bool warnUnreached; ///< warn about sources the loss does not reach
   OpBuilder builder;
   SmallVector<Source> sources;
   llvm::DenseSet<Value> varied, useful;
@@ -230,8 +233,9 @@ LogicalResult GradientFunctionBuilder::propagate(Operation *op) {
   return success();
 }
 
-/// The summed adjoint of `source`, or zeros (with a warning) if the loss
-/// does not reach it.
+/// The summed adjoint of `source`, or zeros if no adjoint reaches it: with a
+/// warning when the loss depends on it only through values without a
+/// gradient, and (if warnUnreached) when the loss does not depend on it.
 Value GradientFunctionBuilder::gradientOf(Source &source) {
   Value sum;
   for (Value value : source.values)
@@ -242,8 +246,14 @@ Value GradientFunctionBuilder::gradientOf(Source &source) {
   if (sum)
     return sum;
   Location loc = source.declaration ? source.declaration->getLoc() : fn.getLoc();
-  emitWarning(loc) << source.name << " does not affect the loss of @"
-                   << lossName << "; its gradient is zero";
+  if (llvm::any_of(source.values, [&](Value v) { return useful.contains(v); }))
+    emitWarning(loc) << "the loss of @" << lossName << " depends on "
+                     << source.name
+                     << " only through values without a gradient (integers "
+                        "such as indices); its gradient is zero";
+  else if (warnUnreached)
+    emitWarning(loc) << source.name << " does not affect the loss of @"
+                     << lossName << "; its gradient is zero";
   auto type = cast<RankedTensorType>(source.type);
   auto zero = builder.getFloatAttr(type.getElementType(), 0.0);
   if (type.hasStaticShape())
@@ -310,9 +320,10 @@ static LogicalResult checkLossFunction(func::FuncOp fn) {
   return success();
 }
 
-FailureOr<func::FuncOp>
-modelc::buildGradientFunction(ModuleOp module, StringRef funcName,
-                                    StringRef resultName) {
+FailureOr<func::FuncOp> modelc::buildGradientFunction(ModuleOp module,
+                                                      StringRef funcName,
+                                                      StringRef resultName,
+                                                      bool warnUnreached) {
   auto fn = module.lookupSymbol<func::FuncOp>(funcName);
   if (!fn)
     return module.emitError("mdl-autodiff: no function named @")
@@ -326,7 +337,8 @@ modelc::buildGradientFunction(ModuleOp module, StringRef funcName,
   builder.setInsertionPointAfter(fn);
   auto gradFn = cast<func::FuncOp>(builder.clone(*fn));
   gradFn.setSymName(resultName);
-  GradientFunctionBuilder differentiator(gradFn, fn.getSymName());
+  GradientFunctionBuilder differentiator(gradFn, fn.getSymName(),
+                                         warnUnreached);
   if (failed(differentiator.run())) {
     gradFn.erase();
     return failure();

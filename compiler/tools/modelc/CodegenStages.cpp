@@ -69,6 +69,7 @@ static CodegenState &state(Compilation &c) {
     options.program.emitMain = c.codegenSettings.emitMain;
     options.program.libraryPrefix = c.codegenSettings.libraryPrefix;
     options.gpu = c.codegenSettings.gpu;
+    options.frontEndLinted = true;
     options.emulateGpu = c.codegenSettings.emulateGpu;
     options.gpuPipeline.emulateCudaProducts = c.codegenSettings.emulateCudaProducts;
     options.gpuPipeline.cudnnConvolutions = c.codegenSettings.cudnnConvolutions;

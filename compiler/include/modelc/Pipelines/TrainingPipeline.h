@@ -52,6 +52,10 @@ struct TrainingOptions {
   bool emulateGpu = false;
   TargetOptions target;
   ProgramEmitOptions program;
+  /// The module comes from the front end, which has already warned at the
+  /// source about every parameter the loss does not reach: autodiff does
+  /// not warn about them again.
+  bool frontEndLinted = false;
 };
 
 /// An error of the pipeline: which stage failed and whose fault it is.

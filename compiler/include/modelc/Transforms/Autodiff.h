@@ -20,10 +20,12 @@ inline constexpr llvm::StringLiteral kBackwardLocName = "backward";
 /// Adds to `module` a function `resultName` returning the loss of
 /// `funcName` followed by its gradients (see the MDLAutodiff pass in
 /// Passes.td for the exact rule), without canonicalising it. Reports errors
-/// at the offending op (or the module) and returns failure.
+/// at the offending op (or the module) and returns failure. A source the
+/// loss reaches only through values without a gradient gets a warning; one
+/// it does not reach at all gets one when `warnUnreached` is set.
 mlir::FailureOr<mlir::func::FuncOp>
 buildGradientFunction(mlir::ModuleOp module, llvm::StringRef funcName,
-                      llvm::StringRef resultName);
+                      llvm::StringRef resultName, bool warnUnreached = true);
 
 } // namespace modelc
 

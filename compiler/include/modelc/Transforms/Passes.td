@@ -23,7 +23,8 @@ def MDLAutodiff : Pass<"mdl-autodiff", "::mlir::ModuleOp"> {
     GradientOpInterface rule, reuse the forward values, accumulate at
     fan-out, and are limited to what the loss needs; the result is
     canonicalised and CSE'd. Unreached sources get a zero gradient and a
-    warning; a loss depending on an op without gradient (argmax, cmp,
+    warning (`warn-unreached=false` keeps only the warning for a source the
+    loss reaches solely through integer values); a loss depending on an op without gradient (argmax, cmp,
     integer casts) through a differentiable path is an error. See
     docs/autodiff.md.
   }];
@@ -32,6 +33,9 @@ def MDLAutodiff : Pass<"mdl-autodiff", "::mlir::ModuleOp"> {
            "The function to differentiate">,
     Option<"result", "result", "std::string", /*default=*/"\"train_step\"",
            "The name of the function to create">,
+    Option<"warnUnreached", "warn-unreached", "bool", /*default=*/"true",
+           "Warn about a source the loss does not depend on (off where the "
+           "front end has already said so at the source)">,
   ];
   let dependentDialects = ["::mlir::mdl::MDLDialect",
                            "::mlir::func::FuncDialect"];
