@@ -181,6 +181,7 @@ Error emitObjectFile(mlir::ModuleOp module, const TargetOptions &options,
 Error emitObject(Module &module, TargetMachine &machine, raw_pwrite_stream &os,
                  const CodeSplitLimits &limits) {
   splitLongCode(module, limits);
+  compileGlueFast(module);
   legacy::PassManager codegen;
   if (machine.addPassesToEmitFile(codegen, os, nullptr,
                                   CodeGenFileType::ObjectFile))

@@ -8,12 +8,17 @@
 // one stack frame, so that neither the calls nor the pieces' argument lists
 // grow with the number of values a long program keeps alive.
 //
+// Implements compileGlueFast: glue functions (no loop, a call into the
+// module) get the `optnone` attribute after the IR optimisation, which only
+// code generation then sees.
+//
 //===----------------------------------------------------------------------===//
 #include "modelc/Target/SplitLongCode.h"
 
-#include "llvm/IR/BasicBlock.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Analysis/CFG.h"
+#include "llvm/IR/BasicBlock.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
@@ -215,6 +220,34 @@ void extractLongChains(Function &fn, unsigned limit) {
 }
 
 } // namespace
+
+bool isGlue(const Function &fn) {
+  if (fn.isDeclaration())
+    return false;
+  SmallVector<std::pair<const BasicBlock *, const BasicBlock *>> backEdges;
+  FindFunctionBackedges(fn, backEdges);
+  if (!backEdges.empty())
+    return false;
+  for (const Instruction &inst : instructions(fn))
+    if (const auto *call = dyn_cast<CallBase>(&inst))
+      if (const Function *callee = call->getCalledFunction();
+          callee && !callee->isDeclaration())
+        return true;
+  return false;
+}
+
+unsigned compileGlueFast(Module &module) {
+  unsigned marked = 0;
+  for (Function &fn : module) {
+    if (!isGlue(fn) || fn.hasOptNone())
+      continue;
+    fn.removeFnAttr(Attribute::AlwaysInline);
+    fn.addFnAttr(Attribute::NoInline);
+    fn.addFnAttr(Attribute::OptimizeNone);
+    ++marked;
+  }
+  return marked;
+}
 
 void splitLongCode(Module &module, const CodeSplitLimits &limits) {
   std::vector<Function *> functions;

@@ -3,7 +3,9 @@
 // Builds a long straight-line function whose values live across the pieces
 // it is cut into (plus a loop, a stack slot and a dynamic alloca that must
 // stay put), splits it with small limits, and checks the limits and that the
-// JIT-compiled function returns what the unsplit original returns.
+// JIT-compiled function returns what the unsplit original returns; then
+// that compileGlueFast marks the loop-free pieces that call into the module,
+// and nothing else, and that the result stays the same.
 //
 //===----------------------------------------------------------------------===//
 #include "modelc/Target/SplitLongCode.h"
@@ -94,15 +96,18 @@ std::unique_ptr<Module> buildModule(LLVMContext &ctx) {
 
 constexpr modelc::CodeSplitLimits kSmall{/*block=*/8, /*function=*/64};
 
-/// JIT-compiles @long, split by \p limits or not at all, and returns
-/// `long(seed)`.
-uint64_t runLong(const modelc::CodeSplitLimits *limits, uint64_t seed) {
+/// JIT-compiles @long, split by \p limits or not at all (and its glue
+/// marked when \p glueFast is set), and returns `long(seed)`.
+uint64_t runLong(const modelc::CodeSplitLimits *limits, uint64_t seed,
+                 bool glueFast = false) {
   InitializeNativeTarget();
   InitializeNativeTargetAsmPrinter();
   auto ctx = std::make_unique<LLVMContext>();
   std::unique_ptr<Module> module = buildModule(*ctx);
   if (limits)
     modelc::splitLongCode(*module, *limits);
+  if (glueFast)
+    modelc::compileGlueFast(*module);
   auto jit = cantFail(orc::LLJITBuilder().create());
   cantFail(jit->addIRModule(
       orc::ThreadSafeModule(std::move(module), std::move(ctx))));
@@ -170,6 +175,33 @@ TEST(SplitLongCode, SplitsBlocksOfShortFunctionsOnly) {
       EXPECT_LE(bb.size(), 8u) << fn.getName().str();
   const modelc::CodeSplitLimits blocksOnly{8, 1u << 20};
   EXPECT_EQ(runLong(&blocksOnly, 42), runLong(nullptr, 42));
+}
+
+TEST(SplitLongCode, GlueIsLoopFreeCodeCallingTheModule) {
+  LLVMContext ctx;
+  std::unique_ptr<Module> module = buildModule(ctx);
+  modelc::splitLongCode(*module, kSmall);
+  unsigned pieces = 0;
+  for (const Function &fn : *module)
+    pieces += fn.getName().starts_with("long.");
+  // The pieces call @mix and hold no loop; @long holds the loop; @mix
+  // calls nothing.
+  EXPECT_EQ(modelc::compileGlueFast(*module), pieces);
+  ASSERT_FALSE(verifyModule(*module, &errs()));
+  for (const Function &fn : *module) {
+    bool piece = fn.getName().starts_with("long.");
+    EXPECT_EQ(modelc::isGlue(fn), piece) << fn.getName().str();
+    EXPECT_EQ(fn.hasOptNone(), piece) << fn.getName().str();
+    if (piece)
+      EXPECT_TRUE(fn.hasFnAttribute(Attribute::NoInline));
+  }
+  EXPECT_FALSE(module->getFunction("long")->hasOptNone());
+  EXPECT_FALSE(module->getFunction("mix")->hasOptNone());
+  EXPECT_EQ(modelc::compileGlueFast(*module), 0u) << "marked twice";
+
+  for (uint64_t seed : {0ULL, 7ULL})
+    EXPECT_EQ(runLong(&kSmall, seed, /*glueFast=*/true), runLong(nullptr, seed))
+        << seed;
 }
 
 } // namespace

@@ -63,8 +63,10 @@ llvm::Error emitLLVMIR(mlir::ModuleOp module, const TargetOptions &options,
                        llvm::raw_ostream &os);
 
 /// Compiles the optimised `module` to an object file written to `os`, after
-/// splitLongCode bounds its blocks and functions by `limits`: a long
-/// program's entry point is one block of thousands of kernel calls.
+/// splitLongCode bounds its blocks and functions by `limits` (a long
+/// program's entry point is one block of thousands of kernel calls) and
+/// compileGlueFast puts the functions that only call kernels on LLVM's fast
+/// code generation path.
 llvm::Error emitObject(llvm::Module &module, llvm::TargetMachine &machine,
                        llvm::raw_pwrite_stream &os,
                        const CodeSplitLimits &limits = {});

@@ -1,17 +1,21 @@
-//===- SplitLongCode.h - Bound the code size codegen sees at once -*- C++ -*-===//
+//===- SplitLongCode.h - Bound the code size codegen sees at once -*- C++
+//-*-===//
 //
-// Declares the last IR transformation before instruction selection: long
-// basic blocks become chains of short ones, and long straight-line chains
-// move into functions of their own. A long program's entry point is one
-// block of tens of thousands of kernel calls; instruction selection is
-// super-linear in a block's length and register allocation in a function's,
-// so both are bounded here and code generation stays linear in program size.
+// Declares the last IR transformations before instruction selection: long
+// basic blocks become chains of short ones, long straight-line chains move
+// into functions of their own, and the glue that only calls kernels is
+// compiled on LLVM's fast path. A long program's entry point is one block of
+// tens of thousands of kernel calls; instruction selection is super-linear
+// in a block's length, register allocation in a function's, and the
+// schedulers in a block's memory operations, so each is bounded here and
+// code generation stays linear in program size.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MODELC_TARGET_SPLITLONGCODE_H
 #define MODELC_TARGET_SPLITLONGCODE_H
 
 namespace llvm {
+class Function;
 class Module;
 } // namespace llvm
 
@@ -34,6 +38,19 @@ struct CodeSplitLimits {
 /// unchanged. The cost at run time is one jump per block split and one call
 /// per piece extracted.
 void splitLongCode(llvm::Module &module, const CodeSplitLimits &limits = {});
+
+/// Whether \p fn is glue: a definition without loops that calls a function
+/// \p fn's module defines. The entry points, their C-interface wrappers, the
+/// runtime's adapters and the pieces splitLongCode cuts from them are glue:
+/// they allocate buffers and call the kernels, whose code does the work.
+bool isGlue(const llvm::Function &fn);
+
+/// Marks every glue function of \p module `optnone` (and `noinline`): code
+/// generation then selects its instructions with FastISel and skips the
+/// machine schedulers, whose time grows faster than the glue's length. The
+/// kernels keep the full optimisation level; what the module computes is
+/// unchanged. Returns the number of functions marked.
+unsigned compileGlueFast(llvm::Module &module);
 
 } // namespace modelc
 
