@@ -371,6 +371,15 @@ Value sema::handleLayerNorm(Elaborator &el, llvm::ArrayRef<Value> args,
              frame);
     return Value::error();
   }
+  if (n == x.rank()) { // only the leading dimension may be symbolic
+    el.error(args[1].range.Start,
+             llvm::Twine(fn) + ": 'gamma' " + g.str() +
+                 " spans every dimension of the input " + x.str() +
+                 ", the batch's too; layer normalisation normalises each "
+                 "sample over its trailing dimensions",
+             frame);
+    return Value::error();
+  }
   std::optional<double> eps = numberArg(el, args[3], fn, "eps", 1e-5, loc, frame);
   if (!checkAffine(el, args[2], fn, "beta", g, frame) || !eps)
     return Value::error();

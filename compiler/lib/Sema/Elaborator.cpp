@@ -50,6 +50,15 @@ void Elaborator::reportUnknownName(llvm::StringRef name, llvm::SMRange range,
               diags.note(p->getLoc(), "parameter '" + name + "' declared here");
               return;
             }
+  if (frame.module)
+    for (const auto &[bound, imported] : frame.module->imports)
+      if (imported->name == name) {
+        diags.error(range.Start,
+                    "unknown name '" + name + "': the module " + name +
+                        " is imported as '" + bound + "'",
+                    {range});
+        return;
+      }
   if (frame.module && resolveImport({name.str()}, frame.module->importPath)) {
     diags.error(range.Start,
                 "unknown name '" + name + "': the module " + name +

@@ -61,6 +61,9 @@ public:
 private:
   void emit(llvm::SMLoc loc, llvm::SourceMgr::DiagKind kind,
             const llvm::Twine &message, llvm::ArrayRef<llvm::SMRange> ranges);
+  /// Prints one diagnostic with its include stack, source line and caret.
+  void print(llvm::SMLoc loc, llvm::SourceMgr::DiagKind kind,
+             const llvm::Twine &message, llvm::ArrayRef<llvm::SMRange> ranges);
 
   llvm::SourceMgr &sourceMgr;
   llvm::raw_ostream &os;
