@@ -242,6 +242,8 @@ unsigned compileGlueFast(Module &module) {
     if (!isGlue(fn) || fn.hasOptNone())
       continue;
     fn.removeFnAttr(Attribute::AlwaysInline);
+    fn.removeFnAttr(Attribute::OptimizeForSize); // incompatible with optnone
+    fn.removeFnAttr(Attribute::MinSize);
     fn.addFnAttr(Attribute::NoInline);
     fn.addFnAttr(Attribute::OptimizeNone);
     ++marked;

@@ -1,5 +1,4 @@
-//===- SplitLongCode.h - Bound the code size codegen sees at once -*- C++
-//-*-===//
+//===- SplitLongCode.h - Bound what codegen sees at once ----*- C++ -*-===//
 //
 // Declares the last IR transformations before instruction selection: long
 // basic blocks become chains of short ones, long straight-line chains move
