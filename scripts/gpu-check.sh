@@ -171,7 +171,8 @@ for m in "${MODELS[@]}"; do
       dataArgs "$m" train
       step "$m train --batch $b${variant:+ ($variant)}" "$(left 240 120)" "$dir/train.log" \
         env MODELRT_CUDA_GRAPHS="$([ -n "$variant" ] && echo 0 || echo 1)" "$BUNDLE/$m" train \
-        --epochs 1 --batch "$b" --device "$DEVICE" --out "$dir" --log-every 10 "${DARGS[@]}"
+        --epochs 1 --batch "$b" --device "$DEVICE" --out "$dir" --overwrite --log-every 10 \
+        "${DARGS[@]}"
       "$PYTHON" "$BENCH/modelc_figures.py" train --model "$m" --batch "$b" --log "$dir/train.log" \
         --log-dir "$dir" ${variant:+--variant "$variant"} | tee -a "$OUT/modelc.jsonl"
     done

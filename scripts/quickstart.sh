@@ -15,6 +15,12 @@ exe="$build/examples/mlp"
 mkdir -p "$build/examples"
 echo "quickstart: compiling $model"
 "$build/bin/modelc" "$model" -o "$exe"
-echo "quickstart: training ($exe train $*)"
+# A new run each time (train refuses to replace an earlier run's checkpoints
+# without --overwrite), unless the arguments continue one with --resume.
+fresh=(--overwrite)
+for arg in "$@"; do
+  case "$arg" in --resume|--resume=*|--overwrite) fresh=() ;; esac
+done
+echo "quickstart: training ($exe train ${fresh[*]} $*)"
 cd "$build/examples"
-"$exe" train "$@"
+"$exe" train "${fresh[@]}" "$@"

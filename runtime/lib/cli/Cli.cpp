@@ -14,6 +14,7 @@
 #include <cctype>
 #include <cerrno>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -52,72 +53,115 @@ const OptionSpec kRoofline = {"--roofline", "FILE.svg",
 
 const std::vector<CommandSpec> &commands() {
   static const std::vector<CommandSpec> specs = {
-      {"train", "train [options]", "train the model, writing checkpoints and logs",
-       {{"--epochs", "N", "epochs to train (default: the model's)"}, kBatch,
-        {"--lr", "X", "base learning rate"}, {"--seed", "S", "random seed"}, kThreads, kDevice,
+      {"train",
+       "train [options]",
+       "train the model, writing checkpoints and logs",
+       {{"--epochs", "N", "epochs to train (default: the model's)"},
+        kBatch,
+        {"--lr", "X", "base learning rate"},
+        {"--seed", "S", "random seed"},
+        kThreads,
+        kDevice,
         kDataDir,
         {"--checkpoint-dir", "DIR", "where checkpoints go (default .)"},
         {"--out", "DIR", "same as --checkpoint-dir"},
         {"--resume", "PATH", "continue from a checkpoint"},
-        {"--log-dir", "DIR", "metrics.csv/.jsonl and TensorBoard events (default: the "
-                             "checkpoint dir)"},
+        {"--overwrite", nullptr,
+         "start a new run where an earlier run's checkpoints and "
+         "metrics logs are, deleting them (without it, train refuses)"},
+        {"--log-dir", "DIR",
+         "metrics.csv/.jsonl and TensorBoard events (default: the "
+         "checkpoint dir)"},
         {"--keep", "N", "epoch checkpoints kept, 0 = all (default 3)"},
         {"--log-every", "N", "TensorBoard step scalars every N steps, 0 = off (default 50)"},
-        {"--dump-gradients", "DIR", "write the first step's gradients to "
-                                    "DIR/gradients.safetensors before training"},
+        {"--dump-gradients", "DIR",
+         "write the first step's gradients to "
+         "DIR/gradients.safetensors before training"},
         {"--overwrite-gradients", nullptr, "replace an existing DIR/gradients.safetensors"},
-        kProfile, kRoofline, kHelp}},
-      {"eval", "eval --checkpoint PATH [options]", "evaluate a checkpoint on the test set",
-       {{"--checkpoint", "PATH", "the checkpoint to load (required)"}, kBatch, kThreads, kDevice,
-        kDataDir, kProfile, kRoofline, kHelp}},
-      {"predict", "predict --checkpoint PATH [options] INPUT...",
+        kProfile,
+        kRoofline,
+        kHelp}},
+      {"eval",
+       "eval --checkpoint PATH [options]",
+       "evaluate a checkpoint on the test set",
+       {{"--checkpoint", "PATH", "the checkpoint to load (required)"},
+        kBatch,
+        kThreads,
+        kDevice,
+        kDataDir,
+        kProfile,
+        kRoofline,
+        kHelp}},
+      {"predict",
+       "predict --checkpoint PATH [options] INPUT...",
        "classify PNG, IDX, NPY or CSV inputs",
        {{"--checkpoint", "PATH", "the checkpoint to load (required)"},
         {"--json", nullptr, "one JSON object per sample"},
         {"--out", "FILE.npy", "also write the outputs (one INPUT only)"},
-        {"--png", "DIR", "write outputs of the input image's size (an autoencoder's) as "
-                         "DIR/INPUT-N.png"},
-        kBatch, kThreads,
-        kDevice, kHelp}},
-      {"generate", "generate --checkpoint PATH [options]",
+        {"--png", "DIR",
+         "write outputs of the input image's size (an autoencoder's) as "
+         "DIR/INPUT-N.png"},
+        kBatch,
+        kThreads,
+        kDevice,
+        kHelp}},
+      {"generate",
+       "generate --checkpoint PATH [options]",
        "stream text from a language model trained on a text() source",
        {{"--checkpoint", "PATH", "the checkpoint to load (required)"},
         {"--prompt", "TEXT", "the text to continue (default: start a new line)"},
         {"--tokens", "N", "tokens to generate (default 200)"},
-        {"--temperature", "T", "divides the logits; 0 always takes the most likely token "
-                               "(default 1)"},
+        {"--temperature", "T",
+         "divides the logits; 0 always takes the most likely token "
+         "(default 1)"},
         {"--top-k", "K", "draw among the K most likely tokens only, 0 = all (default 0)"},
-        {"--seed", "S", "random seed of the draws (default 0): the same seed gives the same "
-                        "text"},
-        {"--full-window", nullptr, "run the whole window for every token, not the compiled "
-                                   "decoding step with its key/value cache"},
-        kThreads, kDevice, kHelp}},
-      {"info", "info [options]", "parameters, layers, FLOPs and memory plans of the model",
-       {kBatch,
-        {"--memory", "SIZE", "print the largest batch whose training fits in SIZE (B, KiB, "
-                             "MiB or GiB, e.g. 8GiB; default: this machine's RAM)"},
+        {"--seed", "S",
+         "random seed of the draws (default 0): the same seed gives the same "
+         "text"},
+        {"--full-window", nullptr,
+         "run the whole window for every token, not the compiled "
+         "decoding step with its key/value cache"},
+        kThreads,
+        kDevice,
         kHelp}},
-      {"check-device", "check-device [options]",
+      {"info",
+       "info [options]",
+       "parameters, layers, FLOPs and memory plans of the model",
+       {kBatch,
+        {"--memory", "SIZE",
+         "print the largest batch whose training fits in SIZE (B, KiB, "
+         "MiB or GiB, e.g. 8GiB; default: this machine's RAM)"},
+        kHelp}},
+      {"check-device",
+       "check-device [options]",
        "run training steps on the CPU and the GPU and compare every result",
-       {kBatch, {"--steps", "N", "optimizer steps compared at the end (default 20)"},
-        {"--tolerance", "X", "largest difference, relative to each tensor's largest "
-                             "magnitude (default 1e-3)"},
-        kDataDir, kHelp}},
-      {"plot", "plot [options]",
+       {kBatch,
+        {"--steps", "N", "optimizer steps compared at the end (default 20)"},
+        {"--tolerance", "X",
+         "largest difference, relative to each tensor's largest "
+         "magnitude (default 1e-3)"},
+        kDataDir,
+        kHelp}},
+      {"plot",
+       "plot [options]",
        "draw the loss, metric and learning-rate curves of a run's metrics.csv as SVG files",
        {{"--log-dir", "DIR", "where the run's metrics.csv is (default: .)"},
         {"--out", "DIR", "where loss.svg, METRIC.svg and lr.svg go (default: the log dir)"},
         kHelp}},
-      {"gradcheck", "gradcheck [options]",
+      {"gradcheck",
+       "gradcheck [options]",
        "compare every parameter's compiled gradient with f32 central finite differences of "
        "the loss on one batch (exit status 1 when one differs)",
-       {{"--checkpoint", "PATH", "the parameters to check at (default: the initialisation "
-                                 "with the seed)"},
-        {"--batch", "N", "samples in the batch: the training set's first N (default: the "
-                         "model's batch size)"},
+       {{"--checkpoint", "PATH",
+         "the parameters to check at (default: the initialisation "
+         "with the seed)"},
+        {"--batch", "N",
+         "samples in the batch: the training set's first N (default: the "
+         "model's batch size)"},
         {"--seed", "S", "random seed: initialisation and dropout (default: the model's)"},
         {"--samples", "K", "elements checked per parameter tensor at most (default 32)"},
-        {"--tolerance", "X", "largest relative error that passes (default 1e-2)"}, kDataDir,
+        {"--tolerance", "X", "largest relative error that passes (default 1e-2)"},
+        kDataDir,
         kHelp}}};
   return specs;
 }
@@ -142,6 +186,13 @@ const OptionSpec *findOption(const CommandSpec &c, const std::string &name) {
     if (name == o.name)
       return &o;
   return nullptr;
+}
+
+/// Whether an option's value \p metavar names a file or directory.
+static bool namesFile(const char *metavar) {
+  std::string v = metavar;
+  return v.find("DIR") != std::string::npos || v.find("PATH") != std::string::npos ||
+         v.find("FILE") != std::string::npos;
 }
 
 Expected<CliArgs> parseArgs(int argc, char **argv, const CommandSpec &spec) {
@@ -169,7 +220,10 @@ Expected<CliArgs> parseArgs(int argc, char **argv, const CommandSpec &spec) {
     } else if (!o->value && inlineValue) {
       return errorf("option '%s' takes no value", arg.c_str());
     }
-    a.flags[arg] = value;
+    if (o->value && value.empty() && namesFile(o->value))
+      return errorf("option '%s' needs a value (%s), not an empty one", arg.c_str(), o->value);
+    if (!a.flags.emplace(arg, value).second)
+      return errorf("option '%s' is given twice", arg.c_str());
   }
   return a;
 }
@@ -326,6 +380,9 @@ int runMain(int argc, char **argv, const ModelrtProgram *program, const char *se
     return 1;
   }
   const std::string &c = args->command;
+  // A file-size limit makes a write fail with EFBIG, which the writers
+  // report (keeping the previous file), instead of killing the process.
+  std::signal(SIGXFSZ, SIG_IGN);
   // OpenBLAS, with the CPU's own kernels and one thread (Blas.h), before
   // any thread starts: loading it edits the environment for a moment.
   Status s = c == "info" || c == "check-device" ? Status::ok() : loadBlas();
@@ -338,6 +395,9 @@ int runMain(int argc, char **argv, const ModelrtProgram *program, const char *se
              : c == "plot" ? runPlot(*program, *args)
              : c == "generate" ? runGenerate(*program, *args)
                            : runPredict(*program, *args);
+  if (s.isOk() && (std::fflush(stdout) != 0 || std::ferror(stdout)))
+    s = errorf("cannot write the results to standard output: %s",
+               std::strerror(errno ? errno : EIO));
   if (!s.isOk()) {
     std::fprintf(stderr, "%s: error: %s\n", self, s.message().c_str());
     return 1;

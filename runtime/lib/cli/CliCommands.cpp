@@ -103,14 +103,9 @@ Status runConfig(const ModelrtProgram &p, const CliArgs &a, ModelrtTrainConfig &
   return applyConfigFlags(a, cfg);
 }
 
-/// Turns the profiler on for --profile or --roofline; an empty --roofline
-/// file name is an error.
-static Status startProfile(const CliArgs &a) {
-  auto it = a.flags.find("--roofline");
-  if (it != a.flags.end() && it->second.empty())
-    return errorf("option --roofline: the file name is empty");
-  setProfiling(a.flags.count("--profile") > 0 || it != a.flags.end());
-  return Status::ok();
+/// Turns the profiler on for --profile or --roofline.
+static void startProfile(const CliArgs &a) {
+  setProfiling(a.flags.count("--profile") > 0 || a.flags.count("--roofline") > 0);
 }
 
 /// After a profiled run of \p what: the report, then, with --roofline, this
@@ -223,12 +218,12 @@ static Status runTrainWith(const ModelrtProgram &p, const CliArgs &a, Collective
     opts.logDir = a.flags.at("--log-dir");
   if (a.flags.count("--resume"))
     opts.resume = a.flags.at("--resume");
-  if (a.flags.count("--dump-gradients")) {
+  if (a.flags.count("--dump-gradients"))
     opts.dumpGradientsDir = a.flags.at("--dump-gradients");
-    if (opts.dumpGradientsDir.empty())
-      return errorf("option --dump-gradients: the directory name is empty");
-  }
   opts.overwriteGradients = a.flags.count("--overwrite-gradients") > 0;
+  opts.overwrite = a.flags.count("--overwrite") > 0;
+  if (opts.overwrite && !opts.resume.empty())
+    return errorf("--overwrite starts a new run and --resume continues one: give one of them");
   auto device = selectDevice(p, a);
   if (!device)
     return device.status();
@@ -237,7 +232,7 @@ static Status runTrainWith(const ModelrtProgram &p, const CliArgs &a, Collective
   opts.note = [&a](const std::string &note) {
     std::fprintf(stderr, "%s: note: %s\n", a.self.c_str(), note.c_str());
   };
-  MODELRT_TRY(startProfile(a));
+  startProfile(a);
   auto r = trainProgram(p, cfg, opts);
   if (!r)
     return r.status();
@@ -292,7 +287,7 @@ static Status runEvalWith(const ModelrtProgram &p, const CliArgs &a, Collective 
   auto runner = selectRunner(p, a);
   if (!runner)
     return runner.status();
-  MODELRT_TRY(startProfile(a));
+  startProfile(a);
   auto r = evaluateDataset(p, *m, set, cfg.batch_size, cfg.data.one_hot, runner->get(),
                            ranks.size() > 1 ? &ranks : nullptr);
   if (!r)

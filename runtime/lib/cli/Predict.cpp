@@ -536,6 +536,13 @@ void warnNonFinite(const CliArgs &a, const std::vector<Dataset> &inputs,
                  a.self.c_str(), (long long)bad, (long long)total, first.c_str());
 }
 
+/// Whether \p a and \p b name one existing file.
+bool sameFile(const std::string &a, const std::string &b) {
+  struct stat x, y;
+  return ::stat(a.c_str(), &x) == 0 && ::stat(b.c_str(), &y) == 0 && x.st_dev == y.st_dev &&
+         x.st_ino == y.st_ino;
+}
+
 } // namespace
 
 Status runPredict(const ModelrtProgram &p, const CliArgs &a) {
@@ -544,6 +551,9 @@ Status runPredict(const ModelrtProgram &p, const CliArgs &a) {
   MODELRT_TRY(applyThreads(p, a, threads));
   if (a.flags.count("--out") && a.positional.size() != 1)
     return errorf("--out writes one NPY file: give exactly one INPUT");
+  if (a.flags.count("--out") && sameFile(a.flags.at("--out"), a.positional[0]))
+    return errorf("--out %s is the INPUT file: write the outputs to another file",
+                  a.flags.at("--out").c_str());
   std::vector<PngOutput> png; // one entry with --png
   MODELRT_TRY(preparePng(p, a, png));
   auto m = loadModel(p, a.flags.at("--checkpoint"));

@@ -194,10 +194,19 @@ Status validateDataset(Dataset &data, const std::vector<int64_t> &sampleShape,
   return validateDataset(data, rules);
 }
 
+/// Whether the model's sample shape \p model is the data's \p data with
+/// leading 1s (a channel of an IDX image), the rule the compiler checks the
+/// data block by.
+static bool sameUpToLeadingOnes(std::vector<int64_t> model, const std::vector<int64_t> &data) {
+  while (model.size() > data.size() && model.front() == 1)
+    model.erase(model.begin());
+  return model == data;
+}
+
 Status validateDataset(Dataset &data, const DataRules &r) {
   const char *n = data.name.c_str();
   if (data.sampleShape() != r.sampleShape) {
-    if (data.window > 0 || data.sampleElements() != shapeNumElements(r.sampleShape))
+    if (data.window > 0 || !sameUpToLeadingOnes(r.sampleShape, data.sampleShape()))
       return errorf("%s: samples have shape %s but the model declares %s", n,
                     shapeToString(data.sampleShape()).c_str(),
                     shapeToString(r.sampleShape).c_str());

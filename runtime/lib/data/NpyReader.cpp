@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "modelrt/data/Readers.h"
+#include "modelrt/io/AtomicFile.h"
 
 #include "modelsupport/Npy.h"
 
@@ -81,19 +82,20 @@ Status writeNpy(const std::string &path, const Tensor &t) {
   while ((10 + header.size() + 1) % 64)
     header += ' ';
   header += '\n';
-  FILE *f = std::fopen(path.c_str(), "wb");
-  if (!f)
-    return errorf("%s: cannot create: %s", path.c_str(), std::strerror(errno));
-  unsigned char pre[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0,
-                           static_cast<unsigned char>(header.size() & 0xff),
-                           static_cast<unsigned char>(header.size() >> 8)};
-  bool ok = std::fwrite(pre, 1, 10, f) == 10 &&
-            std::fwrite(header.data(), 1, header.size(), f) == header.size() &&
-            std::fwrite(t.data(), 1, t.numBytes(), f) == t.numBytes();
-  ok = (std::fclose(f) == 0) && ok;
-  if (!ok)
-    return errorf("%s: write failed: %s", path.c_str(), std::strerror(errno));
-  return Status::ok();
+  const char pre[10] = {'\x93',
+                        'N',
+                        'U',
+                        'M',
+                        'P',
+                        'Y',
+                        1,
+                        0,
+                        static_cast<char>(header.size() & 0xff),
+                        static_cast<char>(header.size() >> 8)};
+  std::string bytes(pre, sizeof pre);
+  bytes += header;
+  bytes.append(static_cast<const char *>(t.data()), t.numBytes());
+  return writeFileAtomically(path, bytes);
 }
 
 } // namespace modelrt

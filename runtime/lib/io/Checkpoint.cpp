@@ -114,99 +114,34 @@ Status routeTensors(SafetensorsFile &f, const std::string &path, CheckpointData 
 }
 } // namespace
 
-Expected<CheckpointData> decodeCheckpoint(const std::string &bytes, const std::string &path) {
+/// The safetensors layout of checkpoint \p bytes, after the checks of the
+/// file as a whole: the layout, the format's version, the checksum.
+static Expected<SafetensorsFile> decodeCheckpointFile(const std::string &bytes,
+                                                      const std::string &path) {
   auto f = decodeSafetensors(bytes, path);
   if (!f)
     return f.status();
   MODELRT_TRY(checkCheckpointFormat(*f, path));
   MODELRT_TRY(verifyCheckpointChecksum(bytes, *f, path));
+  return f;
+}
+
+Expected<CheckpointData> decodeCheckpoint(const std::string &bytes, const std::string &path) {
+  auto f = decodeCheckpointFile(bytes, path);
+  if (!f)
+    return f.status();
   CheckpointData d;
   MODELRT_TRY(routeTensors(*f, path, d));
   MODELRT_TRY(decodeCheckpointMetadata(*f, path, d));
   return d;
 }
 
-namespace {
-/// Writes all of \p bytes to \p fd; returns 0 or an errno value.
-int writeAll(int fd, const std::string &bytes, size_t &done) {
-  done = 0;
-  while (done < bytes.size()) {
-    ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      return n < 0 ? errno : ENOSPC;
-    done += static_cast<size_t>(n);
-  }
-  return 0;
-}
-} // namespace
-
-int removeStaleTemporaries(const std::string &dir) {
-  DIR *d = ::opendir(dir.c_str());
-  if (!d)
-    return 0;
-  int removed = 0;
-  while (const dirent *e = ::readdir(d)) {
-    std::string name = e->d_name;
-    size_t at = name.rfind(".tmp.");
-    bool temp = name.size() > 12 && name[0] == '.' && at != std::string::npos &&
-                at + 11 == name.size(); // ".NAME.tmp." + six mkstemp characters
-    if (temp && std::remove((dir + "/" + name).c_str()) == 0)
-      ++removed;
-  }
-  ::closedir(d);
-  return removed;
-}
-
-Status writeFileAtomically(const std::string &path, const std::string &bytes) {
-  size_t slash = path.find_last_of('/');
-  std::string dir = slash == std::string::npos ? "." : path.substr(0, slash);
-  std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
-  std::string tmpl = dir + "/." + base + ".tmp.XXXXXX";
-  std::vector<char> name(tmpl.begin(), tmpl.end());
-  name.push_back('\0');
-  int fd = mkstemp(name.data());
-  if (fd < 0)
-    return errorf("%s: cannot create a temporary file in '%s': %s", path.c_str(), dir.c_str(),
-                  std::strerror(errno));
-  size_t done = 0;
-  int err = writeAll(fd, bytes, done);
-  if (!err && ::fsync(fd) != 0)
-    err = errno;
-  if (::close(fd) != 0 && !err)
-    err = errno;
-  if (!err && std::getenv(kCrashBeforeRenameEnv))
-    ::raise(SIGKILL); // test hook: a crash between the write and the rename
-  if (!err && ::rename(name.data(), path.c_str()) != 0)
-    err = errno;
-  if (err) {
-    ::unlink(name.data());
-    return errorf("%s: write failed after %zu of %zu bytes: %s (the previous file is kept)",
-                  path.c_str(), done, bytes.size(), std::strerror(err));
-  }
-  int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);
-  if (dfd >= 0) {
-    ::fsync(dfd);
-    ::close(dfd);
-  }
-  return Status::ok();
-}
-
-Status makeDirectories(const std::string &dir) {
-  for (size_t i = 1; i <= dir.size(); ++i)
-    if (i == dir.size() || dir[i] == '/')
-      if (::mkdir(dir.substr(0, i).c_str(), 0777) != 0 && errno != EEXIST)
-        return errorf("%s: cannot create the directory: %s", dir.substr(0, i).c_str(),
-                      std::strerror(errno));
-  return Status::ok();
-}
-
 Status writeCheckpoint(const std::string &path, const CheckpointData &data) {
   return writeFileAtomically(path, encodeCheckpoint(data));
 }
 
-Expected<CheckpointData> readCheckpoint(const std::string &path) {
+/// The bytes of the checkpoint file \p path (a regular file).
+static Expected<std::string> readCheckpointBytes(const std::string &path) {
   struct stat st;
   if (::stat(path.c_str(), &st) != 0)
     return errorf("%s: cannot open checkpoint: %s", path.c_str(), std::strerror(errno));
@@ -216,8 +151,21 @@ Expected<CheckpointData> readCheckpoint(const std::string &path) {
   std::ifstream in(path, std::ios::binary);
   if (!in)
     return errorf("%s: cannot open checkpoint: %s", path.c_str(), std::strerror(errno));
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  return decodeCheckpoint(bytes, path);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+Expected<CheckpointData> readCheckpoint(const std::string &path) {
+  auto bytes = readCheckpointBytes(path);
+  if (!bytes)
+    return bytes.status();
+  return decodeCheckpoint(*bytes, path);
+}
+
+Expected<SafetensorsFile> readCheckpointFile(const std::string &path) {
+  auto bytes = readCheckpointBytes(path);
+  if (!bytes)
+    return bytes.status();
+  return decodeCheckpointFile(*bytes, path);
 }
 
 /// Appends one line per mismatch between \p have (prefix/NAME) and \p want.

@@ -16,6 +16,21 @@ std::string epochCheckpointName(int64_t epoch) {
   return buf;
 }
 
+/// Whether \p n names an epoch checkpoint as epochCheckpointName writes
+/// it: epoch-, six digits or more, .safetensors.
+static bool isEpochCheckpointName(const std::string &n) {
+  const std::string prefix = "epoch-", suffix = ".safetensors";
+  if (n.size() < prefix.size() + 6 + suffix.size() || n.rfind(prefix, 0) != 0 ||
+      n.compare(n.size() - suffix.size(), suffix.size(), suffix) != 0)
+    return false;
+  return std::all_of(n.begin() + prefix.size(), n.end() - suffix.size(),
+                     [](char c) { return c >= '0' && c <= '9'; });
+}
+
+bool isRunCheckpointName(const std::string &name) {
+  return name == "last.safetensors" || name == "best.safetensors" || isEpochCheckpointName(name);
+}
+
 std::vector<std::string> listEpochCheckpoints(const std::string &dir) {
   std::vector<std::string> names;
   DIR *d = ::opendir(dir.c_str());
@@ -23,9 +38,7 @@ std::vector<std::string> listEpochCheckpoints(const std::string &dir) {
     return names;
   while (struct dirent *e = ::readdir(d)) {
     std::string n = e->d_name;
-    const std::string suffix = ".safetensors";
-    if (n.rfind("epoch-", 0) == 0 && n.size() > 6 + suffix.size() &&
-        n.compare(n.size() - suffix.size(), suffix.size(), suffix) == 0)
+    if (isEpochCheckpointName(n))
       names.push_back(n);
   }
   ::closedir(d);

@@ -13,6 +13,9 @@
 namespace modelrt {
 
 namespace {
+const std::string kMetricsCsv = "metrics.csv", kMetricsJsonl = "metrics.jsonl",
+                  kStepsCsv = "steps.csv";
+
 /// A log's number: 9 significant digits.
 std::string formatValue(double v) {
   char buf[64];
@@ -49,6 +52,10 @@ Status appendFile(const std::string &path, const std::string &text) {
 }
 } // namespace
 
+bool isMetricsLogName(const std::string &name) {
+  return name == kMetricsCsv || name == kMetricsJsonl || name == kStepsCsv;
+}
+
 Status appendMetricsLog(const std::string &dir, const ModelrtProgram &p, int64_t epoch,
                         int64_t step, double lr, const EvalResult &train,
                         const std::optional<EvalResult> &val) {
@@ -61,7 +68,7 @@ Status appendMetricsLog(const std::string &dir, const ModelrtProgram &p, int64_t
     for (int32_t i = 0; i < p.num_metrics; ++i)
       cols.emplace_back(std::string("val_") + p.metric_names[i], val->metrics[i]);
   }
-  std::string csvPath = dir + "/metrics.csv", jsonPath = dir + "/metrics.jsonl";
+  std::string csvPath = dir + "/" + kMetricsCsv, jsonPath = dir + "/" + kMetricsJsonl;
   std::string json = "{";
   for (size_t i = 0; i < cols.size(); ++i)
     json += (i ? ", \"" : "\"") + cols[i].first + "\": " +
@@ -73,7 +80,7 @@ Status appendMetricsLog(const std::string &dir, const ModelrtProgram &p, int64_t
 
 Status appendStepLog(const std::string &dir, int64_t epoch, int64_t step, double lr,
                      double loss, double samplesPerSecond) {
-  std::string path = dir + "/steps.csv";
+  std::string path = dir + "/" + kStepsCsv;
   return appendFile(path, csvLines(path, {{"epoch", double(epoch)},
                                           {"step", double(step)},
                                           {"lr", lr},
@@ -112,13 +119,13 @@ Expected<int> trimLog(const std::string &path, int64_t epoch) {
 } // namespace
 
 Expected<int> trimMetricsLog(const std::string &dir, int64_t epoch) {
-  auto csv = trimLog(dir + "/metrics.csv", epoch);
+  auto csv = trimLog(dir + "/" + kMetricsCsv, epoch);
   if (!csv)
     return csv.status();
-  auto json = trimLog(dir + "/metrics.jsonl", epoch);
+  auto json = trimLog(dir + "/" + kMetricsJsonl, epoch);
   if (!json)
     return json.status();
-  auto steps = trimLog(dir + "/steps.csv", epoch);
+  auto steps = trimLog(dir + "/" + kStepsCsv, epoch);
   if (!steps)
     return steps.status();
   return *csv;

@@ -8,6 +8,7 @@
 #include "modelrt/io/CheckpointStore.h"
 #include "modelrt/io/GradientDump.h"
 #include "modelrt/io/MetricsLog.h"
+#include "modelrt/io/RunDirectory.h"
 #include "modelrt/io/TensorBoard.h"
 #include "modelrt/train/DataParallel.h"
 
@@ -57,6 +58,8 @@ struct Run {
   int64_t step = 0;
   int64_t epoch = 0; ///< the epoch in progress, 0-based
   std::string logDir;
+  /// The locks on the checkpoint and log directories (rank 0).
+  std::vector<DirectoryLock> locks;
   std::unique_ptr<EventWriter> events;
   /// --dump-gradients: the dump's bytes, computed before the device adopts
   /// the model and written once every other setup step succeeded, and the
@@ -424,19 +427,17 @@ LoaderConfig trainLoaderConfig(const Run &r) {
   return lc;
 }
 
-/// Creates the checkpoint and log directories and the event file; removes
-/// what an interrupted run left there (temporaries; with --resume from
-/// epoch \p startEpoch, metrics rows of later epochs), saying so.
+/// Claims the checkpoint and log directories (claimRunDirectories: locks,
+/// temporaries, an earlier run's outputs) and creates the event file; with
+/// --resume from epoch \p startEpoch, removes the metrics rows of later
+/// epochs an interrupted run left, saying so.
 Status openOutputs(Run &r, int64_t startEpoch) {
   r.logDir = r.opts.logDir.empty() ? r.opts.checkpointDir : r.opts.logDir;
-  MODELRT_TRY(makeDirectories(r.opts.checkpointDir));
-  MODELRT_TRY(makeDirectories(r.logDir));
-  int temps = removeStaleTemporaries(r.opts.checkpointDir);
-  if (r.logDir != r.opts.checkpointDir)
-    temps += removeStaleTemporaries(r.logDir);
-  if (temps > 0)
-    std::fprintf(r.opts.console, "removed %d temporary file(s) left by an interrupted run\n",
-                 temps);
+  auto locks = claimRunDirectories(
+      {r.opts.checkpointDir, r.logDir, r.opts.resume.empty(), r.opts.overwrite}, r.opts.console);
+  if (!locks)
+    return locks.status();
+  r.locks = locks.take();
   if (!r.opts.resume.empty()) {
     auto rows = trimMetricsLog(r.logDir, startEpoch);
     if (!rows)
@@ -563,6 +564,11 @@ Status setup(Run &r, int64_t &startEpoch) {
                     "all: nothing to train; resume with --epochs N, the new total, N > %lld",
                     r.opts.resume.c_str(), (long long)startEpoch, startEpoch == 1 ? "" : "s",
                     (long long)r.cfg.epochs, (long long)startEpoch);
+    if (r.early->stopped())
+      return errorf("%s: the run stopped early after epoch %lld (no improvement for %lld "
+                    "epochs): nothing to train; start a new run with --overwrite, or raise "
+                    "early_stopping's patience",
+                    r.opts.resume.c_str(), (long long)startEpoch, (long long)r.early->badEpochs());
   }
   if (!r.opts.dumpGradientsDir.empty()) // refused before anything is written
     MODELRT_TRY(checkGradientDump(r, startEpoch));

@@ -31,15 +31,21 @@ static Dataset imageData(int64_t n) {
 TEST(Dataset, ValidateShapesLabelsAndFiniteness) {
   Dataset d = imageData(4);
   EXPECT_TRUE(validateDataset(d, {1, 2, 3}, 3).isOk());
-  EXPECT_TRUE(validateDataset(d, {6}, 3).isOk()); // same count: reshaped
-  EXPECT_EQ(d.sampleShape(), (std::vector<int64_t>{6}));
-  EXPECT_EQ(validateDataset(d, {5}, 3).message(),
-            "img: samples have shape [6] but the model declares [5]");
-  EXPECT_EQ(validateDataset(d, {6}, 2).message(), "img: sample 2: label 2 is outside [0, 2)");
+  // The compiler's rule: the model's shape is the data's with leading 1s
+  // (an IDX image's channel); the same count in another layout is refused.
+  for (std::vector<int64_t> other : {std::vector<int64_t>{6}, {3, 2}, {1, 3, 2}, {5}})
+    EXPECT_EQ(validateDataset(d, other, 3).message(),
+              "img: samples have shape [1, 2, 3] but the model declares " + shapeToString(other));
+  Dataset flat = imageData(4);
+  flat.inputs.reshape({4, 2, 3});
+  EXPECT_TRUE(validateDataset(flat, {1, 1, 2, 3}, 3).isOk()); // leading 1s added
+  EXPECT_EQ(flat.sampleShape(), (std::vector<int64_t>{1, 1, 2, 3}));
+  EXPECT_EQ(validateDataset(d, {1, 2, 3}, 2).message(), "img: sample 2: label 2 is outside [0, 2)");
   d.inputs.as<float>()[13] = NAN;
-  EXPECT_EQ(validateDataset(d, {6}, 3).message(), "img: sample 2, element 1: input is NaN");
+  EXPECT_EQ(validateDataset(d, {1, 2, 3}, 3).message(), "img: sample 2, element 1: input is NaN");
   d.inputs.as<float>()[13] = INFINITY;
-  EXPECT_EQ(validateDataset(d, {6}, 3).message(), "img: sample 2, element 1: input is infinite");
+  EXPECT_EQ(validateDataset(d, {1, 2, 3}, 3).message(),
+            "img: sample 2, element 1: input is infinite");
   EXPECT_FALSE(makeDataset("m", Tensor(DType::F32, {3, 2}), Tensor(DType::I64, {2})).isOk());
 }
 

@@ -116,7 +116,8 @@ Expected<Tensor> readNpy(const std::string &path);
 /// Parses NPY bytes; \p path is only used in messages.
 Expected<Tensor> parseNpy(const std::vector<unsigned char> &bytes,
                           const std::string &path);
-/// Writes \p tensor as an NPY v1.0 file.
+/// Writes \p tensor as an NPY v1.0 file, atomically: a failed write keeps
+/// the previous file (writeFileAtomically).
 Status writeNpy(const std::string &path, const Tensor &tensor);
 
 } // namespace modelrt

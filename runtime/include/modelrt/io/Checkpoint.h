@@ -7,10 +7,8 @@
 // (`optim/NAME/m`, `optim/NAME/v`), with the training position, schedule,
 // RNG, metrics, parameter schema and ABI fingerprint in `__metadata__`.
 // Every metadata field is validated on reading (CheckpointMetadata.h) and a
-// whole-file checksum is kept. Files are written atomically: a temporary
-// file in the same directory is written, fsync'ed and renamed over the
-// target, and the directory fsync'ed; makeDirectories creates the folders
-// they go in.
+// whole-file checksum is kept. Files are written atomically
+// (AtomicFile.h).
 //
 //===----------------------------------------------------------------------===//
 #ifndef MODELRT_IO_CHECKPOINT_H
@@ -19,6 +17,8 @@
 #include "modelrt/core/Status.h"
 #include "modelrt/core/Tensor.h"
 #include "modelrt/data/DataLoader.h"
+#include "modelrt/io/AtomicFile.h"
+#include "modelrt/io/Safetensors.h"
 #include "modelrt/train/Schedule.h"
 
 #include <cstddef>
@@ -34,11 +34,6 @@ namespace modelrt {
 /// Version 6 added the run's seed (`data.seed`); the runtime also reads
 /// version 5, which has none.
 constexpr uint32_t kCheckpointVersion = 6;
-
-/// Environment variable: when set, writeFileAtomically kills its own process
-/// (SIGKILL) after the temporary file is written and fsync'ed, before the
-/// rename. Used only by the crash-safety test.
-constexpr const char *kCrashBeforeRenameEnv = "MODELRT_TEST_KILL_BEFORE_RENAME";
 
 /// One entry of a model's parameter or state table.
 struct TensorInfo {
@@ -105,22 +100,15 @@ std::string encodeCheckpoint(const CheckpointData &data);
 /// Parses safetensors checkpoint bytes; \p path is used in messages.
 Expected<CheckpointData> decodeCheckpoint(const std::string &bytes, const std::string &path);
 
-/// Writes \p bytes to \p path atomically (temp file, fsync, rename, fsync dir).
-Status writeFileAtomically(const std::string &path, const std::string &bytes);
-
-/// Removes the temporaries writeFileAtomically leaves in \p dir when its
-/// process is killed before the rename (`.NAME.tmp.XXXXXX`); returns how
-/// many. One run per directory: another run's file in flight would go too.
-int removeStaleTemporaries(const std::string &dir);
-
-/// Creates \p dir and its missing parents (mkdir -p); an error names the
-/// first one that cannot be created.
-Status makeDirectories(const std::string &dir);
-
 /// Writes a checkpoint atomically.
 Status writeCheckpoint(const std::string &path, const CheckpointData &data);
 /// Reads and decodes a checkpoint file.
 Expected<CheckpointData> readCheckpoint(const std::string &path);
+/// The tensors and metadata of the checkpoint file \p path, checked as a
+/// whole as readCheckpoint checks it before it decodes the training state:
+/// a regular file, a safetensors layout whose tensors tile the data once
+/// each, this format's version and an intact checksum.
+Expected<SafetensorsFile> readCheckpointFile(const std::string &path);
 
 /// Checks that \p data fits a model with tables \p params and \p state: the
 /// error (naming \p path and both model names) lists EVERY missing,

@@ -34,6 +34,10 @@ Status saveEpochCheckpoint(const CheckpointPolicy &policy, const CheckpointData 
 /// The epoch checkpoint files in \p dir, oldest first (names only).
 std::vector<std::string> listEpochCheckpoints(const std::string &dir);
 
+/// Whether \p name is a checkpoint a run writes in its directory:
+/// last.safetensors, best.safetensors or an epoch checkpoint.
+bool isRunCheckpointName(const std::string &name);
+
 } // namespace modelrt
 
 #endif // MODELRT_IO_CHECKPOINTSTORE_H

@@ -17,6 +17,10 @@
 
 namespace modelrt {
 
+/// Whether \p name is one of the logs above (metrics.csv, metrics.jsonl,
+/// steps.csv).
+bool isMetricsLogName(const std::string &name);
+
 /// Appends one epoch's line to OUT/metrics.csv and OUT/metrics.jsonl.
 Status appendMetricsLog(const std::string &dir, const ModelrtProgram &program, int64_t epoch,
                         int64_t step, double lr, const EvalResult &train,

@@ -96,6 +96,8 @@ public:
   double best() const { return bestLoss; }
   int64_t badEpochs() const { return bad; }
   bool hasBest() const { return seen; }
+  /// Whether the epochs recorded so far already stopped training.
+  bool stopped() const { return patience > 0 && bad >= patience; }
   /// Restores the state from a checkpoint.
   void setState(double best, int64_t badEpochs, bool hasBest) {
     bestLoss = best, bad = badEpochs, seen = hasBest;

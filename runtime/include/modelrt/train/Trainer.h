@@ -34,6 +34,9 @@ struct RunOptions {
   std::string logDir;               ///< metrics logs and events ("" = checkpointDir)
   int64_t keep = 3;                 ///< epoch checkpoints kept (0 = all)
   std::string resume;               ///< checkpoint to resume from ("" = fresh)
+  /// A fresh run deletes an earlier run's checkpoints and metrics logs in
+  /// its directories instead of refusing them (RunDirectory.h).
+  bool overwrite = false;
   int64_t logEverySteps = 50;       ///< TensorBoard step/* scalars every N steps (0 = off)
   int64_t threads = 0;              ///< 1: no prefetch thread; N > 1: queue depth N; 0: 2
   FILE *console = stdout;           ///< progress and per-epoch lines
