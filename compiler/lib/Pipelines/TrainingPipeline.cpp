@@ -368,9 +368,12 @@ llvm::Error TrainingCompiler::linkProgram(llvm::Module &llvmModule,
     llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
     if (llvm::Error e = writeObject(llvmModule, os))
       return e;
-    if (os.has_error())
-      return userError("object emission", "cannot write '" + objectPath +
-                                              "': " + os.error().message());
+    os.flush();
+    if (std::error_code ec = os.error()) {
+      os.clear_error(); // else the stream's destructor reports it as fatal
+      return userError("object emission",
+                       "cannot write '" + objectPath + "': " + ec.message());
+    }
   }
   if (!llvm::sys::fs::exists(llvm::Twine(runtimeLibDir) + "/libmodelrt.a"))
     return userError("linking", "the runtime library libmodelrt.a is not in '" +
@@ -379,11 +382,29 @@ llvm::Error TrainingCompiler::linkProgram(llvm::Module &llvmModule,
                                     "<bindir>/../lib)");
   if (llvm::Expected<std::string> driver = findCxxDriver(); !driver)
     return userError("linking", llvm::toString(driver.takeError()));
+  // The executable is linked beside the output and renamed over it once
+  // complete: a failed link leaves an existing executable as it was. An
+  // output that exists and is not a regular file (/dev/null) is linked to
+  // in place.
+  llvm::sys::fs::file_status status;
+  bool inPlace = !llvm::sys::fs::status(outputPath, status) &&
+                 status.type() != llvm::sys::fs::file_type::regular_file;
+  llvm::SmallString<128> linked(outputPath);
+  if (!inPlace)
+    if (std::error_code ec = llvm::sys::fs::createUniqueFile(
+            outputPath + ".link-%%%%%%", linked))
+      return userError("linking",
+                       "cannot write '" + outputPath + "': " + ec.message());
+  llvm::FileRemover linkedRemover(linked, /*deleteIt=*/!inPlace);
   LinkOptions link;
   link.inputs = {objectPath.str().str()};
   link.runtimeLibDir = runtimeLibDir.str();
-  link.outputPath = outputPath.str();
+  link.outputPath = linked.str().str();
   if (llvm::Error e = linkExecutable(link))
     return internalError("linking", llvm::toString(std::move(e)));
+  if (!inPlace)
+    if (std::error_code ec = llvm::sys::fs::rename(linked, outputPath))
+      return userError("linking",
+                       "cannot write '" + outputPath + "': " + ec.message());
   return llvm::Error::success();
 }

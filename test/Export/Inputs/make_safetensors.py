@@ -6,13 +6,23 @@ make_safetensors.py OUT --model NAME [NAME=D0xD1... | NAME=scalar]...
 
 Each tensor is F32 of the given shape holding 0.0, 0.1, 0.2, ... in
 row-major order; the metadata holds `model` = NAME (the only key the
-exporter reads). --truncate N drops the last N bytes of the file.
+exporter reads) and what the exporter checks of the file as a whole, as
+docs/checkpoints.md defines it: `format`, `format_version` and the
+`checksum` (FNV-1a 64 over the file, its own 16 digits read as "0").
+--truncate N drops the last N bytes of the file (after the checksum).
 """
 import argparse
 import json
 import struct
 
 import numpy as np
+
+
+def fnv1a64(data):
+    h = 0xcbf29ce484222325
+    for b in data:
+        h = ((h ^ b) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+    return h
 
 
 def main():
@@ -31,10 +41,15 @@ def main():
         header[name] = {"dtype": "F32", "shape": shape,
                         "data_offsets": [len(data), len(data) + len(raw)]}
         data += raw
-    header["__metadata__"] = {"model": args.model}
+    header["__metadata__"] = {"model": args.model,
+                              "format": "modelrt-checkpoint",
+                              "format_version": "6",
+                              "checksum": "0x" + "0" * 16}
     text = json.dumps(header, separators=(",", ":")).encode()
     text += b" " * ((8 - len(text) % 8) % 8)
     blob = struct.pack("<Q", len(text)) + text + data
+    digits = blob.index(b'"checksum":"0x') + len(b'"checksum":"0x')
+    blob = blob[:digits] + b"%016x" % fnv1a64(blob) + blob[digits + 16:]
     with open(args.out, "wb") as f:
         f.write(blob[:len(blob) - args.truncate])
 

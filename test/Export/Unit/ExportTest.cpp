@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 #include "modelc/Export/LibraryHeader.h"
 #include "modelc/Export/OnnxExport.h"
+#include "modelrt/io/Checkpoint.h"
+#include "modelrt/io/CheckpointMetadata.h"
 
 #include "mdl/MDLDialect.h"
 #include "onnx.pb.h"
@@ -176,28 +178,44 @@ std::string readError(const std::string &bytes) {
   return message.substr(message.find(": ") + 2);
 }
 
-/// A safetensors file with \p header (padded) and \p data.
-std::string file(std::string header, const std::string &data) {
+/// A checkpoint file with the tensors of \p tensors (JSON members),
+/// metadata naming model M with the format's fields, padded, \p data, and
+/// its checksum sealed.
+std::string file(const std::string &tensors, const std::string &data) {
+  std::string header =
+      "{" + tensors +
+      R"("__metadata__":{"model":"M","format":"modelrt-checkpoint",)"
+      R"("format_version":")" +
+      std::to_string(modelrt::kCheckpointVersion) +
+      R"(","checksum":"0x0000000000000000"}})";
   header.append((8 - header.size() % 8) % 8, ' ');
   std::string out(8, '\0');
   for (int i = 0; i < 8; ++i)
     out[i] = char((uint64_t(header.size()) >> (8 * i)) & 0xFF);
-  return out + header + data;
+  out += header + data;
+  modelrt::sealCheckpointChecksum(out);
+  return out;
 }
 
 TEST(SafetensorsReaderTest, ChecksEveryTensor) {
-  std::string ok = R"({"t":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},)"
-                   R"("__metadata__":{"model":"M"}})";
+  std::string ok = R"("t":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},)";
   EXPECT_EQ(readError(file(ok, std::string(8, '\0'))), "ok 1");
   EXPECT_EQ(readError(file(ok, std::string(4, '\0'))),
-            "tensor 't' lies outside the file's data");
-  EXPECT_EQ(readError(file(R"({"t":{"dtype":"BF16","shape":[2],"data_offsets":[0,4]}})",
-                           std::string(4, '\0'))),
-            "tensor 't' has unsupported dtype BF16");
-  EXPECT_EQ(readError(file(R"({"t":{"dtype":"F32","shape":[3],"data_offsets":[0,8]}})",
-                           std::string(8, '\0'))),
-            "tensor 't' holds 8 bytes, its shape and dtype need 12");
-  EXPECT_EQ(readError("abc"), "not a safetensors checkpoint (too short)");
+            "tensor 't': data_offsets [0, 8] outside the 4 data bytes");
+  EXPECT_EQ(readError(file(
+                R"("t":{"dtype":"BF16","shape":[2],"data_offsets":[0,4]},)",
+                std::string(4, '\0'))),
+            "tensor 't': unsupported dtype BF16 (this runtime reads F32, F64, "
+            "I32, I64, U8)");
+  EXPECT_EQ(
+      readError(file(R"("t":{"dtype":"F32","shape":[3],"data_offsets":[0,8]},)",
+                     std::string(8, '\0'))),
+      "tensor 't': 8 data bytes for shape [3] of F32");
+  std::string flipped = file(ok, std::string(8, '\0'));
+  flipped.back() ^= 1;
+  EXPECT_EQ(readError(flipped).substr(0, 17), "checksum mismatch");
+  EXPECT_EQ(readError("abc"),
+            "truncated safetensors file: 3 bytes, the header length needs 8");
 }
 
 TEST(LibraryHeaderTest, NamesAndEscapes) {

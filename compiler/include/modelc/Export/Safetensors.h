@@ -1,10 +1,10 @@
-//===- Safetensors.h - Reading a checkpoint's tensors ------------*- C++ -*-===//
+//===- Safetensors.h - Reading a checkpoint's tensors ------------*- C++
+//-*-===//
 //
-// A reader of safetensors files (docs/checkpoints.md), the container of
-// modelc's checkpoints, for the exporters: every tensor's dtype, shape and
-// bytes, and the `__metadata__` strings. The format is a little-endian u64
-// header length, a JSON header and the packed tensor data, so the compiler
-// reads it with llvm::json instead of linking the runtime.
+// A checkpoint's tensors for the exporters (docs/checkpoints.md): every
+// tensor's dtype, shape and bytes, and the `__metadata__` strings, read by
+// the runtime's own checkpoint reader, which the compiler links, so that
+// the format and its checks are defined once.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MODELC_EXPORT_SAFETENSORS_H
@@ -35,9 +35,11 @@ struct SafetensorsContents {
   std::map<std::string, std::string> metadata;
 };
 
-/// Reads the safetensors file at \p path. Errors name the file and what is
-/// wrong (unreadable, truncated, a malformed header, a tensor whose bytes
-/// fall outside the data or disagree with its shape and dtype).
+/// Reads the checkpoint at \p path once (modelrt::readCheckpointFile).
+/// Errors name the file and what is wrong: unreadable or not a regular
+/// file, truncated, a malformed header, tensors that overlap, repeat or
+/// disagree with their shape and dtype, another format version, a checksum
+/// mismatch.
 llvm::Expected<SafetensorsContents> readSafetensors(llvm::StringRef path);
 
 } // namespace modelc
