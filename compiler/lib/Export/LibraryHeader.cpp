@@ -87,7 +87,8 @@ static void writeDeclarations(llvm::raw_ostream &os, const std::string &p,
      << "int " << p << "_predict(" << p
      << "_model *model, const float *input, int64_t n,\n    float *output);\n\n"
      << "/* One sample's input (output) shape: writes up to capacity "
-        "dimensions to dims\n   and returns the rank. */\n"
+        "dimensions to dims\n   and returns the rank (dims may be NULL when "
+        "capacity is 0); -1 on error. */\n"
      << "int " << p << "_input_shape(const " << p
      << "_model *model, int64_t *dims, int capacity);\n"
      << "int " << p << "_output_shape(const " << p

@@ -14,11 +14,14 @@
 #include "modelrt/io/RooflinePlot.h"
 #include "modelrt/train/Trainer.h"
 
+#include <atomic>
 #include <climits>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <unistd.h>
 
 namespace modelrt {
 
@@ -199,6 +202,41 @@ static Status onRanks(const CliArgs &a, const std::function<Status(Collective &)
 
 static Status runTrainWith(const ModelrtProgram &p, const CliArgs &a, Collective &ranks);
 
+namespace {
+/// Set by the first SIGINT or SIGTERM of a training run.
+std::atomic<bool> gStopRequested{false};
+
+/// Asks the run to stop after its step in progress; the handler is reset,
+/// so a second signal ends the process at once.
+void requestStop(int) {
+  gStopRequested.store(true);
+  const char msg[] = "\ninterrupted: stopping after the step in progress (again to stop "
+                     "now)\n";
+  ssize_t ignored = ::write(STDERR_FILENO, msg, sizeof msg - 1);
+  (void)ignored;
+}
+
+/// Routes SIGINT and SIGTERM to requestStop while it lives.
+class StopOnSignals {
+public:
+  StopOnSignals() {
+    struct sigaction sa = {};
+    sa.sa_handler = requestStop;
+    sa.sa_flags = SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    ::sigaction(SIGINT, &sa, &oldInt);
+    ::sigaction(SIGTERM, &sa, &oldTerm);
+  }
+  ~StopOnSignals() {
+    ::sigaction(SIGINT, &oldInt, nullptr);
+    ::sigaction(SIGTERM, &oldTerm, nullptr);
+  }
+
+private:
+  struct sigaction oldInt = {}, oldTerm = {};
+};
+} // namespace
+
 Status runTrain(const ModelrtProgram &p, const CliArgs &a) {
   return onRanks(a, [&](Collective &ranks) { return runTrainWith(p, a, ranks); });
 }
@@ -233,6 +271,9 @@ static Status runTrainWith(const ModelrtProgram &p, const CliArgs &a, Collective
     std::fprintf(stderr, "%s: note: %s\n", a.self.c_str(), note.c_str());
   };
   startProfile(a);
+  gStopRequested.store(false);
+  opts.stop = &gStopRequested;
+  StopOnSignals stopOnSignals;
   auto r = trainProgram(p, cfg, opts);
   if (!r)
     return r.status();

@@ -14,6 +14,7 @@
 #include "modelrt/train/Trainer.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <mutex>
 #include <new>
@@ -75,24 +76,35 @@ extern "C" int modelrt_embed_predict(ModelrtEmbedded *h, const float *input,
   const ModelrtProgram &p = *h->program;
   std::vector<int64_t> shape = {n};
   shape.insert(shape.end(), p.input_shape, p.input_shape + p.input_rank);
-  Dataset d;
-  d.name = "predict input";
-  d.inputs = Tensor(DType::F32, shape);
-  std::memcpy(d.inputs.data(), input, d.inputs.numBytes());
-  d.labels = Tensor(DType::I64, {n});
-  if (Status st = applyInputTransforms(d, p.config.data); !st.isOk())
-    return fail(st.message());
-  std::lock_guard<std::mutex> guard(runtimeLock);
-  auto out = predictTensor(p, h->model, d.inputs, std::min(n, kBatch));
-  if (!out)
-    return fail(out.status().message());
-  std::memcpy(output, out->data(), out->numBytes());
-  return 0;
+  int64_t perSample = std::max<int64_t>(shapeNumElements({shape.begin() + 1, shape.end()}), 1);
+  if (n > INT64_MAX / int64_t(sizeof(float)) / perSample)
+    return fail("predict: n = " + std::to_string(n) + " samples of " + std::to_string(perSample) +
+                " values each is more than memory can hold");
+  try { // no exception crosses the C API
+    Dataset d;
+    d.name = "predict input";
+    d.inputs = Tensor(DType::F32, shape);
+    std::memcpy(d.inputs.data(), input, d.inputs.numBytes());
+    d.labels = Tensor(DType::I64, {n});
+    if (Status st = applyInputTransforms(d, p.config.data); !st.isOk())
+      return fail(st.message());
+    std::lock_guard<std::mutex> guard(runtimeLock);
+    auto out = predictTensor(p, h->model, d.inputs, std::min(n, kBatch));
+    if (!out)
+      return fail(out.status().message());
+    std::memcpy(output, out->data(), out->numBytes());
+    return 0;
+  } catch (const std::bad_alloc &) {
+    return fail("predict: out of memory for " + std::to_string(n) + " samples");
+  }
 }
 
-/// Copies \p rank dimensions to \p dims (at most \p capacity).
-static int copyShape(const int64_t *shape, int32_t rank, int64_t *dims,
+/// Copies \p rank dimensions to \p dims (at most \p capacity) and returns
+/// the rank; a null \p dims is allowed only with no capacity.
+static int copyShape(const char *what, const int64_t *shape, int32_t rank, int64_t *dims,
                      int capacity) {
+  if (!dims && capacity > 0)
+    return fail(std::string(what) + ": dims is null but capacity is " + std::to_string(capacity));
   for (int i = 0; i < rank && i < capacity; ++i)
     dims[i] = shape[i];
   return rank;
@@ -102,15 +114,14 @@ extern "C" int modelrt_embed_input_shape(const ModelrtEmbedded *h,
                                          int64_t *dims, int capacity) {
   if (!h)
     return fail("input_shape: the model handle is null");
-  return copyShape(h->program->input_shape, h->program->input_rank, dims,
-                   capacity);
+  return copyShape("input_shape", h->program->input_shape, h->program->input_rank, dims, capacity);
 }
 
 extern "C" int modelrt_embed_output_shape(const ModelrtEmbedded *h,
                                           int64_t *dims, int capacity) {
   if (!h)
     return fail("output_shape: the model handle is null");
-  return copyShape(h->program->output_shape, h->program->output_rank, dims,
+  return copyShape("output_shape", h->program->output_shape, h->program->output_rank, dims,
                    capacity);
 }
 

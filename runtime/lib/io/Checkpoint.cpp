@@ -114,8 +114,26 @@ Status routeTensors(SafetensorsFile &f, const std::string &path, CheckpointData 
 }
 } // namespace
 
+/// An error naming the first parameter or state value that is NaN or
+/// infinite: training stops before it would write one.
+static Status checkFiniteValues(const SafetensorsFile &f, const std::string &path) {
+  for (const auto &[name, t] : f.tensors) {
+    if (t.dtype() != DType::F32 || (name.rfind("param/", 0) != 0 && name.rfind("state/", 0) != 0))
+      continue;
+    const float *v = t.as<float>();
+    for (int64_t i = 0; i < t.numElements(); ++i)
+      if (!std::isfinite(v[i]))
+        return errorf("%s: tensor '%s' element %lld is %s; training never writes a "
+                      "non-finite value, so the file was changed after it was written",
+                      path.c_str(), name.c_str(), (long long)i,
+                      std::isnan(v[i]) ? "NaN" : "infinite");
+  }
+  return Status::ok();
+}
+
 /// The safetensors layout of checkpoint \p bytes, after the checks of the
-/// file as a whole: the layout, the format's version, the checksum.
+/// file as a whole: the layout, the format's version, the checksum, finite
+/// parameters and state.
 static Expected<SafetensorsFile> decodeCheckpointFile(const std::string &bytes,
                                                       const std::string &path) {
   auto f = decodeSafetensors(bytes, path);
@@ -123,6 +141,7 @@ static Expected<SafetensorsFile> decodeCheckpointFile(const std::string &bytes,
     return f.status();
   MODELRT_TRY(checkCheckpointFormat(*f, path));
   MODELRT_TRY(verifyCheckpointChecksum(bytes, *f, path));
+  MODELRT_TRY(checkFiniteValues(*f, path));
   return f;
 }
 

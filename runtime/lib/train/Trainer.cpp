@@ -94,12 +94,27 @@ bool allFinite(const float *x, size_t n) {
   return bad == 0;
 }
 
+/// What a run that stops now leaves to resume from.
+std::string keptCheckpoint(const Run &r) {
+  return r.lastCheckpoint.empty()
+             ? "no checkpoint was written yet (the run stopped in its first epoch)"
+             : "the last good checkpoint, " + r.lastCheckpoint + ", is kept";
+}
+
+/// An error when RunOptions::stop was set (SIGINT/SIGTERM) during the step
+/// that just finished: the run stops there, keeping what it wrote.
+Status checkStop(const Run &r, int64_t epoch, int64_t batch) {
+  if (!r.opts.stop || !r.opts.stop->load())
+    return Status::ok();
+  return errorf("interrupted after step %lld (epoch %lld, batch %lld); stopping, %s",
+                (long long)r.step, (long long)epoch + 1, (long long)batch + 1,
+                keptCheckpoint(r).c_str());
+}
+
 /// Names the first non-finite value among the loss and gradients, if any.
 Status checkFinite(Run &r, float loss, int64_t epoch, int64_t batch) {
   bool gradsChecked = r.runner->gradientsCheckedFinite(); // on the device
-  std::string kept = r.lastCheckpoint.empty()
-                         ? "no checkpoint was written yet (the run stopped in its first epoch)"
-                         : "the last good checkpoint, " + r.lastCheckpoint + ", is kept";
+  std::string kept = keptCheckpoint(r);
   const char *where = "step %lld (epoch %lld, batch %lld): %s; stopping, %s";
   std::string what;
   if (!std::isfinite(loss))
@@ -338,6 +353,7 @@ Expected<EvalResult> trainEpoch(Run &r, int64_t epoch) {
       sums.metrics[i] += f.metrics[i];
     sums.samples += f.samples;
     sums.counted += f.counted;
+    MODELRT_TRY(checkStop(r, epoch, batchIndex));
     ++batchIndex;
     char suffix[64];
     std::snprintf(suffix, sizeof suffix, "loss %.4f",

@@ -6,9 +6,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <csignal>
-#include <cstring>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <sys/resource.h>
@@ -215,6 +216,19 @@ TEST(Checkpoint, CorruptAndTruncatedFilesAreErrors) {
               ": checkpoint format version 4, this runtime reads versions 5 and 6");
   expectError(withHeader("{\"__metadata__\":{\"format_version\":\"5\"}}", ""),
               ": __metadata__ lacks field 'format'");
+}
+
+TEST(Checkpoint, NonFiniteParametersAreErrors) {
+  CheckpointData d = sample();
+  d.params[0].second.as<float>()[4] = NAN; // sealed by the checksum: a valid file
+  auto r = decodeCheckpoint(encodeCheckpoint(d), "x.st");
+  ASSERT_FALSE(r.isOk());
+  EXPECT_EQ(r.message(), "x.st: tensor 'param/w' element 4 is NaN; training never writes a "
+                         "non-finite value, so the file was changed after it was written");
+  d.params[0].second.as<float>()[4] = -INFINITY;
+  r = decodeCheckpoint(encodeCheckpoint(d), "x.st");
+  ASSERT_FALSE(r.isOk());
+  EXPECT_NE(r.message().find("element 4 is infinite"), std::string::npos) << r.message();
 }
 
 TEST(Checkpoint, ADirectoryIsNotACheckpoint) {

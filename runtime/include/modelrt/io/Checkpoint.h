@@ -107,7 +107,8 @@ Expected<CheckpointData> readCheckpoint(const std::string &path);
 /// The tensors and metadata of the checkpoint file \p path, checked as a
 /// whole as readCheckpoint checks it before it decodes the training state:
 /// a regular file, a safetensors layout whose tensors tile the data once
-/// each, this format's version and an intact checksum.
+/// each, this format's version, an intact checksum, and parameters and
+/// state without NaN or infinity.
 Expected<SafetensorsFile> readCheckpointFile(const std::string &path);
 
 /// Checks that \p data fits a model with tables \p params and \p state: the

@@ -22,6 +22,7 @@
 #include "modelrt/core/Model.h"
 #include "modelrt/train/DataParallel.h"
 
+#include <atomic>
 #include <cstdio>
 #include <functional>
 #include <string>
@@ -37,6 +38,9 @@ struct RunOptions {
   /// A fresh run deletes an earlier run's checkpoints and metrics logs in
   /// its directories instead of refusing them (RunDirectory.h).
   bool overwrite = false;
+  /// Set (by a signal handler) to stop the run after the step in progress,
+  /// keeping the checkpoints and logs written so far; null: never.
+  const std::atomic<bool> *stop = nullptr;
   int64_t logEverySteps = 50;       ///< TensorBoard step/* scalars every N steps (0 = off)
   int64_t threads = 0;              ///< 1: no prefetch thread; N > 1: queue depth N; 0: 2
   FILE *console = stdout;           ///< progress and per-epoch lines
