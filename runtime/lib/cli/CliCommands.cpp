@@ -222,7 +222,7 @@ public:
   StopOnSignals() {
     struct sigaction sa = {};
     sa.sa_handler = requestStop;
-    sa.sa_flags = SA_RESETHAND;
+    sa.sa_flags = SA_RESETHAND | SA_RESTART; // a write under way is not cut short
     sigemptyset(&sa.sa_mask);
     ::sigaction(SIGINT, &sa, &oldInt);
     ::sigaction(SIGTERM, &sa, &oldTerm);
