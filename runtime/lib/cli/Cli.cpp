@@ -229,8 +229,9 @@ Expected<CliArgs> parseArgs(int argc, char **argv, const CommandSpec &spec) {
 }
 
 Status checkArgs(CliArgs &a) {
-  if (a.flags.count("--out") && a.command == "train")
-    a.flags.emplace("--checkpoint-dir", a.flags["--out"]);
+  if (a.flags.count("--out") && a.command == "train" &&
+      !a.flags.emplace("--checkpoint-dir", a.flags["--out"]).second)
+    return errorf("'--out' is another name for '--checkpoint-dir': give one of them");
   if ((a.command == "eval" || a.command == "predict" || a.command == "generate") &&
       !a.flags.count("--checkpoint"))
     return errorf("'%s' needs --checkpoint PATH", a.command.c_str());

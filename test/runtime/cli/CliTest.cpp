@@ -416,6 +416,9 @@ TEST(Cli, BadInputIsAClearErrorAndDamagesNothing) {
       {{"train", "--epochs", "2", "--epochs=3", "--checkpoint-dir", t.ckptDir},
        2,
        "error: option '--epochs' is given twice"},
+      {{"train", "--out", t.dir.path("a"), "--checkpoint-dir", t.ckptDir},
+       2,
+       "error: '--out' is another name for '--checkpoint-dir': give one of them"},
       // A new run where the trained one's checkpoints and logs are.
       {{"train", "--checkpoint-dir", t.ckptDir, "--log-dir", t.dir.path("logs")},
        1,
