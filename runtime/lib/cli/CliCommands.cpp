@@ -11,6 +11,7 @@
 #include "modelrt/core/Profile.h"
 #include "modelrt/core/Roofline.h"
 #include "modelrt/dist/Collective.h"
+#include "modelrt/io/AtomicFile.h"
 #include "modelrt/io/RooflinePlot.h"
 #include "modelrt/train/Trainer.h"
 
@@ -39,15 +40,6 @@ Expected<std::unique_ptr<StepRunner>> selectRunner(const ModelrtProgram &p, cons
   if (!device)
     return device.status();
   return StepRunner::create(p, *device);
-}
-
-/// Whether paths \p a and \p b name one file (`./a/x.idx` and `a/x.idx`):
-/// by their real paths when both resolve, else by their text.
-static bool sameFile(const std::string &a, const std::string &b) {
-  char ra[PATH_MAX], rb[PATH_MAX];
-  if (::realpath(a.c_str(), ra) && ::realpath(b.c_str(), rb))
-    return std::strcmp(ra, rb) == 0;
-  return a == b;
 }
 
 Status applyDataDir(ModelrtDataConfig &data, const CliArgs &a, std::vector<std::string> &storage) {

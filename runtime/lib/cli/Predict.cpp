@@ -17,6 +17,7 @@
 
 #include "modelrt/data/ImageFolder.h"
 #include "modelrt/data/Readers.h"
+#include "modelrt/io/AtomicFile.h"
 #include "modelrt/io/Checkpoint.h"
 #include "modelrt/io/Json.h"
 #include "modelrt/io/PngWriter.h"
@@ -534,13 +535,6 @@ void warnNonFinite(const CliArgs &a, const std::vector<Dataset> &inputs,
                  "%s: warning: %lld of %lld samples have outputs that are not finite (NaN or "
                  "infinity), the first %s\n",
                  a.self.c_str(), (long long)bad, (long long)total, first.c_str());
-}
-
-/// Whether \p a and \p b name one existing file.
-bool sameFile(const std::string &a, const std::string &b) {
-  struct stat x, y;
-  return ::stat(a.c_str(), &x) == 0 && ::stat(b.c_str(), &y) == 0 && x.st_dev == y.st_dev &&
-         x.st_ino == y.st_ino;
 }
 
 } // namespace

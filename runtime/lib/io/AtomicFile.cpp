@@ -136,4 +136,11 @@ Status makeDirectories(const std::string &dir) {
   return Status::ok();
 }
 
+bool sameFile(const std::string &a, const std::string &b) {
+  struct stat x, y;
+  if (::stat(a.c_str(), &x) == 0 && ::stat(b.c_str(), &y) == 0)
+    return x.st_dev == y.st_dev && x.st_ino == y.st_ino;
+  return a == b;
+}
+
 } // namespace modelrt

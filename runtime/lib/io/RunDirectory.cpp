@@ -101,20 +101,13 @@ Expected<int> deleteRunOutputs(const std::string &dir) {
                     std::strerror(errno));
   return int(names.size());
 }
-
-/// Whether \p a and \p b name one existing directory.
-bool sameDirectory(const std::string &a, const std::string &b) {
-  struct stat x, y;
-  return ::stat(a.c_str(), &x) == 0 && ::stat(b.c_str(), &y) == 0 && x.st_dev == y.st_dev &&
-         x.st_ino == y.st_ino;
-}
 } // namespace
 
 Expected<std::vector<DirectoryLock>> claimRunDirectories(const RunDirectories &dirs,
                                                          FILE *console) {
   std::vector<std::pair<std::string, const char *>> unique{
       {dirs.checkpointDir, "--checkpoint-dir"}};
-  if (dirs.logDir != dirs.checkpointDir && !sameDirectory(dirs.logDir, dirs.checkpointDir))
+  if (dirs.logDir != dirs.checkpointDir && !sameFile(dirs.logDir, dirs.checkpointDir))
     unique.push_back({dirs.logDir, "--log-dir"});
   // Refused before anything is created; checked again under the locks.
   if (dirs.fresh && !dirs.overwrite)
@@ -123,7 +116,7 @@ Expected<std::vector<DirectoryLock>> claimRunDirectories(const RunDirectories &d
   std::vector<DirectoryLock> locks;
   for (size_t i = 0; i < unique.size(); ++i) {
     MODELRT_TRY(makeDirectories(unique[i].first));
-    if (i > 0 && sameDirectory(unique[i].first, unique[0].first))
+    if (i > 0 && sameFile(unique[i].first, unique[0].first))
       continue; // a log dir created as the checkpoint dir's other name
     auto lock = lockRunDirectory(unique[i].first);
     if (!lock)

@@ -4,7 +4,7 @@
 // written, fsync'ed and renamed over the target, and the directory fsync'ed,
 // so that a failed write (a full disk, a file-size limit, a kill) leaves the
 // previous file as it was. Also the clean-up of the temporaries a killed
-// process leaves, and mkdir -p.
+// process leaves, mkdir -p, and whether two paths name one file.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MODELRT_IO_ATOMICFILE_H
@@ -38,6 +38,11 @@ int removeStaleTemporaries(const std::string &dir,
 /// Creates \p dir and its missing parents (mkdir -p); an error names the
 /// first one that cannot be created.
 Status makeDirectories(const std::string &dir);
+
+/// Whether paths \p a and \p b name one file or directory (`./a/x.idx` and
+/// `a/x.idx`, or two hard links): by device and inode when both exist, else
+/// by their text.
+bool sameFile(const std::string &a, const std::string &b);
 
 } // namespace modelrt
 
