@@ -273,9 +273,37 @@ std::string predictedText(const ModelrtProgram &p, const std::vector<int64_t> &i
   for (int64_t id : ids)
     if (id >= 0 && id < p.num_vocab)
       modelsupport::text::appendUtf8(out, uint32_t(p.vocab[id]));
-    else if (p.config.data.tokens == MODELRT_TOKENS_BYTES && id < 256)
+    else if (p.config.data.tokens == MODELRT_TOKENS_BYTES && id >= 0 && id < 256)
       out += char(id);
   return out;
+}
+
+/// The softmax of logits \p o[0..n) in place. +inf logits share the whole
+/// probability, as in the limit; a NaN logit, or logits that are all -inf,
+/// make every probability NaN (no class: predictedClass).
+void softmaxInPlace(float *o, int64_t n) {
+  float mx = -INFINITY;
+  for (int64_t k = 0; k < n; ++k)
+    mx = std::isnan(o[k]) || std::isnan(mx) ? NAN : std::max(mx, o[k]);
+  if (mx == INFINITY) {
+    float top = float(std::count(o, o + n, INFINITY));
+    for (int64_t k = 0; k < n; ++k)
+      o[k] = o[k] == INFINITY ? 1.0f / top : 0.0f;
+    return;
+  }
+  float z = 0;
+  for (int64_t k = 0; k < n; ++k)
+    z += std::exp(o[k] - mx);
+  for (int64_t k = 0; k < n; ++k)
+    o[k] = std::exp(o[k] - mx) / z;
+}
+
+/// The predicted class of probabilities \p q[0..n): the first largest, or
+/// -1 when one is NaN (the model's outputs were NaN: no class is named).
+int64_t predictedClass(const float *q, int64_t n) {
+  if (std::any_of(q, q + n, [](float v) { return std::isnan(v); }))
+    return -1;
+  return std::max_element(q, q + n) - q;
 }
 
 /// Prints one sample of a model with a class per position: the predicted
@@ -285,10 +313,15 @@ void printPositions(const ModelrtProgram &p, const std::string &path, int64_t i,
   int64_t classes = p.output_shape[p.output_rank - 1];
   std::vector<int64_t> best;
   for (int64_t at = 0; at < per; at += classes)
-    best.push_back(std::max_element(o + at, o + at + classes) - (o + at));
+    best.push_back(predictedClass(o + at, classes));
   std::string list, text = predictedText(p, best);
-  for (int64_t c : best)
-    list += (list.empty() ? "" : json ? ", " : " ") + std::to_string(c);
+  for (int64_t c : best) // a position without a class: null, or ? as text
+    list += (list.empty() ? ""
+             : json       ? ", "
+                          : " ") +
+            (c >= 0 ? std::to_string(c)
+             : json ? "null"
+                    : "?");
   bool hasText = p.num_vocab > 0 || p.config.data.tokens == MODELRT_TOKENS_BYTES;
   if (json)
     std::printf("{\"input\": %s, \"index\": %lld, \"classes\": [%s]%s%s}\n",
@@ -320,26 +353,27 @@ std::string formatOutput(double v, bool json, bool probability) {
 void printSample(const ModelrtProgram &p, const std::string &path, int64_t i, const float *o,
                  int64_t per, bool json) {
   std::vector<double> v(o, o + per);
-  int64_t best = -1;
-  if (p.num_classes > 0) // o already holds the softmax probabilities
-    best = std::max_element(v.begin(), v.end()) - v.begin();
+  bool classifier = p.num_classes > 0; // o already holds the softmax probabilities
+  int64_t best = classifier ? predictedClass(o, per) : -1;
   std::string line;
   const char *name = best >= 0 && best < p.num_class_names ? p.class_names[best] : nullptr;
   if (json) {
     line = "{\"input\": " + jsonQuote(path) + ", \"index\": " + std::to_string(i);
-    if (best >= 0)
-      line += ", \"class\": " + std::to_string(best);
+    if (classifier)
+      line += ", \"class\": " + (best >= 0 ? std::to_string(best) : "null");
     if (name)
       line += ", \"class_name\": " + jsonQuote(name);
-    line += best >= 0 ? ", \"probabilities\": [" : ", \"outputs\": [";
+    line += classifier ? ", \"probabilities\": [" : ", \"outputs\": [";
   } else {
     line = path + "[" + std::to_string(i) + "]:";
-    if (best >= 0)
-      line += " class " + std::to_string(best) + (name ? std::string(" (") + name + ")" : "") +
+    if (classifier)
+      line += " class " +
+              (best < 0 ? std::string("none (NaN outputs)")
+                        : std::to_string(best) + (name ? std::string(" (") + name + ")" : "")) +
               " probabilities";
   }
   for (int64_t k = 0; k < per; ++k)
-    line += (json && k ? ", " : json ? "" : " ") + formatOutput(v[k], json, best >= 0);
+    line += (json && k ? ", " : json ? "" : " ") + formatOutput(v[k], json, classifier);
   std::printf("%s\n", json ? (line + "]}").c_str() : line.c_str());
 }
 
@@ -363,15 +397,9 @@ Expected<std::vector<Tensor>> predictAll(const ModelrtProgram &p, ModelState &m,
     if (!out)
       return out.status();
     // A softmax over each run of classes (the output's last dimension).
-    int64_t runs = out->numElements() / std::max<int64_t>(classesPer(p), 1);
-    for (int64_t i = 0; p.num_classes > 0 && i < runs; ++i) {
-      int64_t per = classesPer(p);
-      float *o = out->as<float>() + i * per, mx = *std::max_element(o, o + per), z = 0;
-      for (int64_t k = 0; k < per; ++k)
-        z += std::exp(o[k] - mx);
-      for (int64_t k = 0; k < per; ++k)
-        o[k] = std::exp(o[k] - mx) / z;
-    }
+    int64_t per = classesPer(p), runs = out->numElements() / std::max<int64_t>(per, 1);
+    for (int64_t i = 0; p.num_classes > 0 && i < runs; ++i)
+      softmaxInPlace(out->as<float>() + i * per, per);
     outs.push_back(out.take());
   }
   return outs;

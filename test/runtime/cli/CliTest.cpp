@@ -171,6 +171,74 @@ TEST(Cli, PredictPrintsTinyHugeAndNonFiniteOutputsAndWarns) {
   EXPECT_EQ(r.err.find("warning"), std::string::npos) << r.err;
 }
 
+namespace {
+/// The logit of input value \p v: v itself, but 1e30 overflows to +inf
+/// (v * v) and -1e30 to NaN (v * v - v * v), as a model's products may.
+float overflowingLogit(float v) {
+  volatile float sq = v * v;
+  return v >= 1e30f ? sq : v <= -1e30f ? sq - sq : v;
+}
+/// A classifier's predict whose logits are the input's first values: kC per
+/// sample, or two positions of two classes (outputs [2, 2]).
+int logitsPredict(void *, float *const *, float *const *, const float *x, int64_t n, float *out) {
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t c = 0; c < kC; ++c)
+      out[i * kC + c] = overflowingLogit(x[i * kF + c]);
+  return 0;
+}
+int positionLogitsPredict(void *, float *const *, float *const *, const float *x, int64_t n,
+                          float *out) {
+  for (int64_t i = 0; i < n * kF; ++i)
+    out[i] = overflowingLogit(x[i]);
+  return 0;
+}
+const int64_t kPositions[] = {2, 2}, kPositionLabels[] = {2};
+} // namespace
+
+TEST(Cli, PredictNamesNoClassForNaNLogitsAndTheInfiniteOneForInfinity) {
+  Trained t;
+  ModelrtProgram p = t.prog;
+  p.predict = logitsPredict;
+  Tensor x(DType::F32, {3, kF});
+  const float in[] = {1, 2, 0, 0, -1e30f, 0, 0, 0, 1e30f, 0, 1e30f, 0};
+  std::copy(in, in + 3 * kF, x.as<float>());
+  std::string file = t.dir.path("x.npy");
+  ASSERT_TRUE(writeNpy(file, x).isOk());
+  // Softmax of (1, 2, 0): e^-1 / z, 1 / z, e^-2 / z, z = 1 + e^-1 + e^-2.
+  double z = 1 + std::exp(-1.0) + std::exp(-2.0);
+  char first[128];
+  std::snprintf(first, sizeof first, "[0]: class 1 probabilities %.6f %.6f %.6f\n",
+                std::exp(-1.0) / z, 1 / z, std::exp(-2.0) / z);
+  CliRun r = runCli(p, {"predict", "--checkpoint", t.ckpt, file});
+  ASSERT_EQ(r.status, 0) << r.err;
+  // A NaN logit: no class; two +inf logits: the limit, half each.
+  EXPECT_EQ(r.out, file + first + file +
+                       "[1]: class none (NaN outputs) probabilities nan nan nan\n" + file +
+                       "[2]: class 0 probabilities 0.500000 0.000000 0.500000\n");
+  EXPECT_NE(r.err.find("warning: 1 of 3 samples have outputs that are not finite (NaN or "
+                       "infinity), the first " +
+                       file + "[1]"),
+            std::string::npos)
+      << r.err;
+  r = runCli(p, {"predict", "--json", "--checkpoint", t.ckpt, file});
+  ASSERT_EQ(r.status, 0) << r.err;
+  size_t eol = r.out.find('\n');
+  auto j1 = parseJson(r.out.substr(eol + 1, r.out.find('\n', eol + 1) - eol - 1), "line 2");
+  ASSERT_TRUE(j1.isOk()) << r.out;
+  ASSERT_NE(j1->find("class"), nullptr) << r.out;
+  EXPECT_EQ(j1->find("class")->kind, JsonValue::Kind::Null) << r.out;
+  // A class per position: the NaN position has none (? and null).
+  p.predict = positionLogitsPredict, p.output_rank = 2, p.output_shape = kPositions;
+  p.label_rank = 1, p.label_shape = kPositionLabels;
+  r = runCli(p, {"predict", "--checkpoint", t.ckpt, file});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, file + "[0]: classes 1 0\n" + file + "[1]: classes ? 0\n" + file +
+                       "[2]: classes 0 0\n");
+  r = runCli(p, {"predict", "--json", "--checkpoint", t.ckpt, file});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("\"index\": 1, \"classes\": [null, 0]}"), std::string::npos) << r.out;
+}
+
 TEST(Cli, PredictPngWritesImageOutputsAndUndoesTheTransform) {
   Trained t;
   writeBytes(t.dir.path("a.png"), makePng(2, 2, 0, 1, {200, 0, 17, 255}, {1, 4}));
