@@ -17,11 +17,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
-#include <map>
 #include <fstream>
 #include <iterator>
+#include <map>
 
 namespace modelrt_test {
 using namespace modelrt;
@@ -34,6 +35,10 @@ const ModelrtTensorDesc kParams[] = {
 inline const char *kMetrics[] = {"accuracy"};
 inline bool gPoison = false; // makes train_step return a NaN gradient at step 3
 inline float gPoisonWith = NAN; // the value gPoison writes
+/// Set by train_step, as SIGINT would set it, during the step with index
+/// gStopAtStep (then disarmed: -1); RunOptions::stop of the stop tests.
+inline std::atomic<bool> gStopRequest{false};
+inline int64_t gStopAtStep = -1;
 
 /// Softmax probabilities of sample \p x; returns the argmax.
 inline int64_t forward(float *const *p, const float *x, double *prob) {
@@ -85,6 +90,8 @@ inline int trainStep(void *ctx, float *const *p, float *const *s, const float *x
   }
   if (gPoison && step == 2)
     g[1][1] = gPoisonWith;
+  if (step == gStopAtStep)
+    gStopRequest = true, gStopAtStep = -1;
   return evalStep(ctx, p, s, x, labels, n, loss, metrics);
 }
 

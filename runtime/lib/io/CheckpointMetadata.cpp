@@ -15,13 +15,39 @@ namespace modelrt {
 
 namespace {
 /// Every metadata key, in the order they are written.
-const char *const kKeys[] = {
-    "format", "format_version", "abi_version", "model", "fingerprint", "schema", "epoch", "step",
-    "optimizer.kind", "optimizer.steps", "schedule.epoch", "schedule.step",
-    "schedule.plateau_lr", "schedule.best", "schedule.bad_epochs", "schedule.has_best",
-    "early_stop.best", "early_stop.bad_epochs", "early_stop.has_best", "best.loss", "best.has",
-    "data.epoch", "data.batch_index", "data.seed", "rng.state", "metrics", "classes", "vocab",
-    kChecksumKey};
+const char *const kKeys[] = {"format",
+                             "format_version",
+                             "abi_version",
+                             "model",
+                             "fingerprint",
+                             "schema",
+                             "epoch",
+                             "step",
+                             "optimizer.kind",
+                             "optimizer.steps",
+                             "schedule.epoch",
+                             "schedule.step",
+                             "schedule.plateau_lr",
+                             "schedule.best",
+                             "schedule.bad_epochs",
+                             "schedule.has_best",
+                             "early_stop.best",
+                             "early_stop.bad_epochs",
+                             "early_stop.has_best",
+                             "best.loss",
+                             "best.has",
+                             "data.epoch",
+                             "data.batch_index",
+                             "data.seed",
+                             "rng.state",
+                             "partial.loss_sum",
+                             "partial.samples",
+                             "partial.counted",
+                             "partial.metric_sums",
+                             "metrics",
+                             "classes",
+                             "vocab",
+                             kChecksumKey};
 constexpr const char *kFormat = "modelrt-checkpoint";
 constexpr int32_t kMaxOptimizerKind = 3; // OptimizerKind::RMSprop
 constexpr const char *kChecksumPrefix = "\"checksum\":\"0x";
@@ -91,6 +117,14 @@ std::string metricsJson(const std::vector<std::pair<std::string, double>> &metri
   return s + "}";
 }
 
+/// Numbers as a JSON array, each printed with %.17g.
+std::string numbersJson(const std::vector<double> &values) {
+  std::string s = "[";
+  for (size_t i = 0; i < values.size(); ++i)
+    s += (i ? "," : "") + num(values[i]);
+  return s + "]";
+}
+
 /// The class names as a JSON array of strings.
 std::string classesJson(const std::vector<std::string> &names) {
   std::string s = "[";
@@ -136,10 +170,16 @@ std::vector<std::pair<std::string, std::string>> encodeCheckpointMetadata(const 
       {"data.epoch", num(l.epoch)}, {"data.batch_index", num(l.batchIndex)}};
   if (d.seed)
     fields.push_back({"data.seed", std::to_string(*d.seed)});
+  const EpochSums &e = d.epochSums;
   fields.insert(fields.end(),
                 {{"rng.state", hex64(l.rngState[0]) + "," + hex64(l.rngState[1]) + "," +
                                    hex64(l.rngState[2]) + "," + hex64(l.rngState[3])},
-                 {"metrics", metricsJson(d.metrics)}, {"classes", classesJson(d.classNames)},
+                 {"partial.loss_sum", num(e.loss)},
+                 {"partial.samples", num(e.samples)},
+                 {"partial.counted", num(e.counted)},
+                 {"partial.metric_sums", numbersJson(e.metrics)},
+                 {"metrics", metricsJson(d.metrics)},
+                 {"classes", classesJson(d.classNames)},
                  {"vocab", vocabJson(d.vocab)},
                  {kChecksumKey, "0x" + std::string(16, '0')}});
   return fields;
@@ -185,10 +225,10 @@ Status checkCheckpointFormat(const SafetensorsFile &f, const std::string &path) 
   const std::string *version = f.meta("format_version");
   if (!version)
     return errorf("%s: __metadata__ lacks field 'format_version'", path.c_str());
-  if (*version != std::to_string(kCheckpointVersion) &&
-      *version != std::to_string(kCheckpointVersion - 1))
-    return errorf("%s: checkpoint format version %s, this runtime reads versions %u and %u",
-                  path.c_str(), version->c_str(), kCheckpointVersion - 1, kCheckpointVersion);
+  int64_t v = 0;
+  if (!parseInteger(*version, v) || v < kOldestCheckpointVersion || v > kCheckpointVersion)
+    return errorf("%s: checkpoint format version %s, this runtime reads versions %u to %u",
+                  path.c_str(), version->c_str(), kOldestCheckpointVersion, kCheckpointVersion);
   const std::string *format = f.meta("format");
   if (!format)
     return errorf("%s: __metadata__ lacks field 'format'", path.c_str());
@@ -377,6 +417,47 @@ void readPosition(FieldReader &m, CheckpointData &d) {
     m.fail("rng.state", *rng, "is all zero (not a xoshiro256** state)");
 }
 
+/// partial.*: the sums of the epoch in progress (required from format 7 on;
+/// zero before). Finite, and all zero at an epoch's start (batch index 0).
+void readEpochSums(FieldReader &m, const std::string &path, const SafetensorsFile &f,
+                   CheckpointData &d) {
+  int64_t version = 0; // checked by checkCheckpointFormat
+  parseInteger(*f.meta("format_version"), version);
+  if (version < 7) {
+    for (const char *key :
+         {"partial.loss_sum", "partial.samples", "partial.counted", "partial.metric_sums"})
+      if (const std::string *v = f.meta(key))
+        m.fail(key, "'" + *v + "'",
+               "is not a field of format version " + num(version) + " (it came with 7)");
+    return;
+  }
+  EpochSums &e = d.epochSums;
+  m.real("partial.loss_sum", e.loss, false);
+  if (m.ok() && !std::isfinite(e.loss))
+    m.fail("partial.loss_sum", num(e.loss), "is not finite");
+  m.counter("partial.samples", e.samples), m.counter("partial.counted", e.counted);
+  const std::string *text = m.get("partial.metric_sums");
+  if (!text)
+    return;
+  auto j = parseJson(*text, path + ": __metadata__ field 'partial.metric_sums'");
+  bool good = j && j->kind == JsonValue::Kind::Array;
+  for (size_t i = 0; good && i < j->items.size(); ++i) {
+    good = j->items[i].kind == JsonValue::Kind::Number && std::isfinite(j->items[i].number);
+    e.metrics.push_back(j->items[i].number);
+  }
+  if (!good || numbersJson(e.metrics) != *text)
+    return m.fail("partial.metric_sums", "'" + *text + "'",
+                  "is not an array of finite numbers printed with %.17g");
+  bool zero = e.loss == 0 && e.samples == 0 && e.counted == 0 && e.metrics.empty();
+  if (m.ok() && d.loader.batchIndex == 0 && !zero)
+    m.fail("data.batch_index", "0",
+           "with sums of an epoch in progress (partial.*): an epoch's start has none (0, and "
+           "partial.metric_sums [])");
+  else if (m.ok() && d.loader.batchIndex > 0 && e.samples == 0)
+    m.fail("data.batch_index", num(d.loader.batchIndex),
+           "with field 'partial.samples' = 0: the batches trained on hold samples");
+}
+
 /// metrics: a JSON object of numbers and nulls (non-finite values).
 void readMetrics(FieldReader &m, const std::string &path, CheckpointData &d) {
   const std::string *text = m.get("metrics");
@@ -441,6 +522,7 @@ Status decodeCheckpointMetadata(const SafetensorsFile &f, const std::string &pat
   readIdentity(m, d);
   readProgress(m, d);
   readPosition(m, d);
+  readEpochSums(m, path, f, d);
   readMetrics(m, path, d);
   readClasses(m, path, d);
   readVocab(m, path, d);
@@ -466,6 +548,10 @@ Status checkResumeTarget(const CheckpointData &d, const ResumeTarget &t, const s
     return errorf("%s: __metadata__ field 'data.batch_index' = %lld is outside [0, %lld) (the "
                   "training set's batches per epoch)", p, (long long)d.loader.batchIndex,
                   (long long)t.batchesPerEpoch);
+  if (d.loader.batchIndex > 0 && int64_t(d.epochSums.metrics.size()) != t.numMetrics)
+    return errorf("%s: __metadata__ field 'partial.metric_sums' has %zu values, the program "
+                  "has %lld metrics",
+                  p, d.epochSums.metrics.size(), (long long)t.numMetrics);
   if (d.seed && *d.seed != t.seed)
     return errorf("%s: __metadata__ field 'data.seed' = %llu is not this run's seed %llu: the "
                   "seed drives the run's validation split, data order, augmentation and "

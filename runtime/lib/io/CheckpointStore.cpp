@@ -87,4 +87,8 @@ Status saveEpochCheckpoint(const CheckpointPolicy &policy, const CheckpointData 
   return Status::ok();
 }
 
+Status saveMidEpochCheckpoint(const CheckpointPolicy &policy, const CheckpointData &data) {
+  return writeFileAtomically(policy.dir + "/last.safetensors", encodeCheckpoint(data));
+}
+
 } // namespace modelrt

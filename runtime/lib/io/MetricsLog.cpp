@@ -89,25 +89,37 @@ Status appendStepLog(const std::string &dir, int64_t epoch, int64_t step, double
 }
 
 namespace {
+/// The integer at \p at of \p line when a comma follows it, else -1.
+int64_t integerAt(const std::string &line, size_t at) {
+  if (at >= line.size())
+    return -1;
+  char *end = nullptr;
+  long long v = std::strtoll(line.c_str() + at, &end, 10);
+  return end != line.c_str() + at && *end == ',' ? int64_t(v) : -1;
+}
+
 /// The epoch a log line starts with (`3,` in CSV, `{"epoch": 3,` in JSON
 /// lines), or -1 for the header and anything else.
 int64_t lineEpoch(const std::string &line) {
-  size_t at = line.rfind("{\"epoch\": ", 0) == 0 ? 10 : 0;
-  char *end = nullptr;
-  long long e = std::strtoll(line.c_str() + at, &end, 10);
-  return end != line.c_str() + at && *end == ',' ? int64_t(e) : -1;
+  return integerAt(line, line.rfind("{\"epoch\": ", 0) == 0 ? 10 : 0);
 }
 
-/// Keeps the lines of \p path whose epoch is at most \p epoch (and those
-/// without one); rewrites the file only when a line goes.
-Expected<int> trimLog(const std::string &path, int64_t epoch) {
+/// The step of a steps.csv row (`epoch,step,...`), or -1 for the header.
+int64_t lineStep(const std::string &line) {
+  return lineEpoch(line) < 0 ? -1 : integerAt(line, line.find(',') + 1);
+}
+
+/// Keeps the lines of \p path whose key (\p keyOf: -1 for none) is at most
+/// \p last; rewrites the file only when a line goes.
+Expected<int> trimLog(const std::string &path, int64_t (*keyOf)(const std::string &),
+                      int64_t last) {
   std::ifstream in(path, std::ios::binary);
   if (!in)
     return 0;
   std::string line, kept;
   int dropped = 0;
   while (std::getline(in, line)) {
-    if (lineEpoch(line) > epoch)
+    if (keyOf(line) > last)
       ++dropped;
     else
       kept += line + "\n";
@@ -118,14 +130,14 @@ Expected<int> trimLog(const std::string &path, int64_t epoch) {
 }
 } // namespace
 
-Expected<int> trimMetricsLog(const std::string &dir, int64_t epoch) {
-  auto csv = trimLog(dir + "/" + kMetricsCsv, epoch);
+Expected<int> trimMetricsLog(const std::string &dir, int64_t epoch, int64_t step) {
+  auto csv = trimLog(dir + "/" + kMetricsCsv, lineEpoch, epoch);
   if (!csv)
     return csv.status();
-  auto json = trimLog(dir + "/" + kMetricsJsonl, epoch);
+  auto json = trimLog(dir + "/" + kMetricsJsonl, lineEpoch, epoch);
   if (!json)
     return json.status();
-  auto steps = trimLog(dir + "/" + kStepsCsv, epoch);
+  auto steps = trimLog(dir + "/" + kStepsCsv, lineStep, step);
   if (!steps)
     return steps.status();
   return *csv;

@@ -25,19 +25,19 @@ DataParallel::DataParallel(Collective &collective, std::vector<int64_t> paramSiz
 DataParallel::~DataParallel() { setStepCollective(nullptr); }
 
 void DataParallel::packFigures(const StepFigures &f) {
-  // counted, loss * counted, samples, then the metric sums.
-  scratch.assign(3 + f.metrics.size(), 0.0);
+  // counted, loss * counted, samples, stops, then the metric sums.
+  scratch.assign(4 + f.metrics.size(), 0.0);
   scratch[0] = double(f.counted), scratch[1] = double(f.loss) * double(f.counted);
-  scratch[2] = double(f.samples);
-  std::copy(f.metrics.begin(), f.metrics.end(), scratch.begin() + 3);
+  scratch[2] = double(f.samples), scratch[3] = double(f.stops);
+  std::copy(f.metrics.begin(), f.metrics.end(), scratch.begin() + 4);
 }
 
 void DataParallel::unpackFigures(StepFigures &f) const {
   double total = scratch[0];
   f.counted = int64_t(total);
   f.loss = total > 0 ? float(scratch[1] / total) : 0.0f;
-  f.samples = int64_t(scratch[2]);
-  std::copy(scratch.begin() + 3, scratch.end(), f.metrics.begin());
+  f.samples = int64_t(scratch[2]), f.stops = int64_t(scratch[3]);
+  std::copy(scratch.begin() + 4, scratch.end(), f.metrics.begin());
 }
 
 void DataParallel::beginStep(float *const *g, int64_t counted) {

@@ -71,6 +71,14 @@ struct Run {
   std::string lastCheckpoint;
   double bestLoss = 0;      ///< best monitored loss (best.safetensors)
   bool hasBestLoss = false;
+  /// The sums of the epoch in progress that a mid-epoch checkpoint carried
+  /// (--resume); the first trained epoch starts from them.
+  EpochSums resumedSums;
+  /// The last finished epoch's metrics (a mid-epoch checkpoint's `metrics`).
+  std::vector<std::pair<std::string, double>> lastMetrics;
+  /// A stop was requested in the epoch's last step group: the run stops
+  /// once that epoch's checkpoint is written.
+  bool stopAfterEpoch = false;
   double windowLoss = 0;    ///< per-N-step TensorBoard window
   int64_t windowBatches = 0, windowSamples = 0;
   std::chrono::steady_clock::time_point windowStart = std::chrono::steady_clock::now();
@@ -101,15 +109,8 @@ std::string keptCheckpoint(const Run &r) {
              : "the last good checkpoint, " + r.lastCheckpoint + ", is kept";
 }
 
-/// An error when RunOptions::stop was set (SIGINT/SIGTERM) during the step
-/// that just finished: the run stops there, keeping what it wrote.
-Status checkStop(const Run &r, int64_t epoch, int64_t batch) {
-  if (!r.opts.stop || !r.opts.stop->load())
-    return Status::ok();
-  return errorf("interrupted after step %lld (epoch %lld, batch %lld); stopping, %s",
-                (long long)r.step, (long long)epoch + 1, (long long)batch + 1,
-                keptCheckpoint(r).c_str());
-}
+/// Whether RunOptions::stop is set (SIGINT/SIGTERM).
+bool stopRequested(const Run &r) { return r.opts.stop && r.opts.stop->load(); }
 
 /// Names the first non-finite value among the loss and gradients, if any.
 Status checkFinite(Run &r, float loss, int64_t epoch, int64_t batch) {
@@ -137,7 +138,10 @@ Status checkFinite(Run &r, float loss, int64_t epoch, int64_t batch) {
                 what.c_str(), kept.c_str());
 }
 
-CheckpointData snapshot(Run &r, int64_t epoch, const std::vector<std::pair<std::string, double>> &m) {
+/// The checkpoint of run \p r after \p epoch epochs, the loader at \p at
+/// with the epoch in progress's \p sums (at an epoch's start: none).
+CheckpointData snapshot(Run &r, int64_t epoch, const std::vector<std::pair<std::string, double>> &m,
+                        const LoaderPosition &at, EpochSums sums = {}) {
   CheckpointData c;
   c.modelName = r.prog.name;
   c.fingerprint = programFingerprint(r.prog);
@@ -153,7 +157,8 @@ CheckpointData snapshot(Run &r, int64_t epoch, const std::vector<std::pair<std::
   c.schedule = r.sched->state();
   c.earlyBest = r.early->best(), c.earlyBad = r.early->badEpochs();
   c.earlyHasBest = r.early->hasBest();
-  c.loader = r.loader->position();
+  c.loader = at;
+  c.epochSums = std::move(sums);
   c.metrics = m;
   return c;
 }
@@ -167,6 +172,7 @@ ResumeTarget resumeTarget(const Run &r) {
   t.epochs = r.cfg.epochs;
   t.batchesPerEpoch = r.loader->batchesPerEpoch();
   t.seed = r.cfg.seed;
+  t.numMetrics = r.prog.num_metrics;
   return t;
 }
 
@@ -206,7 +212,12 @@ Status resume(Run &r, int64_t &startEpoch) {
   r.early->setState(c->earlyBest, c->earlyBad, c->earlyHasBest);
   r.step = c->step;
   r.bestLoss = c->bestLoss, r.hasBestLoss = c->hasBestLoss;
+  r.resumedSums = c->epochSums, r.lastMetrics = c->metrics;
   startEpoch = c->epoch;
+  if (c->loader.batchIndex > 0 && r.writes())
+    std::fprintf(r.opts.console, "resuming epoch %lld at batch %lld of %lld (after step %lld)\n",
+                 (long long)startEpoch + 1, (long long)c->loader.batchIndex + 1,
+                 (long long)r.loader->batchesPerEpoch(), (long long)r.step);
   return Status::ok();
 }
 
@@ -319,15 +330,51 @@ Status trainOnBatch(Run &r, const Batch &b, uint64_t seed, StepFigures &f) {
   return weight ? r.runner->sumGradients(*weight) : weight.status();
 }
 
-/// One epoch of training; returns the mean loss and metrics.
+/// The trainer's sums of an epoch in progress as a checkpoint keeps them.
+EpochSums epochSums(const EvalResult &sums) {
+  return {sums.loss, sums.samples, sums.counted, sums.metrics};
+}
+
+/// Stops run \p r within \p epoch, after the step that left the loader
+/// at \p at: rank 0 saves everything, the epoch's \p sums included, as
+/// last.safetensors, which --resume continues exactly. Returns the error
+/// that stops the run.
+Status stopWithinEpoch(Run &r, int64_t epoch, const LoaderPosition &at, const EvalResult &sums) {
+  char where[160];
+  std::snprintf(where, sizeof where, "interrupted after step %lld (epoch %lld, batch %lld of %lld)",
+                (long long)r.step, (long long)epoch + 1, (long long)at.batchIndex,
+                (long long)r.loader->batchesPerEpoch());
+  if (!r.writes())
+    return errorf("%s; stopping", where);
+  Status st = r.runner->syncToHost(r.model, *r.opt);
+  if (st.isOk() && r.events)
+    st = r.events->flush();
+  if (st.isOk())
+    st = saveMidEpochCheckpoint({r.opts.checkpointDir, r.opts.keep},
+                                snapshot(r, epoch, r.lastMetrics, at, epochSums(sums)));
+  if (!st.isOk())
+    return errorf("%s; saving it failed: %s; stopping, %s", where, st.message().c_str(),
+                  keptCheckpoint(r).c_str());
+  std::string path = r.opts.checkpointDir + "/last.safetensors";
+  return errorf("%s: saved %s; continue with --resume %s", where, path.c_str(), path.c_str());
+}
+
+/// One epoch of training; returns the mean loss and metrics. A stop
+/// request (SIGINT/SIGTERM, summed over the ranks with each step's figures)
+/// ends the epoch after the step group in progress (stopWithinEpoch), or,
+/// in its last group, once the epoch is done (Run::stopAfterEpoch).
 Expected<EvalResult> trainEpoch(Run &r, int64_t epoch) {
   r.epoch = epoch;
   GradAccumulator acc(r.model.paramSizes(), r.cfg.optimizer.accumulate);
-  EvalResult sums;
-  sums.metrics.assign(r.prog.num_metrics, 0.0);
+  EvalResult sums{r.resumedSums.loss, r.resumedSums.metrics, r.resumedSums.samples,
+                  r.resumedSums.counted};
+  sums.metrics.resize(size_t(r.prog.num_metrics), 0.0);
+  r.resumedSums = {};
   Progress bar = Progress::forStream(r.opts.console, "epoch " + std::to_string(epoch + 1),
                                      r.loader->batchesPerEpoch(), "batches");
-  int64_t batchIndex = r.loader->position().batchIndex;
+  LoaderPosition at = r.loader->position(); // the epoch's RNG state; the cursor moves on
+  int64_t &batchIndex = at.batchIndex;
+  bool stopping = false;
   if (!r.stepsTimed) { // the first window times steps, not the set-up before them
     r.windowStart = std::chrono::steady_clock::now();
     r.stepsTimed = true;
@@ -335,6 +382,7 @@ Expected<EvalResult> trainEpoch(Run &r, int64_t epoch) {
   for (BatchCursor cursor(*r.loader, *r.runner); cursor.valid(); cursor.advance()) {
     StepFigures f;
     f.metrics.assign(size_t(r.prog.num_metrics), 0.0);
+    f.stops = stopRequested(r);
     uint64_t seed = stepSeed(r.cfg.seed, r.step, acc.pending());
     Status st = trainOnBatch(r, cursor.batch(), seed, f);
     if (st.isOk())
@@ -353,13 +401,18 @@ Expected<EvalResult> trainEpoch(Run &r, int64_t epoch) {
       sums.metrics[i] += f.metrics[i];
     sums.samples += f.samples;
     sums.counted += f.counted;
-    MODELRT_TRY(checkStop(r, epoch, batchIndex));
     ++batchIndex;
     char suffix[64];
     std::snprintf(suffix, sizeof suffix, "loss %.4f",
                   sums.loss / double(std::max<int64_t>(sums.counted, 1)));
     bar.update(batchIndex, suffix);
+    // With several ranks only the summed request counts: every rank stops
+    // at the same step.
+    stopping = stopping || f.stops > 0 || (!r.dp && stopRequested(r));
+    if (stopping && acc.pending() == 0 && batchIndex < r.loader->batchesPerEpoch())
+      return stopWithinEpoch(r, epoch, at, sums);
   }
+  r.stopAfterEpoch = stopping;
   if (acc.pending() > 0)
     MODELRT_TRY(applyStep(r, acc));
   sums.loss /= double(std::max<int64_t>(sums.counted, 1));
@@ -455,7 +508,7 @@ Status openOutputs(Run &r, int64_t startEpoch) {
     return locks.status();
   r.locks = locks.take();
   if (!r.opts.resume.empty()) {
-    auto rows = trimMetricsLog(r.logDir, startEpoch);
+    auto rows = trimMetricsLog(r.logDir, startEpoch, r.step);
     if (!rows)
       return rows.status();
     if (*rows > 0)
@@ -619,9 +672,10 @@ Status logEpochEvents(Run &r, const std::vector<std::pair<std::string, double>> 
   return r.events->flush();
 }
 
-/// Validation, schedule, logs and checkpoint after one epoch; true to stop.
+/// Validation, schedule, logs and checkpoint after one epoch (trained at
+/// \p throughput samples/s); true to stop.
 Expected<bool> finishEpoch(Run &r, int64_t epoch, const EvalResult &train, double lr,
-                           double seconds, TrainResult &result) {
+                           double throughput, TrainResult &result) {
   const ModelrtProgram &prog = r.prog;
   std::vector<std::pair<std::string, double>> metrics = {{"train_loss", train.loss}};
   for (int32_t i = 0; i < prog.num_metrics; ++i)
@@ -664,14 +718,41 @@ Expected<bool> finishEpoch(Run &r, int64_t epoch, const EvalResult &train, doubl
                  (long long)epoch + 1, r.data.validation ? "validation" : "training");
   MODELRT_TRY(r.runner->syncToHost(r.model, *r.opt));
   r.lastCheckpoint = r.opts.checkpointDir + "/last.safetensors";
+  r.lastMetrics = metrics;
   if (!r.writes())
     return stop;
   MODELRT_TRY(appendMetricsLog(r.logDir, prog, epoch + 1, r.step, lr, train,
                                result.lastValidation));
-  MODELRT_TRY(logEpochEvents(r, metrics, lr, train.samples / std::max(seconds, 1e-9)));
+  MODELRT_TRY(logEpochEvents(r, metrics, lr, throughput));
   CheckpointPolicy policy{r.opts.checkpointDir, r.opts.keep};
-  MODELRT_TRY(saveEpochCheckpoint(policy, snapshot(r, epoch + 1, metrics), isBest));
+  MODELRT_TRY(
+      saveEpochCheckpoint(policy, snapshot(r, epoch + 1, metrics, r.loader->position()), isBest));
   return stop;
+}
+
+/// The error that stops run \p r, interrupted in \p epoch's last step
+/// group, once that epoch's checkpoint is written.
+Status stopAfterEpoch(const Run &r, int64_t epoch) {
+  std::string path = r.opts.checkpointDir + "/last.safetensors";
+  if (!r.writes())
+    return errorf("interrupted after step %lld (the end of epoch %lld); stopping",
+                  (long long)r.step, (long long)epoch + 1);
+  return errorf("interrupted after step %lld (the end of epoch %lld): saved %s; continue with "
+                "--resume %s",
+                (long long)r.step, (long long)epoch + 1, path.c_str(), path.c_str());
+}
+
+/// The learning rate an epoch logs, its first step's: the schedule's next
+/// rate, or in an epoch resumed mid-way, the rate it had when the epoch
+/// began (before the steps of the batches already trained; a run stops
+/// only at a step's end).
+double epochStartLr(const Run &r) {
+  int64_t done = r.loader->position().batchIndex / std::max<int64_t>(r.cfg.optimizer.accumulate, 1);
+  Schedule start = *r.sched;
+  ScheduleState st = start.state();
+  st.step -= done;
+  start.setState(st);
+  return start.lr();
 }
 
 } // namespace
@@ -683,16 +764,20 @@ Expected<TrainResult> trainProgram(const ModelrtProgram &prog, const ModelrtTrai
   MODELRT_TRY(setup(r, startEpoch));
   TrainResult result;
   for (int64_t epoch = startEpoch; epoch < cfg.epochs; ++epoch) {
-    double lr = r.sched->lr();
+    double lr = epochStartLr(r);
+    int64_t resumedSamples = r.resumedSums.samples; // trained before this process
     auto started = std::chrono::steady_clock::now();
     auto train = trainEpoch(r, epoch);
     if (!train)
       return train.status();
     result.lastTrain = *train;
-    auto stop = finishEpoch(r, epoch, *train, lr, secondsSince(started), result);
+    double rate = double(train->samples - resumedSamples) / std::max(secondsSince(started), 1e-9);
+    auto stop = finishEpoch(r, epoch, *train, lr, rate, result);
     if (!stop)
       return stop.status();
     result.epochs = epoch + 1;
+    if (r.stopAfterEpoch && !*stop && epoch + 1 < cfg.epochs)
+      return stopAfterEpoch(r, epoch);
     if (*stop) {
       std::fprintf(opts.console, "early stopping: no improvement for %lld epochs\n",
                    (long long)cfg.early_stop_patience);

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Edits one __metadata__ field of a safetensors checkpoint.
 
-tamper_checkpoint.py SRC DST KEY VALUE [--keep-checksum] [--drop KEY2]...:
-DST is SRC with metadata KEY set to VALUE (and each KEY2 removed), the
+tamper_checkpoint.py SRC DST KEY VALUE [--keep-checksum] [--drop KEY2]...
+[--set KEY3 VALUE3]...: DST is SRC with metadata KEY set to VALUE (and each
+KEY2 removed, each KEY3 set to VALUE3), the
 header re-encoded (no whitespace, padded
 with spaces to a multiple of 8) and the whole-file checksum recomputed
 (FNV-1a 64 over the file with the checksum's 16 hex digits read as '0',
@@ -28,12 +29,15 @@ def main():
     rest = sys.argv[5:]
     reseal = "--keep-checksum" not in rest
     drops = [rest[i + 1] for i, a in enumerate(rest) if a == "--drop"]
+    sets = [(rest[i + 1], rest[i + 2]) for i, a in enumerate(rest) if a == "--set"]
     b = open(src, "rb").read()
     n, = struct.unpack("<Q", b[:8])
     header = json.loads(b[8:8 + n])
     header["__metadata__"][key] = value
     for k in drops:
         del header["__metadata__"][k]
+    for k, v in sets:
+        header["__metadata__"][k] = v
     text = json.dumps(header, separators=(",", ":")).encode()
     text += b" " * (-len(text) % 8)
     out = bytearray(struct.pack("<Q", len(text)) + text + b[8 + n:])

@@ -171,6 +171,33 @@ TEST_F(GpuTrainingTest, CpuCheckpointResumesOnTheGpu) {
             slurp(fx.dir.path("full/last.safetensors")));
 }
 
+TEST_F(GpuTrainingTest, AStopWithinAnEpochSavesTheDevicesStateAndResumes) {
+  // Stopped on the GPU during step index 10 (epoch 2, batch 3): the saved
+  // checkpoint holds the device's parameters and moments, and the resumed
+  // run ends as the CPU's straight one does.
+  ASSERT_TRUE(cuda::initCuda().isOk());
+  Fixture fx;
+  addGpuEntryPoints(fx.prog);
+  auto full = trainProgram(fx.prog, fx.prog.config, onDevice(fx, "full", Device::Cpu));
+  ASSERT_TRUE(full.isOk());
+  RunOptions o = onDevice(fx, "part", Device::Cuda);
+  o.stop = &gStopRequest;
+  gStopRequest = false, gStopAtStep = 10;
+  auto stopped = trainProgram(fx.prog, fx.prog.config, o);
+  gStopRequest = false, gStopAtStep = -1;
+  ASSERT_FALSE(stopped.isOk());
+  EXPECT_NE(stopped.message().find("interrupted after step 11 (epoch 2, batch 3 of 8): saved "),
+            std::string::npos)
+      << stopped.message();
+  o.resume = fx.dir.path("part/last.safetensors");
+  auto resumed = trainProgram(fx.prog, fx.prog.config, o);
+  ASSERT_TRUE(resumed.isOk()) << resumed.message();
+  EXPECT_EQ(flat(resumed->model), flat(full->model));
+  EXPECT_EQ(slurp(fx.dir.path("part/last.safetensors")),
+            slurp(fx.dir.path("full/last.safetensors")));
+  EXPECT_EQ(slurp(fx.dir.path("part/metrics.csv")), slurp(fx.dir.path("full/metrics.csv")));
+}
+
 TEST_F(GpuTrainingTest, NonFiniteGradientIsNamedFromTheDevice) {
   ASSERT_TRUE(cuda::initCuda().isOk());
   Fixture fx;

@@ -88,7 +88,7 @@ TEST(CheckpointMetadata, EveryMissingFieldIsNamed) {
   Trained t;
   auto f = decodeSafetensors(t.bytes, "x.st");
   ASSERT_TRUE(f.isOk());
-  ASSERT_EQ(f->metadata.size(), 29u);
+  ASSERT_EQ(f->metadata.size(), 33u);
   for (const auto &[key, value] : f->metadata) {
     if (key == "data.seed") // optional (format 5 has none): TheRunSeedIsRecorded...
       continue;
@@ -107,6 +107,9 @@ TEST(CheckpointMetadata, TheRunSeedIsRecordedAndAFormat5CheckpointHasNone) {
   ASSERT_TRUE(r->seed.has_value());
   EXPECT_EQ(*r->seed, t.prog.config.seed);
   std::string v5 = tampered(tampered(t.bytes, "data.seed", nullptr), "format_version", "5");
+  for (const char *key :
+       {"partial.loss_sum", "partial.samples", "partial.counted", "partial.metric_sums"})
+    v5 = tampered(v5, key, nullptr);
   auto old = decodeCheckpoint(v5, "x.st");
   ASSERT_TRUE(old.isOk()) << old.message();
   EXPECT_FALSE(old->seed.has_value());
@@ -130,9 +133,11 @@ TEST(CheckpointMetadata, EveryTamperedFieldIsRefusedNamingIt) {
   };
   const Case cases[] = {
       {"format", "pickle", "__metadata__ field 'format' = 'pickle' is not 'modelrt-checkpoint'"},
-      {"format_version", "4", "checkpoint format version 4, this runtime reads versions 5 and 6"},
-      {"format_version", "05", "checkpoint format version 05, this runtime reads versions 5 and 6"},
-      {"format_version", "7", "checkpoint format version 7, this runtime reads versions 5 and 6"},
+      {"format_version", "4", "checkpoint format version 4, this runtime reads versions 5 to 7"},
+      {"format_version", "05", "checkpoint format version 05, this runtime reads versions 5 to 7"},
+      {"format_version", "8", "checkpoint format version 8, this runtime reads versions 5 to 7"},
+      {"format_version", "6", "__metadata__ field 'partial.loss_sum' = '0' is not a field of "
+                              "format version 6 (it came with 7)"},
       {"classes", "[1]", "__metadata__ field 'classes' = '[1]' is not an array of class names (strings)"},
       {"classes", "{}", "__metadata__ field 'classes' = '{}' is not an array of class names (strings)"},
       {"vocab", "[98,97]", "__metadata__ field 'vocab' = '[98,97]' is not an increasing array of "
@@ -193,6 +198,24 @@ TEST(CheckpointMetadata, EveryTamperedFieldIsRefusedNamingIt) {
       {"data.epoch", "-1", "__metadata__ field 'data.epoch' = -1 is negative"},
       {"data.epoch", "5", "__metadata__ field 'data.epoch' = 5 differs from field 'epoch' = 2"},
       {"data.batch_index", "-1", "__metadata__ field 'data.batch_index' = -1 is negative"},
+      {"partial.loss_sum", "nan", "__metadata__ field 'partial.loss_sum' = nan is not a number "
+                                  "(NaN)"},
+      {"partial.loss_sum", "-inf", "__metadata__ field 'partial.loss_sum' = -inf is not finite"},
+      {"partial.loss_sum", "0.5", "__metadata__ field 'data.batch_index' = 0 with sums of an "
+                                  "epoch in progress (partial.*): an epoch's start has none"},
+      {"partial.samples", "-3", "__metadata__ field 'partial.samples' = -3 is negative"},
+      {"partial.counted", "4", "__metadata__ field 'data.batch_index' = 0 with sums of an epoch "
+                               "in progress"},
+      {"partial.metric_sums", "[0]", "__metadata__ field 'data.batch_index' = 0 with sums of an "
+                                     "epoch in progress"},
+      {"partial.metric_sums", "[0.1]", "__metadata__ field 'partial.metric_sums' = '[0.1]' is "
+                                       "not an array of finite numbers printed with %.17g"},
+      {"partial.metric_sums", "[\"a\"]", "__metadata__ field 'partial.metric_sums' = '[\"a\"]' "
+                                         "is not an array of finite numbers"},
+      {"partial.metric_sums", "{}", "__metadata__ field 'partial.metric_sums' = '{}' is not an "
+                                    "array of finite numbers"},
+      {"data.batch_index", "3", "__metadata__ field 'data.batch_index' = 3 with field "
+                                "'partial.samples' = 0: the batches trained on hold samples"},
       {"rng.state", "1,2,3,4", "__metadata__ field 'rng.state' = '1,2,3,4' is not 4 "
                                "comma-separated words of 16 hex digits"},
       {"rng.state", "0000000000000000,0000000000000000,0000000000000000,0000000000000000",
@@ -259,16 +282,40 @@ TEST(CheckpointMetadata, ResumeTargetNamesTheFieldThatDoesNotFit) {
                  std::to_string(t6.seed) + ": the seed drives the run's validation split, data "
                  "order, augmentation and dropout; resume with --seed " +
                  std::to_string(good.seed));
+  // A mid-epoch checkpoint's metric sums are the program's metrics'.
+  CheckpointData mid = *c;
+  mid.loader.batchIndex = 3, mid.epochSums.samples = 48;
+  mid.epochSums.metrics = {40, 1};
+  ResumeTarget t7 = good;
+  t7.numMetrics = t.prog.num_metrics;
+  EXPECT_EQ(checkResumeTarget(mid, t7, "x.st").message(),
+            "x.st: __metadata__ field 'partial.metric_sums' has 2 values, the program has 1 "
+            "metrics");
+  mid.epochSums.metrics = {40};
+  EXPECT_TRUE(checkResumeTarget(mid, t7, "x.st").isOk());
   // A checkpoint that predates the field resumes under any seed.
   CheckpointData old = *c;
   old.seed.reset();
   EXPECT_TRUE(checkResumeTarget(old, t6, "x.st").isOk());
 }
 
+namespace {
+/// Checkpoint \p bytes (of epoch 2, 8 batches of 16 per epoch) moved to
+/// batch \p index of epoch 3, with made-up sums of 3 batches.
+std::string midEpoch(const std::string &bytes, const char *index) {
+  std::string mid = tampered(bytes, "data.batch_index", index);
+  for (auto [key, value] : {std::pair("partial.samples", "48"), std::pair("partial.counted", "48"),
+                            std::pair("partial.loss_sum", "30"),
+                            std::pair("partial.metric_sums", "[40]")})
+    mid = tampered(mid, key, value);
+  return mid;
+}
+} // namespace
+
 TEST(CheckpointMetadata, ResumeRefusesABatchIndexOutsideTheEpochAndKeepsTheFile) {
   Trained t;
   std::string bad = t.dir.path("bad.safetensors");
-  writeText(bad, tampered(t.bytes, "data.batch_index", "99999999"));
+  writeText(bad, midEpoch(t.bytes, "99999999"));
   std::string before = slurp(bad);
   t.prog.config.epochs = 3;
   RunOptions o = t.out("resumed");
@@ -279,9 +326,10 @@ TEST(CheckpointMetadata, ResumeRefusesABatchIndexOutsideTheEpochAndKeepsTheFile)
                                "[0, 8) (the training set's batches per epoch)");
   EXPECT_EQ(slurp(bad), before);
   EXPECT_NE(access(t.dir.path("resumed/last.safetensors").c_str(), F_OK), 0);
-  // A batch index inside the epoch is a mid-epoch position: the run
-  // continues with the epoch's 5 remaining batches.
-  writeText(bad, tampered(t.bytes, "data.batch_index", "3"));
+  // A batch index inside the epoch, with the sums of its first 3 batches,
+  // is a mid-epoch position: the run continues with the epoch's 5
+  // remaining batches.
+  writeText(bad, midEpoch(t.bytes, "3"));
   auto mid = trainProgram(t.prog, t.prog.config, o);
   ASSERT_TRUE(mid.isOk()) << mid.message();
   EXPECT_EQ(mid->steps, 16 + 5);

@@ -103,7 +103,7 @@ TEST(Checkpoint, SafetensorsLayout) {
   EXPECT_FALSE(h->find("optim/w/v")); // unused by this optimizer
   const JsonValue *meta = h->find("__metadata__");
   ASSERT_TRUE(meta);
-  EXPECT_EQ(meta->find("format_version")->text, "6");
+  EXPECT_EQ(meta->find("format_version")->text, "7");
   EXPECT_EQ(meta->find("checksum")->text.size(), 18u);
   EXPECT_EQ(meta->find("epoch")->text, "3");
   EXPECT_EQ(meta->find("schema")->text,
@@ -213,7 +213,7 @@ TEST(Checkpoint, CorruptAndTruncatedFilesAreErrors) {
                          f4 + f4),
               ": tensor 'a' starts at data byte 4, expected 0 (overlap or hole)");
   expectError(withHeader("{\"__metadata__\":{\"format_version\":\"4\"}}", ""),
-              ": checkpoint format version 4, this runtime reads versions 5 and 6");
+              ": checkpoint format version 4, this runtime reads versions 5 to 7");
   expectError(withHeader("{\"__metadata__\":{\"format_version\":\"5\"}}", ""),
               ": __metadata__ lacks field 'format'");
 }

@@ -26,6 +26,7 @@ static void checkGlobalBatchMean(bool announce) {
     StepFigures f;
     f.loss = loss[r], f.counted = counted[r], f.samples = counted[r];
     f.metrics = {double(r), 1.0};
+    f.stops = r == 2; // a stop asked of one rank stops every rank
     if (announce) {
       dp.beginStep(ptrs, f.counted);
       modelrt_grad_ready(1);
@@ -45,6 +46,7 @@ static void checkGlobalBatchMean(bool announce) {
     EXPECT_EQ(out[size_t(r)].counted, 64);
     EXPECT_EQ(out[size_t(r)].samples, 64);
     EXPECT_EQ(out[size_t(r)].metrics, (std::vector<double>{6.0, 4.0}));
+    EXPECT_EQ(out[size_t(r)].stops, 1);
     for (size_t i = 0; i < 3; ++i)
       EXPECT_NEAR(grads[size_t(r)][i], want[i], 1e-6) << "rank " << r << " element " << i;
   }

@@ -9,6 +9,8 @@
 
 #include "modelrt/io/CheckpointStore.h"
 
+#include <atomic>
+#include <sstream>
 #include <unistd.h>
 
 using namespace modelrt;
@@ -160,6 +162,117 @@ TEST(Trainer, TwoEpochsEqualOneEpochResumedForAnother) {
   EXPECT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(float)), 0); // bitwise
   EXPECT_EQ(slurp(fx.dir.path("split/last.safetensors")),
             slurp(fx.dir.path("straight/last.safetensors")));
+}
+
+namespace {
+/// The steps.csv rows of \p dir without their time-dependent samples_per_s.
+std::string stepRows(const std::string &dir) {
+  std::istringstream in(slurp(dir + "/steps.csv"));
+  std::string line, rows;
+  while (std::getline(in, line))
+    rows += line.substr(0, line.rfind(',')) + "\n";
+  return rows;
+}
+
+/// Trains \p c straight into OUT/straight, and into OUT/split stopped
+/// during the step with index \p stopAt then resumed from its
+/// last.safetensors;
+/// expects both runs to end bit-identical, logs included. Returns the
+/// stopped run's error.
+std::string stopAndResume(Fixture &fx, const ModelrtTrainConfig &c, int64_t stopAt) {
+  RunOptions so = fx.out("straight"), o = fx.out("split");
+  so.logEverySteps = o.logEverySteps = 1;
+  auto straight = trainProgram(fx.prog, c, so);
+  EXPECT_TRUE(straight.isOk()) << straight.message();
+  o.stop = &gStopRequest;
+  gStopRequest = false, gStopAtStep = stopAt;
+  auto stopped = trainProgram(fx.prog, c, o);
+  EXPECT_FALSE(stopped.isOk());
+  gStopRequest = false, gStopAtStep = -1;
+  o.resume = fx.dir.path("split/last.safetensors");
+  auto resumed = trainProgram(fx.prog, c, o);
+  EXPECT_TRUE(resumed.isOk()) << resumed.message();
+  if (!straight.isOk() || !resumed.isOk() || stopped.isOk())
+    return "";
+  EXPECT_EQ(resumed->steps, straight->steps);
+  EXPECT_EQ(flat(resumed->model), flat(straight->model)); // bit-identical
+  for (const char *log : {"/last.safetensors", "/best.safetensors", "/metrics.csv"})
+    EXPECT_EQ(slurp(fx.dir.path("split") + log), slurp(fx.dir.path("straight") + log)) << log;
+  EXPECT_EQ(stepRows(fx.dir.path("split")), stepRows(fx.dir.path("straight")));
+  return stopped.message();
+}
+} // namespace
+
+TEST(Trainer, AStopWithinAnEpochSavesItAndResumesBitIdentically) {
+  Fixture fx;
+  ModelrtTrainConfig c = fx.prog.config;
+  c.epochs = 3; // 8 batches of 16 (the last of 8) per epoch
+  std::string dir = fx.dir.path("split");
+  // Stopped during step 11 (index 10): epoch 2, batch 3. last.safetensors
+  // holds the position and the epoch's sums; no epoch file is written for it.
+  std::string stop = stopAndResume(fx, c, 10);
+  EXPECT_EQ(stop, "interrupted after step 11 (epoch 2, batch 3 of 8): saved " + dir +
+                      "/last.safetensors; continue with --resume " + dir + "/last.safetensors");
+  // The epoch files of the resumed run are those of the straight one.
+  EXPECT_EQ(listEpochCheckpoints(dir), listEpochCheckpoints(fx.dir.path("straight")));
+}
+
+TEST(Trainer, AStopWithinAnEpochsStepGroupSavesAtTheGroupsEnd) {
+  // Accumulation 2: a stop in the middle of a step's group waits for the
+  // group's second batch; in the epoch's last group the epoch is finished.
+  Fixture fx;
+  ModelrtTrainConfig c = fx.prog.config;
+  c.epochs = 3, c.optimizer.accumulate = 2; // 4 steps of 2 batches per epoch
+  std::string dir = fx.dir.path("split");
+  EXPECT_EQ(stopAndResume(fx, c, 5), // epoch 2's batch 3, the first of step index 5
+            "interrupted after step 6 (epoch 2, batch 4 of 8): saved " + dir +
+                "/last.safetensors; continue with --resume " + dir + "/last.safetensors");
+  auto mid = readCheckpoint(fx.dir.path("straight/epoch-000001.safetensors"));
+  ASSERT_TRUE(mid.isOk()) << mid.message();
+  EXPECT_EQ(mid->loader.batchIndex, 0); // an epoch's checkpoint is at its start
+  EXPECT_EQ(mid->epochSums.samples, 0);
+  Fixture again;
+  EXPECT_EQ(stopAndResume(again, c, 7), // epoch 2's batch 7
+            "interrupted after step 8 (the end of epoch 2): saved " + again.dir.path("split") +
+                "/last.safetensors; continue with --resume " + again.dir.path("split") +
+                "/last.safetensors");
+}
+
+TEST(Trainer, AMidEpochCheckpointHoldsThePositionAndTheEpochsSums) {
+  Fixture fx;
+  ModelrtTrainConfig c = fx.prog.config;
+  c.epochs = 2;
+  RunOptions o = fx.out("s");
+  o.stop = &gStopRequest;
+  gStopRequest = false, gStopAtStep = 2;
+  auto r = trainProgram(fx.prog, c, o);
+  gStopRequest = false;
+  ASSERT_FALSE(r.isOk());
+  auto ck = readCheckpoint(fx.dir.path("s/last.safetensors"));
+  ASSERT_TRUE(ck.isOk()) << ck.message();
+  EXPECT_EQ(ck->epoch, 0);
+  EXPECT_EQ(ck->step, 3);
+  EXPECT_EQ(ck->loader.epoch, 0);
+  EXPECT_EQ(ck->loader.batchIndex, 3);
+  EXPECT_EQ(ck->epochSums.samples, 48);
+  EXPECT_EQ(ck->epochSums.counted, 48);
+  ASSERT_EQ(ck->epochSums.metrics.size(), 1u);
+  EXPECT_GE(ck->epochSums.metrics[0], 0); // correct predictions among the 48
+  EXPECT_LE(ck->epochSums.metrics[0], 48);
+  EXPECT_GT(ck->epochSums.loss, 0);
+  EXPECT_TRUE(ck->metrics.empty()); // no epoch has finished
+  EXPECT_TRUE(listEpochCheckpoints(fx.dir.path("s")).empty());
+  // Resumed for one more step: stopped again, its sums now of 4 batches.
+  o.resume = fx.dir.path("s/last.safetensors");
+  gStopAtStep = 3;
+  r = trainProgram(fx.prog, c, o);
+  gStopRequest = false;
+  ASSERT_FALSE(r.isOk());
+  auto ck2 = readCheckpoint(fx.dir.path("s/last.safetensors"));
+  ASSERT_TRUE(ck2.isOk()) << ck2.message();
+  EXPECT_EQ(ck2->loader.batchIndex, 4);
+  EXPECT_EQ(ck2->epochSums.samples, 64);
+  EXPECT_GT(ck2->epochSums.loss, ck->epochSums.loss);
 }
 
 TEST(Trainer, GradientAccumulationEqualsOneLargeBatch) {

@@ -31,9 +31,12 @@
 namespace modelrt {
 
 /// The current checkpoint format version (`__metadata__.format_version`).
-/// Version 6 added the run's seed (`data.seed`); the runtime also reads
-/// version 5, which has none.
-constexpr uint32_t kCheckpointVersion = 6;
+/// Version 6 added the run's seed (`data.seed`), version 7 the sums of an
+/// epoch in progress (`partial.*`); the runtime reads every version from
+/// kOldestCheckpointVersion on.
+constexpr uint32_t kCheckpointVersion = 7;
+/// The oldest format version the runtime reads.
+constexpr uint32_t kOldestCheckpointVersion = 5;
 
 /// One entry of a model's parameter or state table.
 struct TensorInfo {
@@ -62,6 +65,17 @@ uint64_t modelFingerprint(const std::vector<TensorInfo> &params,
 /// "0x" followed by 16 hex digits.
 std::string fingerprintToString(uint64_t fingerprint);
 
+/// The training sums of an epoch in progress. A checkpoint written
+/// mid-epoch (a run stopped by a signal) carries them, so that the resumed
+/// epoch reports the loss and metrics of all its batches; all zero (and no
+/// metrics) at an epoch's start.
+struct EpochSums {
+  double loss = 0;             ///< the sum over the steps of mean loss x counted labels
+  int64_t samples = 0;         ///< the samples trained on
+  int64_t counted = 0;         ///< the labels the loss averages over
+  std::vector<double> metrics; ///< the metrics' sums, in the program's order
+};
+
 /// Everything a checkpoint holds.
 struct CheckpointData {
   std::string modelName;
@@ -82,6 +96,9 @@ struct CheckpointData {
   double bestLoss = 0;      ///< best monitored loss so far (best.safetensors)
   bool hasBestLoss = false;
   LoaderPosition loader;
+  /// The sums of the epoch in progress (loader.batchIndex batches of it);
+  /// zero in checkpoints of formats 5 and 6.
+  EpochSums epochSums;
   /// The run's seed, which chose its validation split (`eval` holds out
   /// the same rows, `--resume` requires the same seed); empty in a format
   /// 5 checkpoint: `eval` then uses the compiled seed, and `--resume`

@@ -60,6 +60,7 @@ struct ResumeTarget {
   int64_t epochs = 0;           ///< the configured number of epochs
   int64_t batchesPerEpoch = 0;  ///< of the training set with the configured batch size
   uint64_t seed = 0;            ///< the run's seed (checked when the checkpoint has one)
+  int64_t numMetrics = 0;       ///< the program's metrics (an epoch in progress has their sums)
 };
 
 /// Checks that \p data (read from \p path) can continue the run \p target.

@@ -5,6 +5,7 @@
 // DIR/last.safetensors (and DIR/best.safetensors when the monitored loss
 // improved) are atomically replaced by hard links to it (a copy where links
 // are unsupported), and epoch files beyond the newest `keep` are removed.
+// A run stopped within an epoch writes DIR/last.safetensors alone.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MODELRT_IO_CHECKPOINTSTORE_H
@@ -30,6 +31,10 @@ std::string epochCheckpointName(int64_t epoch);
 /// replaces best.safetensors.
 Status saveEpochCheckpoint(const CheckpointPolicy &policy, const CheckpointData &data,
                            bool isBest);
+
+/// Saves \p data, a run stopped within an epoch, as last.safetensors alone
+/// (atomically; the epoch files it linked to stay as they are).
+Status saveMidEpochCheckpoint(const CheckpointPolicy &policy, const CheckpointData &data);
 
 /// The epoch checkpoint files in \p dir, oldest first (names only).
 std::vector<std::string> listEpochCheckpoints(const std::string &dir);

@@ -30,11 +30,12 @@ Status appendMetricsLog(const std::string &dir, const ModelrtProgram &program, i
 Status appendStepLog(const std::string &dir, int64_t epoch, int64_t step, double lr,
                      double loss, double samplesPerSecond);
 
-/// Before a resumed run appends: removes from OUT/metrics.csv,
-/// OUT/metrics.jsonl and OUT/steps.csv the rows of epochs after \p epoch (an interrupted run
-/// logged its epoch but died before the checkpoint), rewriting each file
-/// atomically; returns how many rows went from the CSV.
-Expected<int> trimMetricsLog(const std::string &dir, int64_t epoch);
+/// Before a resumed run appends: removes from OUT/metrics.csv and
+/// OUT/metrics.jsonl the rows of epochs after \p epoch, and from
+/// OUT/steps.csv the rows of steps after \p step (an interrupted run logged
+/// them but died before the checkpoint), rewriting each file atomically;
+/// returns how many rows went from metrics.csv.
+Expected<int> trimMetricsLog(const std::string &dir, int64_t epoch, int64_t step);
 
 } // namespace modelrt
 

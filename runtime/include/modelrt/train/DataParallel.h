@@ -34,6 +34,7 @@ struct StepFigures {
   int64_t counted = 0;         ///< the labels the loss averages over
   int64_t samples = 0;         ///< the samples of the batch
   std::vector<double> metrics; ///< the metrics' sums over the batch
+  int64_t stops = 0;           ///< the ranks asked to stop (SIGINT/SIGTERM) by the step's start
 };
 
 /// The gradient and figure sums of data-parallel training.

@@ -8,7 +8,8 @@
 // validation/test set with eval_step after each epoch, a checkpoint per epoch
 // (CheckpointStore: epoch files, last and best), metrics logs (LOG/metrics.csv,
 // LOG/metrics.jsonl and a TensorBoard event file with per-epoch and per-N-step
-// scalars), resuming bit-identically from a checkpoint, and on request the
+// scalars), a stop on request (SIGINT/SIGTERM) saved mid-epoch, resuming
+// bit-identically from any of these checkpoints, and on request the
 // first step's gradients written to a file before training starts. With
 // several ranks (RunOptions::collective, under mpirun) the loop is
 // data-parallel: each rank trains on its slice of every batch, the step's
@@ -38,8 +39,9 @@ struct RunOptions {
   /// A fresh run deletes an earlier run's checkpoints and metrics logs in
   /// its directories instead of refusing them (RunDirectory.h).
   bool overwrite = false;
-  /// Set (by a signal handler) to stop the run after the step in progress,
-  /// keeping the checkpoints and logs written so far; null: never.
+  /// Set (by a signal handler) to stop the run after the step in progress
+  /// (with accumulation, its batch group), which is saved as
+  /// last.safetensors, mid-epoch position and sums included; null: never.
   const std::atomic<bool> *stop = nullptr;
   int64_t logEverySteps = 50;       ///< TensorBoard step/* scalars every N steps (0 = off)
   int64_t threads = 0;              ///< 1: no prefetch thread; N > 1: queue depth N; 0: 2
