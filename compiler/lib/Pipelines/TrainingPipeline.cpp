@@ -382,29 +382,16 @@ llvm::Error TrainingCompiler::linkProgram(llvm::Module &llvmModule,
                                     "<bindir>/../lib)");
   if (llvm::Expected<std::string> driver = findCxxDriver(); !driver)
     return userError("linking", llvm::toString(driver.takeError()));
-  // The executable is linked beside the output and renamed over it once
-  // complete: a failed link leaves an existing executable as it was. An
-  // output that exists and is not a regular file (/dev/null) is linked to
-  // in place.
-  llvm::sys::fs::file_status status;
-  bool inPlace = !llvm::sys::fs::status(outputPath, status) &&
-                 status.type() != llvm::sys::fs::file_type::regular_file;
-  llvm::SmallString<128> linked(outputPath);
-  if (!inPlace)
-    if (std::error_code ec = llvm::sys::fs::createUniqueFile(
-            outputPath + ".link-%%%%%%", linked))
-      return userError("linking",
-                       "cannot write '" + outputPath + "': " + ec.message());
-  llvm::FileRemover linkedRemover(linked, /*deleteIt=*/!inPlace);
   LinkOptions link;
   link.inputs = {objectPath.str().str()};
   link.runtimeLibDir = runtimeLibDir.str();
-  link.outputPath = linked.str().str();
-  if (llvm::Error e = linkExecutable(link))
-    return internalError("linking", llvm::toString(std::move(e)));
-  if (!inPlace)
-    if (std::error_code ec = llvm::sys::fs::rename(linked, outputPath))
-      return userError("linking",
-                       "cannot write '" + outputPath + "': " + ec.message());
-  return llvm::Error::success();
+  link.outputPath = outputPath.str();
+  // An output that cannot be written is the user's (a full disk); any
+  // other failed link of the compiler's object is the compiler's.
+  return llvm::handleErrors(
+      linkExecutable(link),
+      [](const OutputError &e) { return userError("linking", e.message()); },
+      [](const llvm::ErrorInfoBase &e) {
+        return internalError("linking", e.message());
+      });
 }

@@ -1,24 +1,35 @@
 //===- Linker.cpp - Linking objects into an executable --------------------===//
 //
 // Implements the link step declared in Linker.h by running the system C++
-// compiler driver through llvm::sys::ExecuteAndWait, capturing its output in
-// a temporary file so that a failed link reports what the linker said.
+// compiler driver through llvm::sys::ExecuteAndWait (with LC_ALL=C, so that
+// system errors read as strerror's English), capturing its output in a
+// temporary file so that a failed link reports what the linker said.
 //
 //===----------------------------------------------------------------------===//
 #include "modelc/Target/Linker.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 
 #include <cstdlib>
 #include <optional>
+#include <unistd.h>
 
 using namespace llvm;
 
 namespace modelc {
+
+char OutputError::ID = 0;
+
+void OutputError::log(raw_ostream &os) const {
+  os << "cannot write '" << path << "': " << reason;
+  if (kept)
+    os << " (the existing file is kept)";
+}
 
 std::string getRuntimeLibDir(StringRef executablePath) {
   SmallString<256> dir(sys::path::parent_path(executablePath));
@@ -64,6 +75,19 @@ std::vector<std::string> buildLinkArgs(const std::string &driver,
   return args;
 }
 
+/// This process's environment with LC_ALL=C (and no LANGUAGE): the
+/// driver's messages in English whatever the user's locale.
+std::vector<std::string> cLocaleEnvironment() {
+  std::vector<std::string> env;
+  for (char **e = environ; e && *e; ++e) {
+    StringRef entry(*e);
+    if (!entry.starts_with("LC_ALL=") && !entry.starts_with("LANGUAGE="))
+      env.push_back(entry.str());
+  }
+  env.push_back("LC_ALL=C");
+  return env;
+}
+
 /// Reads the captured driver output, or a note when it cannot be read.
 std::string readOutput(StringRef path) {
   auto buffer = MemoryBuffer::getFile(path);
@@ -74,46 +98,109 @@ std::string readOutput(StringRef path) {
 
 } // namespace
 
-Error linkExecutable(const LinkOptions &options) {
-  if (options.outputPath.empty())
-    return createStringError(inconvertibleErrorCode(),
-                             "link: no output path given");
-  std::string runtimeArchive;
-  if (!options.runtimeLibDir.empty()) {
-    SmallString<256> archive(options.runtimeLibDir);
-    sys::path::append(archive, "libmodelrt.a");
-    if (!sys::fs::exists(archive))
-      return createStringError(inconvertibleErrorCode(),
-                               "runtime library not found: " + archive.str());
-    runtimeArchive = std::string(archive);
-  }
-  Expected<std::string> driver = findCxxDriver();
-  if (!driver)
-    return driver.takeError();
-  std::vector<std::string> args = buildLinkArgs(*driver, options, runtimeArchive);
-  SmallVector<StringRef> argRefs(args.begin(), args.end());
+namespace {
 
+/// How a run of the driver ended: its exit status (negative: it could not
+/// run, execError says why) and everything it printed.
+struct DriverRun {
+  int status = 0;
+  std::string output, execError;
+};
+
+/// Runs the driver with \p args (argv[0] included) in the C locale.
+Expected<DriverRun> runDriver(ArrayRef<std::string> args) {
   SmallString<128> logPath;
   if (std::error_code ec =
           sys::fs::createTemporaryFile("modelc-link", "log", logPath))
     return createStringError(ec, "link: cannot create a temporary file");
   std::optional<StringRef> redirects[] = {std::nullopt, StringRef(logPath),
                                           StringRef(logPath)};
-  std::string execError;
-  int status = sys::ExecuteAndWait(*driver, argRefs, std::nullopt, redirects,
-                                   0, 0, &execError);
-  std::string output = readOutput(logPath);
+  std::vector<std::string> env = cLocaleEnvironment();
+  SmallVector<StringRef> envRefs(env.begin(), env.end());
+  SmallVector<StringRef> argRefs(args.begin(), args.end());
+  DriverRun run;
+  run.status =
+      sys::ExecuteAndWait(args[0], argRefs, ArrayRef<StringRef>(envRefs),
+                          redirects, 0, 0, &run.execError);
+  run.output = readOutput(logPath);
   sys::fs::remove(logPath);
-  if (status == 0)
-    return Error::success();
-  std::string command = join(args, " ");
-  if (status < 0)
+  return run;
+}
+
+/// libmodelrt.a in \p dir ("" for none), or an error when it is missing.
+Expected<std::string> runtimeArchiveIn(StringRef dir) {
+  if (dir.empty())
+    return "";
+  SmallString<256> archive(dir);
+  sys::path::append(archive, "libmodelrt.a");
+  if (!sys::fs::exists(archive))
     return createStringError(inconvertibleErrorCode(),
-                             "link: cannot run '" + command + "': " + execError);
+                             "runtime library not found: " + archive.str());
+  return std::string(archive);
+}
+
+} // namespace
+
+Error linkExecutable(const LinkOptions &options) {
+  const std::string &out = options.outputPath;
+  if (out.empty())
+    return createStringError(inconvertibleErrorCode(),
+                             "link: no output path given");
+  Expected<std::string> runtimeArchive =
+      runtimeArchiveIn(options.runtimeLibDir);
+  if (!runtimeArchive)
+    return runtimeArchive.takeError();
+  Expected<std::string> driver = findCxxDriver();
+  if (!driver)
+    return driver.takeError();
+  sys::fs::file_status outStatus;
+  bool inPlace = !sys::fs::status(out, outStatus) &&
+                 outStatus.type() != sys::fs::file_type::regular_file;
+  SmallString<128> linked(out);
+  if (!inPlace)
+    if (std::error_code ec =
+            sys::fs::createUniqueFile(out + ".link-%%%%%%", linked))
+      return make_error<OutputError>(out, ec.message(), sys::fs::exists(out));
+  FileRemover linkedRemover(linked, /*deleteIt=*/!inPlace);
+  LinkOptions beside = options;
+  beside.outputPath = linked.str().str();
+  std::vector<std::string> args =
+      buildLinkArgs(*driver, beside, *runtimeArchive);
+  Expected<DriverRun> run = runDriver(args);
+  if (!run)
+    return run.takeError();
+  bool kept = !inPlace && sys::fs::exists(out);
+  if (run->status == 0) {
+    std::error_code ec =
+        inPlace ? std::error_code() : sys::fs::rename(linked, out);
+    return ec ? make_error<OutputError>(out, ec.message(), kept)
+              : Error::success();
+  }
+  std::string command = join(args, " ");
+  if (run->status < 0)
+    return createStringError(inconvertibleErrorCode(),
+                             "link: cannot run '" + command +
+                                 "': " + run->execError);
+  if (std::optional<std::string> why = environmentFailure(run->output))
+    return make_error<OutputError>(out, *why, kept);
   return createStringError(inconvertibleErrorCode(),
                            "link failed (exit status " +
-                               std::to_string(status) + "): " + command +
-                               "\n" + output);
+                               std::to_string(run->status) + "): " + command +
+                               "\n" + run->output);
+}
+
+std::optional<std::string> environmentFailure(StringRef linkError) {
+  // strerror's text (LC_ALL=C) of ENOSPC, EFBIG, EDQUOT, EACCES and EROFS.
+  static const char *const kReasons[] = {
+      "No space left on device", "File too large", "Disk quota exceeded",
+      "Permission denied", "Read-only file system"};
+  SmallVector<StringRef> lines;
+  linkError.split(lines, '\n');
+  for (StringRef line : lines)
+    for (const char *reason : kReasons)
+      if (line.contains(reason))
+        return line.trim().str();
+  return std::nullopt;
 }
 
 } // namespace modelc

@@ -1,13 +1,17 @@
-//===- LibraryStage.cpp - The driver's `--emit=lib` stage ------------------===//
+//===- LibraryStage.cpp - The driver's `--emit=lib` stage
+//------------------===//
 //
 // Writes the object (modelc_program and the NET_* functions, no main) to a
 // temporary file, then either links it with the runtime into a shared
 // library (`c++ -shared`, Target/Linker.h) or writes an archive holding it
 // and every member of libmodelrt.a (llvm::writeArchive), so that a host
-// program links one file; then writes NET.h (Export/LibraryHeader.h).
+// program links one file; then writes NET.h (Export/LibraryHeader.h). Each
+// file replaces an existing one only once complete (Linker.h, OutputFile.h,
+// llvm::writeArchive's temporary).
 //
 //===----------------------------------------------------------------------===//
 #include "LibraryStage.h"
+#include "OutputFile.h"
 #include "Stages.h"
 
 #include "modelc/Export/LibraryHeader.h"
@@ -125,10 +129,13 @@ bool modelc::writeLibrary(Compilation &c, llvm::StringRef outputPath) {
     return libraryError(c, llvm::toString(std::move(e)));
   llvm::SmallString<128> header(llvm::sys::path::parent_path(outputPath));
   llvm::sys::path::append(header, prefix + ".h");
-  std::error_code ec;
-  llvm::raw_fd_ostream os(header, ec, llvm::sys::fs::OF_Text);
-  if (ec)
-    return libraryError(c, "cannot write '" + header + "': " + ec.message());
-  os << libraryHeader(headerInfo(c, prefix));
-  return true;
+  auto emit = [&](llvm::raw_ostream &os) {
+    os << libraryHeader(headerInfo(c, prefix));
+    return true;
+  };
+  auto fail = [&](const llvm::Twine &message) {
+    libraryError(c, message);
+    return 1;
+  };
+  return writeOutput(header, emit, fail) == 0;
 }

@@ -15,6 +15,7 @@
 #include "FormatCommand.h"
 #include "LibraryStage.h"
 #include "LspCommand.h"
+#include "OutputFile.h"
 #include "Stages.h"
 
 #include "modelc/Frontend/Lexer.h"
@@ -225,67 +226,6 @@ static void triggerInternalError(llvm::StringRef kind) {
     std::raise(SIGSEGV);
 }
 
-/// Emits into `os` and flushes it; a write error is the user's, naming
-/// `what`.
-static int emitTo(llvm::raw_fd_ostream &os, const llvm::Twine &what,
-                  llvm::function_ref<bool(llvm::raw_ostream &)> emit) {
-  if (!emit(os))
-    return 1;
-  os.flush();
-  if (std::error_code ec = os.error()) {
-    os.clear_error();
-    return userError("cannot write " + what + ": " + ec.message());
-  }
-  return 0;
-}
-
-/// Writes what `emit` prints to `path` ("-": standard output). A regular
-/// file is written as a temporary beside it and renamed over it once
-/// complete, so a failed write (a full disk, a file-size limit) leaves an
-/// existing file as it was; anything else that exists (a device such as
-/// /dev/null, a pipe) is written in place. A write error is the user's,
-/// with its reason.
-static int writeOutput(llvm::StringRef path,
-                       llvm::function_ref<bool(llvm::raw_ostream &)> emit) {
-  if (path == "-")
-    return emitTo(llvm::outs(), "to standard output", emit);
-  llvm::sys::fs::file_status status;
-  if (!llvm::sys::fs::status(path, status) &&
-      status.type() != llvm::sys::fs::file_type::regular_file) {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(path, ec);
-    if (ec)
-      return userError("cannot write '" + path + "': " + ec.message());
-    return emitTo(os, "'" + path + "'", emit);
-  }
-  llvm::Expected<llvm::sys::fs::TempFile> temp =
-      llvm::sys::fs::TempFile::create(path + ".tmp-%%%%%%");
-  if (!temp)
-    return userError("cannot write '" + path +
-                     "': " + llvm::toString(temp.takeError()));
-  std::error_code written;
-  bool ok;
-  {
-    llvm::raw_fd_ostream os(temp->FD, /*shouldClose=*/false);
-    ok = emit(os);
-    os.flush();
-    written = os.error();
-    os.clear_error();
-  }
-  llvm::Error kept = !ok || written ? llvm::Error::success() : temp->keep(path);
-  if (!ok || written || kept) {
-    llvm::consumeError(temp->discard());
-    if (!ok)
-      return 1;
-    std::string why =
-        written ? written.message() : llvm::toString(std::move(kept));
-    bool existed = llvm::sys::fs::exists(path);
-    return userError("cannot write '" + path + "': " + why +
-                     (existed ? " (the existing file is kept)" : ""));
-  }
-  return 0;
-}
-
 /// Runs the stages up to `target` (all of them when null).
 static int runPipeline(Compilation &c, const Stage *target,
                        llvm::StringRef outputPath) {
@@ -298,7 +238,8 @@ static int runPipeline(Compilation &c, const Stage *target,
     if (stage.write)
       return stage.write(c, outputPath) ? 0 : 1;
     return writeOutput(
-        outputPath, [&](llvm::raw_ostream &os) { return stage.emit(c, os); });
+        outputPath, [&](llvm::raw_ostream &os) { return stage.emit(c, os); },
+        userError);
   }
   return linkProgramExecutable(c, outputPath) ? 0 : 1;
 }

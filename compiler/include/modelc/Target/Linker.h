@@ -13,6 +13,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,9 +46,39 @@ std::string getRuntimeLibDir(llvm::StringRef executablePath);
 /// path), otherwise `c++` on PATH.
 llvm::Expected<std::string> findCxxDriver();
 
-/// Links an executable. Errors name the missing driver or runtime library,
-/// or carry the driver's exit status and its complete output.
+/// A link whose output could not be written: a missing directory, a full
+/// disk, a file-size or quota limit, a permission, a read-only file
+/// system. The machine's failure, not the inputs'.
+class OutputError : public llvm::ErrorInfo<OutputError> {
+public:
+  static char ID;
+  /// \p kept: an earlier file at \p path is left as it was.
+  OutputError(std::string path, std::string reason, bool kept)
+      : path(std::move(path)), reason(std::move(reason)), kept(kept) {}
+  /// "cannot write 'PATH': REASON", and " (the existing file is kept)".
+  void log(llvm::raw_ostream &os) const override;
+  std::error_code convertToErrorCode() const override {
+    return llvm::inconvertibleErrorCode();
+  }
+
+private:
+  std::string path, reason;
+  bool kept;
+};
+
+/// Links an executable at options.outputPath. A regular file is linked
+/// beside it and renamed over it once complete, so a failed link leaves an
+/// existing file as it was; an output that exists and is not a regular
+/// file (/dev/null) is linked in place. An output that cannot be written
+/// is an OutputError; other errors name the missing driver or runtime
+/// library, or carry the driver's exit status and its complete output.
 llvm::Error linkExecutable(const LinkOptions &options);
+
+/// The line of a failed link's message (linkExecutable's) that names a
+/// failure of the machine rather than of the inputs: a full disk, a
+/// file-size or quota limit, a permission, a read-only file system. None
+/// when the message has no such line.
+std::optional<std::string> environmentFailure(llvm::StringRef linkError);
 
 } // namespace modelc
 
