@@ -7,7 +7,9 @@
 // graph knows each node's instance and the instance names the parameter
 // table uses; the mdl IR keeps only locations.
 //
-// A layer's output is its last node in graph order; its activation bytes
+// A parameter declared in the model's body belongs to the first layer that
+// reads it (directly, or through nodes computed once per step such as a
+// cast). A layer's output is its last node in graph order; its activation bytes
 // are that output's bytes per sample (views such as flatten included), as
 // the program stores it: 4 per bf16 or f16 element too, since every op on
 // them computes and stores f32 values rounded to their type.
@@ -155,6 +157,23 @@ static std::vector<bool> inputCone(const Graph &graph) {
   return fromInput;
 }
 
+/// The model-level parameters (declared in the model's body) each node
+/// reads with no model input on the way: a Param node's own, and those of
+/// the operands of a node computed once per step (a weight's cast).
+static std::vector<std::vector<std::string>>
+modelParamsRead(const Graph &graph, const std::vector<bool> &perSample) {
+  std::vector<std::vector<std::string>> reads(graph.nodes.size());
+  for (size_t i = 0; i < graph.nodes.size(); ++i) {
+    const Node &n = graph.nodes[i];
+    if (n.kind == OpKind::Param && n.instance < 0)
+      reads[i].push_back(attrsOf<OpKind::Param>(n).symbol);
+    if (!perSample[i])
+      for (unsigned o : n.operands)
+        reads[i].insert(reads[i].end(), reads[o].begin(), reads[o].end());
+  }
+  return reads;
+}
+
 /// What the user calls `kind`: the first builtin of the table that adds
 /// it ("max_pool" for max_pool2d), else the op's name ("add", "matmul").
 static llvm::StringRef spelledName(OpKind kind) {
@@ -176,7 +195,10 @@ std::vector<LayerSummary> sema::summarizeLayers(const Graph &graph) {
   std::vector<LayerSummary> layers;
   std::map<int, size_t> byInstance; // root instance -> index in `layers`
   std::map<std::string, int> seen;
+  std::map<std::string, size_t> ownerOf; // model-level parameter -> row
   std::vector<bool> live = outputCone(graph), perSample = inputCone(graph);
+  std::vector<std::vector<std::string>> reads =
+      modelParamsRead(graph, perSample);
   for (size_t i = 0; i < graph.nodes.size(); ++i) {
     const Node &n = graph.nodes[i];
     if (!live[i] || getOpSource(n.kind) == OpSource::Leaf)
@@ -198,6 +220,10 @@ std::vector<LayerSummary> sema::summarizeLayers(const Graph &graph) {
     // instance's parameters) as it is.
     if (!perSample[i])
       continue;
+    for (unsigned o : n.operands) // the first row reading it owns it
+      for (const std::string &param :
+           perSample[o] ? std::vector<std::string>() : reads[o])
+        ownerOf.emplace(param, index);
     LayerSummary &l = layers[index];
     l.flops += nodeFlops(graph, n);
     l.shape = sampleShape(n.type);
@@ -205,8 +231,11 @@ std::vector<LayerSummary> sema::summarizeLayers(const Graph &graph) {
   }
   for (const TableEntry &p : graph.params) {
     auto it = byInstance.find(rootInstance(graph, p.instance));
+    auto own = ownerOf.find(p.name);
     if (p.instance >= 0 && it != byInstance.end())
       layers[it->second].params += int64_t(sampleElements(p.type));
+    else if (p.instance < 0 && own != ownerOf.end())
+      layers[own->second].params += int64_t(sampleElements(p.type));
   }
   return layers;
 }
