@@ -68,6 +68,7 @@ void Progress::updateAt(int64_t done, double elapsed, const std::string &suffix)
     lastDraw = elapsed;
     std::fprintf(out, "\r%s\x1b[K", formatLine(label, done, total, elapsed, suffix, true, unit).c_str());
     std::fflush(out);
+    lineOpen = true;
     return;
   }
   int64_t decile = total > 0 ? done * 10 / total : 10;
@@ -87,6 +88,14 @@ void Progress::finish(const std::string &suffix) {
     std::fprintf(out, "\r%s\x1b[K\n", line.c_str());
   else
     std::fprintf(out, "%s\n", line.c_str());
+  std::fflush(out);
+  lineOpen = false;
+}
+
+Progress::~Progress() {
+  if (!lineOpen)
+    return;
+  std::fputc('\n', out);
   std::fflush(out);
 }
 

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <set>
 
@@ -125,14 +126,40 @@ TEST(Progress, PlainLinesEveryTenPercent) {
   EXPECT_EQ(out.find('\r'), std::string::npos);
 }
 
-TEST(Progress, InteractiveRedrawsInPlace) {
+/// What a Progress on \p interactive writes for \p use, up to and with its
+/// destruction.
+static std::string progressOutput(bool interactive, void (*use)(Progress &)) {
   char *buf = nullptr;
   size_t len = 0;
   FILE *f = open_memstream(&buf, &len);
-  Progress p(f, "t", 10, /*interactive=*/true);
-  p.updateAt(5, 1.0, "x");
+  {
+    Progress p(f, "t", 10, interactive);
+    use(p);
+  }
   std::fclose(f);
   std::string out(buf, len);
   free(buf);
+  return out;
+}
+
+TEST(Progress, InteractiveRedrawsInPlace) {
+  std::string out = progressOutput(true, [](Progress &p) { p.updateAt(5, 1.0, "x"); });
   EXPECT_EQ(out.rfind("\rt 5/10 [##########..........] 5.0/s ETA 0:01 x", 0), 0u);
+}
+
+TEST(Progress, ABarLeftUnfinishedEndsItsLine) {
+  // An interrupted loop's bar ends its line when it goes, so that the
+  // error printed next starts a line of its own; a finished bar has ended
+  // it already, and plain lines never leave one open.
+  std::string cut = progressOutput(true, [](Progress &p) { p.updateAt(5, 1.0, "x"); });
+  EXPECT_EQ(cut, "\rt 5/10 [##########..........] 5.0/s ETA 0:01 x\x1b[K\n");
+  std::string done = progressOutput(true, [](Progress &p) {
+    p.updateAt(5, 1.0, "");
+    p.finish("");
+  });
+  EXPECT_EQ(std::count(done.begin(), done.end(), '\n'), 1);
+  EXPECT_EQ(done.back(), '\n');
+  EXPECT_EQ(progressOutput(false, [](Progress &p) { p.updateAt(1, 1.0, ""); }),
+            "t 1/10 1.0/s ETA 0:09\n");
+  EXPECT_EQ(progressOutput(true, [](Progress &) {}), "");
 }

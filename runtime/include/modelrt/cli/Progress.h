@@ -32,6 +32,12 @@ public:
   void updateAt(int64_t done, double elapsedSeconds, const std::string &suffix);
   /// Prints the final line (always) and ends the bar's line.
   void finish(const std::string &suffix = "");
+  /// Ends a drawn bar's line when the loop stopped before finish() (an
+  /// error, an interruption), so that what is printed next starts a line
+  /// of its own.
+  ~Progress();
+  Progress(const Progress &) = delete;
+  Progress &operator=(const Progress &) = delete;
 
   /// Renders "label  45/100 [#####.....] 12.3 UNIT/s ETA 0:05 suffix".
   static std::string formatLine(const std::string &label, int64_t done,
@@ -51,6 +57,7 @@ private:
   int64_t lastDecile = -1;
   int64_t lastDone = 0;
   double lastDraw = -1;
+  bool lineOpen = false; ///< a bar is drawn and its line not yet ended
 };
 
 /// Seconds since an arbitrary fixed point (steady clock).
