@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "modelrt/io/RunDirectory.h"
+#include "modelrt/io/TensorBoard.h"
 
 #include "modelrt/io/AtomicFile.h"
 #include "modelrt/io/CheckpointStore.h"
@@ -25,7 +26,7 @@ namespace modelrt {
 const char *const kRunLockName = ".modelrt-run.lock";
 
 bool isRunOutputName(const std::string &name) {
-  return isRunCheckpointName(name) || isMetricsLogName(name);
+  return isRunCheckpointName(name) || isMetricsLogName(name) || isEventFileName(name);
 }
 
 std::vector<std::string> listRunOutputs(const std::string &dir) {

@@ -86,12 +86,19 @@ std::string frameRecord(const std::string &data) {
   return o;
 }
 
+bool isEventFileName(const std::string &name) {
+  const std::string prefix = "events.out.tfevents.", suffix = ".modelrt";
+  return name.size() > prefix.size() + suffix.size() && name.rfind(prefix, 0) == 0 &&
+         name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
 Expected<std::unique_ptr<EventWriter>> EventWriter::create(const std::string &dir) {
   char host[256] = "localhost";
   if (gethostname(host, sizeof host - 1) != 0 || !host[0])
     std::strcpy(host, "localhost");
   double now = nowSeconds();
-  std::string path = dir + "/events.out.tfevents." + std::to_string((long long)now) + "." + host;
+  std::string path =
+      dir + "/events.out.tfevents." + std::to_string((long long)now) + "." + host + ".modelrt";
   FILE *f = std::fopen(path.c_str(), "ab");
   if (!f)
     return errorf("%s: cannot create the TensorBoard event file: %s", path.c_str(),

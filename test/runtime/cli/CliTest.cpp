@@ -497,10 +497,8 @@ TEST(Cli, BadInputIsAClearErrorAndDamagesNothing) {
            t.ckptDir + "/last.safetensors, start over with --overwrite"},
       {{"train", "--checkpoint-dir", t.dir.path("elsewhere"), "--log-dir", t.dir.path("logs")},
        1,
-       "error: " + t.dir.path("logs") +
-           ": holds an earlier run's outputs (metrics.csv, "
-           "metrics.jsonl); start over with --overwrite (which deletes them), or choose another "
-           "--log-dir"},
+       ".modelrt, metrics.csv, metrics.jsonl); start over with --overwrite (which deletes "
+       "them), or choose another --log-dir"},
       {{"train", "--overwrite", "--resume", ck, "--epochs", "4", "--checkpoint-dir", t.ckptDir},
        1,
        "error: --overwrite starts a new run and --resume continues one: give one of them"},

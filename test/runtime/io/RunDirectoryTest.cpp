@@ -41,11 +41,13 @@ struct Console {
 };
 
 TEST(RunDirectory, NamesARunsOutputsOnly) {
-  for (const char *name : {"last.safetensors", "best.safetensors", "epoch-000012.safetensors",
-                           "metrics.csv", "metrics.jsonl", "steps.csv"})
+  for (const char *name :
+       {"last.safetensors", "best.safetensors", "epoch-000012.safetensors", "metrics.csv",
+        "metrics.jsonl", "steps.csv", "events.out.tfevents.1765130000.host.modelrt"})
     EXPECT_TRUE(isRunOutputName(name)) << name;
-  for (const char *name : {"model.safetensors", "epoch-3.txt", "notes.csv", "thesis.tex",
-                           "events.out.tfevents.1.host", kRunLockName})
+  for (const char *name :
+       {"model.safetensors", "epoch-3.txt", "notes.csv", "thesis.tex", "events.out.tfevents.1.host",
+        "events.out.tfevents..modelrt", kRunLockName})
     EXPECT_FALSE(isRunOutputName(name)) << name;
 }
 
@@ -54,7 +56,8 @@ TEST(RunDirectory, AFreshRunRefusesAnEarlierRunAndOverwriteDeletesItsFilesOnly) 
   std::string dir = t.path("ck");
   ASSERT_EQ(::mkdir(dir.c_str(), 0777), 0);
   for (const char *name :
-       {"last.safetensors", "epoch-000001.safetensors", "metrics.csv", "notes.txt"})
+       {"last.safetensors", "epoch-000001.safetensors", "metrics.csv", "notes.txt",
+        "events.out.tfevents.1765130000.host.modelrt", "events.out.tfevents.1765130000.host"})
     writeText(dir + "/" + name, "x");
   Console console;
   {
@@ -63,7 +66,8 @@ TEST(RunDirectory, AFreshRunRefusesAnEarlierRunAndOverwriteDeletesItsFilesOnly) 
     EXPECT_EQ(claim.message(),
               dir +
                   ": holds an earlier run's outputs (epoch-000001.safetensors, "
-                  "last.safetensors, metrics.csv); continue that run with --resume " +
+                  "events.out.tfevents.1765130000.host.modelrt, last.safetensors and 1 more); "
+                  "continue that run with --resume " +
                   dir +
                   "/last.safetensors, start over with --overwrite (which deletes "
                   "them), or choose another --checkpoint-dir");
@@ -79,8 +83,10 @@ TEST(RunDirectory, AFreshRunRefusesAnEarlierRunAndOverwriteDeletesItsFilesOnly) 
   EXPECT_FALSE(exists(dir + "/last.safetensors"));
   EXPECT_FALSE(exists(dir + "/epoch-000001.safetensors"));
   EXPECT_FALSE(exists(dir + "/metrics.csv"));
+  EXPECT_FALSE(exists(dir + "/events.out.tfevents.1765130000.host.modelrt"));
   EXPECT_TRUE(exists(dir + "/notes.txt"));
-  EXPECT_NE(console.str().find("--overwrite: removed 3 file(s) of an earlier run"),
+  EXPECT_TRUE(exists(dir + "/events.out.tfevents.1765130000.host")); // another program's
+  EXPECT_NE(console.str().find("--overwrite: removed 4 file(s) of an earlier run"),
             std::string::npos)
       << console.str();
 }

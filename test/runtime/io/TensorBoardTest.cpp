@@ -158,7 +158,9 @@ TEST(TensorBoard, RecordsDecodeWithAnIndependentReader) {
   char host[256] = {0};
   gethostname(host, sizeof host - 1);
   EXPECT_NE(path.find("/events.out.tfevents."), std::string::npos);
-  EXPECT_EQ(path.substr(path.size() - std::strlen(host)), host);
+  std::string tail = std::string(host) + ".modelrt"; // ours: --overwrite removes it
+  EXPECT_EQ(path.substr(path.size() - tail.size()), tail);
+  EXPECT_TRUE(isEventFileName(path.substr(path.rfind('/') + 1)));
   std::vector<Event> ev = readEvents(path);
   ASSERT_EQ(ev.size(), 3u);
   EXPECT_EQ(ev[0].fileVersion, "brain.Event:2");

@@ -33,10 +33,15 @@ std::string encodeScalarEvent(double wallTime, int64_t step, const std::string &
 std::string frameRecord(const std::string &data);
 
 /// Appends scalar events to one event file.
+/// Whether \p name is an event file EventWriter writes
+/// (events.out.tfevents.<unix time>.<host>.modelrt; TensorBoard reads any
+/// name holding "tfevents"), not another program's.
+bool isEventFileName(const std::string &name);
+
 class EventWriter {
 public:
-  /// Creates DIR/events.out.tfevents.<unix time>.<host> (DIR must exist) and
-  /// writes the file-version record.
+  /// Creates DIR/events.out.tfevents.<unix time>.<host>.modelrt (DIR must
+  /// exist) and writes the file-version record.
   static Expected<std::unique_ptr<EventWriter>> create(const std::string &dir);
   ~EventWriter();
   EventWriter(const EventWriter &) = delete;
