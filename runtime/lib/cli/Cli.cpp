@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "CliInternal.h"
+#include "StopSignals.h"
 #include "modelrt/core/Blas.h"
 #include "modelrt/core/Rng.h"
 #include "modelsupport/TrainSchema.h"
@@ -384,6 +385,11 @@ int runMain(int argc, char **argv, const ModelrtProgram *program, const char *se
   // A file-size limit makes a write fail with EFBIG, which the writers
   // report (keeping the previous file), instead of killing the process.
   std::signal(SIGXFSZ, SIG_IGN);
+  // Training stops on SIGINT and SIGTERM after its step in progress: they
+  // are taken by a thread of their own, blocked in every other thread from
+  // here on, before any starts (StopSignals.h).
+  if (c == "train")
+    takeStopSignals();
   // OpenBLAS, with the CPU's own kernels and one thread (Blas.h), before
   // any thread starts: loading it edits the environment for a moment.
   Status s = c == "info" || c == "check-device" ? Status::ok() : loadBlas();

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "CliInternal.h"
+#include "StopSignals.h"
 
 #include "modelrt/core/Profile.h"
 #include "modelrt/core/Roofline.h"
@@ -195,38 +196,8 @@ static Status onRanks(const CliArgs &a, const std::function<Status(Collective &)
 static Status runTrainWith(const ModelrtProgram &p, const CliArgs &a, Collective &ranks);
 
 namespace {
-/// Set by the first SIGINT or SIGTERM of a training run.
+/// Set by the first SIGINT or SIGTERM of a training run (StopSignals.h).
 std::atomic<bool> gStopRequested{false};
-
-/// Asks the run to stop after its step in progress; the handler is reset,
-/// so a second signal ends the process at once.
-void requestStop(int) {
-  gStopRequested.store(true);
-  const char msg[] = "\ninterrupted: stopping after the step in progress (again to stop "
-                     "now)\n";
-  ssize_t ignored = ::write(STDERR_FILENO, msg, sizeof msg - 1);
-  (void)ignored;
-}
-
-/// Routes SIGINT and SIGTERM to requestStop while it lives.
-class StopOnSignals {
-public:
-  StopOnSignals() {
-    struct sigaction sa = {};
-    sa.sa_handler = requestStop;
-    sa.sa_flags = SA_RESETHAND | SA_RESTART; // a write under way is not cut short
-    sigemptyset(&sa.sa_mask);
-    ::sigaction(SIGINT, &sa, &oldInt);
-    ::sigaction(SIGTERM, &sa, &oldTerm);
-  }
-  ~StopOnSignals() {
-    ::sigaction(SIGINT, &oldInt, nullptr);
-    ::sigaction(SIGTERM, &oldTerm, nullptr);
-  }
-
-private:
-  struct sigaction oldInt = {}, oldTerm = {};
-};
 } // namespace
 
 Status runTrain(const ModelrtProgram &p, const CliArgs &a) {
@@ -265,7 +236,7 @@ static Status runTrainWith(const ModelrtProgram &p, const CliArgs &a, Collective
   startProfile(a);
   gStopRequested.store(false);
   opts.stop = &gStopRequested;
-  StopOnSignals stopOnSignals;
+  StopOnSignals stopOnSignals(gStopRequested);
   auto r = trainProgram(p, cfg, opts);
   if (!r)
     return r.status();
