@@ -39,6 +39,10 @@ inline float gPoisonWith = NAN; // the value gPoison writes
 /// gStopAtStep (then disarmed: -1); RunOptions::stop of the stop tests.
 inline std::atomic<bool> gStopRequest{false};
 inline int64_t gStopAtStep = -1;
+/// The train_step of this step index makes the next eval_step set
+/// gStopRequest: a stop asked for during the validation after it.
+inline int64_t gStopInEvalAfter = -1;
+inline bool gStopInEval = false;
 
 /// Softmax probabilities of sample \p x; returns the argmax.
 inline int64_t forward(float *const *p, const float *x, double *prob) {
@@ -64,6 +68,8 @@ inline int64_t forward(float *const *p, const float *x, double *prob) {
 inline int evalStep(void *, float *const *p, float *const *, const float *x, const void *labels,
              int64_t n, float *loss, double *metrics) {
   const int64_t *y = static_cast<const int64_t *>(labels);
+  if (gStopInEval)
+    gStopRequest = true, gStopInEval = false;
   double total = 0, prob[kC];
   for (int64_t i = 0; i < n; ++i) {
     metrics[0] += forward(p, x + i * kF, prob) == y[i];
@@ -92,6 +98,8 @@ inline int trainStep(void *ctx, float *const *p, float *const *s, const float *x
     g[1][1] = gPoisonWith;
   if (step == gStopAtStep)
     gStopRequest = true, gStopAtStep = -1;
+  if (step == gStopInEvalAfter)
+    gStopInEval = true, gStopInEvalAfter = -1;
   return evalStep(ctx, p, s, x, labels, n, loss, metrics);
 }
 

@@ -44,6 +44,8 @@ const char *const kKeys[] = {"format",
                              "partial.samples",
                              "partial.counted",
                              "partial.metric_sums",
+                             "window.loss_sum",
+                             "window.batches",
                              "metrics",
                              "classes",
                              "vocab",
@@ -178,6 +180,8 @@ std::vector<std::pair<std::string, std::string>> encodeCheckpointMetadata(const 
                  {"partial.samples", num(e.samples)},
                  {"partial.counted", num(e.counted)},
                  {"partial.metric_sums", numbersJson(e.metrics)},
+                 {"window.loss_sum", num(d.stepWindow.loss)},
+                 {"window.batches", num(d.stepWindow.batches)},
                  {"metrics", metricsJson(d.metrics)},
                  {"classes", classesJson(d.classNames)},
                  {"vocab", vocabJson(d.vocab)},
@@ -417,20 +421,33 @@ void readPosition(FieldReader &m, CheckpointData &d) {
     m.fail("rng.state", *rng, "is all zero (not a xoshiro256** state)");
 }
 
-/// partial.*: the sums of the epoch in progress (required from format 7 on;
-/// zero before). Finite, and all zero at an epoch's start (batch index 0).
+/// window.*: the steps.csv window in progress (required from format 7 on;
+/// zero before): a finite sum, 0 over no batch.
+void readStepWindow(FieldReader &m, CheckpointData &d) {
+  StepWindow &w = d.stepWindow;
+  m.real("window.loss_sum", w.loss, false);
+  if (m.ok() && !std::isfinite(w.loss))
+    m.fail("window.loss_sum", num(w.loss), "is not finite");
+  m.counter("window.batches", w.batches);
+  m.zeroUnless("window.loss_sum", w.loss, "window.batches", w.batches > 0);
+}
+
+/// partial.* and window.*: the sums of the epoch and the steps.csv window
+/// in progress (required from format 7 on; absent before, and zero).
+/// partial.* is finite, and all zero at an epoch's start (batch index 0).
 void readEpochSums(FieldReader &m, const std::string &path, const SafetensorsFile &f,
                    CheckpointData &d) {
   int64_t version = 0; // checked by checkCheckpointFormat
   parseInteger(*f.meta("format_version"), version);
   if (version < 7) {
-    for (const char *key :
-         {"partial.loss_sum", "partial.samples", "partial.counted", "partial.metric_sums"})
+    for (const char *key : {"partial.loss_sum", "partial.samples", "partial.counted",
+                            "partial.metric_sums", "window.loss_sum", "window.batches"})
       if (const std::string *v = f.meta(key))
         m.fail(key, "'" + *v + "'",
                "is not a field of format version " + num(version) + " (it came with 7)");
     return;
   }
+  readStepWindow(m, d);
   EpochSums &e = d.epochSums;
   m.real("partial.loss_sum", e.loss, false);
   if (m.ok() && !std::isfinite(e.loss))
@@ -529,6 +546,41 @@ Status decodeCheckpointMetadata(const SafetensorsFile &f, const std::string &pat
   return m.status();
 }
 
+namespace {
+/// A mid-epoch checkpoint's position and sums against the run \p t: a
+/// step's end, the run's batch size, its labels and metrics.
+Status checkEpochInProgress(const CheckpointData &d, const ResumeTarget &t,
+                            const std::string &path) {
+  const char *p = path.c_str();
+  const EpochSums &e = d.epochSums;
+  long long index = d.loader.batchIndex, samples = e.samples, counted = e.counted;
+  if (index % std::max<int64_t>(t.accumulate, 1) != 0)
+    return errorf("%s: __metadata__ field 'data.batch_index' = %lld is not the end of a step "
+                  "(%lld batches each, accumulate): the run was stopped with another "
+                  "accumulate",
+                  p, index, (long long)t.accumulate);
+  if (samples != index * t.batchSize) {
+    std::string hint = samples % index == 0
+                           ? "; resume with --batch " + std::to_string(samples / index)
+                           : std::string();
+    return errorf("%s: __metadata__ field 'partial.samples' = %lld is not data.batch_index "
+                  "(%lld) batches of this run's %lld samples: the epoch was begun with another "
+                  "batch size%s",
+                  p, samples, index, (long long)t.batchSize, hint.c_str());
+  }
+  long long labels = samples * t.labelsPerSample;
+  if (counted > labels || (!t.labelsMayBeIgnored && counted != labels))
+    return errorf("%s: __metadata__ field 'partial.counted' = %lld does not fit the %lld "
+                  "labels of partial.samples = %lld samples",
+                  p, counted, labels, samples);
+  if (int64_t(e.metrics.size()) != t.numMetrics)
+    return errorf("%s: __metadata__ field 'partial.metric_sums' has %zu values, the program "
+                  "has %lld metrics",
+                  p, e.metrics.size(), (long long)t.numMetrics);
+  return Status::ok();
+}
+} // namespace
+
 Status checkResumeTarget(const CheckpointData &d, const ResumeTarget &t, const std::string &path) {
   const char *p = path.c_str();
   if (d.fingerprint != t.fingerprint)
@@ -548,10 +600,8 @@ Status checkResumeTarget(const CheckpointData &d, const ResumeTarget &t, const s
     return errorf("%s: __metadata__ field 'data.batch_index' = %lld is outside [0, %lld) (the "
                   "training set's batches per epoch)", p, (long long)d.loader.batchIndex,
                   (long long)t.batchesPerEpoch);
-  if (d.loader.batchIndex > 0 && int64_t(d.epochSums.metrics.size()) != t.numMetrics)
-    return errorf("%s: __metadata__ field 'partial.metric_sums' has %zu values, the program "
-                  "has %lld metrics",
-                  p, d.epochSums.metrics.size(), (long long)t.numMetrics);
+  if (d.loader.batchIndex > 0)
+    MODELRT_TRY(checkEpochInProgress(d, t, path));
   if (d.seed && *d.seed != t.seed)
     return errorf("%s: __metadata__ field 'data.seed' = %llu is not this run's seed %llu: the "
                   "seed drives the run's validation split, data order, augmentation and "

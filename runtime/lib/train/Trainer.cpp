@@ -159,6 +159,7 @@ CheckpointData snapshot(Run &r, int64_t epoch, const std::vector<std::pair<std::
   c.earlyHasBest = r.early->hasBest();
   c.loader = at;
   c.epochSums = std::move(sums);
+  c.stepWindow = {r.windowLoss, r.windowBatches};
   c.metrics = m;
   return c;
 }
@@ -173,6 +174,14 @@ ResumeTarget resumeTarget(const Run &r) {
   t.batchesPerEpoch = r.loader->batchesPerEpoch();
   t.seed = r.cfg.seed;
   t.numMetrics = r.prog.num_metrics;
+  t.batchSize = r.cfg.batch_size;
+  t.accumulate = std::max<int64_t>(r.cfg.optimizer.accumulate, 1);
+  // As countedLabels counts them: every class label of a position (one-hot
+  // labels are f32: one per sample), less those of the ignore index.
+  bool perLabel = r.data.train.labelType() == DType::I64 && !r.cfg.data.one_hot &&
+                  (r.prog.label_rank > 0 || r.prog.has_ignore_index);
+  t.labelsPerSample = perLabel ? r.data.train.labelElements() : 1;
+  t.labelsMayBeIgnored = perLabel && r.prog.has_ignore_index;
   return t;
 }
 
@@ -213,6 +222,7 @@ Status resume(Run &r, int64_t &startEpoch) {
   r.step = c->step;
   r.bestLoss = c->bestLoss, r.hasBestLoss = c->hasBestLoss;
   r.resumedSums = c->epochSums, r.lastMetrics = c->metrics;
+  r.windowLoss = c->stepWindow.loss, r.windowBatches = c->stepWindow.batches;
   startEpoch = c->epoch;
   if (c->loader.batchIndex > 0 && r.writes())
     std::fprintf(r.opts.console, "resuming epoch %lld at batch %lld of %lld (after step %lld)\n",
@@ -730,8 +740,17 @@ Expected<bool> finishEpoch(Run &r, int64_t epoch, const EvalResult &train, doubl
   return stop;
 }
 
+/// Whether a stop was asked for after the epoch's last step (during its
+/// validation or checkpoint), on any rank: the ranks sum their requests.
+Expected<bool> stopAskedAfterTheSteps(const Run &r) {
+  double asked = stopRequested(r) ? 1 : 0;
+  if (r.opts.collective && r.opts.collective->size() > 1)
+    MODELRT_TRY(r.opts.collective->sum(&asked, 1, "the stop request"));
+  return asked > 0;
+}
+
 /// The error that stops run \p r, interrupted in \p epoch's last step
-/// group, once that epoch's checkpoint is written.
+/// group or after it, once that epoch's checkpoint is written.
 Status stopAfterEpoch(const Run &r, int64_t epoch) {
   std::string path = r.opts.checkpointDir + "/last.safetensors";
   if (!r.writes())
@@ -776,8 +795,13 @@ Expected<TrainResult> trainProgram(const ModelrtProgram &prog, const ModelrtTrai
     if (!stop)
       return stop.status();
     result.epochs = epoch + 1;
-    if (r.stopAfterEpoch && !*stop && epoch + 1 < cfg.epochs)
-      return stopAfterEpoch(r, epoch);
+    if (!*stop && epoch + 1 < cfg.epochs) {
+      auto asked = stopAskedAfterTheSteps(r);
+      if (!asked)
+        return asked.status();
+      if (r.stopAfterEpoch || *asked)
+        return stopAfterEpoch(r, epoch);
+    }
     if (*stop) {
       std::fprintf(opts.console, "early stopping: no improvement for %lld epochs\n",
                    (long long)cfg.early_stop_patience);

@@ -88,7 +88,7 @@ TEST(CheckpointMetadata, EveryMissingFieldIsNamed) {
   Trained t;
   auto f = decodeSafetensors(t.bytes, "x.st");
   ASSERT_TRUE(f.isOk());
-  ASSERT_EQ(f->metadata.size(), 33u);
+  ASSERT_EQ(f->metadata.size(), 35u);
   for (const auto &[key, value] : f->metadata) {
     if (key == "data.seed") // optional (format 5 has none): TheRunSeedIsRecorded...
       continue;
@@ -107,8 +107,8 @@ TEST(CheckpointMetadata, TheRunSeedIsRecordedAndAFormat5CheckpointHasNone) {
   ASSERT_TRUE(r->seed.has_value());
   EXPECT_EQ(*r->seed, t.prog.config.seed);
   std::string v5 = tampered(tampered(t.bytes, "data.seed", nullptr), "format_version", "5");
-  for (const char *key :
-       {"partial.loss_sum", "partial.samples", "partial.counted", "partial.metric_sums"})
+  for (const char *key : {"partial.loss_sum", "partial.samples", "partial.counted",
+                          "partial.metric_sums", "window.loss_sum", "window.batches"})
     v5 = tampered(v5, key, nullptr);
   auto old = decodeCheckpoint(v5, "x.st");
   ASSERT_TRUE(old.isOk()) << old.message();
@@ -214,6 +214,9 @@ TEST(CheckpointMetadata, EveryTamperedFieldIsRefusedNamingIt) {
                                          "is not an array of finite numbers"},
       {"partial.metric_sums", "{}", "__metadata__ field 'partial.metric_sums' = '{}' is not an "
                                     "array of finite numbers"},
+      {"window.loss_sum", "inf", "__metadata__ field 'window.loss_sum' = inf is not finite"},
+      {"window.batches", "0", "__metadata__ field 'window.loss_sum' = "}, // a sum of none
+      {"window.batches", "-1", "__metadata__ field 'window.batches' = -1 is negative"},
       {"data.batch_index", "3", "__metadata__ field 'data.batch_index' = 3 with field "
                                 "'partial.samples' = 0: the batches trained on hold samples"},
       {"rng.state", "1,2,3,4", "__metadata__ field 'rng.state' = '1,2,3,4' is not 4 "
@@ -282,17 +285,40 @@ TEST(CheckpointMetadata, ResumeTargetNamesTheFieldThatDoesNotFit) {
                  std::to_string(t6.seed) + ": the seed drives the run's validation split, data "
                  "order, augmentation and dropout; resume with --seed " +
                  std::to_string(good.seed));
-  // A mid-epoch checkpoint's metric sums are the program's metrics'.
+  // A mid-epoch checkpoint (3 batches of 16, one label each) fits a run
+  // of its batch size, accumulation, labels and metrics only.
   CheckpointData mid = *c;
-  mid.loader.batchIndex = 3, mid.epochSums.samples = 48;
-  mid.epochSums.metrics = {40, 1};
-  ResumeTarget t7 = good;
-  t7.numMetrics = t.prog.num_metrics;
-  EXPECT_EQ(checkResumeTarget(mid, t7, "x.st").message(),
-            "x.st: __metadata__ field 'partial.metric_sums' has 2 values, the program has 1 "
-            "metrics");
+  mid.loader.batchIndex = 3, mid.epochSums.samples = 48, mid.epochSums.counted = 48;
   mid.epochSums.metrics = {40};
+  ResumeTarget t7 = good;
+  t7.numMetrics = t.prog.num_metrics, t7.batchSize = 16, t7.accumulate = 1;
   EXPECT_TRUE(checkResumeTarget(mid, t7, "x.st").isOk());
+  auto expectMid = [&](ResumeTarget target, CheckpointData d, const std::string &message) {
+    EXPECT_EQ(checkResumeTarget(d, target, "x.st").message(), "x.st: __metadata__ field " + message);
+  };
+  ResumeTarget t8 = t7;
+  t8.batchSize = 64;
+  expectMid(t8, mid, "'partial.samples' = 48 is not data.batch_index (3) batches of this run's "
+                     "64 samples: the epoch was begun with another batch size; resume with "
+                     "--batch 16");
+  ResumeTarget t9 = t7;
+  t9.accumulate = 2;
+  expectMid(t9, mid, "'data.batch_index' = 3 is not the end of a step (2 batches each, "
+                     "accumulate): the run was stopped with another accumulate");
+  CheckpointData fewer = mid;
+  fewer.epochSums.counted = 0;
+  expectMid(t7, fewer, "'partial.counted' = 0 does not fit the 48 labels of partial.samples = "
+                       "48 samples");
+  ResumeTarget ignoring = t7; // with an ignore index fewer labels may count
+  ignoring.labelsMayBeIgnored = true;
+  EXPECT_TRUE(checkResumeTarget(fewer, ignoring, "x.st").isOk());
+  CheckpointData more = mid;
+  more.epochSums.counted = 49;
+  expectMid(ignoring, more, "'partial.counted' = 49 does not fit the 48 labels of "
+                            "partial.samples = 48 samples");
+  CheckpointData twoMetrics = mid;
+  twoMetrics.epochSums.metrics = {40, 1};
+  expectMid(t7, twoMetrics, "'partial.metric_sums' has 2 values, the program has 1 metrics");
   // A checkpoint that predates the field resumes under any seed.
   CheckpointData old = *c;
   old.seed.reset();

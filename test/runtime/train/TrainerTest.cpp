@@ -179,9 +179,10 @@ std::string stepRows(const std::string &dir) {
 /// last.safetensors;
 /// expects both runs to end bit-identical, logs included. Returns the
 /// stopped run's error.
-std::string stopAndResume(Fixture &fx, const ModelrtTrainConfig &c, int64_t stopAt) {
+std::string stopAndResume(Fixture &fx, const ModelrtTrainConfig &c, int64_t stopAt,
+                          int64_t logEvery = 1) {
   RunOptions so = fx.out("straight"), o = fx.out("split");
-  so.logEverySteps = o.logEverySteps = 1;
+  so.logEverySteps = o.logEverySteps = logEvery;
   auto straight = trainProgram(fx.prog, c, so);
   EXPECT_TRUE(straight.isOk()) << straight.message();
   o.stop = &gStopRequest;
@@ -215,6 +216,12 @@ TEST(Trainer, AStopWithinAnEpochSavesItAndResumesBitIdentically) {
                       "/last.safetensors; continue with --resume " + dir + "/last.safetensors");
   // The epoch files of the resumed run are those of the straight one.
   EXPECT_EQ(listEpochCheckpoints(dir), listEpochCheckpoints(fx.dir.path("straight")));
+  // A steps.csv row every 3 steps: the window of step 12's row spans the
+  // stop after step 11 (the checkpoint keeps it), and that of step 9's
+  // spans epoch 1's end.
+  Fixture again;
+  stopAndResume(again, c, 10, 3);
+  EXPECT_NE(slurp(again.dir.path("split/steps.csv")).find("\n2,12,"), std::string::npos);
 }
 
 TEST(Trainer, AStopWithinAnEpochsStepGroupSavesAtTheGroupsEnd) {
@@ -236,6 +243,32 @@ TEST(Trainer, AStopWithinAnEpochsStepGroupSavesAtTheGroupsEnd) {
             "interrupted after step 8 (the end of epoch 2): saved " + again.dir.path("split") +
                 "/last.safetensors; continue with --resume " + again.dir.path("split") +
                 "/last.safetensors");
+}
+
+TEST(Trainer, AStopDuringValidationStopsOnceTheEpochIsSaved) {
+  // Asked for while epoch 1 is validated: no step of epoch 2 runs; the run
+  // stops with epoch 1's checkpoint, and resumes from it exactly.
+  Fixture fx;
+  ModelrtTrainConfig c = fx.prog.config;
+  c.epochs = 3;
+  auto straight = trainProgram(fx.prog, c, fx.out("straight"));
+  ASSERT_TRUE(straight.isOk()) << straight.message();
+  RunOptions o = fx.out("split");
+  o.stop = &gStopRequest;
+  gStopRequest = false, gStopInEvalAfter = 7; // epoch 1's last step
+  auto stopped = trainProgram(fx.prog, c, o);
+  gStopRequest = false, gStopInEval = false, gStopInEvalAfter = -1;
+  ASSERT_FALSE(stopped.isOk());
+  std::string dir = fx.dir.path("split");
+  EXPECT_EQ(stopped.message(), "interrupted after step 8 (the end of epoch 1): saved " + dir +
+                                   "/last.safetensors; continue with --resume " + dir +
+                                   "/last.safetensors");
+  EXPECT_EQ(slurp(dir + "/last.safetensors"), slurp(dir + "/epoch-000001.safetensors"));
+  o.resume = dir + "/last.safetensors";
+  auto resumed = trainProgram(fx.prog, c, o);
+  ASSERT_TRUE(resumed.isOk()) << resumed.message();
+  EXPECT_EQ(flat(resumed->model), flat(straight->model));
+  EXPECT_EQ(slurp(dir + "/last.safetensors"), slurp(fx.dir.path("straight/last.safetensors")));
 }
 
 TEST(Trainer, AMidEpochCheckpointHoldsThePositionAndTheEpochsSums) {

@@ -76,6 +76,14 @@ struct EpochSums {
   std::vector<double> metrics; ///< the metrics' sums, in the program's order
 };
 
+/// The window of training steps.csv's next row averages (RunOptions::
+/// logEverySteps): the sum of its batches' losses and their count, so that
+/// a resumed run logs the rows an uninterrupted one does.
+struct StepWindow {
+  double loss = 0;
+  int64_t batches = 0;
+};
+
 /// Everything a checkpoint holds.
 struct CheckpointData {
   std::string modelName;
@@ -99,6 +107,8 @@ struct CheckpointData {
   /// The sums of the epoch in progress (loader.batchIndex batches of it);
   /// zero in checkpoints of formats 5 and 6.
   EpochSums epochSums;
+  /// The steps.csv window in progress; zero in formats 5 and 6.
+  StepWindow stepWindow;
   /// The run's seed, which chose its validation split (`eval` holds out
   /// the same rows, `--resume` requires the same seed); empty in a format
   /// 5 checkpoint: `eval` then uses the compiled seed, and `--resume`

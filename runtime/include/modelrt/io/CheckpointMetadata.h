@@ -61,6 +61,13 @@ struct ResumeTarget {
   int64_t batchesPerEpoch = 0;  ///< of the training set with the configured batch size
   uint64_t seed = 0;            ///< the run's seed (checked when the checkpoint has one)
   int64_t numMetrics = 0;       ///< the program's metrics (an epoch in progress has their sums)
+  int64_t batchSize = 0;        ///< the configured (global) batch size
+  int64_t accumulate = 1;       ///< batches per optimizer step
+  /// The labels the loss averages over per sample (countedLabels), and
+  /// whether some may be ignored (an ignore index): what an epoch's
+  /// partial.counted must agree with.
+  int64_t labelsPerSample = 1;
+  bool labelsMayBeIgnored = false;
 };
 
 /// Checks that \p data (read from \p path) can continue the run \p target.
