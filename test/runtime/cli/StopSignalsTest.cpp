@@ -48,6 +48,7 @@ TEST(StopSignals, TheFirstSignalSetsTheFlagAndASecondOfEitherKindEndsTheProcess)
     static int secondSignal;
     secondSignal = second;
     int status = inChild([] {
+      std::signal(SIGINT, SIG_DFL); // as a terminal's job has it (lit ignores it)
       takeStopSignals();
       StopOnSignals stop(gFlag);
       kill(getpid(), SIGINT);
