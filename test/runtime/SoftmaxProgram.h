@@ -21,6 +21,7 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <map>
 
@@ -39,6 +40,7 @@ inline float gPoisonWith = NAN; // the value gPoison writes
 /// gStopAtStep (then disarmed: -1); RunOptions::stop of the stop tests.
 inline std::atomic<bool> gStopRequest{false};
 inline int64_t gStopAtStep = -1;
+inline std::function<void()> gOnStop; ///< run when gStopAtStep sets the request
 /// The train_step of this step index makes the next eval_step set
 /// gStopRequest: a stop asked for during the validation after it.
 inline int64_t gStopInEvalAfter = -1;
@@ -96,8 +98,11 @@ inline int trainStep(void *ctx, float *const *p, float *const *s, const float *x
   }
   if (gPoison && step == 2)
     g[1][1] = gPoisonWith;
-  if (step == gStopAtStep)
+  if (step == gStopAtStep) {
     gStopRequest = true, gStopAtStep = -1;
+    if (gOnStop)
+      gOnStop();
+  }
   if (step == gStopInEvalAfter)
     gStopInEval = true, gStopInEvalAfter = -1;
   return evalStep(ctx, p, s, x, labels, n, loss, metrics);

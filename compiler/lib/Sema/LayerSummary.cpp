@@ -27,6 +27,9 @@
 
 #include "modelsupport/Flops.h"
 
+#include "llvm/ADT/STLExtras.h"
+
+#include <algorithm>
 #include <map>
 
 using namespace modelc;
@@ -170,6 +173,9 @@ modelParamsRead(const Graph &graph, const std::vector<bool> &perSample) {
     if (!perSample[i])
       for (unsigned o : n.operands)
         reads[i].insert(reads[i].end(), reads[o].begin(), reads[o].end());
+    llvm::sort(reads[i]); // once each: a chain of diamonds would double them
+    reads[i].erase(std::unique(reads[i].begin(), reads[i].end()),
+                   reads[i].end());
   }
   return reads;
 }

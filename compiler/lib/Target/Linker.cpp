@@ -190,15 +190,22 @@ Error linkExecutable(const LinkOptions &options) {
 }
 
 std::optional<std::string> environmentFailure(StringRef linkError) {
-  // strerror's text (LC_ALL=C) of ENOSPC, EFBIG, EDQUOT, EACCES and EROFS.
+  // strerror's text (LC_ALL=C) of ENOSPC, EFBIG, EDQUOT, EACCES and EROFS,
+  // on a line about the output (GNU ld, gold and lld name it so), not an
+  // input such as an unreadable archive.
   static const char *const kReasons[] = {
       "No space left on device", "File too large", "Disk quota exceeded",
       "Permission denied", "Read-only file system"};
+  static const char *const kOutput[] = {"final link failed", "output file",
+                                        "failed to write output",
+                                        "cannot write output"};
   SmallVector<StringRef> lines;
   linkError.split(lines, '\n');
   for (StringRef line : lines)
     for (const char *reason : kReasons)
-      if (line.contains(reason))
+      if (line.contains(reason) && llvm::any_of(kOutput, [&](const char *o) {
+            return line.contains(o);
+          }))
         return line.trim().str();
   return std::nullopt;
 }

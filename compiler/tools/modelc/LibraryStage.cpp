@@ -1,5 +1,4 @@
-//===- LibraryStage.cpp - The driver's `--emit=lib` stage
-//------------------===//
+//===- LibraryStage.cpp - The driver's `--emit=lib` stage -----------------===//
 //
 // Writes the object (modelc_program and the NET_* functions, no main) to a
 // temporary file, then either links it with the runtime into a shared

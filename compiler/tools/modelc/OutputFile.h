@@ -1,5 +1,4 @@
-//===- OutputFile.h - Writing the driver's output files ----------*- C++
-//-*-===//
+//===- OutputFile.h - Writing the driver's output files ---------*- C++ -*-===//
 //
 // The driver's outputs (an --emit stage's text or bitcode, a library's
 // header) are written so that a failed write never leaves a partial file in

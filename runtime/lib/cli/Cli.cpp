@@ -391,7 +391,8 @@ int runMain(int argc, char **argv, const ModelrtProgram *program, const char *se
   if (c == "train")
     takeStopSignals();
   // OpenBLAS, with the CPU's own kernels and one thread (Blas.h), before
-  // any thread starts: loading it edits the environment for a moment.
+  // any computing thread starts: loading it edits the environment for a
+  // moment (the signal thread of `train` reads none of it).
   Status s = c == "info" || c == "check-device" ? Status::ok() : loadBlas();
   if (s.isOk())
     s = c == "train"  ? runTrain(*program, *args)

@@ -368,7 +368,7 @@ void printSample(const ModelrtProgram &p, const std::string &path, int64_t i, co
     line = path + "[" + std::to_string(i) + "]:";
     if (classifier)
       line += " class " +
-              (best < 0 ? std::string("none (NaN outputs)")
+              (best < 0 ? std::string("none (NaN probabilities)")
                         : std::to_string(best) + (name ? std::string(" (") + name + ")" : "")) +
               " probabilities";
   }

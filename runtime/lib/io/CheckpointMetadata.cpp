@@ -596,12 +596,12 @@ Status checkResumeTarget(const CheckpointData &d, const ResumeTarget &t, const s
   if (d.epoch > t.epochs)
     return errorf("%s: __metadata__ field 'epoch' = %lld exceeds the configured epochs (%lld)",
                   p, (long long)d.epoch, (long long)t.epochs);
+  if (d.loader.batchIndex > 0) // another batch size is named before the range
+    MODELRT_TRY(checkEpochInProgress(d, t, path));
   if (d.loader.batchIndex >= t.batchesPerEpoch)
     return errorf("%s: __metadata__ field 'data.batch_index' = %lld is outside [0, %lld) (the "
-                  "training set's batches per epoch)", p, (long long)d.loader.batchIndex,
-                  (long long)t.batchesPerEpoch);
-  if (d.loader.batchIndex > 0)
-    MODELRT_TRY(checkEpochInProgress(d, t, path));
+                  "training set's batches per epoch)",
+                  p, (long long)d.loader.batchIndex, (long long)t.batchesPerEpoch);
   if (d.seed && *d.seed != t.seed)
     return errorf("%s: __metadata__ field 'data.seed' = %llu is not this run's seed %llu: the "
                   "seed drives the run's validation split, data order, augmentation and "

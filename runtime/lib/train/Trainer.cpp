@@ -22,8 +22,12 @@ uint64_t stepSeed(uint64_t seed, int64_t step, int64_t micro) {
   return mixSeed(seed, 0x57e9, uint64_t(step * 1024 + micro));
 }
 
+bool countsEachLabel(const ModelrtProgram &p, DType labels) {
+  return labels == DType::I64 && (p.label_rank > 0 || p.has_ignore_index);
+}
+
 int64_t countedLabels(const ModelrtProgram &p, const Batch &b) {
-  if (b.labels.dtype() != DType::I64 || (p.label_rank == 0 && !p.has_ignore_index))
+  if (!countsEachLabel(p, b.labels.dtype()))
     return b.size;
   const int64_t *l = b.labels.as<int64_t>();
   int64_t n = b.labels.numElements(), ignored = 0;
@@ -176,10 +180,9 @@ ResumeTarget resumeTarget(const Run &r) {
   t.numMetrics = r.prog.num_metrics;
   t.batchSize = r.cfg.batch_size;
   t.accumulate = std::max<int64_t>(r.cfg.optimizer.accumulate, 1);
-  // As countedLabels counts them: every class label of a position (one-hot
-  // labels are f32: one per sample), less those of the ignore index.
-  bool perLabel = r.data.train.labelType() == DType::I64 && !r.cfg.data.one_hot &&
-                  (r.prog.label_rank > 0 || r.prog.has_ignore_index);
+  // As countedLabels counts a batch's (the loader makes one-hot labels f32).
+  bool perLabel =
+      countsEachLabel(r.prog, r.cfg.data.one_hot ? DType::F32 : r.data.train.labelType());
   t.labelsPerSample = perLabel ? r.data.train.labelElements() : 1;
   t.labelsMayBeIgnored = perLabel && r.prog.has_ignore_index;
   return t;
@@ -345,34 +348,79 @@ EpochSums epochSums(const EvalResult &sums) {
   return {sums.loss, sums.samples, sums.counted, sums.metrics};
 }
 
+/// Rank 0's save of run \p r stopped within \p epoch: everything, the
+/// epoch's \p sums and the loader at \p at included, as last.safetensors.
+Status saveWithinEpoch(Run &r, int64_t epoch, const LoaderPosition &at, const EvalResult &sums) {
+  MODELRT_TRY(r.runner->syncToHost(r.model, *r.opt));
+  if (r.events)
+    MODELRT_TRY(r.events->flush());
+  return saveMidEpochCheckpoint({r.opts.checkpointDir, r.opts.keep},
+                                snapshot(r, epoch, r.lastMetrics, at, epochSums(sums)));
+}
+
 /// Stops run \p r within \p epoch, after the step that left the loader
-/// at \p at: rank 0 saves everything, the epoch's \p sums included, as
-/// last.safetensors, which --resume continues exactly. Returns the error
-/// that stops the run.
+/// at \p at: rank 0 saves it (saveWithinEpoch), which --resume continues
+/// exactly, and every rank waits for that save before it returns the
+/// error that stops the run (a rank's error ends all ranks).
 Status stopWithinEpoch(Run &r, int64_t epoch, const LoaderPosition &at, const EvalResult &sums) {
   char where[160];
   std::snprintf(where, sizeof where, "interrupted after step %lld (epoch %lld, batch %lld of %lld)",
                 (long long)r.step, (long long)epoch + 1, (long long)at.batchIndex,
                 (long long)r.loader->batchesPerEpoch());
-  if (!r.writes())
-    return errorf("%s; stopping", where);
-  Status st = r.runner->syncToHost(r.model, *r.opt);
-  if (st.isOk() && r.events)
-    st = r.events->flush();
-  if (st.isOk())
-    st = saveMidEpochCheckpoint({r.opts.checkpointDir, r.opts.keep},
-                                snapshot(r, epoch, r.lastMetrics, at, epochSums(sums)));
-  if (!st.isOk())
-    return errorf("%s; saving it failed: %s; stopping, %s", where, st.message().c_str(),
-                  keptCheckpoint(r).c_str());
+  Status st = r.writes() ? saveWithinEpoch(r, epoch, at, sums) : Status::ok();
+  double failed = st.isOk() ? 0 : 1;
+  if (r.opts.collective && r.opts.collective->size() > 1)
+    MODELRT_TRY(r.opts.collective->sum(&failed, 1, "the interrupted run's save"));
+  if (failed > 0)
+    return errorf("%s; saving it failed: %s; stopping, %s", where,
+                  st.isOk() ? "on rank 0" : st.message().c_str(), keptCheckpoint(r).c_str());
   std::string path = r.opts.checkpointDir + "/last.safetensors";
   return errorf("%s: saved %s; continue with --resume %s", where, path.c_str(), path.c_str());
+}
+
+/// One batch's step of run \p r (the cursor's batch, \p index of \p epoch):
+/// its figures in \p f, checked finite, and the optimizer step when the
+/// batch ends its group.
+Status trainStep(Run &r, GradAccumulator &acc, BatchCursor &cursor, int64_t epoch, int64_t index,
+                 StepFigures &f) {
+  f.metrics.assign(size_t(r.prog.num_metrics), 0.0);
+  f.stops = stopRequested(r);
+  uint64_t seed = stepSeed(r.cfg.seed, r.step, acc.pending());
+  Status st = trainOnBatch(r, cursor.batch(), seed, f);
+  if (st.isOk())
+    st = cursor.staged();
+  if (!st.isOk())
+    return errorf("step %lld (epoch %lld): %s", (long long)r.step + 1, (long long)epoch + 1,
+                  st.message().c_str());
+  MODELRT_TRY(checkFinite(r, f.loss, epoch, index));
+  r.windowLoss += f.loss, r.windowBatches += 1, r.windowSamples += f.samples;
+  if (!acc.add(r.gradPtrs.data()))
+    return Status::ok();
+  PhaseTimer timer(Phase::Update);
+  return applyStep(r, acc);
+}
+
+/// Adds one step's figures \p f to an epoch's \p sums.
+void addFigures(EvalResult &sums, const StepFigures &f) {
+  sums.loss += double(f.loss) * f.counted; // the step's loss is their mean
+  for (size_t i = 0; i < f.metrics.size(); ++i)
+    sums.metrics[i] += f.metrics[i];
+  sums.samples += f.samples;
+  sums.counted += f.counted;
+}
+
+/// "loss 0.1234": the mean loss of \p sums (a running sum, or the mean).
+std::string lossSuffix(double loss) {
+  char suffix[64];
+  std::snprintf(suffix, sizeof suffix, "loss %.4f", loss);
+  return suffix;
 }
 
 /// One epoch of training; returns the mean loss and metrics. A stop
 /// request (SIGINT/SIGTERM, summed over the ranks with each step's figures)
 /// ends the epoch after the step group in progress (stopWithinEpoch), or,
-/// in its last group, once the epoch is done (Run::stopAfterEpoch).
+/// in its last group, once the epoch is done (Run::stopAfterEpoch). An
+/// epoch resumed mid-way starts from the checkpoint's sums.
 Expected<EvalResult> trainEpoch(Run &r, int64_t epoch) {
   r.epoch = epoch;
   GradAccumulator acc(r.model.paramSizes(), r.cfg.optimizer.accumulate);
@@ -383,7 +431,6 @@ Expected<EvalResult> trainEpoch(Run &r, int64_t epoch) {
   Progress bar = Progress::forStream(r.opts.console, "epoch " + std::to_string(epoch + 1),
                                      r.loader->batchesPerEpoch(), "batches");
   LoaderPosition at = r.loader->position(); // the epoch's RNG state; the cursor moves on
-  int64_t &batchIndex = at.batchIndex;
   bool stopping = false;
   if (!r.stepsTimed) { // the first window times steps, not the set-up before them
     r.windowStart = std::chrono::steady_clock::now();
@@ -391,35 +438,14 @@ Expected<EvalResult> trainEpoch(Run &r, int64_t epoch) {
   }
   for (BatchCursor cursor(*r.loader, *r.runner); cursor.valid(); cursor.advance()) {
     StepFigures f;
-    f.metrics.assign(size_t(r.prog.num_metrics), 0.0);
-    f.stops = stopRequested(r);
-    uint64_t seed = stepSeed(r.cfg.seed, r.step, acc.pending());
-    Status st = trainOnBatch(r, cursor.batch(), seed, f);
-    if (st.isOk())
-      st = cursor.staged();
-    if (!st.isOk())
-      return errorf("step %lld (epoch %lld): %s", (long long)r.step + 1, (long long)epoch + 1,
-                    st.message().c_str());
-    MODELRT_TRY(checkFinite(r, f.loss, epoch, batchIndex));
-    r.windowLoss += f.loss, r.windowBatches += 1, r.windowSamples += f.samples;
-    if (acc.add(r.gradPtrs.data())) {
-      PhaseTimer timer(Phase::Update);
-      MODELRT_TRY(applyStep(r, acc));
-    }
-    sums.loss += double(f.loss) * f.counted; // the step's loss is their mean
-    for (size_t i = 0; i < f.metrics.size(); ++i)
-      sums.metrics[i] += f.metrics[i];
-    sums.samples += f.samples;
-    sums.counted += f.counted;
-    ++batchIndex;
-    char suffix[64];
-    std::snprintf(suffix, sizeof suffix, "loss %.4f",
-                  sums.loss / double(std::max<int64_t>(sums.counted, 1)));
-    bar.update(batchIndex, suffix);
+    MODELRT_TRY(trainStep(r, acc, cursor, epoch, at.batchIndex, f));
+    addFigures(sums, f);
+    ++at.batchIndex;
+    bar.update(at.batchIndex, lossSuffix(sums.loss / double(std::max<int64_t>(sums.counted, 1))));
     // With several ranks only the summed request counts: every rank stops
     // at the same step.
     stopping = stopping || f.stops > 0 || (!r.dp && stopRequested(r));
-    if (stopping && acc.pending() == 0 && batchIndex < r.loader->batchesPerEpoch())
+    if (stopping && acc.pending() == 0 && at.batchIndex < r.loader->batchesPerEpoch())
       return stopWithinEpoch(r, epoch, at, sums);
   }
   r.stopAfterEpoch = stopping;
@@ -428,9 +454,7 @@ Expected<EvalResult> trainEpoch(Run &r, int64_t epoch) {
   sums.loss /= double(std::max<int64_t>(sums.counted, 1));
   for (double &m : sums.metrics)
     m /= double(std::max<int64_t>(sums.counted, 1));
-  char suffix[64];
-  std::snprintf(suffix, sizeof suffix, "loss %.4f", sums.loss);
-  bar.finish(suffix);
+  bar.finish(lossSuffix(sums.loss));
   return sums;
 }
 

@@ -1,4 +1,4 @@
-//===- LinkerTest.cpp - Which failed links are the machine's ---------------===//
+//===- LinkerTest.cpp - Which failed links are the machine's --------------===//
 //
 // environmentFailure on linker messages: the line naming a full disk, a
 // file-size or quota limit, a permission or a read-only file system, and
@@ -27,7 +27,13 @@ TEST(Linker, AFullDiskOrALimitIsTheMachinesFailure) {
   }
 }
 
-TEST(Linker, AnUndefinedSymbolIsNot) {
+TEST(Linker, AnUndefinedSymbolOrAnUnreadableInputIsNot) {
+  EXPECT_FALSE(
+      environmentFailure(
+          "link failed (exit status 1): /usr/bin/c++ a.o -o net\n"
+          "/usr/bin/ld: cannot open /x/libmodelrt.a: Permission denied\n"
+          "collect2: error: ld returned 1 exit status")
+          .has_value());
   EXPECT_FALSE(environmentFailure("link failed (exit status 1): /usr/bin/c++ a.o -o net\n"
                                   "/usr/bin/ld: a.o: in function `main':\n"
                                   "a.c:(.text+0x5): undefined reference to `modelrt_main'\n"

@@ -213,7 +213,7 @@ TEST(Cli, PredictNamesNoClassForNaNLogitsAndTheInfiniteOneForInfinity) {
   ASSERT_EQ(r.status, 0) << r.err;
   // A NaN logit: no class; two +inf logits: the limit, half each.
   EXPECT_EQ(r.out, file + first + file +
-                       "[1]: class none (NaN outputs) probabilities nan nan nan\n" + file +
+                       "[1]: class none (NaN probabilities) probabilities nan nan nan\n" + file +
                        "[2]: class 0 probabilities 0.500000 0.000000 0.500000\n");
   EXPECT_NE(r.err.find("warning: 1 of 3 samples have outputs that are not finite (NaN or "
                        "infinity), the first " +

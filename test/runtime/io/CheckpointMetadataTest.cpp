@@ -327,10 +327,12 @@ TEST(CheckpointMetadata, ResumeTargetNamesTheFieldThatDoesNotFit) {
 
 namespace {
 /// Checkpoint \p bytes (of epoch 2, 8 batches of 16 per epoch) moved to
-/// batch \p index of epoch 3, with made-up sums of 3 batches.
-std::string midEpoch(const std::string &bytes, const char *index) {
-  std::string mid = tampered(bytes, "data.batch_index", index);
-  for (auto [key, value] : {std::pair("partial.samples", "48"), std::pair("partial.counted", "48"),
+/// batch \p index of epoch 3, with made-up sums of that many batches.
+std::string midEpoch(const std::string &bytes, int64_t index) {
+  std::string samples = std::to_string(index * 16);
+  std::string mid = tampered(bytes, "data.batch_index", std::to_string(index).c_str());
+  for (auto [key, value] : {std::pair("partial.samples", samples.c_str()),
+                            std::pair("partial.counted", samples.c_str()),
                             std::pair("partial.loss_sum", "30"),
                             std::pair("partial.metric_sums", "[40]")})
     mid = tampered(mid, key, value);
@@ -341,7 +343,7 @@ std::string midEpoch(const std::string &bytes, const char *index) {
 TEST(CheckpointMetadata, ResumeRefusesABatchIndexOutsideTheEpochAndKeepsTheFile) {
   Trained t;
   std::string bad = t.dir.path("bad.safetensors");
-  writeText(bad, midEpoch(t.bytes, "99999999"));
+  writeText(bad, midEpoch(t.bytes, 99999999));
   std::string before = slurp(bad);
   t.prog.config.epochs = 3;
   RunOptions o = t.out("resumed");
@@ -355,7 +357,7 @@ TEST(CheckpointMetadata, ResumeRefusesABatchIndexOutsideTheEpochAndKeepsTheFile)
   // A batch index inside the epoch, with the sums of its first 3 batches,
   // is a mid-epoch position: the run continues with the epoch's 5
   // remaining batches.
-  writeText(bad, midEpoch(t.bytes, "3"));
+  writeText(bad, midEpoch(t.bytes, 3));
   auto mid = trainProgram(t.prog, t.prog.config, o);
   ASSERT_TRUE(mid.isOk()) << mid.message();
   EXPECT_EQ(mid->steps, 16 + 5);

@@ -245,6 +245,38 @@ TEST(Trainer, AStopWithinAnEpochsStepGroupSavesAtTheGroupsEnd) {
                 "/last.safetensors");
 }
 
+TEST(Trainer, AStopWhoseSaveFailsSaysSoAndKeepsTheEarlierCheckpoints) {
+  // The checkpoint directory replaced by a file at the stop: the save fails
+  // with its reason, and the run names the checkpoint it can resume from.
+  Fixture fx;
+  ModelrtTrainConfig c = fx.prog.config;
+  c.epochs = 3;
+  std::string dir = fx.dir.path("f");
+  RunOptions o = fx.out("f");
+  o.stop = &gStopRequest;
+  gStopRequest = false, gStopAtStep = 10;
+  gOnStop = [&] {
+    ASSERT_EQ(std::rename(dir.c_str(), (dir + ".moved").c_str()), 0);
+    writeText(dir, "not a directory");
+  };
+  auto r = trainProgram(fx.prog, c, o);
+  gStopRequest = false, gOnStop = nullptr;
+  ASSERT_FALSE(r.isOk());
+  EXPECT_EQ(r.message().rfind("interrupted after step 11 (epoch 2, batch 3 of 8); saving it "
+                              "failed: " +
+                                  dir + "/last.safetensors: ",
+                              0),
+            0u)
+      << r.message();
+  EXPECT_NE(r.message().find("; stopping, the last good checkpoint, " + dir +
+                             "/last.safetensors, is kept"),
+            std::string::npos)
+      << r.message();
+  auto kept = readCheckpoint(dir + ".moved/last.safetensors"); // epoch 1's
+  ASSERT_TRUE(kept.isOk()) << kept.message();
+  EXPECT_EQ(kept->epoch, 1);
+}
+
 TEST(Trainer, AStopDuringValidationStopsOnceTheEpochIsSaved) {
   // Asked for while epoch 1 is validated: no step of epoch 2 runs; the run
   // stops with epoch 1's checkpoint, and resumes from it exactly.
@@ -295,11 +327,19 @@ TEST(Trainer, AMidEpochCheckpointHoldsThePositionAndTheEpochsSums) {
   EXPECT_GT(ck->epochSums.loss, 0);
   EXPECT_TRUE(ck->metrics.empty()); // no epoch has finished
   EXPECT_TRUE(listEpochCheckpoints(fx.dir.path("s")).empty());
-  // Resumed for one more step: stopped again, its sums now of 4 batches.
+  // Resumed for one more step, saying where: stopped again, its sums now
+  // of 4 batches.
   o.resume = fx.dir.path("s/last.safetensors");
+  char *text = nullptr;
+  size_t size = 0;
+  o.console = open_memstream(&text, &size);
   gStopAtStep = 3;
   r = trainProgram(fx.prog, c, o);
   gStopRequest = false;
+  std::fclose(o.console);
+  std::string console(text, size);
+  std::free(text);
+  EXPECT_EQ(console.rfind("resuming epoch 1 at batch 4 of 8 (after step 3)\n", 0), 0u) << console;
   ASSERT_FALSE(r.isOk());
   auto ck2 = readCheckpoint(fx.dir.path("s/last.safetensors"));
   ASSERT_TRUE(ck2.isOk()) << ck2.message();

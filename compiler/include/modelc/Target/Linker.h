@@ -75,9 +75,9 @@ private:
 llvm::Error linkExecutable(const LinkOptions &options);
 
 /// The line of a failed link's message (linkExecutable's) that names a
-/// failure of the machine rather than of the inputs: a full disk, a
-/// file-size or quota limit, a permission, a read-only file system. None
-/// when the message has no such line.
+/// failure to write the output: a full disk, a file-size or quota limit,
+/// a permission, a read-only file system. None when the message has no
+/// such line (an input the linker cannot read is not one).
 std::optional<std::string> environmentFailure(llvm::StringRef linkError);
 
 } // namespace modelc

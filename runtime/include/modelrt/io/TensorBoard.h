@@ -32,12 +32,12 @@ std::string encodeScalarEvent(double wallTime, int64_t step, const std::string &
 /// \p data framed as one TFRecord.
 std::string frameRecord(const std::string &data);
 
-/// Appends scalar events to one event file.
 /// Whether \p name is an event file EventWriter writes
 /// (events.out.tfevents.<unix time>.<host>.modelrt; TensorBoard reads any
 /// name holding "tfevents"), not another program's.
 bool isEventFileName(const std::string &name);
 
+/// Appends scalar events to one event file.
 class EventWriter {
 public:
   /// Creates DIR/events.out.tfevents.<unix time>.<host>.modelrt (DIR must

@@ -39,7 +39,8 @@ struct RunOptions {
   /// A fresh run deletes an earlier run's checkpoints and metrics logs in
   /// its directories instead of refusing them (RunDirectory.h).
   bool overwrite = false;
-  /// Set (by a signal handler) to stop the run after the step in progress
+  /// Set (by the CLI's signal thread, on SIGINT or SIGTERM: StopSignals.h)
+  /// to stop the run after the step in progress
   /// (with accumulation, its batch group), which is saved as
   /// last.safetensors, mid-epoch position and sums included; null: never.
   const std::atomic<bool> *stop = nullptr;
@@ -71,6 +72,10 @@ struct EvalResult {
   /// labels per position (or with an ignore index) the labels that count.
   int64_t counted = 0;
 };
+
+/// Whether labels of type \p labels are counted one by one (countedLabels):
+/// class labels per position, or with cross_entropy's ignore_index.
+bool countsEachLabel(const ModelrtProgram &program, DType labels);
 
 /// The labels of \p batch that the loss and the metrics average over: its
 /// samples, or, for class labels per position or with cross_entropy's
