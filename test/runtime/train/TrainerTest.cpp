@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "SoftmaxProgram.h"
 
+#include "dist/ThreadCollective.h"
 #include "modelrt/io/CheckpointStore.h"
 
 #include <atomic>
@@ -275,6 +276,51 @@ TEST(Trainer, AStopWhoseSaveFailsSaysSoAndKeepsTheEarlierCheckpoints) {
   auto kept = readCheckpoint(dir + ".moved/last.safetensors"); // epoch 1's
   ASSERT_TRUE(kept.isOk()) << kept.message();
   EXPECT_EQ(kept->epoch, 1);
+}
+
+TEST(Trainer, AStopAskedOfOneRankStopsBothAtOneStepAndRankZeroSaves) {
+  // Two ranks as threads: only rank 1 is asked to stop, during step index
+  // 10 (of whichever rank runs it first: the threads race). The request
+  // reaches both ranks with a step's figures, so both stop after the same
+  // step, 11 or 12; rank 0 saves that step, and both say so.
+  Fixture fx;
+  ModelrtTrainConfig c = fx.prog.config;
+  c.epochs = 3;
+  auto twoRanks = [&](const std::string &sub, std::atomic<bool> *stopOfRank1,
+                      std::vector<std::string> &errors) {
+    ThreadGroup group(2);
+    group.run([&](Collective &ranks) {
+      RunOptions o = fx.out(sub);
+      o.collective = &ranks, o.threads = 1;
+      std::atomic<bool> never{false};
+      o.stop = ranks.rank() == 1 ? stopOfRank1 : &never;
+      auto r = trainProgram(fx.prog, c, o);
+      errors[size_t(ranks.rank())] = r.isOk() ? "" : r.message();
+    });
+  };
+  std::vector<std::string> straight(2), stopped(2);
+  twoRanks("straight", nullptr, straight);
+  EXPECT_EQ(straight, (std::vector<std::string>{"", ""}));
+  std::string dir = fx.dir.path("split");
+  gStopRequest = false, gStopAtStep = 10;
+  twoRanks("split", &gStopRequest, stopped);
+  gStopRequest = false, gStopAtStep = -1;
+  EXPECT_EQ(stopped[0], stopped[1]);
+  long long step = 0, batch = 0;
+  ASSERT_EQ(std::sscanf(stopped[0].c_str(),
+                        "interrupted after step %lld (epoch 2, batch %lld of 8)", &step, &batch),
+            2)
+      << stopped[0];
+  EXPECT_TRUE(step == 11 || step == 12) << step;
+  EXPECT_EQ(batch, step - 8);
+  EXPECT_NE(stopped[0].find("): saved " + dir + "/last.safetensors; continue with --resume "),
+            std::string::npos)
+      << stopped[0];
+  auto ck = readCheckpoint(dir + "/last.safetensors");
+  ASSERT_TRUE(ck.isOk()) << ck.message();
+  EXPECT_EQ(ck->step, step);
+  EXPECT_EQ(ck->loader.batchIndex, batch);
+  EXPECT_EQ(ck->epochSums.samples, batch * 16); // the global batches'
 }
 
 TEST(Trainer, AStopDuringValidationStopsOnceTheEpochIsSaved) {
