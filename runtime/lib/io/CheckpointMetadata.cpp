@@ -50,6 +50,9 @@ const char *const kKeys[] = {"format",
                              "classes",
                              "vocab",
                              kChecksumKey};
+/// The keys format version 7 added (absent, and refused, in 5 and 6).
+const char *const kVersion7Keys[] = {"partial.loss_sum",    "partial.samples", "partial.counted",
+                                     "partial.metric_sums", "window.loss_sum", "window.batches"};
 constexpr const char *kFormat = "modelrt-checkpoint";
 constexpr int32_t kMaxOptimizerKind = 3; // OptimizerKind::RMSprop
 constexpr const char *kChecksumPrefix = "\"checksum\":\"0x";
@@ -440,8 +443,7 @@ void readEpochSums(FieldReader &m, const std::string &path, const SafetensorsFil
   int64_t version = 0; // checked by checkCheckpointFormat
   parseInteger(*f.meta("format_version"), version);
   if (version < 7) {
-    for (const char *key : {"partial.loss_sum", "partial.samples", "partial.counted",
-                            "partial.metric_sums", "window.loss_sum", "window.batches"})
+    for (const char *key : kVersion7Keys)
       if (const std::string *v = f.meta(key))
         m.fail(key, "'" + *v + "'",
                "is not a field of format version " + num(version) + " (it came with 7)");

@@ -348,6 +348,21 @@ EpochSums epochSums(const EvalResult &sums) {
   return {sums.loss, sums.samples, sums.counted, sums.metrics};
 }
 
+/// The error of a stopped run whose state rank 0 saved as last.safetensors:
+/// "WHERE: saved PATH; continue with --resume PATH".
+Status savedStop(const Run &r, const std::string &where) {
+  std::string path = r.opts.checkpointDir + "/last.safetensors";
+  return errorf("%s: saved %s; continue with --resume %s", where.c_str(), path.c_str(),
+                path.c_str());
+}
+
+/// Sums \p value over the run's ranks (nothing to do on one rank).
+Status sumOverRanks(const Run &r, double &value, const char *what) {
+  if (!r.opts.collective || r.opts.collective->size() <= 1)
+    return Status::ok();
+  return r.opts.collective->sum(&value, 1, what);
+}
+
 /// Rank 0's save of run \p r stopped within \p epoch: everything, the
 /// epoch's \p sums and the loader at \p at included, as last.safetensors.
 Status saveWithinEpoch(Run &r, int64_t epoch, const LoaderPosition &at, const EvalResult &sums) {
@@ -369,13 +384,11 @@ Status stopWithinEpoch(Run &r, int64_t epoch, const LoaderPosition &at, const Ev
                 (long long)r.loader->batchesPerEpoch());
   Status st = r.writes() ? saveWithinEpoch(r, epoch, at, sums) : Status::ok();
   double failed = st.isOk() ? 0 : 1;
-  if (r.opts.collective && r.opts.collective->size() > 1)
-    MODELRT_TRY(r.opts.collective->sum(&failed, 1, "the interrupted run's save"));
+  MODELRT_TRY(sumOverRanks(r, failed, "the interrupted run's save"));
   if (failed > 0)
     return errorf("%s; saving it failed: %s; stopping, %s", where,
                   st.isOk() ? "on rank 0" : st.message().c_str(), keptCheckpoint(r).c_str());
-  std::string path = r.opts.checkpointDir + "/last.safetensors";
-  return errorf("%s: saved %s; continue with --resume %s", where, path.c_str(), path.c_str());
+  return savedStop(r, where);
 }
 
 /// One batch's step of run \p r (the cursor's batch, \p index of \p epoch):
@@ -768,21 +781,18 @@ Expected<bool> finishEpoch(Run &r, int64_t epoch, const EvalResult &train, doubl
 /// validation or checkpoint), on any rank: the ranks sum their requests.
 Expected<bool> stopAskedAfterTheSteps(const Run &r) {
   double asked = stopRequested(r) ? 1 : 0;
-  if (r.opts.collective && r.opts.collective->size() > 1)
-    MODELRT_TRY(r.opts.collective->sum(&asked, 1, "the stop request"));
+  MODELRT_TRY(sumOverRanks(r, asked, "the stop request"));
   return asked > 0;
 }
 
 /// The error that stops run \p r, interrupted in \p epoch's last step
 /// group or after it, once that epoch's checkpoint is written.
 Status stopAfterEpoch(const Run &r, int64_t epoch) {
-  std::string path = r.opts.checkpointDir + "/last.safetensors";
+  std::string where = "interrupted after step " + std::to_string(r.step) + " (the end of epoch " +
+                      std::to_string(epoch + 1) + ")";
   if (!r.writes())
-    return errorf("interrupted after step %lld (the end of epoch %lld); stopping",
-                  (long long)r.step, (long long)epoch + 1);
-  return errorf("interrupted after step %lld (the end of epoch %lld): saved %s; continue with "
-                "--resume %s",
-                (long long)r.step, (long long)epoch + 1, path.c_str(), path.c_str());
+    return errorf("%s; stopping", where.c_str());
+  return savedStop(r, where);
 }
 
 /// The learning rate an epoch logs, its first step's: the schedule's next
