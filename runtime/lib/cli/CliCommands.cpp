@@ -14,6 +14,7 @@
 #include "modelrt/dist/Collective.h"
 #include "modelrt/io/AtomicFile.h"
 #include "modelrt/io/RooflinePlot.h"
+#include "modelrt/train/Evaluate.h"
 #include "modelrt/train/Trainer.h"
 
 #include <atomic>

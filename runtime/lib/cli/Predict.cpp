@@ -21,7 +21,7 @@
 #include "modelrt/io/Checkpoint.h"
 #include "modelrt/io/Json.h"
 #include "modelrt/io/PngWriter.h"
-#include "modelrt/train/Trainer.h"
+#include "modelrt/train/Evaluate.h"
 
 #include "modelsupport/Text.h"
 

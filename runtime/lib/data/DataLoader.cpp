@@ -28,6 +28,8 @@ Status DataLoader::validate() const {
   if (cfg.batchSize <= 0)
     return errorf("%s: batch size must be positive, got %lld", data.name.c_str(),
                   (long long)cfg.batchSize);
+  if (data.size() == 0)
+    return errorf("%s: the data set has no samples", data.name.c_str());
   if (batchesPerEpoch() == 0)
     return errorf("%s: %lld samples make no full batch of %lld (drop_last)", data.name.c_str(),
                   (long long)data.size(), (long long)cfg.batchSize);

@@ -11,7 +11,7 @@
 #include "modelrt/core/Model.h"
 #include "modelrt/data/Dataset.h"
 #include "modelrt/io/Checkpoint.h"
-#include "modelrt/train/Trainer.h"
+#include "modelrt/train/Evaluate.h"
 
 #include <algorithm>
 #include <cstdint>

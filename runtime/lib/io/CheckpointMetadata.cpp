@@ -175,7 +175,7 @@ std::vector<std::pair<std::string, std::string>> encodeCheckpointMetadata(const 
       {"data.epoch", num(l.epoch)}, {"data.batch_index", num(l.batchIndex)}};
   if (d.seed)
     fields.push_back({"data.seed", std::to_string(*d.seed)});
-  const EpochSums &e = d.epochSums;
+  const LossSums &e = d.epochSums;
   fields.insert(fields.end(),
                 {{"rng.state", hex64(l.rngState[0]) + "," + hex64(l.rngState[1]) + "," +
                                    hex64(l.rngState[2]) + "," + hex64(l.rngState[3])},
@@ -450,7 +450,7 @@ void readEpochSums(FieldReader &m, const std::string &path, const SafetensorsFil
     return;
   }
   readStepWindow(m, d);
-  EpochSums &e = d.epochSums;
+  LossSums &e = d.epochSums;
   m.real("partial.loss_sum", e.loss, false);
   if (m.ok() && !std::isfinite(e.loss))
     m.fail("partial.loss_sum", num(e.loss), "is not finite");
@@ -554,7 +554,7 @@ namespace {
 Status checkEpochInProgress(const CheckpointData &d, const ResumeTarget &t,
                             const std::string &path) {
   const char *p = path.c_str();
-  const EpochSums &e = d.epochSums;
+  const LossSums &e = d.epochSums;
   long long index = d.loader.batchIndex, samples = e.samples, counted = e.counted;
   if (index % std::max<int64_t>(t.accumulate, 1) != 0)
     return errorf("%s: __metadata__ field 'data.batch_index' = %lld is not the end of a step "

@@ -14,6 +14,7 @@
 #include "SoftmaxProgram.h"
 
 #include "modelrt/core/Profile.h"
+#include "modelrt/train/Evaluate.h"
 
 #include <unistd.h>
 

@@ -19,6 +19,7 @@
 #include "modelrt/data/DataLoader.h"
 #include "modelrt/io/AtomicFile.h"
 #include "modelrt/io/Safetensors.h"
+#include "modelrt/train/LossSums.h"
 #include "modelrt/train/Schedule.h"
 
 #include <cstddef>
@@ -65,17 +66,6 @@ uint64_t modelFingerprint(const std::vector<TensorInfo> &params,
 /// "0x" followed by 16 hex digits.
 std::string fingerprintToString(uint64_t fingerprint);
 
-/// The training sums of an epoch in progress. A checkpoint written
-/// mid-epoch (a run stopped by a signal) carries them, so that the resumed
-/// epoch reports the loss and metrics of all its batches; all zero (and no
-/// metrics) at an epoch's start.
-struct EpochSums {
-  double loss = 0;             ///< the sum over the steps of mean loss x counted labels
-  int64_t samples = 0;         ///< the samples trained on
-  int64_t counted = 0;         ///< the labels the loss averages over
-  std::vector<double> metrics; ///< the metrics' sums, in the program's order
-};
-
 /// The window of training steps.csv's next row averages (RunOptions::
 /// logEverySteps): the sum of its batches' losses and their count, so that
 /// a resumed run logs the rows an uninterrupted one does.
@@ -104,9 +94,12 @@ struct CheckpointData {
   double bestLoss = 0;      ///< best monitored loss so far (best.safetensors)
   bool hasBestLoss = false;
   LoaderPosition loader;
-  /// The sums of the epoch in progress (loader.batchIndex batches of it);
-  /// zero in checkpoints of formats 5 and 6.
-  EpochSums epochSums;
+  /// The training sums of the epoch in progress (loader.batchIndex batches
+  /// of it). A checkpoint written mid-epoch (a run stopped by a signal)
+  /// carries them, so that the resumed epoch reports the loss and metrics of
+  /// all its batches; all zero (and no metrics) at an epoch's start, and in
+  /// checkpoints of formats 5 and 6.
+  LossSums epochSums;
   /// The steps.csv window in progress; zero in formats 5 and 6.
   StepWindow stepWindow;
   /// The run's seed, which chose its validation split (`eval` holds out

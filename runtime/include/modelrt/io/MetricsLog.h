@@ -13,7 +13,12 @@
 #ifndef MODELRT_IO_METRICSLOG_H
 #define MODELRT_IO_METRICSLOG_H
 
-#include "modelrt/train/Trainer.h"
+#include "modelrt/core/Program.h"
+#include "modelrt/core/Status.h"
+#include "modelrt/train/LossSums.h"
+
+#include <optional>
+#include <string>
 
 namespace modelrt {
 

@@ -1,11 +1,11 @@
-//===- Trainer.h - The training loop, evaluation and prediction ------------===//
+//===- Trainer.h - The training loop ---------------------------------------===//
 //
 // Implements the loop the runtime owns: parameters initialised from the
 // program's initialisers, epochs of shuffled batches through train_step with
 // gradient accumulation, clipping, the optimizer and the schedule, NaN/Inf
 // checks on loss and gradients (stopping with the step, epoch and first
 // non-finite parameter, the last good checkpoint kept), evaluation on the
-// validation/test set with eval_step after each epoch, a checkpoint per epoch
+// validation/test set after each epoch (Evaluate.h), a checkpoint per epoch
 // (CheckpointStore: epoch files, last and best), metrics logs (LOG/metrics.csv,
 // LOG/metrics.jsonl and a TensorBoard event file with per-epoch and per-N-step
 // scalars), a stop on request (SIGINT/SIGTERM) saved mid-epoch, resuming
@@ -14,6 +14,7 @@
 // several ranks (RunOptions::collective, under mpirun) the loop is
 // data-parallel: each rank trains on its slice of every batch, the step's
 // figures and gradients are summed (train/DataParallel.h), rank 0 writes.
+// The loop is Trainer.cpp; its set-up, resuming included, TrainSetup.cpp.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MODELRT_TRAIN_TRAINER_H
@@ -22,6 +23,7 @@
 #include "modelrt/core/Device.h"
 #include "modelrt/core/Model.h"
 #include "modelrt/train/DataParallel.h"
+#include "modelrt/train/LossSums.h"
 
 #include <atomic>
 #include <cstdio>
@@ -63,25 +65,6 @@ struct RunOptions {
   std::function<void(const std::string &)> note;
 };
 
-/// Loss and metric means over a data set.
-struct EvalResult {
-  double loss = 0;
-  std::vector<double> metrics;  ///< same order as the program's metric names
-  int64_t samples = 0;
-  /// What the loss and metrics average over: the samples, or for class
-  /// labels per position (or with an ignore index) the labels that count.
-  int64_t counted = 0;
-};
-
-/// Whether labels of type \p labels are counted one by one (countedLabels):
-/// class labels per position, or with cross_entropy's ignore_index.
-bool countsEachLabel(const ModelrtProgram &program, DType labels);
-
-/// The labels of \p batch that the loss and the metrics average over: its
-/// samples, or, for class labels per position or with cross_entropy's
-/// ignore_index, its labels other than the ignore index.
-int64_t countedLabels(const ModelrtProgram &program, const Batch &batch);
-
 /// What a finished run reports.
 struct TrainResult {
   int64_t epochs = 0;           ///< epochs completed in total
@@ -98,17 +81,6 @@ struct TrainResult {
 /// Trains \p program with \p config.
 Expected<TrainResult> trainProgram(const ModelrtProgram &program, const ModelrtTrainConfig &config,
                                    const RunOptions &options);
-/// Runs eval_step over \p data in batches of \p batchSize.
-/// Runs the steps on \p runner's device (null: the CPU). With \p ranks,
-/// each rank evaluates its slice of every batch and the sums are summed.
-Expected<EvalResult> evaluateDataset(const ModelrtProgram &program, ModelState &model,
-                                     const Dataset &data, int64_t batchSize, bool oneHot,
-                                     StepRunner *runner = nullptr, Collective *ranks = nullptr);
-/// Runs predict on every sample of \p inputs ([N, input...] f32, transformed).
-Expected<Tensor> predictTensor(const ModelrtProgram &program, ModelState &model,
-                               const Tensor &inputs, int64_t batchSize,
-                               StepRunner *runner = nullptr);
-
 /// train_step's seed for micro-batch \p micro of optimizer step \p step of
 /// a run seeded with \p seed (dropout masks; docs/runtime.md,
 /// "Determinism"); gradcheck uses the first step's.
