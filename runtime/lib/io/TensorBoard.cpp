@@ -65,6 +65,15 @@ std::string encodeFileVersionEvent(double wallTime) {
   return e;
 }
 
+std::string encodeSessionStartEvent(double wallTime, int64_t step) {
+  std::string log, e;
+  varint(log, 1 << 3 | 0), varint(log, 1); // status = SessionLog.START
+  varint(e, 1 << 3 | 1), fixed(e, wallTime);
+  varint(e, 2 << 3 | 0), varint(e, uint64_t(step));
+  bytesField(e, 7, log);
+  return e;
+}
+
 std::string encodeScalarEvent(double wallTime, int64_t step, const std::string &tag, float value) {
   std::string v, summary, e;
   bytesField(v, 1, tag);
@@ -92,7 +101,8 @@ bool isEventFileName(const std::string &name) {
          name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-Expected<std::unique_ptr<EventWriter>> EventWriter::create(const std::string &dir) {
+Expected<std::unique_ptr<EventWriter>> EventWriter::create(const std::string &dir,
+                                                           int64_t firstStep) {
   char host[256] = "localhost";
   if (gethostname(host, sizeof host - 1) != 0 || !host[0])
     std::strcpy(host, "localhost");
@@ -105,6 +115,7 @@ Expected<std::unique_ptr<EventWriter>> EventWriter::create(const std::string &di
                   std::strerror(errno));
   std::unique_ptr<EventWriter> w(new EventWriter(path, f));
   MODELRT_TRY(w->writeRecord(encodeFileVersionEvent(now)));
+  MODELRT_TRY(w->writeRecord(encodeSessionStartEvent(now, firstStep)));
   MODELRT_TRY(w->flush());
   return w;
 }

@@ -178,7 +178,7 @@ Status openOutputs(Run &r, int64_t startEpoch) {
                    "later epochs, left by an interrupted run\n",
                    (long long)startEpoch, *rows);
   }
-  auto events = EventWriter::create(r.logDir);
+  auto events = EventWriter::create(r.logDir, r.step + 1);
   if (!events)
     return events.status();
   r.events = events.take();

@@ -2,7 +2,10 @@
 //
 // The reader below is written from the TFRecord and protobuf wire-format
 // descriptions: a bitwise CRC-32C (no table), the mask, varints, and the
-// Event / Summary.Value fields. Every record's two CRCs are checked.
+// Event / Summary.Value / SessionLog fields. Every record's two CRCs are
+// checked. TensorBoard's rule for a session's start (it drops the events
+// already read at that step or later) is applied here to a resumed run's
+// files.
 //
 //===----------------------------------------------------------------------===//
 #include "SoftmaxProgram.h"
@@ -36,6 +39,7 @@ struct Event {
   std::string fileVersion, tag;
   float value = 0;
   bool hasValue = false;
+  int64_t sessionStatus = -1; ///< SessionLog.status (1: START); -1: no session_log
 };
 
 uint64_t varint(const std::string &b, size_t &pos) {
@@ -79,6 +83,11 @@ Event decodeEvent(const std::string &data) {
       e.step = int64_t(v);
     else if (f == 3 && wire == 2)
       e.fileVersion = bytes;
+    else if (f == 7 && wire == 2)
+      fields(bytes, [&](int sf, int sw, const std::string &, uint64_t sv) {
+        if (sf == 1 && sw == 0)
+          e.sessionStatus = int64_t(sv);
+      });
     else if (f == 5 && wire == 2)
       fields(bytes, [&](int sf, int, const std::string &value, uint64_t) {
         if (sf == 1)
@@ -123,6 +132,38 @@ std::vector<Event> readEvents(const std::string &path) {
   return out;
 }
 
+/// The event files in \p dir, in name order (TensorBoard's reading order).
+std::vector<std::string> eventFilesIn(const std::string &dir) {
+  std::vector<std::string> found;
+  DIR *d = opendir(dir.c_str());
+  while (struct dirent *e = d ? readdir(d) : nullptr)
+    if (std::string(e->d_name).rfind("events.out.tfevents.", 0) == 0)
+      found.push_back(dir + "/" + e->d_name);
+  if (d)
+    closedir(d);
+  std::sort(found.begin(), found.end());
+  return found;
+}
+
+/// The scalars TensorBoard shows for the event files of \p dir: each tag's
+/// (step, value) in reading order, where a SessionLog START at step S first
+/// drops every scalar read so far at step S or later (TensorBoard's
+/// purge_orphaned_data, on by default).
+std::map<std::string, std::vector<std::pair<int64_t, float>>> shownScalars(const std::string &dir) {
+  std::map<std::string, std::vector<std::pair<int64_t, float>>> shown;
+  for (const std::string &path : eventFilesIn(dir))
+    for (const Event &e : readEvents(path)) {
+      if (e.sessionStatus == 1)
+        for (auto &[tag, points] : shown)
+          points.erase(std::remove_if(points.begin(), points.end(),
+                                      [&](const auto &p) { return p.first >= e.step; }),
+                       points.end());
+      if (e.hasValue)
+        shown[e.tag].push_back({e.step, e.value});
+    }
+  return shown;
+}
+
 std::string eventFileIn(const std::string &dir) {
   std::string found;
   DIR *d = opendir(dir.c_str());
@@ -149,7 +190,7 @@ TEST(TensorBoard, RecordsDecodeWithAnIndependentReader) {
   TempDir tmp;
   std::string path;
   {
-    auto w = EventWriter::create(tmp.root());
+    auto w = EventWriter::create(tmp.root(), 9);
     ASSERT_TRUE(w.isOk()) << w.message();
     path = (*w)->path();
     ASSERT_TRUE((*w)->addScalar("epoch/train_loss", 0.625f, 8).isOk());
@@ -162,16 +203,27 @@ TEST(TensorBoard, RecordsDecodeWithAnIndependentReader) {
   EXPECT_EQ(path.substr(path.size() - tail.size()), tail);
   EXPECT_TRUE(isEventFileName(path.substr(path.rfind('/') + 1)));
   std::vector<Event> ev = readEvents(path);
-  ASSERT_EQ(ev.size(), 3u);
+  ASSERT_EQ(ev.size(), 4u);
   EXPECT_EQ(ev[0].fileVersion, "brain.Event:2");
   EXPECT_GT(ev[0].wallTime, 1.6e9);
-  EXPECT_EQ(ev[1].tag, "epoch/train_loss");
-  EXPECT_EQ(ev[1].value, 0.625f);
-  EXPECT_EQ(ev[1].step, 8);
-  EXPECT_EQ(ev[2].tag, "a/longer/tag");
-  EXPECT_EQ(ev[2].value, -3.5e-7f);
-  EXPECT_EQ(ev[2].step, int64_t(1) << 40);
-  EXPECT_GE(ev[2].wallTime, ev[1].wallTime);
+  EXPECT_EQ(ev[1].sessionStatus, 1); // START
+  EXPECT_EQ(ev[1].step, 9);
+  EXPECT_FALSE(ev[1].hasValue);
+  EXPECT_EQ(ev[2].tag, "epoch/train_loss");
+  EXPECT_EQ(ev[2].value, 0.625f);
+  EXPECT_EQ(ev[2].step, 8);
+  EXPECT_EQ(ev[3].tag, "a/longer/tag");
+  EXPECT_EQ(ev[3].value, -3.5e-7f);
+  EXPECT_EQ(ev[3].step, int64_t(1) << 40);
+  EXPECT_GE(ev[3].wallTime, ev[2].wallTime);
+  // The same Event written out by hand from the proto definitions:
+  // wall_time (1, fixed64), step (2, varint), session_log (7, bytes)
+  // holding status (1, varint) = START (1).
+  std::string start = encodeSessionStartEvent(0.5, 300);
+  EXPECT_EQ(start, std::string("\x09\x00\x00\x00\x00\x00\x00\xe0\x3f"
+                               "\x10\xac\x02"
+                               "\x3a\x02\x08\x01",
+                               16));
 }
 
 TEST(TensorBoard, TrainingLogsEpochAndStepScalars) {
@@ -186,8 +238,10 @@ TEST(TensorBoard, TrainingLogsEpochAndStepScalars) {
   std::vector<Event> ev = readEvents(path);
   ASSERT_FALSE(ev.empty());
   EXPECT_EQ(ev[0].fileVersion, "brain.Event:2");
+  EXPECT_EQ(ev[1].sessionStatus, 1);
+  EXPECT_EQ(ev[1].step, 1); // a fresh run's first step
   std::map<std::string, std::vector<Event>> byTag;
-  for (size_t i = 1; i < ev.size(); ++i) {
+  for (size_t i = 2; i < ev.size(); ++i) {
     EXPECT_TRUE(ev[i].hasValue);
     byTag[ev[i].tag].push_back(ev[i]);
   }
@@ -214,5 +268,40 @@ TEST(TensorBoard, TrainingLogsEpochAndStepScalars) {
     EXPECT_EQ(byTag["epoch/lr"][e].value, float(v[2]));
     EXPECT_NEAR(byTag["epoch/train_loss"][e].value, v[3], 1e-6);
     EXPECT_NEAR(byTag["epoch/val_accuracy"][e].value, v[6], 1e-6);
+  }
+}
+
+TEST(TensorBoard, AResumedRunReplacesWhatTheInterruptedRunLoggedAfterItsCheckpoint) {
+  // Run A logs 3 epochs (8 steps each, a step/* row every 4 steps); run B
+  // is resumed from A's epoch 1 checkpoint (step 8) into the same log
+  // directory, as after a kill during epoch 2, with another learning rate
+  // so that its values differ. TensorBoard then shows A's scalars up to
+  // step 8 and B's after it, each step once.
+  Fixture fx;
+  ModelrtTrainConfig c = fx.prog.config;
+  c.epochs = 3;
+  RunOptions o = fx.out("ck");
+  o.logEverySteps = 4, o.keep = 0;
+  ASSERT_TRUE(trainProgram(fx.prog, c, o).isOk());
+  auto first = shownScalars(o.checkpointDir);
+  std::string one = fx.dir.path("epoch1.safetensors");
+  writeText(one, slurp(fx.dir.path("ck/epoch-000001.safetensors")));
+  RunOptions resumed = o;
+  resumed.resume = one;
+  c.optimizer.lr = 0.01;
+  auto r = trainProgram(fx.prog, c, resumed);
+  ASSERT_TRUE(r.isOk()) << r.message();
+  auto shown = shownScalars(o.checkpointDir);
+  const std::vector<int64_t> steps4 = {4, 8, 12, 16, 20, 24}, epochs = {8, 16, 24};
+  for (const char *tag : {"step/loss", "step/lr", "epoch/train_loss", "epoch/lr"}) {
+    const std::vector<int64_t> &want = std::string(tag).rfind("step/", 0) == 0 ? steps4 : epochs;
+    ASSERT_EQ(shown[tag].size(), want.size()) << tag;
+    for (size_t i = 0; i < want.size(); ++i) {
+      EXPECT_EQ(shown[tag][i].first, want[i]) << tag;
+      // Up to step 8, run A's values; after it, run B's (another rate).
+      bool fromA = want[i] <= 8;
+      EXPECT_EQ(shown[tag][i].second == first[tag][i].second, fromA)
+          << tag << " at step " << want[i];
+    }
   }
 }

@@ -4,8 +4,12 @@
 // log directory: TFRecord framing (u64 length, masked CRC-32C of the length,
 // the data, masked CRC-32C of the data; all little-endian) around hand-encoded
 // `tensorflow.Event` protos: wall_time (field 1, double), step (2, int64),
-// file_version (3, "brain.Event:2") in the first record, summary (5) holding
-// `Summary.Value{tag (1), simple_value (2, float)}` for scalars.
+// file_version (3, "brain.Event:2") in the first record, session_log (7,
+// `SessionLog{status (1) = START (1)}`) in the second, summary (5) holding
+// `Summary.Value{tag (1), simple_value (2, float)}` for scalars. The START
+// at the run's first step makes TensorBoard drop the events of that step
+// and later ones that earlier files of the directory hold: a resumed run
+// replaces what the interrupted run logged after its checkpoint.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MODELRT_IO_TENSORBOARD_H
@@ -27,6 +31,9 @@ uint32_t maskedCrc32c(const void *data, size_t n);
 
 /// The Event proto carrying the file version.
 std::string encodeFileVersionEvent(double wallTime);
+/// The Event proto of a session's start (SessionLog START) at \p step:
+/// TensorBoard discards the events it has read at \p step or later.
+std::string encodeSessionStartEvent(double wallTime, int64_t step);
 /// The Event proto carrying one scalar.
 std::string encodeScalarEvent(double wallTime, int64_t step, const std::string &tag, float value);
 /// \p data framed as one TFRecord.
@@ -41,8 +48,10 @@ bool isEventFileName(const std::string &name);
 class EventWriter {
 public:
   /// Creates DIR/events.out.tfevents.<unix time>.<host>.modelrt (DIR must
-  /// exist) and writes the file-version record.
-  static Expected<std::unique_ptr<EventWriter>> create(const std::string &dir);
+  /// exist) and writes the file-version record and the session's start at
+  /// \p firstStep, the first step whose scalars the writer will log (a
+  /// resumed run's: its checkpoint's step + 1).
+  static Expected<std::unique_ptr<EventWriter>> create(const std::string &dir, int64_t firstStep);
   ~EventWriter();
   EventWriter(const EventWriter &) = delete;
   EventWriter &operator=(const EventWriter &) = delete;
