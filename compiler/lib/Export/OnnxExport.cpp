@@ -189,17 +189,10 @@ llvm::Error Exporter::checkTensor(llvm::StringRef key, mlir::Type type) {
   return llvm::Error::success();
 }
 
-/// The checkpoint must be of this model (by name) and hold every parameter
-/// and state tensor with the module's shape.
+/// The checkpoint must hold every parameter and state tensor with the
+/// module's shape; the model's name is no part of the rule
+/// (modelsupport/CheckpointModel.h).
 llvm::Error Exporter::checkCheckpoint() {
-  mlir::DictionaryAttr c = config();
-  auto name = c ? c.getAs<mlir::StringAttr>("model") : nullptr;
-  auto it = checkpoint.metadata.find("model");
-  if (name && (it == checkpoint.metadata.end() || it->second != name.str()))
-    return llvm::createStringError(
-        "the checkpoint is of model '" +
-        (it == checkpoint.metadata.end() ? std::string("?") : it->second) +
-        "', not of '" + name.str() + "'");
   for (auto p : module.getOps<mdl::ParameterOp>())
     if (llvm::Error e = checkTensor(("param/" + p.getSymName()).str(),
                                     p.getType()))

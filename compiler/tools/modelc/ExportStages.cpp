@@ -14,6 +14,7 @@
 
 #include "modelc/Export/OnnxExport.h"
 #include "modelc/Transforms/Passes.h"
+#include "modelsupport/CheckpointModel.h"
 
 #include "mlir/Pass/PassManager.h"
 
@@ -66,6 +67,15 @@ bool modelc::runOnnx(Compilation &c) {
     inputError(c) << llvm::toString(ck.takeError()) << "\n";
     return false;
   }
+  auto config =
+      (*c.mlirModule)->getAttrOfType<mlir::DictionaryAttr>("mdl.config");
+  auto model = config ? config.getAs<mlir::StringAttr>("model") : nullptr;
+  auto written = ck->metadata.find("model");
+  if (model && written != ck->metadata.end())
+    if (std::string note = modelsupport::otherModelNote(
+            c.exportSettings.checkpoint, written->second, model.str());
+        !note.empty())
+      llvm::WithColor::note(llvm::errs(), "modelc") << note << "\n";
   if (c.program && c.program->train && c.program->train->precision == "bf16")
     llvm::WithColor::note(llvm::errs(), "modelc")
         << "--emit=onnx: this program trains at precision bf16; the ONNX graph "

@@ -17,6 +17,8 @@
 #include "modelrt/train/Evaluate.h"
 #include "modelrt/train/Trainer.h"
 
+#include "modelsupport/CheckpointModel.h"
+
 #include <atomic>
 #include <climits>
 #include <csignal>
@@ -250,7 +252,7 @@ static Status runTrainWith(const ModelrtProgram &p, const CliArgs &a, Collective
   return finishProfile(p, a, "training");
 }
 
-Expected<ModelState> loadModel(const ModelrtProgram &p, const std::string &path,
+Expected<ModelState> loadModel(const ModelrtProgram &p, const CliArgs &a, const std::string &path,
                                std::optional<uint64_t> *runSeed) {
   MODELRT_TRY(validateProgram(p));
   auto c = readCheckpoint(path);
@@ -258,6 +260,9 @@ Expected<ModelState> loadModel(const ModelrtProgram &p, const std::string &path,
     return c.status();
   ModelState m = initModelState(p, 0);
   MODELRT_TRY(restoreModelState(m, *c, p, path));
+  if (std::string note = modelsupport::otherModelNote(path, c->modelName, p.name ? p.name : "");
+      !note.empty())
+    std::fprintf(stderr, "%s: note: %s\n", a.self.c_str(), note.c_str());
   if (runSeed)
     *runSeed = c->seed;
   return m;
@@ -281,7 +286,7 @@ static Status runEvalWith(const ModelrtProgram &p, const CliArgs &a, Collective 
   // The validation split is the one the checkpoint's run held out: its
   // seed chose the rows (a checkpoint without one: the compiled seed).
   std::optional<uint64_t> runSeed;
-  auto m = loadModel(p, a.flags.at("--checkpoint"), &runSeed);
+  auto m = loadModel(p, a, a.flags.at("--checkpoint"), &runSeed);
   if (!m)
     return m.status();
   cfg.seed = runSeed.value_or(cfg.seed);

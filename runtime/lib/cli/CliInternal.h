@@ -77,10 +77,12 @@ Status runConfig(const ModelrtProgram &program, const CliArgs &args, ModelrtTrai
                  std::vector<std::string> &storage);
 
 /// Validates the program and loads parameters and state from \p path (every
-/// missing, unexpected or mis-shaped tensor is named); \p runSeed, when
+/// missing, unexpected or mis-shaped tensor is named; a checkpoint of a
+/// model of another name whose tensors fit gets a note on stderr, after
+/// \p args' program name: modelsupport/CheckpointModel.h); \p runSeed, when
 /// given, receives the seed of the run that wrote it (empty if unrecorded).
-Expected<ModelState> loadModel(const ModelrtProgram &program, const std::string &path,
-                               std::optional<uint64_t> *runSeed = nullptr);
+Expected<ModelState> loadModel(const ModelrtProgram &program, const CliArgs &args,
+                               const std::string &path, std::optional<uint64_t> *runSeed = nullptr);
 
 Status runTrain(const ModelrtProgram &program, const CliArgs &args);
 Status runEval(const ModelrtProgram &program, const CliArgs &args);

@@ -228,7 +228,7 @@ Status runGenerate(const ModelrtProgram &p, const CliArgs &a) {
         0, p.num_vocab ? modelsupport::text::idOf(vocabulary(p), '\n') : '\n'));
   int64_t threads;
   MODELRT_TRY(applyThreads(p, a, threads));
-  auto m = loadModel(p, a.flags.at("--checkpoint"));
+  auto m = loadModel(p, a, a.flags.at("--checkpoint"));
   if (!m)
     return m.status();
   auto runner = selectRunner(p, a);

@@ -30,7 +30,7 @@ Expected<ModelState> startingPoint(const ModelrtProgram &p, const CliArgs &a, ui
   }
   from = it->second;
   std::optional<uint64_t> runSeed;
-  auto m = loadModel(p, it->second, &runSeed);
+  auto m = loadModel(p, a, it->second, &runSeed);
   if (m && runSeed && !a.flags.count("--seed"))
     seed = *runSeed;
   return m;

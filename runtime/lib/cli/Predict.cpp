@@ -578,7 +578,7 @@ Status runPredict(const ModelrtProgram &p, const CliArgs &a) {
                   a.flags.at("--out").c_str());
   std::vector<PngOutput> png; // one entry with --png
   MODELRT_TRY(preparePng(p, a, png));
-  auto m = loadModel(p, a.flags.at("--checkpoint"));
+  auto m = loadModel(p, a, a.flags.at("--checkpoint"));
   if (!m)
     return m.status();
   std::vector<Dataset> inputs; // all read before anything is printed

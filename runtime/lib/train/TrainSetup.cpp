@@ -15,6 +15,8 @@
 #include "modelrt/io/MetricsLog.h"
 #include "modelrt/train/Evaluate.h"
 
+#include "modelsupport/CheckpointModel.h"
+
 namespace modelrt::trainer {
 
 namespace {
@@ -70,6 +72,10 @@ Status resume(Run &r, int64_t &startEpoch) {
   if (Status st = r.loader->restore(c->loader); !st.isOk())
     return errorf("%s: %s", path.c_str(), st.message().c_str());
   MODELRT_TRY(restoreModelState(r.model, *c, r.prog, path));
+  std::string other =
+      modelsupport::otherModelNote(path, c->modelName, r.prog.name ? r.prog.name : "");
+  if (!other.empty() && r.writes() && r.opts.note)
+    r.opts.note(other);
   r.opt->setStepCount(c->optimizerSteps);
   r.sched->setState(c->schedule);
   r.early->setState(c->earlyBest, c->earlyBad, c->earlyHasBest);

@@ -67,6 +67,33 @@ TEST(Cli, TrainWritesCheckpointsAndLogsAndPassesThreads) {
             std::string::npos) << r.err;
 }
 
+TEST(Cli, ACheckpointOfARenamedModelIsUsedWithANote) {
+  // The tensors fit; only the model's name differs (modelsupport/
+  // CheckpointModel.h): eval, predict and train --resume use it, with the
+  // same results as under the old name, and say so once.
+  Trained t;
+  ModelrtProgram renamed = t.prog;
+  renamed.name = "renamed";
+  std::string note = "net: note: " + t.ckpt +
+                     " is a checkpoint of model 'softmax', not of 'renamed'; its tensors fit this "
+                     "model, so it is used\n";
+  for (std::vector<std::string> args :
+       {std::vector<std::string>{"eval", "--checkpoint", t.ckpt},
+        std::vector<std::string>{"predict", "--checkpoint", t.ckpt, t.testX}}) {
+    CliRun before = runCli(t.prog, args), after = runCli(renamed, args);
+    EXPECT_EQ(after.status, 0) << after.err;
+    EXPECT_EQ(after.out, before.out) << args[0];
+    EXPECT_EQ(before.err.find("is a checkpoint of model"), std::string::npos) << before.err;
+    EXPECT_NE(after.err.find(note), std::string::npos) << after.err;
+    EXPECT_EQ(after.err.find(note), after.err.rfind(note)) << after.err; // once
+  }
+  CliRun r = runCli(renamed, {"train", "--epochs", "4", "--resume", t.ckpt, "--checkpoint-dir",
+                              t.dir.path("again"), "--device", "cpu"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find(note), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("trained 4 epochs (32 steps)"), std::string::npos) << r.out;
+}
+
 TEST(Cli, PredictPrintsClassAndSoftmaxProbabilities) {
   Trained t;
   auto ckpt = readCheckpoint(t.ckpt);
