@@ -1,4 +1,4 @@
-//===- CheckpointModel.h - Whose checkpoint a model may load ---*- C++ -*-===//
+//===- CheckpointModel.h - Whose checkpoint a model may load ----*- C++ -*-===//
 //
 // The rule `eval`, `predict`, `gradcheck`, `generate`, `train --resume` and
 // `modelc --emit=onnx --checkpoint` share: a checkpoint fits a model when its

@@ -1,4 +1,4 @@
-//===- CheckpointModelTest.cpp - Whose checkpoint a model may load -------===//
+//===- CheckpointModelTest.cpp - Whose checkpoint a model may load --------===//
 //
 // otherModelNote: silent when the names agree or one is unknown, and the
 // note's words otherwise.
