@@ -7,11 +7,13 @@ Finds the one events.out.tfevents.* file in LOGDIR, checks its TFRecord
 framing (u64 length, masked CRC-32C of the length, payload, masked CRC-32C
 of the payload; CRC-32C computed bitwise here), decodes each payload as a
 tensorflow.Event protobuf (wall_time = 1 double, step = 2 varint,
-file_version = 3 string, summary = 5 { value = 1 { tag = 1, simple_value =
-2 float } }) with a protobuf reader written here, and prints:
+file_version = 3 string, session_log = 7 { status = 1 varint, START = 1 },
+summary = 5 { value = 1 { tag = 1, simple_value = 2 float } }) with a
+protobuf reader written here, and prints:
 
   records N
   file_version brain.Event:2          (must be the first record)
+  session START at step S             (one line per SessionLog START)
   tag TAG count C first-step S0 last-step S1    (one line per tag, sorted)
 
 It then checks every epoch/* scalar against METRICS.csv: one event per epoch
@@ -93,13 +95,19 @@ def fields(buf):
 
 
 def decode_event(data):
-    """Returns (step, file_version or None, [(tag, value)])."""
-    step, version, scalars = 0, None, []
+    """Returns (step, file_version or None, [(tag, value)], SessionLog status
+    or None)."""
+    step, version, scalars, session = 0, None, [], None
     for num, wire, value in fields(data):
         if num == 2 and wire == 0:
             step = value
         elif num == 3 and wire == 2:
             version = value.decode()
+        elif num == 7 and wire == 2:
+            session = 0  # SessionLog's status defaults to STATUS_UNSPECIFIED
+            for lnum, lwire, lval in fields(value):
+                if lnum == 1 and lwire == 0:
+                    session = lval
         elif num == 5 and wire == 2:
             for snum, _, sval in fields(value):
                 if snum != 1:
@@ -111,7 +119,7 @@ def decode_event(data):
                     elif vnum == 2 and vwire == 5:
                         (simple,) = struct.unpack("<f", vval)
                 scalars.append((tag, simple))
-    return step, version, scalars
+    return step, version, scalars, session
 
 
 def f32(x):
@@ -153,7 +161,11 @@ def main():
         sys.exit("FAIL: the first record is not the file_version event")
     print("file_version", events[0][1])
     by_tag = {}
-    for step, _, scalars in events[1:]:
+    for step, _, scalars, session in events[1:]:
+        if session == 1:
+            print("session START at step %d" % step)
+        elif session is not None:
+            sys.exit("FAIL: a SessionLog of status %d at step %d" % (session, step))
         for tag, value in scalars:
             by_tag.setdefault(tag, []).append((step, value))
     for tag, evs in sorted(by_tag.items()):
