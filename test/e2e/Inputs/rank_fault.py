@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 """Runs an mpirun command, and once a file exists, signals one of its ranks.
 
-rank_fault.py --signal KILL|STOP --rank R --after FILE --limit S -- CMD...
+rank_fault.py --signal KILL|STOP|TERM|INT --rank R|launcher --after FILE
+              --limit S -- CMD...
 
 Starts CMD (an mpirun line), waits (at most 300 s) until FILE exists, then
 sends the signal to the process among CMD's descendants whose environment
-says OMPI_COMM_WORLD_RANK=R. Prints `signalled rank R`, then, once CMD
+says OMPI_COMM_WORLD_RANK=R, or with `--rank launcher` to CMD itself (as
+Ctrl-C or a batch system's cancel would). Prints `signalled rank R` (or
+`signalled the launcher`), then, once CMD
 ends, `ended: status nonzero` or `ended: status 0`, and `within S s` when
 it ended at most S seconds after the signal (else kills everything left,
 prints `still running after S s` and exits 1), then CMD's stderr. Any
@@ -49,8 +52,8 @@ def rank_of(pid):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--signal", choices=["KILL", "STOP"], required=True)
-    ap.add_argument("--rank", type=int, required=True)
+    ap.add_argument("--signal", choices=["KILL", "STOP", "TERM", "INT"], required=True)
+    ap.add_argument("--rank", required=True)
     ap.add_argument("--after", required=True)
     ap.add_argument("--limit", type=float, required=True)
     ap.add_argument("cmd", nargs=argparse.REMAINDER)
@@ -63,14 +66,18 @@ def main():
             print("ended before %s existed" % a.after)
             return 1
         time.sleep(0.05)
-    victims = [p for p in descendants(proc.pid) if rank_of(p) == a.rank]
+    if a.rank == "launcher":
+        victims, who = [proc.pid], "the launcher"
+    else:
+        victims = [p for p in descendants(proc.pid) if rank_of(p) == int(a.rank)]
+        who = "rank %s" % a.rank
     if not victims:
-        print("no process of rank %d" % a.rank)
+        print("no process of %s" % who)
         proc.kill()
         return 1
     os.kill(victims[0], getattr(signal, "SIG" + a.signal))
     signalled = time.time()
-    print("signalled rank %d" % a.rank)
+    print("signalled %s" % who)
     left = descendants(proc.pid)
     try:
         err = proc.communicate(timeout=a.limit)[1].decode(errors="replace")
