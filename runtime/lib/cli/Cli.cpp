@@ -393,7 +393,9 @@ int runMain(int argc, char **argv, const ModelrtProgram *program, const char *se
   // OpenBLAS, with the CPU's own kernels and one thread (Blas.h), before
   // any computing thread starts: loading it edits the environment for a
   // moment (the signal thread of `train` reads none of it).
-  Status s = c == "info" || c == "check-device" ? Status::ok() : loadBlas();
+  Status s = checkOutputsSpareInputs(*program, *args);
+  if (s.isOk() && c != "info" && c != "check-device")
+    s = loadBlas();
   if (s.isOk())
     s = c == "train"  ? runTrain(*program, *args)
              : c == "eval" ? runEval(*program, *args)

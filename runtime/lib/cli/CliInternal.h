@@ -4,7 +4,8 @@
 // implementing the subcommands: CliCommands.cpp (train, eval),
 // InfoCommand.cpp (info),
 // Predict.cpp (predict), GenerateCommand.cpp (generate),
-// GradCheckCommand.cpp (gradcheck) and
+// GradCheckCommand.cpp (gradcheck), OutputPaths.cpp (outputs that would
+// replace an input) and
 // cuda/CheckDevice.cpp (check-device). Private to the runtime library.
 //
 //===----------------------------------------------------------------------===//
@@ -70,6 +71,12 @@ Expected<std::unique_ptr<StepRunner>> selectRunner(const ModelrtProgram &program
 /// different files of the data block would become the same file in DIR.
 Status applyDataDir(ModelrtDataConfig &data, const CliArgs &args,
                     std::vector<std::string> &storage);
+
+/// Refuses an output file of \p args' command (predict --out, --roofline)
+/// that is a file the command reads (an INPUT, --checkpoint, --resume, a
+/// data file) or the executable: writing it would replace that file
+/// (OutputPaths.cpp).
+Status checkOutputsSpareInputs(const ModelrtProgram &program, const CliArgs &args);
 
 /// The program's training configuration as a run sees it: --data-dir
 /// applied (\p storage owns the new paths), then the configuration's flags.

@@ -573,9 +573,6 @@ Status runPredict(const ModelrtProgram &p, const CliArgs &a) {
   MODELRT_TRY(applyThreads(p, a, threads));
   if (a.flags.count("--out") && a.positional.size() != 1)
     return errorf("--out writes one NPY file: give exactly one INPUT");
-  if (a.flags.count("--out") && sameFile(a.flags.at("--out"), a.positional[0]))
-    return errorf("--out %s is the INPUT file: write the outputs to another file",
-                  a.flags.at("--out").c_str());
   std::vector<PngOutput> png; // one entry with --png
   MODELRT_TRY(preparePng(p, a, png));
   auto m = loadModel(p, a, a.flags.at("--checkpoint"));

@@ -67,6 +67,49 @@ TEST(Cli, TrainWritesCheckpointsAndLogsAndPassesThreads) {
             std::string::npos) << r.err;
 }
 
+TEST(Cli, AnOutputThatIsAFileTheCommandReadsIsRefusedAndTheFileKept) {
+  // predict --out and --roofline would replace the checkpoint, the data or
+  // the INPUT (another spelling of the path, or a hard link, too).
+  Trained t;
+  std::string link = t.dir.path("hardlink.safetensors");
+  ASSERT_EQ(::link(t.ckpt.c_str(), link.c_str()), 0);
+  std::string ck = slurp(t.ckpt), data = slurp(t.trainX);
+  struct Case {
+    std::vector<std::string> args;
+    std::string message;
+  } cases[] = {
+      {{"predict", "--checkpoint", t.ckpt, "--out", link, t.testX},
+       "error: --out " + link +
+           " is the checkpoint it reads (--checkpoint): write the outputs to "
+           "another file"},
+      {{"predict", "--checkpoint", t.ckpt, "--out", t.testX, t.testX},
+       "error: --out " + t.testX + " is the INPUT file: write the outputs to another file"},
+      {{"eval", "--checkpoint", t.ckpt, "--roofline", t.ckptDir + "/./last.safetensors"},
+       "error: --roofline " + t.ckptDir +
+           "/./last.safetensors is the checkpoint it reads "
+           "(--checkpoint): write the roofline to another file"},
+      {{"train", "--epochs", "4", "--resume", t.ckpt, "--checkpoint-dir", t.dir.path("r"),
+        "--roofline", t.trainX},
+       "error: --roofline " + t.trainX +
+           " is a data file of the model: write the roofline to "
+           "another file"},
+      {{"eval", "--checkpoint", t.ckpt, "--roofline", "/proc/self/exe"},
+       "error: --roofline /proc/self/exe is this executable: write the roofline to another "
+       "file"}};
+  for (const Case &c : cases) {
+    CliRun r = runCli(t.prog, c.args);
+    EXPECT_EQ(r.status, 1) << r.err;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << r.err;
+  }
+  EXPECT_EQ(slurp(t.ckpt), ck);
+  EXPECT_EQ(slurp(t.trainX), data);
+  EXPECT_NE(access(t.dir.path("r").c_str(), F_OK), 0);
+  // A new file, or one the command does not read, is written.
+  CliRun r = runCli(t.prog, {"eval", "--checkpoint", t.ckpt, "--roofline", t.dir.path("r.svg")});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(access(t.dir.path("r.svg").c_str(), F_OK), 0);
+}
+
 TEST(Cli, ACheckpointOfARenamedModelIsUsedWithANote) {
   // The tensors fit; only the model's name differs (modelsupport/
   // CheckpointModel.h): eval, predict and train --resume use it, with the
