@@ -226,6 +226,40 @@ static void triggerInternalError(llvm::StringRef kind) {
     std::raise(SIGSEGV);
 }
 
+/// What \p output is among the files the compilation read (the source, a
+/// module it imports, a data file, the checkpoint of --emit=onnx), or ""
+/// when it is none of them: writing it would replace that file.
+static std::string inputNamedBy(const Compilation &c, llvm::StringRef output) {
+  auto same = [&](llvm::StringRef path) {
+    bool result = false;
+    return !path.empty() && !llvm::sys::fs::equivalent(output, path, result) &&
+           result;
+  };
+  for (unsigned id = 1; id <= c.sourceMgr.getNumBuffers(); ++id)
+    if (same(c.sourceMgr.getMemoryBuffer(id)->getBufferIdentifier()))
+      return id == c.mainBuffer ? "the source file" : "a module it imports";
+  if (c.program && c.program->data)
+    for (const auto *split : {&c.program->data->train, &c.program->data->test})
+      for (const std::string &path :
+           *split ? (*split)->paths : std::vector<std::string>())
+        if (same(path))
+          return "a data file of the model";
+  if (same(c.exportSettings.checkpoint))
+    return "the checkpoint it reads (--checkpoint)";
+  return "";
+}
+
+/// Refuses an output path naming an input (inputNamedBy).
+static bool outputSparesInputs(const Compilation &c, llvm::StringRef output) {
+  std::string input = inputNamedBy(c, output);
+  if (input.empty())
+    return true;
+  userError("-o " + output + " is " + input +
+            ": write the output to another "
+            "file");
+  return false;
+}
+
 /// Runs the stages up to `target` (all of them when null).
 static int runPipeline(Compilation &c, const Stage *target,
                        llvm::StringRef outputPath) {
@@ -235,12 +269,16 @@ static int runPipeline(Compilation &c, const Stage *target,
       return 1;
     if (!isTarget)
       continue;
+    if (!outputSparesInputs(c, outputPath))
+      return 1;
     if (stage.write)
       return stage.write(c, outputPath) ? 0 : 1;
     return writeOutput(
         outputPath, [&](llvm::raw_ostream &os) { return stage.emit(c, os); },
         userError);
   }
+  if (!outputSparesInputs(c, outputPath))
+    return 1;
   return linkProgramExecutable(c, outputPath) ? 0 : 1;
 }
 
