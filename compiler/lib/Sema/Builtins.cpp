@@ -364,6 +364,8 @@ static Value handleReshape(Elaborator &el, llvm::ArrayRef<Value> args,
       return Value::error();
     }
   }
+  if (!el.checkSize(args[1].range.Start, shape, frame))
+    return Value::error();
   // The batch dimension may only stay in front: [B, ...] -> [B, ...].
   for (size_t i = 1; i < shape.size(); ++i)
     if (shape[i].isSymbolic()) {

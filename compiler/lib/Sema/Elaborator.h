@@ -144,6 +144,9 @@ public:
   Value call(const Value &callee, std::vector<ArgValue> args, llvm::SMLoc loc,
              llvm::SMRange range, Frame &frame);
 
+  /// Checks that the fixed part of \p shape, an op's result, has at most
+  /// modelsupport::kMaxTensorElements elements, reporting at \p loc if not.
+  bool checkSize(llvm::SMLoc loc, const Shape &shape, Frame &frame);
   /// Adds a node of kind `K` with its typed attributes; returns a tensor
   /// Value referring to it.
   template <OpKind K>

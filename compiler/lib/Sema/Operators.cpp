@@ -105,6 +105,8 @@ Value Elaborator::addNodeWithAttrs(OpKind kind, std::vector<unsigned> operands,
                                    std::vector<NodeAttr> attrs,
                                    llvm::SMLoc loc, Frame &frame,
                                    std::string origin) {
+  if (!checkSize(loc, type.shape, frame)) // e.g. a reshape's wrapped product
+    return Value::error();
   Node n;
   n.kind = kind;
   n.operands = std::move(operands);

@@ -16,13 +16,17 @@ using namespace modelc::sema;
 
 bool Elaborator::checkSize(const TypeRef &type, const Shape &shape,
                            Frame &frame) {
+  return checkSize(type.range.Start, shape, frame);
+}
+
+bool Elaborator::checkSize(llvm::SMLoc loc, const Shape &shape, Frame &frame) {
   int64_t n = 1;
   for (const SDim &d : shape) {
     if (d.isSymbolic())
       continue;
     std::optional<int64_t> next = modelsupport::checkedMul(n, d.size);
     if (!next || *next > modelsupport::kMaxTensorElements) {
-      error(type.range.Start,
+      error(loc,
             "tensor too large: its fixed dimensions have more than " +
                 llvm::Twine(modelsupport::kMaxTensorElements) +
                 " (2^31) elements, the limit for one tensor",
