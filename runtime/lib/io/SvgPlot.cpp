@@ -138,17 +138,24 @@ std::string xmlEscape(const std::string &s) {
 }
 
 std::vector<double> niceTicks(double &lo, double &hi, int count) {
-  if (!(hi > lo)) {
-    double pad = std::max(std::fabs(lo) * 0.1, 1e-3);
-    lo -= pad, hi += pad;
+  // A range within a few ulps of its values (1 and 1.0000000000000002) is
+  // drawn as a flat one: a step below an ulp would never advance a tick.
+  double scale = std::max(std::fabs(lo), std::fabs(hi));
+  if (!(hi - lo > scale * 1e-9)) {
+    double mid = lo / 2 + hi / 2, pad = std::max(std::fabs(mid) * 0.1, 1e-3);
+    lo = mid - pad, hi = mid + pad;
   }
   double raw = (hi - lo) / std::max(count, 1), mag = std::pow(10.0, std::floor(std::log10(raw)));
   double step = raw / mag <= 1 ? mag : raw / mag <= 2 ? 2 * mag : raw / mag <= 5 ? 5 * mag
                                                                                  : 10 * mag;
   lo = std::floor(lo / step) * step, hi = std::ceil(hi / step) * step;
   std::vector<double> ticks;
-  for (double t = lo; t <= hi + step / 2; t += step)
+  for (int i = 0; i <= 4 * std::max(count, 1) + 2; ++i) { // a few more than count
+    double t = lo + i * step;
+    if (t > hi + step / 2)
+      break;
     ticks.push_back(std::fabs(t) < step * 1e-9 ? 0.0 : t);
+  }
   return ticks;
 }
 

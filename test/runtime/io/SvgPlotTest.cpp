@@ -32,6 +32,20 @@ TEST(SvgPlot, NiceTicksAreRoundAndCoverTheRange) {
   EXPECT_GT(hi, 0.5);
 }
 
+TEST(SvgPlot, ARangeWithinAnUlpIsDrawnFlatAndEnds) {
+  // 1 and the next double: a step below an ulp of 1 never advanced the
+  // tick loop (plot hung, its memory growing).
+  for (double big : {1.0, 1e15, -3e300}) {
+    double lo = big, hi = std::nextafter(big, HUGE_VAL);
+    std::vector<double> t = niceTicks(lo, hi, 6);
+    EXPECT_LT(lo, big) << big;
+    EXPECT_GT(hi, big) << big;
+    EXPECT_GE(t.size(), 2u) << big;
+    EXPECT_LE(t.size(), 26u) << big;
+    EXPECT_TRUE(std::is_sorted(t.begin(), t.end())) << big;
+  }
+}
+
 TEST(SvgPlot, RunsOfFinitePointsLegendAndEscaping) {
   PlotSpec spec{"loss <per> epoch", "epoch", "loss", {}};
   spec.series.push_back({"training & more", {1, 2, 3, 4}, {1.0, NAN, 3.0, 4.0}});
