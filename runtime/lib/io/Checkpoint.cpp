@@ -160,17 +160,59 @@ Status writeCheckpoint(const std::string &path, const CheckpointData &data) {
 }
 
 /// The bytes of the checkpoint file \p path (a regular file).
+/// Reads \p n bytes at offset \p at of \p fd (fewer at its end) into \p out.
+static Status readAt(int fd, uint64_t at, size_t n, std::string &out, const std::string &path) {
+  size_t done = out.size();
+  out.resize(done + n);
+  while (n > 0) {
+    ssize_t got = ::pread(fd, &out[done], n, off_t(at));
+    if (got < 0 && errno == EINTR)
+      continue;
+    if (got < 0)
+      return errorf("%s: cannot read checkpoint: %s", path.c_str(), std::strerror(errno));
+    if (got == 0)
+      break;
+    done += size_t(got), at += uint64_t(got), n -= size_t(got);
+  }
+  out.resize(done);
+  return Status::ok();
+}
+
+/// The checkpoint's bytes, read with pread(2), so that a failing read is an
+/// error, not an exception. A file whose first 8 bytes give a header length
+/// no safetensors file has (checkHeaderLength) is refused before the rest
+/// is read; a file whose size stat cannot tell (under /proc) is read to
+/// its end.
 static Expected<std::string> readCheckpointBytes(const std::string &path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return errorf("%s: cannot open checkpoint: %s", path.c_str(), std::strerror(errno));
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
   struct stat st;
-  if (::stat(path.c_str(), &st) != 0)
+  if (::fstat(fd, &st) != 0)
     return errorf("%s: cannot open checkpoint: %s", path.c_str(), std::strerror(errno));
   if (!S_ISREG(st.st_mode))
     return errorf("%s: cannot read checkpoint: not a regular file (%s)", path.c_str(),
                   S_ISDIR(st.st_mode) ? "a directory" : "a device, pipe or socket");
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return errorf("%s: cannot open checkpoint: %s", path.c_str(), std::strerror(errno));
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  uint64_t size = uint64_t(st.st_size);
+  std::string bytes;
+  MODELRT_TRY(readAt(fd, 0, size >= 8 ? 8 : 0, bytes, path));
+  if (bytes.size() == 8) {
+    uint64_t n = 0;
+    for (int i = 7; i >= 0; --i)
+      n = (n << 8) | (unsigned char)bytes[size_t(i)];
+    MODELRT_TRY(checkHeaderLength(n, size, path));
+    MODELRT_TRY(readAt(fd, 8, size_t(size - 8), bytes, path));
+  }
+  for (size_t chunk = 1 << 16;; chunk = std::min<size_t>(chunk * 2, 1 << 26)) {
+    size_t before = bytes.size(); // past stat's size: a growing or /proc file
+    MODELRT_TRY(readAt(fd, before, chunk, bytes, path));
+    if (bytes.size() < before + chunk)
+      return bytes;
+  }
 }
 
 Expected<CheckpointData> readCheckpoint(const std::string &path) {

@@ -137,6 +137,18 @@ Status checkTiling(const std::vector<Entry> &entries, uint64_t dataSize, const s
 }
 } // namespace
 
+Status checkHeaderLength(uint64_t n, uint64_t fileSize, const std::string &path) {
+  if (n > fileSize - 8)
+    return errorf("%s: byte 0: header length %llu exceeds the file (%llu bytes): truncated or "
+                  "not a safetensors file",
+                  path.c_str(), (unsigned long long)n, (unsigned long long)fileSize);
+  if (n < 2)
+    return errorf("%s: byte 0: header length %llu is too short for the JSON header: not a "
+                  "safetensors file",
+                  path.c_str(), (unsigned long long)n);
+  return Status::ok();
+}
+
 Expected<SafetensorsFile> decodeSafetensors(const std::string &b, const std::string &path) {
   const char *p = path.c_str();
   if (b.size() < 8)
@@ -145,9 +157,7 @@ Expected<SafetensorsFile> decodeSafetensors(const std::string &b, const std::str
   uint64_t n = 0;
   for (int i = 7; i >= 0; --i)
     n = (n << 8) | (unsigned char)b[i];
-  if (n > b.size() - 8)
-    return errorf("%s: byte 0: header length %llu exceeds the file (%zu bytes): truncated or "
-                  "not a safetensors file", p, (unsigned long long)n, b.size());
+  MODELRT_TRY(checkHeaderLength(n, b.size(), path));
   auto header = parseJson(b.substr(8, n), path + ": JSON header at byte 8");
   if (!header)
     return header.status();

@@ -218,6 +218,29 @@ TEST(Checkpoint, CorruptAndTruncatedFilesAreErrors) {
               ": __metadata__ lacks field 'format'");
 }
 
+TEST(Checkpoint, AFileNoCheckpointIsRefusedFromItsFirstBytesAndAFailedReadIsAnError) {
+  // A 3 GiB file of zeros (sparse: nothing is written to the disk) has a
+  // header length of 0; one whose first bytes claim a header past its end
+  // is refused the same way. Neither is read whole first.
+  TempDir tmp;
+  std::string zeros = tmp.path("zeros.safetensors"), big = tmp.path("big.safetensors");
+  ASSERT_EQ(::truncate((writeText(zeros, ""), zeros).c_str(), off_t(3) << 30), 0);
+  auto r = readCheckpoint(zeros);
+  ASSERT_FALSE(r.isOk());
+  EXPECT_EQ(r.message(), zeros + ": byte 0: header length 0 is too short for the JSON header: "
+                                 "not a safetensors file");
+  writeText(big, std::string("\xff\xff\xff\xff\x00\x00\x00\x00", 8));
+  ASSERT_EQ(::truncate(big.c_str(), off_t(1) << 30), 0);
+  r = readCheckpoint(big);
+  ASSERT_FALSE(r.isOk());
+  EXPECT_EQ(r.message(), big + ": byte 0: header length 4294967295 exceeds the file (1073741824 "
+                               "bytes): truncated or not a safetensors file");
+  // A read that fails (EIO) is an error with its reason, not an exception.
+  r = readCheckpoint("/proc/self/mem");
+  ASSERT_FALSE(r.isOk());
+  EXPECT_EQ(r.message(), "/proc/self/mem: cannot read checkpoint: Input/output error");
+}
+
 TEST(Checkpoint, NonFiniteParametersAreErrors) {
   CheckpointData d = sample();
   d.params[0].second.as<float>()[4] = NAN; // sealed by the checksum: a valid file
