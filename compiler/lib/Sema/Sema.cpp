@@ -59,6 +59,9 @@ private:
   std::map<std::string, ModuleInfo *> byPath;
   /// Files being loaded (for cycle detection).
   std::vector<std::string> loading;
+  /// The most modules one chain of imports may nest (as the elaboration's
+  /// calls): loading recurses once per module.
+  static constexpr size_t kMaxImportDepth = 256;
 };
 } // namespace
 
@@ -140,6 +143,16 @@ const ModuleInfo *ModuleLoader::loadImport(const Import &imp,
     return nullptr;
   }
   std::string path = canonical(*found);
+  if (loading.size() >= kMaxImportDepth && !byPath[path]) {
+    diags.error(imp.range.Start,
+                "imports too deep: importing '" + dotted +
+                    "' here would nest "
+                    "more than " +
+                    llvm::Twine(kMaxImportDepth) +
+                    " modules in one chain of imports (the limit of loading)",
+                {imp.range});
+    return nullptr;
+  }
   auto cycle = llvm::find(loading, path);
   if (cycle != loading.end()) {
     std::string chain;
