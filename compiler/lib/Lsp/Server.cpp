@@ -39,6 +39,31 @@ using Reply = proto::Callback<json::Value>;
 /// object without "jsonrpc": "2.0", or without a string method or an id),
 /// as it does at `exit`. Such a message is logged and skipped; one that is
 /// not JSON at all goes on to the transport, which logs it and reads on.
+/// The most arrays and objects a message may nest: llvm::json parses
+/// recursively, so a deeper message would overflow the server's stack.
+constexpr size_t kMaxJsonDepth = 512;
+
+/// Whether \p text nests arrays and objects more than kMaxJsonDepth deep
+/// (brackets inside strings do not count).
+bool nestsTooDeep(llvm::StringRef text) {
+  size_t depth = 0;
+  bool inString = false, escaped = false;
+  for (char c : text) {
+    if (inString) {
+      inString = escaped || c != '"';
+      escaped = !escaped && c == '\\';
+    } else if (c == '"') {
+      inString = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxJsonDepth)
+        return true;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return false;
+}
+
 class RpcMessagesOnly : public proto::JSONTransportInput {
 public:
   RpcMessagesOnly(std::FILE *in, proto::JSONStreamStyle style)
@@ -61,6 +86,13 @@ private:
     while (true) {
       if (llvm::failed(file.readMessage(text)))
         return llvm::failure();
+      if (nestsTooDeep(text)) {
+        proto::Logger::error("ignored a message that nests more than {0} "
+                             "arrays and objects: {1}",
+                             kMaxJsonDepth,
+                             llvm::StringRef(text).trim().take_front(200));
+        continue;
+      }
       llvm::Expected<json::Value> value = json::parse(text);
       if (!value) {
         llvm::consumeError(value.takeError());
