@@ -29,6 +29,7 @@
 
 #include "Config.h"
 
+#include "modelsupport/ShapeArith.h"
 #include "modelsupport/Text.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -291,6 +292,14 @@ bool DataChecker::setLabels(const SplitLabels &split, llvm::SMLoc loc,
     return false;
   } else {
     labels->maxLabel = std::max(labels->maxLabel, split.maxLabel);
+  }
+  if (labels->type == DType::I64 &&
+      labels->maxLabel >= modelsupport::kMaxTensorElements) {
+    diags.error(loc, "the class labels of this split go up to " +
+                         llvm::Twine(labels->maxLabel) +
+                         ": more classes than a model's output can have "
+                         "(at most 2^31)");
+    return false;
   }
   cfg.labelType = labels->type;
   cfg.labelShape = labels->shape;
