@@ -11,7 +11,11 @@
 #include "modelrt/core/Rng.h"
 #include "modelrt/data/Readers.h"
 
+#include "modelsupport/ShapeArith.h"
+
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace modelrt {
 
@@ -238,7 +242,11 @@ OptimizerConfig toOptimizerConfig(const ModelrtOptimizerConfig &c) {
 ScheduleConfig toScheduleConfig(const ModelrtScheduleConfig &c, int64_t epochs,
                                 int64_t stepsPerEpoch) {
   ScheduleConfig s;
-  s.totalSteps = (c.total_epochs > 0 ? c.total_epochs : epochs) * stepsPerEpoch;
+  // A length past int64 (a schedule of 3e18 epochs) is as long as the run
+  // can be: saturated, not wrapped to a short or negative one.
+  std::optional<int64_t> total = modelsupport::checkedMul(
+      c.total_epochs > 0 ? c.total_epochs : epochs, std::max<int64_t>(stepsPerEpoch, 0));
+  s.totalSteps = total ? *total : std::numeric_limits<int64_t>::max();
 #define MODELRT_ABI_SCHEDULE(TYPE, NAME, READ, CXX) MODELRT_READ_##READ(s.CXX, c, NAME)
 #include "modelsupport/TrainConfig.def"
   return s;

@@ -7,10 +7,12 @@
 //
 //===----------------------------------------------------------------------===//
 #include "modelrt/train/Schedule.h"
+#include "modelrt/core/Model.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 
 using namespace modelrt;
 
@@ -76,6 +78,21 @@ TEST(Schedule, OneCycleIsPerStep) {
   EXPECT_NEAR((got[5] + got[6]) / 2, (1.0 + 4e-6) / 2, 1e-12);
   for (int i = 2; i < 9; ++i)
     EXPECT_GT(got[i], got[i + 1]) << "step " << i;
+}
+
+// A schedule longer than int64 steps (one_cycle(epochs=3074457345618258603)
+// at 6 steps an epoch: the product wraps to 2) lasts as long as a run can:
+// the first steps are the start of the rise (1/25 of the rate), not the
+// end of the fall, which the wrapped length of 2 steps gave.
+TEST(Schedule, ALengthPastInt64IsSaturatedNotWrapped) {
+  ModelrtScheduleConfig abi{};
+  abi.kind = MODELRT_SCHED_ONE_CYCLE, abi.total_epochs = 3074457345618258603;
+  abi.pct_start = 0.3, abi.div_factor = 25, abi.final_div_factor = 1e4;
+  ScheduleConfig c = toScheduleConfig(abi, 3, 6);
+  EXPECT_EQ(c.totalSteps, std::numeric_limits<int64_t>::max());
+  std::vector<double> got = perEpoch(Schedule(c, 1.0), 3);
+  for (double lr : got)
+    EXPECT_NEAR(lr, 0.04, 1e-12);
 }
 
 // Linear: warmup 1/4, 2/4, 3/4, 4/4, then a line from 1 to 0.2 over the
