@@ -235,6 +235,10 @@ private:
   /// The most function calls elaboration nests (a deeper chain is an error,
   /// not a stack overflow).
   static constexpr size_t kMaxCallDepth = 256;
+  /// The most function instances one model may have: each call site
+  /// instantiates its function, so calls that each call twice grow
+  /// exponentially with the depth.
+  static constexpr size_t kMaxInstances = 100000;
   /// Functions being instantiated (recursion detection) and their calls.
   std::vector<std::pair<const FuncDecl *, llvm::SMLoc>> activeCalls;
   /// Per-callee instance counters ("linear" -> 2).

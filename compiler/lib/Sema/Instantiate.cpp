@@ -246,6 +246,16 @@ Value Elaborator::instantiate(const FuncDecl &fn, const ModuleInfo &module,
                      activeCalls[j].first->getName() + "' here");
     return Value::error();
   }
+  if (graph.instances.size() >= kMaxInstances) {
+    diags.error(loc,
+                "too many function instances: calling '" + name +
+                    "' here would make more than " +
+                    llvm::Twine(kMaxInstances) +
+                    " in one model (each call site instantiates its "
+                    "function; do calls multiply along a chain?)",
+                {});
+    return Value::error();
+  }
   std::vector<const ArgValue *> bound;
   if (!matchArgs(*this, fn, name, args, loc, bound))
     return Value::error();
