@@ -34,11 +34,6 @@ bool fromJSON(const json::Value &value, RawParams &result, json::Path) {
 namespace {
 using Reply = proto::Callback<json::Value>;
 
-/// The input of the transport, passing on only JSON-RPC messages: LLVM's
-/// transport stops at a JSON value that is not one (an array, a number, an
-/// object without "jsonrpc": "2.0", or without a string method or an id),
-/// as it does at `exit`. Such a message is logged and skipped; one that is
-/// not JSON at all goes on to the transport, which logs it and reads on.
 /// The most arrays and objects a message may nest: llvm::json parses
 /// recursively, so a deeper message would overflow the server's stack.
 constexpr size_t kMaxJsonDepth = 512;
@@ -64,6 +59,12 @@ bool nestsTooDeep(llvm::StringRef text) {
   return false;
 }
 
+/// The input of the transport, passing on only JSON-RPC messages: LLVM's
+/// transport stops at a JSON value that is not one (an array, a number, an
+/// object without "jsonrpc": "2.0", or without a string method or an id),
+/// as it does at `exit`. Such a message is logged and skipped; one that is
+/// not JSON at all goes on to the transport, which logs it and reads on;
+/// one nesting too deep (nestsTooDeep) is logged and skipped unparsed.
 class RpcMessagesOnly : public proto::JSONTransportInput {
 public:
   RpcMessagesOnly(std::FILE *in, proto::JSONStreamStyle style)

@@ -143,16 +143,6 @@ const ModuleInfo *ModuleLoader::loadImport(const Import &imp,
     return nullptr;
   }
   std::string path = canonical(*found);
-  if (loading.size() >= kMaxImportDepth && !byPath[path]) {
-    diags.error(imp.range.Start,
-                "imports too deep: importing '" + dotted +
-                    "' here would nest "
-                    "more than " +
-                    llvm::Twine(kMaxImportDepth) +
-                    " modules in one chain of imports (the limit of loading)",
-                {imp.range});
-    return nullptr;
-  }
   auto cycle = llvm::find(loading, path);
   if (cycle != loading.end()) {
     std::string chain;
@@ -165,6 +155,15 @@ const ModuleInfo *ModuleLoader::loadImport(const Import &imp,
   }
   if (ModuleInfo *done = byPath[path])
     return done;
+  if (loading.size() >= kMaxImportDepth) {
+    diags.error(imp.range.Start,
+                "imports too deep: importing '" + dotted +
+                    "' here would nest more than " +
+                    llvm::Twine(kMaxImportDepth) +
+                    " modules in one chain of imports (the limit of loading)",
+                {imp.range});
+    return nullptr;
+  }
   auto buf = readModule(path);
   if (!buf) {
     diags.error(imp.range.Start, "cannot read module '" + dotted + "' from '" +

@@ -71,11 +71,11 @@ bool modelc::runOnnx(Compilation &c) {
       (*c.mlirModule)->getAttrOfType<mlir::DictionaryAttr>("mdl.config");
   auto model = config ? config.getAs<mlir::StringAttr>("model") : nullptr;
   auto written = ck->metadata.find("model");
-  if (model && written != ck->metadata.end())
-    if (std::string note = modelsupport::otherModelNote(
-            c.exportSettings.checkpoint, written->second, model.str());
-        !note.empty())
-      llvm::WithColor::note(llvm::errs(), "modelc") << note << "\n";
+  std::string otherModel =
+      model && written != ck->metadata.end()
+          ? modelsupport::otherModelNote(c.exportSettings.checkpoint,
+                                         written->second, model.str())
+          : std::string();
   if (c.program && c.program->train && c.program->train->precision == "bf16")
     llvm::WithColor::note(llvm::errs(), "modelc")
         << "--emit=onnx: this program trains at precision bf16; the ONNX graph "
@@ -102,6 +102,8 @@ bool modelc::runOnnx(Compilation &c) {
                       << "\n";
         ok = false;
       });
+  if (ok && !otherModel.empty()) // said once the tensors are known to fit
+    llvm::WithColor::note(llvm::errs(), "modelc") << otherModel << "\n";
   return ok;
 }
 

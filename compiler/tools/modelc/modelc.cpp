@@ -249,27 +249,33 @@ static std::string inputNamedBy(const Compilation &c, llvm::StringRef output) {
   return "";
 }
 
-/// Refuses an output path naming an input (inputNamedBy).
-static bool outputSparesInputs(const Compilation &c, llvm::StringRef output) {
+/// Refuses an output path naming an input (inputNamedBy); \p named: it is
+/// -o's, else the default executable name.
+static bool outputSparesInputs(const Compilation &c, llvm::StringRef output,
+                               bool named) {
   std::string input = inputNamedBy(c, output);
   if (input.empty())
     return true;
-  userError("-o " + output + " is " + input +
-            ": write the output to another "
-            "file");
+  if (named)
+    userError("-o " + output + " is " + input +
+              ": write the output to another file");
+  else
+    userError("the default output '" + output + "' is " + input +
+              ": name another with -o");
   return false;
 }
 
-/// Runs the stages up to `target` (all of them when null).
+/// Runs the stages up to `target` (all of them when null) and writes
+/// `outputPath` (-o's when `named`, else the default executable name).
 static int runPipeline(Compilation &c, const Stage *target,
-                       llvm::StringRef outputPath) {
+                       llvm::StringRef outputPath, bool named) {
   for (const Stage &stage : getStages()) {
     bool isTarget = target == &stage;
     if (stage.run && (!stage.branch || isTarget) && !stage.run(c))
       return 1;
     if (!isTarget)
       continue;
-    if (!outputSparesInputs(c, outputPath))
+    if (!outputSparesInputs(c, outputPath, named))
       return 1;
     if (stage.write)
       return stage.write(c, outputPath) ? 0 : 1;
@@ -277,7 +283,7 @@ static int runPipeline(Compilation &c, const Stage *target,
         outputPath, [&](llvm::raw_ostream &os) { return stage.emit(c, os); },
         userError);
   }
-  if (!outputSparesInputs(c, outputPath))
+  if (!outputSparesInputs(c, outputPath, named))
     return 1;
   return linkProgramExecutable(c, outputPath) ? 0 : 1;
 }
@@ -383,7 +389,8 @@ int main(int argc, char **argv) {
     c.codegenSettings.libraryPrefix = libraryPrefix(opts.output);
   }
   std::string output = opts.output;
-  if (!target && output == "-")
+  bool named = output != "-";
+  if (!target && !named)
     output = defaultExecutableName(opts.input);
-  return runPipeline(c, target, output);
+  return runPipeline(c, target, output, named || target);
 }

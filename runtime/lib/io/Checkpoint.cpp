@@ -159,7 +159,6 @@ Status writeCheckpoint(const std::string &path, const CheckpointData &data) {
   return writeFileAtomically(path, encodeCheckpoint(data));
 }
 
-/// The bytes of the checkpoint file \p path (a regular file).
 /// Reads \p n bytes at offset \p at of \p fd (fewer at its end) into \p out.
 static Status readAt(int fd, uint64_t at, size_t n, std::string &out, const std::string &path) {
   size_t done = out.size();
@@ -179,12 +178,12 @@ static Status readAt(int fd, uint64_t at, size_t n, std::string &out, const std:
 }
 
 /// The checkpoint's bytes, read with pread(2), so that a failing read is an
-/// error, not an exception. A file whose first 8 bytes give a header length
-/// no safetensors file has (checkHeaderLength) is refused before the rest
-/// is read; a file whose size stat cannot tell (under /proc) is read to
-/// its end.
+/// error, not an exception. Opened without blocking (a FIFO is refused, not
+/// waited on). A file whose first 8 bytes give a header length no
+/// safetensors file has (checkHeaderLength) is refused before the rest is
+/// read; a file whose size stat cannot tell (under /proc) is read to its end.
 static Expected<std::string> readCheckpointBytes(const std::string &path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0)
     return errorf("%s: cannot open checkpoint: %s", path.c_str(), std::strerror(errno));
   struct Closer {
@@ -199,6 +198,7 @@ static Expected<std::string> readCheckpointBytes(const std::string &path) {
                   S_ISDIR(st.st_mode) ? "a directory" : "a device, pipe or socket");
   uint64_t size = uint64_t(st.st_size);
   std::string bytes;
+  bytes.reserve(size_t(size));
   MODELRT_TRY(readAt(fd, 0, size >= 8 ? 8 : 0, bytes, path));
   if (bytes.size() == 8) {
     uint64_t n = 0;
@@ -207,10 +207,12 @@ static Expected<std::string> readCheckpointBytes(const std::string &path) {
     MODELRT_TRY(checkHeaderLength(n, size, path));
     MODELRT_TRY(readAt(fd, 8, size_t(size - 8), bytes, path));
   }
+  std::string more; // past stat's size: a growing or /proc file
   for (size_t chunk = 1 << 16;; chunk = std::min<size_t>(chunk * 2, 1 << 26)) {
-    size_t before = bytes.size(); // past stat's size: a growing or /proc file
-    MODELRT_TRY(readAt(fd, before, chunk, bytes, path));
-    if (bytes.size() < before + chunk)
+    more.clear();
+    MODELRT_TRY(readAt(fd, bytes.size(), chunk, more, path));
+    bytes += more;
+    if (more.size() < chunk)
       return bytes;
   }
 }

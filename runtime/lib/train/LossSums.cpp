@@ -1,4 +1,9 @@
 //===- LossSums.cpp - Loss and metric sums over labelled samples -----------===//
+//
+// Implements LossSums (LossSums.h): a batch's sums added, and the means
+// over the counted labels (none counted: zero).
+//
+//===----------------------------------------------------------------------===//
 #include "modelrt/train/LossSums.h"
 
 #include <algorithm>

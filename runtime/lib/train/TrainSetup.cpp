@@ -260,12 +260,9 @@ Status startDataParallel(Run &r) {
   return Status::ok();
 }
 
-} // namespace
-
-Status setup(Run &r, int64_t &startEpoch) {
-  MODELRT_TRY(validateProgram(r.prog));
-  if (r.cfg.batch_size <= 0 || r.cfg.epochs < 0)
-    return errorf("config: batch size must be > 0 and epochs >= 0");
+/// The run's data, model, step runner, ranks, loader (configured as \p lc),
+/// optimizer, schedule, early stopping and gradient buffers.
+Status createRunParts(Run &r, LoaderConfig &lc) {
   auto data = loadTrainingData(r.prog, r.cfg);
   if (!data)
     return data.status();
@@ -276,7 +273,7 @@ Status setup(Run &r, int64_t &startEpoch) {
     return runner.status();
   r.runner = runner.take();
   MODELRT_TRY(startDataParallel(r));
-  LoaderConfig lc = trainLoaderConfig(r);
+  lc = trainLoaderConfig(r);
   if (r.dp)
     lc.shardRank = r.dp->rank(), lc.shardCount = r.dp->size();
   r.loader = std::make_unique<DataLoader>(r.data.train, lc);
@@ -294,22 +291,39 @@ Status setup(Run &r, int64_t &startEpoch) {
   if (!grads)
     return grads.status();
   r.gradPtrs = grads.take();
-  MODELRT_TRY(chooseGradientSums(r));
+  return chooseGradientSums(r);
+}
+
+/// With --resume: the run restored from its checkpoint (resume), which must
+/// leave an epoch to train; \p startEpoch is the first one (0 without).
+Status resumeIfAsked(Run &r, int64_t &startEpoch) {
   startEpoch = 0;
-  if (!r.opts.resume.empty()) {
-    MODELRT_TRY(resume(r, startEpoch));
-    r.lastCheckpoint = r.opts.resume;
-    if (startEpoch >= r.cfg.epochs) // refused before anything is written
-      return errorf("%s: the checkpoint has finished %lld epoch%s and this run is %lld in "
-                    "all: nothing to train; resume with --epochs N, the new total, N > %lld",
-                    r.opts.resume.c_str(), (long long)startEpoch, startEpoch == 1 ? "" : "s",
-                    (long long)r.cfg.epochs, (long long)startEpoch);
-    if (r.early->stopped())
-      return errorf("%s: the run stopped early after epoch %lld (no improvement for %lld "
-                    "epochs): nothing to train; start a new run with --overwrite, or raise "
-                    "early_stopping's patience",
-                    r.opts.resume.c_str(), (long long)startEpoch, (long long)r.early->badEpochs());
-  }
+  if (r.opts.resume.empty())
+    return Status::ok();
+  MODELRT_TRY(resume(r, startEpoch));
+  r.lastCheckpoint = r.opts.resume;
+  if (startEpoch >= r.cfg.epochs) // refused before anything is written
+    return errorf("%s: the checkpoint has finished %lld epoch%s and this run is %lld in "
+                  "all: nothing to train; resume with --epochs N, the new total, N > %lld",
+                  r.opts.resume.c_str(), (long long)startEpoch, startEpoch == 1 ? "" : "s",
+                  (long long)r.cfg.epochs, (long long)startEpoch);
+  if (r.early->stopped())
+    return errorf("%s: the run stopped early after epoch %lld (no improvement for %lld "
+                  "epochs): nothing to train; start a new run with --overwrite, or raise "
+                  "early_stopping's patience",
+                  r.opts.resume.c_str(), (long long)startEpoch, (long long)r.early->badEpochs());
+  return Status::ok();
+}
+
+} // namespace
+
+Status setup(Run &r, int64_t &startEpoch) {
+  MODELRT_TRY(validateProgram(r.prog));
+  if (r.cfg.batch_size <= 0 || r.cfg.epochs < 0)
+    return errorf("config: batch size must be > 0 and epochs >= 0");
+  LoaderConfig lc;
+  MODELRT_TRY(createRunParts(r, lc));
+  MODELRT_TRY(resumeIfAsked(r, startEpoch));
   if (!r.opts.dumpGradientsDir.empty()) // refused before anything is written
     MODELRT_TRY(checkGradientDump(r, startEpoch));
   if (!r.opts.dumpGradientsDir.empty()) // with the host's model, before the device adopts it

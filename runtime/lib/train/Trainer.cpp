@@ -330,6 +330,32 @@ Status logEpochEvents(Run &r, const std::vector<std::pair<std::string, double>> 
   return r.events->flush();
 }
 
+/// Prints "epoch E/N name value..." for \p epoch's \p metrics.
+void printEpochLine(const Run &r, int64_t epoch,
+                    const std::vector<std::pair<std::string, double>> &metrics) {
+  std::string line = "epoch " + std::to_string(epoch + 1) + "/" + std::to_string(r.cfg.epochs);
+  for (const auto &[k, v] : metrics) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, " %s %.4f", k.c_str(), v);
+    line += buf;
+  }
+  std::fprintf(r.opts.console, "%s\n", line.c_str());
+}
+
+/// Whether \p epoch's \p monitored loss is the best so far (recorded as
+/// such). A NaN loss is never the best (a warning says so); a NaN best (a
+/// checkpoint written before this rule) gives way to any loss.
+bool recordBest(Run &r, int64_t epoch, double monitored) {
+  bool isBest = !std::isnan(monitored) &&
+                (!r.hasBestLoss || std::isnan(r.bestLoss) || monitored < r.bestLoss);
+  if (isBest)
+    r.bestLoss = monitored, r.hasBestLoss = true;
+  else if (std::isnan(monitored))
+    std::fprintf(r.opts.console, "warning: epoch %lld's %s loss is NaN: it is not the best epoch\n",
+                 (long long)epoch + 1, r.data.validation ? "validation" : "training");
+  return isBest;
+}
+
 /// Validation, schedule, logs and checkpoint after one epoch (trained at
 /// \p throughput samples/s); true to stop.
 Expected<bool> finishEpoch(Run &r, int64_t epoch, const EvalResult &train, double lr,
@@ -356,24 +382,8 @@ Expected<bool> finishEpoch(Run &r, int64_t epoch, const EvalResult &train, doubl
   }
   r.sched->onEpochEnd(monitored);
   bool stop = r.early->update(monitored);
-  std::string line = "epoch " + std::to_string(epoch + 1) + "/" + std::to_string(r.cfg.epochs);
-  for (auto &[k, v] : metrics) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, " %s %.4f", k.c_str(), v);
-    line += buf;
-  }
-  std::fprintf(r.opts.console, "%s\n", line.c_str());
-  // A NaN loss is never the best; a NaN best (a checkpoint written before
-  // this rule) gives way to any loss.
-  bool isBest = !std::isnan(monitored) &&
-                (!r.hasBestLoss || std::isnan(r.bestLoss) || monitored < r.bestLoss);
-  if (isBest)
-    r.bestLoss = monitored, r.hasBestLoss = true;
-  else if (std::isnan(monitored))
-    std::fprintf(r.opts.console,
-                 "warning: epoch %lld's %s loss is NaN: it is not the best "
-                 "epoch\n",
-                 (long long)epoch + 1, r.data.validation ? "validation" : "training");
+  printEpochLine(r, epoch, metrics);
+  bool isBest = recordBest(r, epoch, monitored);
   MODELRT_TRY(r.runner->syncToHost(r.model, *r.opt));
   r.lastCheckpoint = r.opts.checkpointDir + "/last.safetensors";
   r.lastMetrics = metrics;

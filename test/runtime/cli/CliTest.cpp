@@ -74,6 +74,12 @@ TEST(Cli, AnOutputThatIsAFileTheCommandReadsIsRefusedAndTheFileKept) {
   std::string link = t.dir.path("hardlink.safetensors");
   ASSERT_EQ(::link(t.ckpt.c_str(), link.c_str()), 0);
   std::string ck = slurp(t.ckpt), data = slurp(t.trainX);
+  char self[4096] = {0}; // the executable by its own path, not /proc's link
+  ASSERT_GT(::readlink("/proc/self/exe", self, sizeof self - 1), 0);
+  std::string exe = self, moved = t.dir.path("moved"); // --data-dir's files
+  ASSERT_EQ(::mkdir(moved.c_str(), 0755), 0);
+  for (const std::string &f : {t.trainX, t.trainY, t.testX, t.testY})
+    writeText(moved + f.substr(f.rfind('/')), slurp(f));
   struct Case {
     std::vector<std::string> args;
     std::string message;
@@ -93,9 +99,13 @@ TEST(Cli, AnOutputThatIsAFileTheCommandReadsIsRefusedAndTheFileKept) {
        "error: --roofline " + t.trainX +
            " is a data file of the model: write the roofline to "
            "another file"},
-      {{"eval", "--checkpoint", t.ckpt, "--roofline", "/proc/self/exe"},
-       "error: --roofline /proc/self/exe is this executable: write the roofline to another "
-       "file"}};
+      {{"eval", "--checkpoint", t.ckpt, "--roofline", exe},
+       "error: --roofline " + exe + " is this executable: write the roofline to another file"},
+      {{"train", "--epochs", "4", "--resume", t.ckpt, "--checkpoint-dir", t.dir.path("r"),
+        "--data-dir", moved, "--roofline", moved + "/train_y.npy"},
+       "error: --roofline " + moved +
+           "/train_y.npy is a data file of the model: write the "
+           "roofline to another file"}};
   for (const Case &c : cases) {
     CliRun r = runCli(t.prog, c.args);
     EXPECT_EQ(r.status, 1) << r.err;

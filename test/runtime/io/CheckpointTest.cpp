@@ -13,6 +13,7 @@
 #include <fstream>
 #include <iterator>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 using namespace modelrt;
@@ -221,7 +222,7 @@ TEST(Checkpoint, CorruptAndTruncatedFilesAreErrors) {
 TEST(Checkpoint, AFileNoCheckpointIsRefusedFromItsFirstBytesAndAFailedReadIsAnError) {
   // A 3 GiB file of zeros (sparse: nothing is written to the disk) has a
   // header length of 0; one whose first bytes claim a header past its end
-  // is refused the same way. Neither is read whole first.
+  // is refused the same way, from those first bytes.
   TempDir tmp;
   std::string zeros = tmp.path("zeros.safetensors"), big = tmp.path("big.safetensors");
   ASSERT_EQ(::truncate((writeText(zeros, ""), zeros).c_str(), off_t(3) << 30), 0);
@@ -239,6 +240,14 @@ TEST(Checkpoint, AFileNoCheckpointIsRefusedFromItsFirstBytesAndAFailedReadIsAnEr
   r = readCheckpoint("/proc/self/mem");
   ASSERT_FALSE(r.isOk());
   EXPECT_EQ(r.message(), "/proc/self/mem: cannot read checkpoint: Input/output error");
+  // A FIFO is refused, not waited on (opening it for reading would block
+  // until a writer came).
+  std::string fifo = tmp.path("pipe.safetensors");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  r = readCheckpoint(fifo);
+  ASSERT_FALSE(r.isOk());
+  EXPECT_EQ(r.message(), fifo + ": cannot read checkpoint: not a regular file (a device, pipe or "
+                                "socket)");
 }
 
 TEST(Checkpoint, NonFiniteParametersAreErrors) {

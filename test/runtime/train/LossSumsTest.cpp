@@ -1,8 +1,8 @@
 //===- LossSumsTest.cpp - Loss and metric sums over labelled samples ------===//
 //
 // Checks LossSums against sums and means worked out by hand: batches of
-// different sizes weigh by their counted labels, an epoch summed in two
-// parts equals it summed at once, and nothing counted gives zero means.
+// different sizes weigh by their counted labels, and nothing counted gives
+// zero means.
 //
 //===----------------------------------------------------------------------===//
 #include "modelrt/train/LossSums.h"
@@ -24,24 +24,6 @@ TEST(LossSums, MeansWeighEachBatchByItsCountedLabels) {
   EXPECT_DOUBLE_EQ(m.loss, 14.0 / 15);
   EXPECT_EQ(m.samples, 7);
   EXPECT_EQ(m.metrics, (std::vector<double>{9.0 / 15, 4.0 / 15}));
-}
-
-TEST(LossSums, AnEpochSummedInTwoPartsIsTheEpochSummedAtOnce) {
-  // A mid-epoch checkpoint keeps the first part's sums; the resumed run adds
-  // the rest to them.
-  LossSums whole, first;
-  whole.metrics.assign(1, 0.0), first.metrics.assign(1, 0.0);
-  for (int i = 0; i < 6; ++i) {
-    whole.add(0.25 * i, 8, 8, {double(i)});
-    if (i < 2)
-      first.add(0.25 * i, 8, 8, {double(i)});
-  }
-  LossSums resumed = first;
-  for (int i = 2; i < 6; ++i)
-    resumed.add(0.25 * i, 8, 8, {double(i)});
-  EXPECT_EQ(resumed.loss, whole.loss);
-  EXPECT_EQ(resumed.samples, 48);
-  EXPECT_EQ(resumed.means().metrics, whole.means().metrics);
 }
 
 TEST(LossSums, NothingCountedGivesZeroMeans) {

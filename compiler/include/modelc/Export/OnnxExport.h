@@ -61,7 +61,8 @@ public:
 /// Serialises `@forward_eval` of \p module as an ONNX model to \p os, the
 /// initialisers taken from \p checkpoint (`param/NAME`, `state/NAME`).
 /// Errors: OnnxExportError for an op without an ONNX form; a StringError
-/// when the checkpoint belongs to another model or lacks a tensor, or when
+/// when the checkpoint lacks a tensor or holds one of another shape (its
+/// model's name is not checked: modelsupport/CheckpointModel.h), or when
 /// the module has no evaluation function.
 llvm::Error exportOnnx(mlir::ModuleOp module,
                        const SafetensorsContents &checkpoint,

@@ -24,7 +24,7 @@ struct EvalResult {
 
 /// The sums the loss and the metrics average over. What they average over
 /// is `counted`: the samples, or for class labels per position (or with an
-/// ignore index) the labels that count (Trainer.h's countedLabels).
+/// ignore index) the labels that count (Evaluate.h's countedLabels).
 struct LossSums {
   double loss = 0;             ///< the sum over the batches of mean loss x counted labels
   int64_t samples = 0;         ///< the samples summed over
