@@ -201,10 +201,7 @@ static Expected<std::string> readCheckpointBytes(const std::string &path) {
   bytes.reserve(size_t(size));
   MODELRT_TRY(readAt(fd, 0, size >= 8 ? 8 : 0, bytes, path));
   if (bytes.size() == 8) {
-    uint64_t n = 0;
-    for (int i = 7; i >= 0; --i)
-      n = (n << 8) | (unsigned char)bytes[size_t(i)];
-    MODELRT_TRY(checkHeaderLength(n, size, path));
+    MODELRT_TRY(checkHeaderLength(headerLength(bytes.data()), size, path));
     MODELRT_TRY(readAt(fd, 8, size_t(size - 8), bytes, path));
   }
   std::string more; // past stat's size: a growing or /proc file

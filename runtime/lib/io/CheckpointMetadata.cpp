@@ -203,9 +203,7 @@ uint64_t checkpointChecksum(const std::string &bytes, size_t digitsAt) {
 size_t findChecksumDigits(const std::string &bytes) {
   if (bytes.size() < 8)
     return std::string::npos;
-  uint64_t n = 0;
-  for (int i = 7; i >= 0; --i)
-    n = (n << 8) | (unsigned char)bytes[i];
+  uint64_t n = headerLength(bytes.data());
   if (n > bytes.size() - 8)
     return std::string::npos;
   std::string header = bytes.substr(8, n);

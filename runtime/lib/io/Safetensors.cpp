@@ -137,6 +137,13 @@ Status checkTiling(const std::vector<Entry> &entries, uint64_t dataSize, const s
 }
 } // namespace
 
+uint64_t headerLength(const char *first8) {
+  uint64_t n = 0;
+  for (int i = 7; i >= 0; --i)
+    n = (n << 8) | (unsigned char)first8[i];
+  return n;
+}
+
 Status checkHeaderLength(uint64_t n, uint64_t fileSize, const std::string &path) {
   if (n > fileSize - 8)
     return errorf("%s: byte 0: header length %llu exceeds the file (%llu bytes): truncated or "
@@ -154,9 +161,7 @@ Expected<SafetensorsFile> decodeSafetensors(const std::string &b, const std::str
   if (b.size() < 8)
     return errorf("%s: truncated safetensors file: %zu bytes, the header length needs 8", p,
                   b.size());
-  uint64_t n = 0;
-  for (int i = 7; i >= 0; --i)
-    n = (n << 8) | (unsigned char)b[i];
+  uint64_t n = headerLength(b.data());
   MODELRT_TRY(checkHeaderLength(n, b.size(), path));
   auto header = parseJson(b.substr(8, n), path + ": JSON header at byte 8");
   if (!header)

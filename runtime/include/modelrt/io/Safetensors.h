@@ -37,6 +37,9 @@ std::string encodeSafetensors(const SafetensorsFile &file);
 /// Parses and validates safetensors bytes (bounds, dtypes, sizes, no
 /// overlaps or holes); errors name \p path and the byte offset.
 Expected<SafetensorsFile> decodeSafetensors(const std::string &bytes, const std::string &path);
+/// The header length a safetensors file's first 8 bytes \p first8 give (a
+/// little-endian u64).
+uint64_t headerLength(const char *first8);
 /// Checks a safetensors file's header length \p headerLength (its first 8
 /// bytes) against the file's \p fileSize bytes: at least 2 (a JSON object)
 /// and within the file. decodeSafetensors applies it; a reader may apply it
