@@ -34,16 +34,32 @@ using namespace llvm;
 namespace modelc {
 namespace {
 
+/// Moves the entry block's allocas to its front. Where they stand in the
+/// entry block changes nothing (each is a fixed slot of the frame); at its
+/// front, no split leaves one in a later block, where it would become a
+/// stack adjustment that pins its block in the function.
+void gatherEntryAllocas(Function &fn) {
+  BasicBlock &entry = fn.getEntryBlock();
+  std::vector<AllocaInst *> allocas;
+  for (Instruction &inst : entry)
+    if (auto *alloca = dyn_cast<AllocaInst>(&inst))
+      allocas.push_back(alloca);
+  auto front = entry.getFirstInsertionPt();
+  for (AllocaInst *alloca : allocas)
+    alloca->moveBefore(front);
+}
+
 /// Splits the blocks of \p fn longer than \p limit instructions into chains
 /// of blocks joined by unconditional branches. Splits fall after the PHIs
-/// and never at the terminator.
+/// and the entry block's allocas, and never at the terminator.
 void splitLongBlocks(Function &fn, unsigned limit) {
+  gatherEntryAllocas(fn);
   std::vector<BasicBlock *> blocks;
   for (BasicBlock &bb : fn)
     blocks.push_back(&bb);
   for (BasicBlock *bb : blocks) {
     unsigned count = 0;
-    for (auto it = bb->getFirstInsertionPt(); it != bb->end(); ++it) {
+    for (auto it = bb->getFirstNonPHIOrDbgOrAlloca(); it != bb->end(); ++it) {
       if (++count < limit || it->isTerminator())
         continue;
       bb = bb->splitBasicBlock(it);
@@ -146,8 +162,6 @@ bool demoteCrossRegionValues(Function &fn,
   std::vector<Instruction *> values;
   std::vector<Type *> fields;
   for (Instruction &inst : instructions(fn)) {
-    if (isa<AllocaInst>(inst) && inst.getParent() == &fn.getEntryBlock())
-      continue; // a static stack slot: its address is an argument
     unsigned home = regionOf(inst.getParent());
     bool crosses = llvm::any_of(inst.uses(), [&](const Use &use) {
       return regionOf(useBlock(use)) != home;
@@ -188,8 +202,12 @@ bool demoteCrossRegionValues(Function &fn,
   return true;
 }
 
+/// The attribute that marks a piece cut from a glue function as glue.
+constexpr const char *kGluePiece = "modelc-glue-piece";
+
 /// Extracts the chain pieces of \p fn when it holds more than \p limit
-/// instructions.
+/// instructions. Pieces cut from glue are marked glue (kGluePiece), those
+/// that only move values included.
 void extractLongChains(Function &fn, unsigned limit) {
   size_t size = 0;
   for (const BasicBlock &bb : fn)
@@ -199,6 +217,7 @@ void extractLongChains(Function &fn, unsigned limit) {
   std::vector<std::vector<BasicBlock *>> pieces = chainPieces(fn, limit);
   if (pieces.empty())
     return;
+  bool glue = isGlue(fn);
   DenseMap<BasicBlock *, unsigned> region;
   for (unsigned i = 0; i < pieces.size(); ++i)
     for (BasicBlock *bb : pieces[i])
@@ -214,8 +233,12 @@ void extractLongChains(Function &fn, unsigned limit) {
                             /*AllowAlloca=*/false, nullptr, "part");
     if (!extractor.isEligible())
       continue;
-    if (Function *part = extractor.extractCodeRegion(cache))
-      part->addFnAttr(Attribute::NoInline);
+    Function *part = extractor.extractCodeRegion(cache);
+    if (!part)
+      continue;
+    part->addFnAttr(Attribute::NoInline);
+    if (glue)
+      part->addFnAttr(kGluePiece);
   }
 }
 
@@ -224,6 +247,8 @@ void extractLongChains(Function &fn, unsigned limit) {
 bool isGlue(const Function &fn) {
   if (fn.isDeclaration())
     return false;
+  if (fn.hasFnAttribute(kGluePiece))
+    return true;
   SmallVector<std::pair<const BasicBlock *, const BasicBlock *>> backEdges;
   FindFunctionBackedges(fn, backEdges);
   if (!backEdges.empty())

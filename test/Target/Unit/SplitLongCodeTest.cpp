@@ -5,7 +5,10 @@
 // stay put), splits it with small limits, and checks the limits and that the
 // JIT-compiled function returns what the unsplit original returns; then
 // that compileGlueFast marks the loop-free pieces that call into the module,
-// and nothing else, and that the result stays the same.
+// and nothing else, and that the result stays the same. A loop-free function
+// with a stack slot in the middle of its entry block and a stretch without
+// calls checks that the slot stays a fixed one and that every piece cut from
+// glue is glue.
 //
 //===----------------------------------------------------------------------===//
 #include "modelc/Target/SplitLongCode.h"
@@ -88,18 +91,49 @@ void addLong(Module &module, Function *mix) {
   b.CreateRet(b.CreateAdd(sum, b.CreateLoad(i64, slot)));
 }
 
+constexpr unsigned kGlueSteps = 300;
+
+/// Adds `i64 @glue(i64 %seed)`, loop-free: kGlueSteps steps in one block,
+/// those of the first half calling @mix and those of the second only
+/// computing; a stack slot made half-way through the first half holds a
+/// value for one step, as a GPU launch's argument array does.
+void addGlue(Module &module, Function *mix) {
+  LLVMContext &ctx = module.getContext();
+  Type *i64 = Type::getInt64Ty(ctx);
+  auto *fn = Function::Create(FunctionType::get(i64, {i64}, false),
+                              Function::ExternalLinkage, "glue", module);
+  IRBuilder<> b(BasicBlock::Create(ctx, "entry", fn));
+  std::vector<Value *> values{fn->getArg(0)};
+  for (unsigned i = 1; i <= kGlueSteps; ++i) {
+    Value *far = values[values.size() / 2];
+    Value *v = i <= kGlueSteps / 2
+                   ? b.CreateCall(mix, {values.back(), far})
+                   : b.CreateXor(b.CreateMul(values.back(), b.getInt64(i)),
+                                 b.CreateLShr(far, 7));
+    if (i == kGlueSteps / 4) {
+      Value *slot = b.CreateAlloca(i64, nullptr, "slot");
+      b.CreateStore(v, slot);
+      v = b.CreateCall(mix, {b.CreateLoad(i64, slot), b.getInt64(i)});
+    }
+    values.push_back(v);
+  }
+  b.CreateRet(values.back());
+}
+
 std::unique_ptr<Module> buildModule(LLVMContext &ctx) {
   auto module = std::make_unique<Module>("long", ctx);
-  addLong(*module, addMix(*module));
+  Function *mix = addMix(*module);
+  addLong(*module, mix);
+  addGlue(*module, mix);
   return module;
 }
 
 constexpr modelc::CodeSplitLimits kSmall{/*block=*/8, /*function=*/64};
 
-/// JIT-compiles @long, split by \p limits or not at all (and its glue
-/// marked when \p glueFast is set), and returns `long(seed)`.
+/// JIT-compiles the module, split by \p limits or not at all (and its glue
+/// marked when \p glueFast is set), and returns `name(seed)`.
 uint64_t runLong(const modelc::CodeSplitLimits *limits, uint64_t seed,
-                 bool glueFast = false) {
+                 bool glueFast = false, StringRef name = "long") {
   InitializeNativeTarget();
   InitializeNativeTargetAsmPrinter();
   auto ctx = std::make_unique<LLVMContext>();
@@ -111,7 +145,7 @@ uint64_t runLong(const modelc::CodeSplitLimits *limits, uint64_t seed,
   auto jit = cantFail(orc::LLJITBuilder().create());
   cantFail(jit->addIRModule(
       orc::ThreadSafeModule(std::move(module), std::move(ctx))));
-  auto address = cantFail(jit->lookup("long"));
+  auto address = cantFail(jit->lookup(name));
   return address.toPtr<uint64_t (*)(uint64_t)>()(seed);
 }
 
@@ -170,9 +204,11 @@ TEST(SplitLongCode, SplitsBlocksOfShortFunctionsOnly) {
   modelc::splitLongCode(*module, {/*block=*/8, /*function=*/1u << 20});
   ASSERT_FALSE(verifyModule(*module, &errs()));
   EXPECT_EQ(module->size(), functions);
+  // The limit counts what follows the entry block's stack slots.
   for (const Function &fn : *module)
     for (const BasicBlock &bb : fn)
-      EXPECT_LE(bb.size(), 8u) << fn.getName().str();
+      EXPECT_LE(std::distance(bb.getFirstNonPHIOrDbgOrAlloca(), bb.end()), 8)
+          << fn.getName().str();
   const modelc::CodeSplitLimits blocksOnly{8, 1u << 20};
   EXPECT_EQ(runLong(&blocksOnly, 42), runLong(nullptr, 42));
 }
@@ -184,11 +220,16 @@ TEST(SplitLongCode, GlueIsLoopFreeCodeCallingTheModule) {
   unsigned pieces = 0;
   for (const Function &fn : *module)
     pieces += fn.getName().starts_with("long.");
+  unsigned gluePieces = 0;
+  for (const Function &fn : *module)
+    gluePieces += fn.getName().starts_with("glue.");
   // The pieces call @mix and hold no loop; @long holds the loop; @mix
-  // calls nothing.
-  EXPECT_EQ(modelc::compileGlueFast(*module), pieces);
+  // calls nothing; @glue and its pieces are glue.
+  EXPECT_EQ(modelc::compileGlueFast(*module), pieces + 1 + gluePieces);
   ASSERT_FALSE(verifyModule(*module, &errs()));
   for (const Function &fn : *module) {
+    if (fn.getName().starts_with("glue"))
+      continue;
     bool piece = fn.getName().starts_with("long.");
     EXPECT_EQ(modelc::isGlue(fn), piece) << fn.getName().str();
     EXPECT_EQ(fn.hasOptNone(), piece) << fn.getName().str();
@@ -202,6 +243,50 @@ TEST(SplitLongCode, GlueIsLoopFreeCodeCallingTheModule) {
   for (uint64_t seed : {0ULL, 7ULL})
     EXPECT_EQ(runLong(&kSmall, seed, /*glueFast=*/true), runLong(nullptr, seed))
         << seed;
+}
+
+} // namespace
+
+namespace {
+
+/// Whether \p fn calls a function.
+bool calls(const Function &fn) {
+  for (const Instruction &inst : instructions(fn))
+    if (isa<CallBase>(inst))
+      return true;
+  return false;
+}
+
+TEST(SplitLongCode, EveryPieceOfGlueIsGlueAndSlotsStayFixed) {
+  LLVMContext ctx;
+  std::unique_ptr<Module> module = buildModule(ctx);
+  modelc::splitLongCode(*module, kSmall);
+  ASSERT_FALSE(verifyModule(*module, &errs()));
+  Function &glue = *module->getFunction("glue");
+  // The slot made half-way through the first half stays in the entry block
+  // (a split would have left it in a later block, a stack adjustment that
+  // no piece may take), and the block that used it moved into a piece.
+  for (const Instruction &inst : instructions(glue))
+    if (isa<AllocaInst>(inst))
+      EXPECT_EQ(inst.getParent(), &glue.getEntryBlock());
+  EXPECT_LE(countInstructions(glue), kGlueSteps / 4);
+  unsigned pieces = 0, withoutCalls = 0;
+  for (const Function &fn : *module) {
+    if (!fn.getName().starts_with("glue."))
+      continue;
+    ++pieces;
+    withoutCalls += !calls(fn);
+    EXPECT_TRUE(modelc::isGlue(fn)) << fn.getName().str();
+  }
+  EXPECT_GE(pieces, 2 * kGlueSteps / 64);
+  EXPECT_GE(withoutCalls, 1u) << "no piece of the stretch without calls";
+  EXPECT_TRUE(modelc::isGlue(glue));
+
+  for (uint64_t seed : {0ULL, 5ULL, 0x9e3779b97f4a7c15ULL}) {
+    EXPECT_EQ(runLong(&kSmall, seed, /*glueFast=*/true, "glue"),
+              runLong(nullptr, seed, false, "glue"))
+        << seed;
+  }
 }
 
 } // namespace

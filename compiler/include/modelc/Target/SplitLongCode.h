@@ -39,9 +39,10 @@ struct CodeSplitLimits {
 void splitLongCode(llvm::Module &module, const CodeSplitLimits &limits = {});
 
 /// Whether \p fn is glue: a definition without loops that calls a function
-/// \p fn's module defines. The entry points, their C-interface wrappers, the
-/// runtime's adapters and the pieces splitLongCode cuts from them are glue:
-/// they allocate buffers and call the kernels, whose code does the work.
+/// \p fn's module defines, or a piece splitLongCode cut from one. The entry
+/// points, their C-interface wrappers, the runtime's adapters and their
+/// pieces (those that only move descriptor fields included) are glue: they
+/// allocate buffers and call the kernels, whose code does the work.
 bool isGlue(const llvm::Function &fn);
 
 /// Marks every glue function of \p module `optnone` (and `noinline`): code

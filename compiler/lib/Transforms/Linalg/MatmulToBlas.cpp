@@ -29,8 +29,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Pass/Pass.h"
-#include "mlir/Transforms/RegionUtils.h"
-#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/STLExtras.h"
 
 using namespace mlir;
 
@@ -172,21 +171,31 @@ bool isZeroFillOf(Operation *op, Value buffer) {
          matchPattern(value, m_AnyZeroFloat());
 }
 
-/// The memrefs `op` uses, in its operands and regions.
-llvm::SetVector<Value> usedMemrefs(Operation *op) {
-  llvm::SetVector<Value> used(op->operand_begin(), op->operand_end());
-  for (Region &r : op->getRegions())
-    getUsedValuesDefinedAbove(r, used);
-  used.remove_if([](Value v) { return !isa<BaseMemRefType>(v.getType()); });
-  return used;
-}
-
-/// True if `op` uses the buffer `root` (through reshapes), a reshape of it
-/// apart.
-bool touches(Operation *op, Value root) {
-  if (isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(op))
-    return false;
-  return llvm::any_of(usedMemrefs(op), [&](Value v) { return throughReshapes(v) == root; });
+/// The ops of `op`'s block before `op` that use the buffer `root` (through
+/// reshapes, in their operands or regions), the reshapes apart, latest
+/// first. Found from the buffer's uses, so a search costs the number of its
+/// users, not the length of the block.
+SmallVector<Operation *> usersBefore(Operation *op, Value root) {
+  Block *block = op->getBlock();
+  SmallVector<Operation *> users;
+  SmallVector<Value> views = {root};
+  while (!views.empty()) {
+    Value view = views.pop_back_val();
+    for (Operation *user : view.getUsers()) {
+      if (isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(user) &&
+          user->getOperand(0) == view) {
+        views.push_back(user->getResult(0));
+        continue;
+      }
+      Operation *inBlock = block->findAncestorOpInBlock(*user);
+      if (inBlock && inBlock->isBeforeInBlock(op))
+        users.push_back(inBlock);
+    }
+  }
+  llvm::sort(users,
+             [](Operation *a, Operation *b) { return b->isBeforeInBlock(a); });
+  users.erase(std::unique(users.begin(), users.end()), users.end());
+  return users;
 }
 
 /// The source of a whole-buffer copy into `target` (memref.copy or
@@ -204,12 +213,11 @@ Value copySourceInto(Operation *op, Value target) {
 /// only copy from `src` may come between); null otherwise.
 Operation *zeroFillBefore(Operation *op, Value src) {
   Value root = throughReshapes(src);
-  for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
+  for (Operation *prev : usersBefore(op, root)) {
     if (isZeroFillOf(prev, src) || isZeroFillOf(prev, root))
       return prev;
     auto copy = dyn_cast<memref::CopyOp>(prev);
-    bool readsOnly = copy && throughReshapes(copy.getTarget()) != root;
-    if (!readsOnly && touches(prev, root))
+    if (!copy || throughReshapes(copy.getTarget()) == root)
       return nullptr;
   }
   return nullptr;
@@ -221,23 +229,23 @@ struct ZeroInit {
   Operation *fill = nullptr; ///< the fill of the copy's source
 };
 
-/// Finds the last op before `op` (in the same block) that touches c's
+/// Finds the last op before `op` (in the same block) that uses c's
 /// buffer when it is a zero fill of c or a copy of a zero-filled buffer
 /// into c (bufferization's copy of one zero tensor shared by several
 /// products). sgemm can then overwrite (beta = 0) instead of accumulating
 /// into zeros.
 ZeroInit findZeroInit(Operation *op, Value c) {
   Value root = throughReshapes(c);
-  for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
-    if (isZeroFillOf(prev, c) || isZeroFillOf(prev, root))
-      return {prev, nullptr};
-    for (Value target : {c, root})
-      if (Value src = copySourceInto(prev, target))
-        if (Operation *fill = zeroFillBefore(prev, src))
-          return {prev, fill};
-    if (touches(prev, root))
-      return {};
-  }
+  SmallVector<Operation *> users = usersBefore(op, root);
+  if (users.empty())
+    return {};
+  Operation *last = users.front();
+  if (isZeroFillOf(last, c) || isZeroFillOf(last, root))
+    return {last, nullptr};
+  for (Value target : {c, root})
+    if (Value src = copySourceInto(last, target))
+      if (Operation *fill = zeroFillBefore(last, src))
+        return {last, fill};
   return {};
 }
 
