@@ -4,10 +4,13 @@
 // counts errors and enforces the error limit. LLVM leaves out the caret of
 // a source line with a non-ASCII byte; here such a line gets its caret and
 // underline by characters (UTF-8 code points), as a terminal shows them.
+// A line longer than 160 bytes is shown cut to 160 around the caret.
 //
 //===----------------------------------------------------------------------===//
 
 #include "modelc/Frontend/Diagnostics.h"
+
+#include <algorithm>
 
 using namespace modelc;
 
@@ -19,34 +22,87 @@ static unsigned characterColumn(llvm::StringRef line, size_t byte) {
   return column;
 }
 
+/// The most bytes of a source line a diagnostic shows: a longer line is
+/// cut to this many around the caret, with "..." where it was cut.
+static constexpr size_t kMaxShownLine = 160;
+
+/// The bytes [first, last) of \p line that a diagnostic at byte \p column
+/// shows: all of it, or kMaxShownLine around the column, cut at UTF-8
+/// character boundaries.
+static std::pair<size_t, size_t> shownPart(llvm::StringRef line,
+                                           size_t column) {
+  if (line.size() <= kMaxShownLine)
+    return {0, line.size()};
+  size_t first = column > kMaxShownLine / 2 ? column - kMaxShownLine / 2 : 0;
+  first = std::min(first, line.size() - kMaxShownLine);
+  size_t last = first + kMaxShownLine;
+  auto continuation = [&](size_t i) {
+    return i < line.size() && (uint8_t(line[i]) & 0xC0) == 0x80;
+  };
+  while (first > 0 && continuation(first))
+    --first;
+  while (continuation(last))
+    ++last;
+  return {first, last};
+}
+
+/// The source line that holds \p loc, found without copying it (a
+/// diagnostic's own copy of a line of tens of MiB costs as much as the
+/// file).
+static llvm::StringRef lineAround(const llvm::SourceMgr &sourceMgr,
+                                  llvm::SMLoc loc) {
+  unsigned id = sourceMgr.FindBufferContainingLoc(loc);
+  if (!id)
+    return "";
+  llvm::StringRef text = sourceMgr.getMemoryBuffer(id)->getBuffer();
+  size_t at = loc.getPointer() - text.data();
+  size_t begin = text.find_last_of("\n\r", at == 0 ? 0 : at - 1);
+  begin = begin == llvm::StringRef::npos || at == 0 ? 0 : begin + 1;
+  return text.slice(begin, text.find_first_of("\n\r", at));
+}
+
 void DiagnosticEngine::print(llvm::SMLoc loc, llvm::SourceMgr::DiagKind kind,
                              const llvm::Twine &message,
                              llvm::ArrayRef<llvm::SMRange> ranges) {
-  llvm::SMDiagnostic d = sourceMgr.GetMessage(loc, kind, message, ranges);
-  llvm::StringRef line = d.getLineContents();
+  llvm::StringRef line = loc.isValid() ? lineAround(sourceMgr, loc) : "";
   // A handler (the language server's) takes the diagnostic as it is.
-  if (sourceMgr.getDiagHandler() ||
-      llvm::all_of(line, [](char c) { return uint8_t(c) < 0x80; })) {
-    sourceMgr.PrintMessage(os, d);
+  if (sourceMgr.getDiagHandler() || !loc.isValid() ||
+      (line.size() <= kMaxShownLine &&
+       llvm::all_of(line, [](char c) { return uint8_t(c) < 0x80; }))) {
+    sourceMgr.PrintMessage(os,
+                           sourceMgr.GetMessage(loc, kind, message, ranges));
     return;
   }
   // The location goes into the file name: a diagnostic without a line
   // number prints no source line of its own.
-  std::string where = (d.getFilename() + ":" + llvm::Twine(d.getLineNo()) +
-                       ":" + llvm::Twine(d.getColumnNo() + 1))
+  auto [lineNo, columnNo] = sourceMgr.getLineAndColumn(loc);
+  unsigned id = sourceMgr.FindBufferContainingLoc(loc);
+  std::string where = (sourceMgr.getMemoryBuffer(id)->getBufferIdentifier() +
+                       ":" + llvm::Twine(lineNo) + ":" + llvm::Twine(columnNo))
                           .str();
-  sourceMgr.PrintMessage(os, llvm::SMDiagnostic(sourceMgr, d.getLoc(), where,
+  sourceMgr.PrintMessage(os, llvm::SMDiagnostic(sourceMgr, loc, where,
                                                 /*Line=*/-1, /*Col=*/-1, kind,
-                                                d.getMessage(), "", {}));
-  std::string marks(characterColumn(line, line.size()) + 1, ' ');
-  for (auto [begin, end] : d.getRanges())
-    for (unsigned c = characterColumn(line, begin),
-                  e = characterColumn(line, end);
+                                                message.str(), "", {}));
+  size_t column = loc.getPointer() - line.data();
+  auto [first, last] = shownPart(line, column);
+  llvm::StringRef before = first > 0 ? "..." : "";
+  llvm::StringRef shown = line.slice(first, last);
+  // The character column, in the printed text, of byte \p byte of the line
+  // (a pointer outside the line is clamped to it).
+  auto at = [&](const char *p) {
+    size_t byte = p < line.data() ? 0 : size_t(p - line.data());
+    byte = std::clamp(byte, first, last);
+    return before.size() + characterColumn(shown, byte - first);
+  };
+  std::string marks(at(line.data() + last) + 1, ' ');
+  for (const llvm::SMRange &range : ranges)
+    for (size_t c = at(range.Start.getPointer()),
+                e = at(range.End.getPointer());
          c < e && c < marks.size(); ++c)
       marks[c] = '~';
-  if (d.getColumnNo() >= 0)
-    marks[characterColumn(line, d.getColumnNo())] = '^';
-  os << line << "\n" << llvm::StringRef(marks).rtrim() << "\n";
+  marks[at(loc.getPointer())] = '^';
+  os << before << shown << (last < line.size() ? "..." : "") << "\n"
+     << llvm::StringRef(marks).rtrim() << "\n";
 }
 
 void DiagnosticEngine::emit(llvm::SMLoc loc, llvm::SourceMgr::DiagKind kind,

@@ -112,6 +112,9 @@ Token Lexer::makeToken(TokenKind kind, const char *start) {
 
 Token Lexer::next() {
   skipSpaceAndComments();
+  // Past the error limit nothing more is reported: the rest is not lexed.
+  if (diags.hasTooManyErrors())
+    cur = end;
   if (cur >= end)
     return makeToken(TokenKind::Eof, end);
   const char *start = cur;

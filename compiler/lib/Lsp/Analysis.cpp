@@ -16,6 +16,7 @@
 #include "modelc/Frontend/Lexer.h"
 #include "modelc/Frontend/Parser.h"
 #include "modelc/Frontend/SearchPath.h"
+#include "modelc/Frontend/SourceFile.h"
 #include "modelc/Sema/Sema.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -68,13 +69,15 @@ static std::optional<std::string> openText(const OpenTexts &open,
 
 /// The module at `path`: its open document's text (as the editor has it),
 /// else the file's, without a byte-order mark (as an editor shows it).
-static llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>>
-readModule(const OpenTexts &open, llvm::StringRef path) {
+static std::unique_ptr<llvm::MemoryBuffer> readModule(const OpenTexts &open,
+                                                      llvm::StringRef path) {
   if (std::optional<std::string> text = openText(open, path))
     return llvm::MemoryBuffer::getMemBufferCopy(*text, path);
-  auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
-  if (!file)
-    return file.getError();
+  auto file = readSourceFile(path);
+  if (!file) {
+    llvm::consumeError(file.takeError());
+    return nullptr;
+  }
   return withoutByteOrderMark(std::move(*file));
 }
 
@@ -93,7 +96,7 @@ loadImport(const Import &imp, llvm::ArrayRef<std::string> search,
   m->boundName = imp.getBoundName().str();
   m->path = *found;
   unsigned id =
-      m->sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
+      m->sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
   m->sourceMgr.setDiagHandler([](const llvm::SMDiagnostic &, void *) {});
   llvm::raw_null_ostream null;
   DiagnosticEngine diags(m->sourceMgr, null);

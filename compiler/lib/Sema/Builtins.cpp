@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Builtins.h"
+#include "Fold.h"
 
 #include "modelsupport/ShapeArith.h"
 
@@ -71,15 +72,22 @@ template <OpKind K>
 static Value handleUnary(Elaborator &el, llvm::ArrayRef<Value> args,
                          llvm::SMLoc loc, Frame &frame) {
   const Value &x = args[0];
-  if (x.isNumber() && (K == OpKind::Exp || K == OpKind::Log ||
-                       K == OpKind::Sqrt || K == OpKind::Abs)) {
+  if (K == OpKind::Abs && x.isNumber()) {
+    Value r;
+    if (std::string why = foldAbs(x, r); !why.empty()) {
+      el.error(loc, why, frame);
+      return Value::error();
+    }
+    return r;
+  }
+  if (x.isNumber() &&
+      (K == OpKind::Exp || K == OpKind::Log || K == OpKind::Sqrt)) {
     double v = x.asDouble();
     Value r;
     r.kind = Value::Kind::Float;
-    r.f = K == OpKind::Exp ? std::exp(v)
+    r.f = K == OpKind::Exp   ? std::exp(v)
           : K == OpKind::Log ? std::log(v)
-          : K == OpKind::Sqrt ? std::sqrt(v)
-                              : std::fabs(v);
+                             : std::sqrt(v);
     if (std::isnan(r.f)) {
       el.error(loc, llvm::Twine(unaryName(K)) + " of " + formatNumber(v) +
                         " is not a number", frame);

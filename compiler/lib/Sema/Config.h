@@ -28,8 +28,14 @@ namespace sema {
 /// Compile-time constants visible in a data block (e.g. `root`).
 using ConstEnv = std::map<std::string, Value>;
 
+/// The longest string `+` may make in a configuration block (64 KiB: a
+/// path or a column name is far shorter), so that `a = a + a` repeated
+/// cannot grow one without bound.
+constexpr size_t kMaxStringBytes = size_t(1) << 16;
+
 /// Evaluates a constant expression: literals, names of `env`, `+` on
-/// strings, arithmetic on numbers, lists. Reports errors; Kind::Error then.
+/// strings (at most kMaxStringBytes), arithmetic on numbers, lists. Reports
+/// errors; Kind::Error then.
 Value evalConst(DiagnosticEngine &diags, const Expr &e, const ConstEnv &env);
 
 /// The header of an IDX file (optionally gzip-compressed).

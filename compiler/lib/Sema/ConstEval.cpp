@@ -68,6 +68,15 @@ Value sema::evalConst(DiagnosticEngine &diags, const Expr &e,
       return Value::error();
     if (a.kind == Value::Kind::String && c.kind == Value::Kind::String &&
         bin->getOp() == BinaryOp::Add) {
+      if (a.s.size() + c.s.size() > kMaxStringBytes) {
+        diags.error(bin->getOpLoc(),
+                    "this '+' makes a string of " +
+                        llvm::Twine(a.s.size() + c.s.size()) +
+                        " bytes: a compile-time string holds at most " +
+                        llvm::Twine(kMaxStringBytes),
+                    {e.getRange()});
+        return Value::error();
+      }
       v.kind = Value::Kind::String;
       v.s = a.s + c.s;
     } else if (a.isNumber() && c.isNumber() &&

@@ -153,3 +153,14 @@ std::string sema::foldNegate(const Value &a, Value &out) {
   out = intValue(-a.i);
   return "";
 }
+
+std::string sema::foldAbs(const Value &a, Value &out) {
+  if (a.kind == Value::Kind::Float) {
+    out = floatValue(std::fabs(a.f));
+    return "";
+  }
+  if (a.i == INT64_MIN)
+    return overflow("abs(" + std::to_string(a.i) + ")");
+  out = intValue(a.i < 0 ? -a.i : a.i);
+  return "";
+}

@@ -26,6 +26,10 @@ std::string foldBinary(BinaryOp op, const Value &a, const Value &b, Value &out);
 /// negation of the smallest 64-bit integer).
 std::string foldNegate(const Value &a, Value &out);
 
+/// Folds `abs(a)` on a number into \p out, an integer for an integer; ""
+/// on success, else why not (the smallest 64-bit integer).
+std::string foldAbs(const Value &a, Value &out);
+
 } // namespace sema
 } // namespace modelc
 

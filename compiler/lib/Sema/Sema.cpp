@@ -16,6 +16,7 @@
 #include "modelc/Frontend/Lexer.h"
 #include "modelc/Frontend/Parser.h"
 #include "modelc/Frontend/SearchPath.h"
+#include "modelc/Frontend/SourceFile.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -49,7 +50,7 @@ private:
   std::vector<std::string> importPathOf(llvm::StringRef path) const;
   /// The module at `path`: options.moduleText's text when it gives one,
   /// else the file's.
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>>
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
   readModule(const std::string &path) const;
 
   DiagnosticEngine &diags;
@@ -73,12 +74,12 @@ static std::string canonical(llvm::StringRef path) {
   return path.str();
 }
 
-llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>>
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
 ModuleLoader::readModule(const std::string &path) const {
   if (options.moduleText)
     if (std::optional<std::string> text = options.moduleText(path))
       return llvm::MemoryBuffer::getMemBufferCopy(*text, path);
-  return llvm::MemoryBuffer::getFile(path);
+  return readSourceFile(path);
 }
 
 ModuleInfo *ModuleLoader::load(const Module &ast, std::string name,
@@ -166,8 +167,9 @@ const ModuleInfo *ModuleLoader::loadImport(const Import &imp,
   }
   auto buf = readModule(path);
   if (!buf) {
-    diags.error(imp.range.Start, "cannot read module '" + dotted + "' from '" +
-                                     path + "': " + buf.getError().message(),
+    diags.error(imp.range.Start,
+                "cannot read module '" + dotted + "' from '" + path +
+                    "': " + llvm::toString(buf.takeError()),
                 {imp.range});
     return nullptr;
   }

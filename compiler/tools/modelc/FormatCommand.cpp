@@ -13,6 +13,7 @@
 #include "modelc/Format/Format.h"
 #include "modelc/Format/UnifiedDiff.h"
 #include "modelc/Frontend/Lexer.h"
+#include "modelc/Frontend/SourceFile.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -119,10 +120,11 @@ static int writeFile(llvm::StringRef path, llvm::StringRef text) {
 
 /// Formats one file as the options say; returns its exit code.
 static int formatFile(const FormatCommandOptions &opts, llvm::StringRef path) {
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
-      llvm::MemoryBuffer::getFileOrSTDIN(path, /*IsText=*/true);
-  if (std::error_code ec = buffer.getError())
-    return fail("cannot read '" + path + "': " + ec.message());
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      readSourceFile(path);
+  if (!buffer)
+    return fail("cannot read '" + path +
+                "': " + llvm::toString(buffer.takeError()));
   std::string original = (*buffer)->getBuffer().str();
   llvm::SourceMgr sourceMgr;
   unsigned id = sourceMgr.AddNewSourceBuffer(

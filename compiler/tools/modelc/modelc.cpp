@@ -20,6 +20,7 @@
 
 #include "modelc/Frontend/Lexer.h"
 #include "modelc/Frontend/SearchPath.h"
+#include "modelc/Frontend/SourceFile.h"
 #include "modelc/Target/Linker.h"
 #include "modelsupport/Precision.h"
 
@@ -371,10 +372,11 @@ int main(int argc, char **argv) {
     return userError("no input file (usage: modelc FILE.model [options]; "
                      "see --help)");
 
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
-      llvm::MemoryBuffer::getFileOrSTDIN(opts.input, /*IsText=*/true);
-  if (std::error_code ec = buffer.getError())
-    return userError("cannot read '" + opts.input + "': " + ec.message());
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      readSourceFile(opts.input);
+  if (!buffer)
+    return userError("cannot read '" + opts.input +
+                     "': " + llvm::toString(buffer.takeError()));
   c.inputName = opts.input;
   gInputName = opts.input == "-" ? std::string("<stdin>") : opts.input;
   c.mainBuffer = c.sourceMgr.AddNewSourceBuffer(

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
@@ -242,8 +243,7 @@ Status checkArgs(CliArgs &a) {
     return errorf("unexpected argument '%s'", a.positional[0].c_str());
   if (a.flags.count("--overwrite-gradients") && !a.flags.count("--dump-gradients"))
     return errorf("option '--overwrite-gradients' needs --dump-gradients DIR");
-  double bytes = 0;
-  return memoryFlag(a, bytes);
+  return Status::ok();
 }
 
 /// Checks the spelling of --device (the choice itself is made later, by
@@ -272,12 +272,20 @@ Status numberFlag(const CliArgs &a, const char *name, double &out, bool positive
 }
 
 Status integerFlag(const CliArgs &a, const char *name, int64_t &out, bool positive) {
-  double v = double(out);
-  MODELRT_TRY(numberFlag(a, name, v, positive));
-  if (std::floor(v) != v || v > 9.0e15)
-    return errorf("option %s: invalid value '%s' (expected an integer)", name,
-                  a.flags.at(name).c_str());
-  out = int64_t(v);
+  auto it = a.flags.find(name);
+  if (it == a.flags.end())
+    return Status::ok();
+  // Decimal digits, a '+' allowed: no space, no exponent, no hexadecimal.
+  const std::string &text = it->second;
+  const char *first = text.c_str() + (!text.empty() && text[0] == '+');
+  const char *last = text.c_str() + text.size();
+  int64_t v = 0;
+  auto [end, ec] = std::from_chars(first, last, v);
+  if (text.empty() || *first == '-' || *first == '+' || ec != std::errc() || end != last ||
+      (positive && v == 0))
+    return errorf("option %s: invalid value '%s' (expected a %s integer)", name, text.c_str(),
+                  positive ? "positive" : "non-negative");
+  out = v;
   return Status::ok();
 }
 

@@ -30,12 +30,25 @@
 
 namespace modelrt {
 
+namespace {
+/// Whether this process prints notes: not the ranks after the first of a
+/// data-parallel run, whose notes would repeat rank 0's.
+bool gPrintNotes = true;
+} // namespace
+
+/// Prints "NAME: note: \p note" on stderr, unless this is a rank after the
+/// first.
+static void printNote(const CliArgs &a, const std::string &note) {
+  if (gPrintNotes)
+    std::fprintf(stderr, "%s: note: %s\n", a.self.c_str(), note.c_str());
+}
+
 Expected<Device> selectDevice(const ModelrtProgram &p, const CliArgs &a) {
   auto it = a.flags.find("--device");
   std::string note;
   auto device = chooseDevice(p, it == a.flags.end() ? "" : it->second, note);
   if (device && !note.empty())
-    std::fprintf(stderr, "%s: note: %s\n", a.self.c_str(), note.c_str());
+    printNote(a, note);
   return device;
 }
 
@@ -186,6 +199,7 @@ static Status onRanks(const CliArgs &a, const std::function<Status(Collective &)
   if (!ranks)
     return ranks.status();
   Collective &world = **ranks;
+  gPrintNotes = world.rank() == 0;
   Status st = command(world);
   if (!st.isOk() && world.size() > 1) {
     std::fprintf(stderr, "%s: error: rank %d of %d: %s\n", a.self.c_str(), world.rank(),
@@ -233,9 +247,7 @@ static Status runTrainWith(const ModelrtProgram &p, const CliArgs &a, Collective
     return device.status();
   opts.device = *device;
   MODELRT_TRY(joinRanks(a, ranks, opts));
-  opts.note = [&a](const std::string &note) {
-    std::fprintf(stderr, "%s: note: %s\n", a.self.c_str(), note.c_str());
-  };
+  opts.note = [&a](const std::string &note) { printNote(a, note); };
   startProfile(a);
   gStopRequested.store(false);
   opts.stop = &gStopRequested;
@@ -248,7 +260,7 @@ static Status runTrainWith(const ModelrtProgram &p, const CliArgs &a, Collective
   std::printf("trained %lld epochs (%lld steps); checkpoint %s/last.safetensors\n",
               (long long)r->epochs, (long long)r->steps, opts.checkpointDir.c_str());
   if (!r->deviceSummary.empty())
-    std::fprintf(stderr, "%s: note: %s\n", a.self.c_str(), r->deviceSummary.c_str());
+    printNote(a, r->deviceSummary);
   return finishProfile(p, a, "training");
 }
 
@@ -262,7 +274,7 @@ Expected<ModelState> loadModel(const ModelrtProgram &p, const CliArgs &a, const 
   MODELRT_TRY(restoreModelState(m, *c, p, path));
   if (std::string note = modelsupport::otherModelNote(path, c->modelName, p.name ? p.name : "");
       !note.empty())
-    std::fprintf(stderr, "%s: note: %s\n", a.self.c_str(), note.c_str());
+    printNote(a, note);
   if (runSeed)
     *runSeed = c->seed;
   return m;

@@ -35,7 +35,8 @@ struct CliArgs {
 /// Parses flag \p name as a number into \p out when present; \p positive
 /// requires > 0 (else >= 0).
 Status numberFlag(const CliArgs &args, const char *name, double &out, bool positive);
-/// numberFlag for integers (rejects fractions).
+/// Parses \p name, when given, into \p out: decimal digits (a leading '+'
+/// allowed) within int64_t, above 0 when \p positive.
 Status integerFlag(const CliArgs &args, const char *name, int64_t &out, bool positive);
 /// Parses \p flag, when given, into \p out as the train block parses its
 /// option or setting \p option (modelsupport/TrainConfig.def): an integer

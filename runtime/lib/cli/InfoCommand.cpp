@@ -200,18 +200,17 @@ double machineMemory() {
   return pages > 0 && page > 0 ? double(pages) * double(page) : 0;
 }
 
-/// Prints the largest batch for --memory SIZE, or for this machine's RAM.
-Status printLargestBatch(const CliArgs &a, const MemoryPlan &plan) {
-  double bytes = 0;
-  MODELRT_TRY(memoryFlag(a, bytes));
-  bool given = a.flags.count("--memory") > 0;
-  if (!given && (bytes = machineMemory()) <= 0)
-    return Status::ok();
+/// Prints the largest batch for \p memory bytes (--memory SIZE), or for
+/// this machine's RAM when \p memory is 0.
+void printLargestBatch(const MemoryPlan &plan, double memory) {
+  bool given = memory > 0;
+  double bytes = given ? memory : machineMemory();
+  if (bytes <= 0)
+    return;
   int64_t b = largestBatch(plan, bytes);
   std::printf("largest batch that fits in %s%s: %lld%s\n", formatBytes(bytes).c_str(),
               given ? "" : " (this machine's RAM)", (long long)b,
               b == 0 ? " (not even one sample fits)" : "");
-  return Status::ok();
 }
 
 } // namespace
@@ -321,6 +320,8 @@ Status runInfo(const ModelrtProgram &p, const CliArgs &a) {
   MODELRT_TRY(validateProgram(p));
   int64_t batch = p.config.batch_size > 0 ? p.config.batch_size : 1;
   MODELRT_TRY(batchFlag(a, batch));
+  double memory = 0;
+  MODELRT_TRY(memoryFlag(a, memory));
   int64_t total = 0, stateTotal = 0;
   printTensorTable(p, total, stateTotal);
   OptimizerConfig oc = toOptimizerConfig(p.config.optimizer);
@@ -343,7 +344,7 @@ Status runInfo(const ModelrtProgram &p, const CliArgs &a) {
     plan.bf16Path = loadBlas().isOk() ? bf16ProductPath() : Bf16Path::Emulated;
   }
   printPlans(plan, oc.kind, batch);
-  MODELRT_TRY(printLargestBatch(a, plan));
+  printLargestBatch(plan, memory);
   printKernels(p);
   return Status::ok();
 }

@@ -74,6 +74,13 @@ inline std::string dictValue(const std::string &header, const std::string &key) 
   return header.substr(b, e - b);
 }
 
+/// Whether 'key' appears more than once in the header dict (numpy would
+/// take the last; such a header is refused rather than read either way).
+inline bool repeatsKey(const std::string &header, const std::string &key) {
+  size_t k = header.find("'" + key + "'");
+  return k != std::string::npos && header.find("'" + key + "'", k + 1) != std::string::npos;
+}
+
 /// Parses "(3, 4)" / "(3,)" / "()" into \p shape.
 inline bool parseShape(const std::string &text, std::vector<int64_t> &shape) {
   if (text.size() < 2 || text.front() != '(' || text.back() != ')')
@@ -154,6 +161,9 @@ inline std::string parseHeader(const unsigned char *b, size_t n, Header &h,
            ", the header at " + std::to_string(h.dataStart);
   std::string text(reinterpret_cast<const char *>(b) + 8 + lenBytes, hlen);
   errorByte = 8 + lenBytes;
+  for (const char *key : {"descr", "fortran_order", "shape"})
+    if (detail::repeatsKey(text, key))
+      return std::string("bad NPY header: '") + key + "' is given twice";
   h.descr = detail::dictValue(text, "descr");
   if (h.descr.empty())
     return "bad NPY header: no 'descr'";

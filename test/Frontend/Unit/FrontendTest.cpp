@@ -2,7 +2,8 @@
 //
 // Tests the parts of ModelcFrontend that the lit tests do not reach through
 // the driver: token values and line-start flags, the AST accessors that
-// later stages use, the diagnostic error limit, and import resolution.
+// later stages use, the diagnostic error limit, import resolution, and the
+// size limit of reading a source file.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,6 +11,7 @@
 #include "modelc/Frontend/Lexer.h"
 #include "modelc/Frontend/Parser.h"
 #include "modelc/Frontend/SearchPath.h"
+#include "modelc/Frontend/SourceFile.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -17,6 +19,9 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <gtest/gtest.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace modelc;
 
@@ -179,6 +184,65 @@ TEST(SearchPath, ResolveImportFirstMatchWins) {
   EXPECT_EQ(resolveImport({"missing"}, search), std::nullopt);
   EXPECT_EQ(resolveImport({}, search), std::nullopt);
   llvm::sys::fs::remove_directories(root);
+}
+
+/// The error code of \p result's error, or success.
+std::error_code
+codeOf(llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> result) {
+  return result ? std::error_code()
+                : llvm::errorToErrorCode(result.takeError());
+}
+
+TEST(SourceFile, ReadsUpToTheLimitAndNoFurther) {
+  llvm::SmallString<128> path;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("modelc-src", "model", path));
+  std::string text(100, 'x');
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path, ec);
+    ASSERT_FALSE(ec);
+    os << text;
+  }
+  auto whole = readSourceFile(path, 100);
+  ASSERT_TRUE(bool(whole));
+  EXPECT_EQ((*whole)->getBuffer(), text);
+  EXPECT_EQ((*whole)->getBufferIdentifier(), path);
+  EXPECT_EQ(codeOf(readSourceFile(path, 99)), std::errc::file_too_large);
+  llvm::sys::fs::remove(path);
+  EXPECT_EQ(codeOf(readSourceFile(path)), std::errc::no_such_file_or_directory);
+}
+
+TEST(SourceFile, APipeIsReadInChunksUpToTheLimit) {
+  // 150,000 bytes: more than one chunk of the reading loop.
+  std::string text(150000, 'y');
+  for (uint64_t limit : {uint64_t(150000), uint64_t(149999)}) {
+    int fds[2];
+    ASSERT_EQ(pipe(fds), 0);
+    pid_t child = fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+      close(fds[0]);
+      size_t off = 0;
+      while (off < text.size()) {
+        ssize_t n = write(fds[1], text.data() + off, text.size() - off);
+        if (n <= 0)
+          _exit(1);
+        off += size_t(n);
+      }
+      _exit(0);
+    }
+    close(fds[1]);
+    auto read = readSourceFile("/dev/fd/" + std::to_string(fds[0]), limit);
+    if (limit == text.size()) {
+      ASSERT_TRUE(bool(read));
+      EXPECT_EQ((*read)->getBuffer(), text);
+    } else {
+      EXPECT_EQ(codeOf(std::move(read)), std::errc::file_too_large);
+    }
+    close(fds[0]);
+    int status = 0;
+    waitpid(child, &status, 0);
+  }
 }
 
 } // namespace

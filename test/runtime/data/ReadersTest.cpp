@@ -238,6 +238,17 @@ TEST(Npy, Errors) {
   bytes.insert(bytes.end(), bad.begin(), bad.end());
   EXPECT_NE(parseNpy(bytes, "s.npy").message().find("'shape' missing or invalid"),
             std::string::npos);
+  // numpy reads the last of a repeated key: (2,) here, where the first
+  // occurrence says (3,). Neither is taken.
+  std::string twice = "{'descr': '<f4', 'fortran_order': False, 'shape': (3,), 'shape': (2,), }";
+  bytes = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (unsigned char)twice.size(), 0};
+  bytes.insert(bytes.end(), twice.begin(), twice.end());
+  bytes.resize(bytes.size() + 12);
+  EXPECT_NE(parseNpy(bytes, "d.npy")
+                .message()
+                .find("d.npy: byte 10: bad NPY header: 'shape' is given twice"),
+            std::string::npos)
+      << parseNpy(bytes, "d.npy").message();
 }
 
 TEST(Npy, WriteThenReadRoundTrip) {
