@@ -5,7 +5,7 @@ Writes models of N statements and times `modelc` on each, stage by stage
 (a measurement, not a test):
 
     bench/compile/long_program.py [--modelc PATH] [--sizes 500,2000,10000]
-                                  [--shape elementwise|mixed|layers]
+                                  [--shape elementwise|mixed|layers|linear]
                                   [--cpu-only] [--work DIR]
 
 Each model is a chain of N statements on a [B, 64] activation between two
@@ -13,7 +13,9 @@ linear layers, trained on Fashion-MNIST: `elementwise` cycles through
 scale-and-shift, tanh, a residual sum and relu (one long fusible chain, the
 worst case for fusion); `mixed` puts a linear layer every 16 statements;
 `layers` makes every statement a linear layer and a layer norm (four
-parameters each, so the entry points take thousands of arguments). For
+parameters each, so the entry points take thousands of arguments);
+`linear` makes every statement a linear layer and a relu (one matrix
+product forward, two backward, each with its zero-filled result). For
 each size the script runs `--emit=sema`, `--emit=grad`, `--emit=linalg`,
 `--emit=fused` and the full compile, without (`--no-gpu`) and, unless
 `--cpu-only`, with the CUDA code, and prints a markdown table of
@@ -59,6 +61,8 @@ def statement(i: int, shape: str) -> str:
     p = f"h{i - 1}"
     if shape == "layers":
         return f"  h{i} = nn.linear({p}, 64) |> nn.layer_norm\n"
+    if shape == "linear":
+        return f"  h{i} = nn.linear({p}, 64) |> relu\n"
     if shape == "mixed" and i % 16 == 0:
         return f"  h{i} = nn.linear({p}, 64)\n"
     kind = i % 4
@@ -104,7 +108,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--modelc", default=str(ROOT / "build/bin/modelc"))
     ap.add_argument("--sizes", default="500,2000,10000")
-    ap.add_argument("--shape", choices=["elementwise", "mixed", "layers"],
+    ap.add_argument("--shape", choices=["elementwise", "mixed", "layers", "linear"],
                     default="elementwise")
     ap.add_argument("--cpu-only", action="store_true",
                     help="skip the compile with the CUDA code")

@@ -27,8 +27,9 @@ static unsigned characterColumn(llvm::StringRef line, size_t byte) {
 static constexpr size_t kMaxShownLine = 160;
 
 /// The bytes [first, last) of \p line that a diagnostic at byte \p column
-/// shows: all of it, or kMaxShownLine around the column, cut at UTF-8
-/// character boundaries.
+/// shows: all of it, or kMaxShownLine around the column, widened to UTF-8
+/// character boundaries (by at most 3 bytes each way: invalid UTF-8 does
+/// not widen it further).
 static std::pair<size_t, size_t> shownPart(llvm::StringRef line,
                                            size_t column) {
   if (line.size() <= kMaxShownLine)
@@ -39,9 +40,9 @@ static std::pair<size_t, size_t> shownPart(llvm::StringRef line,
   auto continuation = [&](size_t i) {
     return i < line.size() && (uint8_t(line[i]) & 0xC0) == 0x80;
   };
-  while (first > 0 && continuation(first))
+  for (int i = 0; i < 3 && first > 0 && continuation(first); ++i)
     --first;
-  while (continuation(last))
+  for (int i = 0; i < 3 && continuation(last); ++i)
     ++last;
   return {first, last};
 }
@@ -56,9 +57,40 @@ static llvm::StringRef lineAround(const llvm::SourceMgr &sourceMgr,
     return "";
   llvm::StringRef text = sourceMgr.getMemoryBuffer(id)->getBuffer();
   size_t at = loc.getPointer() - text.data();
-  size_t begin = text.find_last_of("\n\r", at == 0 ? 0 : at - 1);
-  begin = begin == llvm::StringRef::npos || at == 0 ? 0 : begin + 1;
+  size_t begin = text.find_last_of("\n\r", at); // searches before `at`
+  begin = begin == llvm::StringRef::npos ? 0 : begin + 1;
   return text.slice(begin, text.find_first_of("\n\r", at));
+}
+
+/// Prints the part of \p line that shownPart gives, with "..." where it
+/// was cut, and under it the caret at \p loc and `~` under \p ranges, by
+/// characters; a tab of the line stays a tab under it, so that a terminal
+/// aligns both lines.
+static void printExcerpt(llvm::raw_ostream &os, llvm::StringRef line,
+                         llvm::SMLoc loc,
+                         llvm::ArrayRef<llvm::SMRange> ranges) {
+  auto [first, last] = shownPart(line, loc.getPointer() - line.data());
+  llvm::StringRef before = first > 0 ? "..." : "";
+  llvm::StringRef shown = line.slice(first, last);
+  // The character column, in the printed text, of the byte at \p p (a
+  // pointer outside the shown part is clamped to it).
+  auto at = [&](const char *p) {
+    size_t byte = p < line.data() ? 0 : size_t(p - line.data());
+    byte = std::clamp(byte, first, last);
+    return before.size() + characterColumn(shown, byte - first);
+  };
+  std::string marks(at(line.data() + last) + 1, ' ');
+  for (size_t i = 0; i < shown.size(); ++i)
+    if (shown[i] == '\t')
+      marks[at(shown.data() + i)] = '\t';
+  for (const llvm::SMRange &range : ranges)
+    for (size_t c = at(range.Start.getPointer()),
+                e = at(range.End.getPointer());
+         c < e && c < marks.size(); ++c)
+      marks[c] = '~';
+  marks[at(loc.getPointer())] = '^';
+  os << before << shown << (last < line.size() ? "..." : "") << "\n"
+     << llvm::StringRef(marks).rtrim() << "\n";
 }
 
 void DiagnosticEngine::print(llvm::SMLoc loc, llvm::SourceMgr::DiagKind kind,
@@ -83,26 +115,7 @@ void DiagnosticEngine::print(llvm::SMLoc loc, llvm::SourceMgr::DiagKind kind,
   sourceMgr.PrintMessage(os, llvm::SMDiagnostic(sourceMgr, loc, where,
                                                 /*Line=*/-1, /*Col=*/-1, kind,
                                                 message.str(), "", {}));
-  size_t column = loc.getPointer() - line.data();
-  auto [first, last] = shownPart(line, column);
-  llvm::StringRef before = first > 0 ? "..." : "";
-  llvm::StringRef shown = line.slice(first, last);
-  // The character column, in the printed text, of byte \p byte of the line
-  // (a pointer outside the line is clamped to it).
-  auto at = [&](const char *p) {
-    size_t byte = p < line.data() ? 0 : size_t(p - line.data());
-    byte = std::clamp(byte, first, last);
-    return before.size() + characterColumn(shown, byte - first);
-  };
-  std::string marks(at(line.data() + last) + 1, ' ');
-  for (const llvm::SMRange &range : ranges)
-    for (size_t c = at(range.Start.getPointer()),
-                e = at(range.End.getPointer());
-         c < e && c < marks.size(); ++c)
-      marks[c] = '~';
-  marks[at(loc.getPointer())] = '^';
-  os << before << shown << (last < line.size() ? "..." : "") << "\n"
-     << llvm::StringRef(marks).rtrim() << "\n";
+  printExcerpt(os, line, loc, ranges);
 }
 
 void DiagnosticEngine::emit(llvm::SMLoc loc, llvm::SourceMgr::DiagKind kind,

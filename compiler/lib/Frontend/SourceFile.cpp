@@ -20,10 +20,12 @@ namespace {
 
 /// The error for a source larger than \p maxBytes.
 Error tooLarge(uint64_t maxBytes) {
-  return createStringError(std::errc::file_too_large,
-                           "it holds more than %llu MiB, the most a source "
-                           "file may hold",
-                           (unsigned long long)(maxBytes >> 20));
+  std::string limit = maxBytes % (1 << 20) == 0
+                          ? std::to_string(maxBytes >> 20) + " MiB"
+                          : std::to_string(maxBytes) + " bytes";
+  return createStringError(std::make_error_code(std::errc::file_too_large),
+                           Twine("it holds more than ") + limit +
+                               ", the most a source file may hold");
 }
 
 /// Reads \p file to its end into \p text, or until it holds more than

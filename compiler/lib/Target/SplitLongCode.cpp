@@ -9,8 +9,8 @@
 // grow with the number of values a long program keeps alive.
 //
 // Implements compileGlueFast: glue functions (no loop, a call into the
-// module) get the `optnone` attribute after the IR optimisation, which only
-// code generation then sees.
+// module, or a piece cut from such a function) get the `optnone` attribute
+// after the IR optimisation, which only code generation then sees.
 //
 //===----------------------------------------------------------------------===//
 #include "modelc/Target/SplitLongCode.h"
@@ -34,15 +34,17 @@ using namespace llvm;
 namespace modelc {
 namespace {
 
-/// Moves the entry block's allocas to its front. Where they stand in the
-/// entry block changes nothing (each is a fixed slot of the frame); at its
-/// front, no split leaves one in a later block, where it would become a
-/// stack adjustment that pins its block in the function.
+/// Moves the entry block's static allocas to its front, in their order.
+/// Where they stand in the entry block changes nothing (each is a fixed
+/// slot of the frame); at its front, no split leaves one in a later block,
+/// where it would become a stack adjustment that pins its block in the
+/// function.
 void gatherEntryAllocas(Function &fn) {
   BasicBlock &entry = fn.getEntryBlock();
   std::vector<AllocaInst *> allocas;
   for (Instruction &inst : entry)
-    if (auto *alloca = dyn_cast<AllocaInst>(&inst))
+    if (auto *alloca = dyn_cast<AllocaInst>(&inst);
+        alloca && alloca->isStaticAlloca())
       allocas.push_back(alloca);
   auto front = entry.getFirstInsertionPt();
   for (AllocaInst *alloca : allocas)
@@ -150,6 +152,16 @@ BasicBlock *useBlock(const Use &use) {
   return user->getParent();
 }
 
+/// Erases the lifetime markers of the stack slot \p alloca: its address
+/// goes through the split frame to another region, where a marker could
+/// not name the slot; without markers the slot lives for the whole call.
+void dropLifetimeMarkers(Instruction &alloca) {
+  for (User *user : make_early_inc_range(alloca.users()))
+    if (auto *marker = dyn_cast<IntrinsicInst>(user);
+        marker && marker->isLifetimeStartOrEnd())
+      marker->eraseFromParent();
+}
+
 /// Moves every value that one region of \p fn (a piece, or the blocks that
 /// stay) defines and another reads into a field of one stack frame: stored
 /// where it is defined, loaded where it is read. Extracted pieces then take
@@ -180,6 +192,9 @@ bool demoteCrossRegionValues(Function &fn,
   StructType *frameType = StructType::create(ctx, fields, "split.frame");
   IRBuilder<> b(&*fn.getEntryBlock().getFirstInsertionPt());
   AllocaInst *frame = b.CreateAlloca(frameType, nullptr, "split.frame");
+  for (Instruction *value : values)
+    if (isa<AllocaInst>(value))
+      dropLifetimeMarkers(*value);
   for (unsigned field = 0; field < values.size(); ++field) {
     Instruction *value = values[field];
     unsigned home = regionOf(value->getParent());

@@ -225,7 +225,7 @@ Status memoryFlag(const CliArgs &a, double &bytes) {
   static const std::pair<const char *, double> units[] = {
       {"B", 1}, {"KiB", 1024.0}, {"MiB", 1024.0 * 1024}, {"GiB", 1024.0 * 1024 * 1024}};
   for (const auto &[unit, scale] : units)
-    if (end != v.c_str() && !std::strcmp(end, unit) && std::isfinite(n) && n > 0 &&
+    if (end != v.c_str() && !std::strcmp(end, unit) && std::isfinite(n * scale) && n > 0 &&
         std::isdigit((unsigned char)v[0])) {
       bytes = n * scale;
       return Status::ok();

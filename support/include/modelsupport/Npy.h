@@ -74,11 +74,17 @@ inline std::string dictValue(const std::string &header, const std::string &key) 
   return header.substr(b, e - b);
 }
 
-/// Whether 'key' appears more than once in the header dict (numpy would
-/// take the last; such a header is refused rather than read either way).
+/// Whether the dict key 'key' (the quoted name, then ':' after optional
+/// spaces) appears more than once in the header (numpy would take the last;
+/// such a header is refused rather than read either way).
 inline bool repeatsKey(const std::string &header, const std::string &key) {
-  size_t k = header.find("'" + key + "'");
-  return k != std::string::npos && header.find("'" + key + "'", k + 1) != std::string::npos;
+  const std::string quoted = "'" + key + "'";
+  int count = 0;
+  for (size_t k = header.find(quoted); k != std::string::npos; k = header.find(quoted, k + 1)) {
+    size_t next = header.find_first_not_of(' ', k + quoted.size());
+    count += next != std::string::npos && header[next] == ':';
+  }
+  return count > 1;
 }
 
 /// Parses "(3, 4)" / "(3,)" / "()" into \p shape.

@@ -96,7 +96,8 @@ constexpr unsigned kGlueSteps = 300;
 /// Adds `i64 @glue(i64 %seed)`, loop-free: kGlueSteps steps in one block,
 /// those of the first half calling @mix and those of the second only
 /// computing; a stack slot made half-way through the first half holds a
-/// value for one step, as a GPU launch's argument array does.
+/// value for one step between lifetime markers, as a GPU launch's argument
+/// array does; a dynamic alloca sized by a value of the step before it.
 void addGlue(Module &module, Function *mix) {
   LLVMContext &ctx = module.getContext();
   Type *i64 = Type::getInt64Ty(ctx);
@@ -112,8 +113,16 @@ void addGlue(Module &module, Function *mix) {
                                  b.CreateLShr(far, 7));
     if (i == kGlueSteps / 4) {
       Value *slot = b.CreateAlloca(i64, nullptr, "slot");
+      b.CreateLifetimeStart(slot);
       b.CreateStore(v, slot);
       v = b.CreateCall(mix, {b.CreateLoad(i64, slot), b.getInt64(i)});
+      b.CreateLifetimeEnd(slot);
+    }
+    if (i == kGlueSteps / 8) {
+      Value *count = b.CreateAdd(b.CreateAnd(v, b.getInt64(3)), b.getInt64(1));
+      Value *dynamic = b.CreateAlloca(i64, count, "dynamic");
+      b.CreateStore(v, dynamic);
+      v = b.CreateLoad(i64, dynamic);
     }
     values.push_back(v);
   }
@@ -263,12 +272,24 @@ TEST(SplitLongCode, EveryPieceOfGlueIsGlueAndSlotsStayFixed) {
   modelc::splitLongCode(*module, kSmall);
   ASSERT_FALSE(verifyModule(*module, &errs()));
   Function &glue = *module->getFunction("glue");
-  // The slot made half-way through the first half stays in the entry block
-  // (a split would have left it in a later block, a stack adjustment that
-  // no piece may take), and the block that used it moved into a piece.
+  // The slot made half-way through the first half stays a static one in
+  // the entry block (a split would have left it in a later block, a stack
+  // adjustment that no piece may take), and the block that used it moved
+  // into a piece: in @glue its address is only stored into the frame, its
+  // lifetime markers gone. The dynamic alloca stays after its size.
+  const AllocaInst *slot = nullptr;
   for (const Instruction &inst : instructions(glue))
-    if (isa<AllocaInst>(inst))
-      EXPECT_EQ(inst.getParent(), &glue.getEntryBlock());
+    if (const auto *alloca = dyn_cast<AllocaInst>(&inst);
+        alloca && alloca->getName() == "slot")
+      slot = alloca;
+  ASSERT_TRUE(slot);
+  EXPECT_TRUE(slot->isStaticAlloca());
+  for (const User *user : slot->users()) {
+    const auto *store = dyn_cast<StoreInst>(user);
+    EXPECT_TRUE(store && store->getValueOperand() == slot &&
+                store->getParent() == &glue.getEntryBlock())
+        << "a use of the slot left in @glue";
+  }
   EXPECT_LE(countInstructions(glue), kGlueSteps / 4);
   unsigned pieces = 0, withoutCalls = 0;
   for (const Function &fn : *module) {

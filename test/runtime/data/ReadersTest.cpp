@@ -249,6 +249,14 @@ TEST(Npy, Errors) {
                 .find("d.npy: byte 10: bad NPY header: 'shape' is given twice"),
             std::string::npos)
       << parseNpy(bytes, "d.npy").message();
+  // A quoted 'shape' that is not a key (here inside a structured dtype,
+  // which is refused for itself) is no repeat.
+  std::string field = "{'descr': [('shape', '<f4')], 'fortran_order': False, 'shape': (3,), }";
+  bytes = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (unsigned char)field.size(), 0};
+  bytes.insert(bytes.end(), field.begin(), field.end());
+  bytes.resize(bytes.size() + 12);
+  EXPECT_NE(parseNpy(bytes, "f.npy").message().find("unsupported NPY dtype"), std::string::npos)
+      << parseNpy(bytes, "f.npy").message();
 }
 
 TEST(Npy, WriteThenReadRoundTrip) {
