@@ -144,8 +144,10 @@ public:
   Value call(const Value &callee, std::vector<ArgValue> args, llvm::SMLoc loc,
              llvm::SMRange range, Frame &frame);
 
-  /// Checks that the fixed part of \p shape, an op's result, has at most
-  /// modelsupport::kMaxTensorElements elements, reporting at \p loc if not.
+  /// Checks that \p shape, an op's result, has at most
+  /// modelsupport::kMaxTensorRank dimensions and that its fixed part has at
+  /// most modelsupport::kMaxTensorElements elements, reporting at \p loc if
+  /// not.
   bool checkSize(llvm::SMLoc loc, const Shape &shape, Frame &frame);
   /// Adds a node of kind `K` with its typed attributes; returns a tensor
   /// Value referring to it.
@@ -215,8 +217,7 @@ private:
   bool unifyShape(const TypeRef &pattern, const TensorType &actual,
                   llvm::StringRef what, llvm::SMRange at, const FuncDecl &fn,
                   Frame &frame, const Value *actualValue = nullptr);
-  /// Checks that the fixed part of `shape` (from `type`) has at most
-  /// modelsupport::kMaxTensorElements elements, reporting at `type` if not.
+  /// checkSize at `type`, for the `shape` resolved from it.
   bool checkSize(const TypeRef &type, const Shape &shape, Frame &frame);
   std::optional<Shape> resolveType(const TypeRef &type, Frame &frame,
                                    bool allowSymbolic);

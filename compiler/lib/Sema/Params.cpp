@@ -20,6 +20,14 @@ bool Elaborator::checkSize(const TypeRef &type, const Shape &shape,
 }
 
 bool Elaborator::checkSize(llvm::SMLoc loc, const Shape &shape, Frame &frame) {
+  if (shape.size() > modelsupport::kMaxTensorRank) {
+    error(loc,
+          "tensor of rank " + llvm::Twine(shape.size()) +
+              ": a tensor has at most " +
+              llvm::Twine(modelsupport::kMaxTensorRank) + " dimensions",
+          frame);
+    return false;
+  }
   int64_t n = 1;
   for (const SDim &d : shape) {
     if (d.isSymbolic())

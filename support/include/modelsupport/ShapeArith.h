@@ -33,6 +33,10 @@ inline constexpr int64_t kDynamic = std::numeric_limits<int64_t>::min();
 /// over a batch of kMaxBatch samples cannot overflow either.
 inline constexpr int64_t kMaxTensorElements = int64_t(1) << 31;
 
+/// The most dimensions one tensor may have (64, as numpy allows): every
+/// stage's work per op grows with the rank, and no model needs more.
+inline constexpr size_t kMaxTensorRank = 64;
+
 /// The largest batch size a train block or `--batch` may ask for (2^24).
 inline constexpr int64_t kMaxBatch = int64_t(1) << 24;
 
