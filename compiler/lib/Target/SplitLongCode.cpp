@@ -47,8 +47,14 @@ void gatherEntryAllocas(Function &fn) {
         alloca && alloca->isStaticAlloca())
       allocas.push_back(alloca);
   auto front = entry.getFirstInsertionPt();
-  for (AllocaInst *alloca : allocas)
-    alloca->moveBefore(front);
+  Instruction *previous = nullptr;
+  for (AllocaInst *alloca : allocas) {
+    if (previous)
+      alloca->moveAfter(previous);
+    else if (&*front != alloca)
+      alloca->moveBefore(front);
+    previous = alloca;
+  }
 }
 
 /// Splits the blocks of \p fn longer than \p limit instructions into chains

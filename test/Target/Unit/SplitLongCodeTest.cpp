@@ -311,3 +311,36 @@ TEST(SplitLongCode, EveryPieceOfGlueIsGlueAndSlotsStayFixed) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(SplitLongCode, EntryAllocasKeepTheirOrder) {
+  LLVMContext ctx;
+  Module module("order", ctx);
+  Type *i64 = Type::getInt64Ty(ctx);
+  auto *fn = Function::Create(FunctionType::get(i64, {i64}, false),
+                              Function::ExternalLinkage, "order", module);
+  IRBuilder<> b(BasicBlock::Create(ctx, "entry", fn));
+  Value *v = fn->getArg(0);
+  std::vector<Value *> slots;
+  // "a" is the entry block's first instruction, the others come later.
+  for (const char *name : {"a", "b", "c"}) {
+    slots.push_back(b.CreateAlloca(i64, nullptr, name));
+    for (int i = 0; i < 20; ++i)
+      v = b.CreateAdd(b.CreateMul(v, b.getInt64(3)), b.getInt64(i));
+    b.CreateStore(v, slots.back());
+  }
+  Value *sum = b.getInt64(0);
+  for (Value *slot : slots)
+    sum = b.CreateAdd(sum, b.CreateLoad(i64, slot));
+  b.CreateRet(sum);
+  modelc::splitLongCode(module, kSmall);
+  ASSERT_FALSE(verifyModule(module, &errs()));
+  std::string order;
+  for (const Instruction &inst : fn->getEntryBlock())
+    if (isa<AllocaInst>(inst) && inst.getName().size() == 1)
+      order += inst.getName().str();
+  EXPECT_EQ(order, "abc");
+}
+
+} // namespace
